@@ -1,0 +1,231 @@
+//! The command line: every engine job is also a subcommand with JSON output, so experiments
+//! can be scripted. Human text by default; `--json` prints exactly one JSON document on stdout.
+//! Exit codes: 0 success, 2 bad input (message on stderr), 1 internal failure.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand};
+use serde_json::json;
+
+use crate::engine::calibrate::{Calibrate, CalibrateParams};
+use crate::engine::error::EngineError;
+use crate::engine::jobs::{self, Job, JobFilter, JobRunner, JobState};
+use crate::engine::store::{self, Workspace};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tianwang",
+    version,
+    about = "Tianwang Workbench (天网工作台): a search-engine lab. Without a subcommand, opens the GUI."
+)]
+pub struct Cli {
+    /// Workspace file (one SQLite file). Default: workspace.tianwang in the user's data folder.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub workspace: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the experiment log: every job run with its parameters and result.
+    Jobs {
+        /// Only this kind of job (e.g. calibrate).
+        #[arg(long)]
+        kind: Option<String>,
+        /// Only this status: running, done, failed, cancelled, interrupted.
+        #[arg(long)]
+        status: Option<String>,
+        /// At most this many rows, newest first.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What a workspace holds: sites, pages, snapshots, jobs.
+    Info {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure MD5 and SQLite throughput on 13 KB pages (a job, logged in the workspace).
+    Calibrate {
+        /// Measuring time in seconds (0.5–600).
+        #[arg(long, default_value_t = CalibrateParams::default().seconds)]
+        seconds: f64,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
+    match &cli.workspace {
+        Some(p) => Ok(p.clone()),
+        None => {
+            let p = store::default_workspace_path()?;
+            if let Some(dir) = p.parent() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+            }
+            Ok(p)
+        }
+    }
+}
+
+fn print_json(v: &serde_json::Value) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, v)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// Run a job in the foreground with a progress bar on stderr; returns its result.
+pub fn run_job_with_progress(
+    ws: &Workspace,
+    job: Box<dyn Job>,
+) -> anyhow::Result<serde_json::Value> {
+    let runner = JobRunner::new(ws.path().to_path_buf(), std::sync::Arc::new(|| {}));
+    let handle = runner.spawn(job);
+    let bar = indicatif::ProgressBar::new(1000);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {prefix} [{bar:40.cyan/blue}] {percent:>3}% {msg} (ETA {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_prefix(handle.snapshot().kind);
+    let state = loop {
+        if let Some(s) = handle.wait_timeout(Duration::from_millis(100)) {
+            break s;
+        }
+        let s = handle.snapshot();
+        bar.set_position((s.progress.fraction.unwrap_or(0.0) * 1000.0) as u64);
+        let counters: Vec<String> = s
+            .progress
+            .counters
+            .iter()
+            .map(|(k, v)| format!("{k}={v:.0}"))
+            .collect();
+        bar.set_message(format!("{} {}", s.progress.message, counters.join(" ")));
+    };
+    bar.finish_and_clear();
+    match state {
+        JobState::Done(v) => Ok(v),
+        JobState::Cancelled => Err(EngineError::Cancelled.into()),
+        JobState::Failed {
+            message,
+            user_error: true,
+        } => Err(EngineError::InvalidParam {
+            name: "job".into(),
+            message,
+        }
+        .into()),
+        JobState::Failed { message, .. } => Err(EngineError::Internal(message).into()),
+        other => Err(EngineError::Internal(format!("job ended in state {other:?}")).into()),
+    }
+}
+
+/// Run a subcommand.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let Some(command) = &cli.command else {
+        return crate::ui::run_gui(cli.workspace.clone());
+    };
+    let path = workspace_path(&cli)?;
+    match command {
+        Command::Jobs {
+            kind,
+            status,
+            limit,
+            json,
+        } => {
+            const STATUSES: [&str; 5] = ["running", "done", "failed", "cancelled", "interrupted"];
+            if let Some(s) = status
+                && !STATUSES.contains(&s.as_str())
+            {
+                return Err(EngineError::InvalidParam {
+                    name: "status".into(),
+                    message: format!("`{s}` is not one of {}", STATUSES.join(", ")),
+                }
+                .into());
+            }
+            let ws = Workspace::open_or_create(&path)?;
+            let rows = jobs::list_jobs(
+                &ws,
+                &JobFilter {
+                    kind: kind.clone(),
+                    status: status.clone(),
+                    limit: *limit,
+                },
+            )?;
+            if *json {
+                print_json(&json!({ "workspace": path, "jobs": rows }))?;
+            } else if rows.is_empty() {
+                println!("no jobs in {}", path.display());
+            } else {
+                println!(
+                    "{:>5}  {:<12} {:<11} {:<24} {:>8}  params",
+                    "id", "kind", "status", "started", "took"
+                );
+                for r in rows {
+                    println!(
+                        "{:>5}  {:<12} {:<11} {:<24} {:>8}  {}",
+                        r.id,
+                        r.kind,
+                        r.status,
+                        r.started_at,
+                        r.duration_s.map_or("-".into(), |d| format!("{d:.1}s")),
+                        r.params
+                    );
+                }
+            }
+        }
+        Command::Info { json } => {
+            let ws = Workspace::open_or_create(&path)?;
+            let s = ws.summary()?;
+            if *json {
+                print_json(&serde_json::to_value(&s)?)?;
+            } else {
+                println!("workspace  {}", s.path.display());
+                println!("schema     v{}", s.schema_version);
+                println!("created    {}", s.created_at.as_deref().unwrap_or("?"));
+                println!("size       {} bytes", s.file_bytes);
+                println!(
+                    "holds      {} sites, {} pages, {} snapshots, {} jobs ({} running)",
+                    s.sites, s.pages, s.snapshots, s.jobs, s.jobs_running
+                );
+            }
+        }
+        Command::Calibrate { seconds, json } => {
+            let job = Calibrate::new(CalibrateParams { seconds: *seconds })?;
+            let ws = Workspace::open_or_create(&path)?;
+            let v = run_job_with_progress(&ws, Box::new(job))?;
+            if *json {
+                print_json(&v)?;
+            } else {
+                let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+                println!(
+                    "MD5 on 13 KB pages:    {:>10.0} pages/s ({:.0} MB/s)",
+                    f("md5_pages_per_s"),
+                    f("md5_mb_per_s")
+                );
+                println!(
+                    "SQLite 13 KB inserts:  {:>10.0} pages/s",
+                    f("sqlite_pages_per_s")
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The process exit code for an error: 2 when the user's input was at fault, else 1.
+pub fn exit_code(e: &anyhow::Error) -> u8 {
+    match e.downcast_ref::<EngineError>() {
+        Some(e) if e.is_user_error() => 2,
+        _ => 1,
+    }
+}

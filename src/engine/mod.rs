@@ -1,0 +1,8 @@
+//! The search engine: pure data in, data out. Nothing here knows about the GUI toolkit or file
+//! dialogs (a test fails if it does); the GUI in `src/ui` and the CLI in `src/cli.rs` are two views of
+//! the same engine. Each module answers one question — see ARCHITECTURE.md.
+
+pub mod calibrate;
+pub mod error;
+pub mod jobs;
+pub mod store;

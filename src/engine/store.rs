@@ -1,0 +1,611 @@
+//! The workspace: where does everything live? One SQLite file holds a whole lab — sites, pages,
+//! snapshots and the experiment log of every job — so a class or a study can be handed on as one
+//! file.
+//!
+//! The file is opened defensively. Before SQLite ever touches it, its 100-byte header is read:
+//! a file that is not SQLite, an empty file, or another application's SQLite database is refused
+//! with [`EngineError::NotAWorkspace`] and left byte-for-byte as it was. Our own files carry the
+//! application id `TWKB` in the header; their schema is brought up to date by migrations, so a
+//! workspace made by an older build opens in a newer one, while a newer one is refused
+//! ([`EngineError::TooNew`]). Journal mode is WAL and foreign keys are on.
+//!
+//! The page store follows the book's split between a crawl's raw pages and their index
+//! (ch. 3 §3.6 and ch. 4 §4.2, [L1042–1126], [L1397–1476]); later modules add their tables by
+//! appending migrations to [`MIGRATIONS`], never by editing one that has shipped.
+//!
+//! ```no_run
+//! use tianwang::engine::store::Workspace;
+//! let ws = Workspace::open_or_create("lab.tianwang".as_ref())?;
+//! let s = ws.summary()?;
+//! println!("{} pages, {} jobs", s.pages, s.jobs);
+//! # Ok::<(), tianwang::engine::error::EngineError>(())
+//! ```
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use rusqlite_migration::{M, Migrations};
+use serde::Serialize;
+
+use crate::engine::error::{EngineError, Result};
+
+/// `PRAGMA application_id` of a Tianwang workspace: the bytes "TWKB".
+pub const APPLICATION_ID: i32 = 0x5457_4B42;
+
+/// The schema, one migration per step. Append only: a shipped migration is never edited.
+pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
+    // v1: workspace metadata and the experiment log (every job run).
+    M::up(
+        "CREATE TABLE meta (
+             key   TEXT PRIMARY KEY,
+             value TEXT NOT NULL
+         ) STRICT;
+         CREATE TABLE jobs (
+             id           INTEGER PRIMARY KEY,
+             kind         TEXT NOT NULL,
+             params       TEXT NOT NULL,
+             status       TEXT NOT NULL
+                          CHECK (status IN ('running','done','failed','cancelled','interrupted')),
+             started_at   TEXT NOT NULL,
+             ended_at     TEXT,
+             heartbeat_at TEXT,
+             pid          INTEGER,
+             result       TEXT,
+             error        TEXT
+         ) STRICT;
+         CREATE INDEX jobs_kind ON jobs(kind);
+         CREATE INDEX jobs_status ON jobs(status);",
+    ),
+    // v2: the page store — hosts, URLs, and byte-exact snapshots of each fetch.
+    M::up(
+        "CREATE TABLE sites (
+             id         INTEGER PRIMARY KEY,
+             host       TEXT NOT NULL UNIQUE,
+             first_seen TEXT NOT NULL
+         ) STRICT;
+         CREATE TABLE pages (
+             id         INTEGER PRIMARY KEY,
+             url        TEXT NOT NULL UNIQUE,
+             site_id    INTEGER NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+             first_seen TEXT NOT NULL
+         ) STRICT;
+         CREATE INDEX pages_site ON pages(site_id);
+         CREATE TABLE snapshots (
+             id         INTEGER PRIMARY KEY,
+             page_id    INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+             fetched_at TEXT NOT NULL,
+             status     INTEGER,
+             md5        TEXT,
+             raw        BLOB
+         ) STRICT;
+         CREATE INDEX snapshots_page ON snapshots(page_id);",
+    ),
+];
+
+/// The migrations as a runnable set.
+pub(crate) fn migrations() -> Migrations<'static> {
+    Migrations::from_slice(MIGRATIONS_SLICE)
+}
+
+/// The schema version this build writes.
+pub fn latest_schema_version() -> i64 {
+    MIGRATIONS_SLICE.len() as i64
+}
+
+/// File name of the workspace opened when none is given.
+pub const DEFAULT_WORKSPACE_FILE: &str = "workspace.tianwang";
+
+/// The folder for the user's workbench data: `$TIANWANG_DATA_DIR` when set, else the platform's
+/// data directory (e.g. `~/.local/share/tianwang-workbench` on Linux).
+pub fn data_dir() -> Result<PathBuf> {
+    if let Some(dir) = std::env::var_os("TIANWANG_DATA_DIR") {
+        return Ok(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "tianwang-workbench")
+        .map(|d| d.data_dir().to_path_buf())
+        .ok_or_else(|| EngineError::Internal("no home directory to keep workspaces in".into()))
+}
+
+/// The workspace opened when none is given (created on first start).
+pub fn default_workspace_path() -> Result<PathBuf> {
+    Ok(data_dir()?.join(DEFAULT_WORKSPACE_FILE))
+}
+
+/// What a file on disk is, judged from its header alone (nothing is written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum FileKind {
+    Missing,
+    Empty,
+    NotSqlite,
+    /// An SQLite database; `application_id` as stored in its header.
+    Sqlite {
+        application_id: i32,
+    },
+}
+
+pub(crate) fn inspect(path: &Path) -> Result<FileKind> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(FileKind::Missing),
+        Err(e) => {
+            return Err(EngineError::BadPath {
+                path: path.into(),
+                reason: e.to_string(),
+            });
+        }
+    };
+    if meta.is_dir() {
+        return Err(EngineError::BadPath {
+            path: path.into(),
+            reason: "is a directory, not a workspace file".into(),
+        });
+    }
+    if meta.len() == 0 {
+        return Ok(FileKind::Empty);
+    }
+    let mut header = Vec::with_capacity(100);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(100).read_to_end(&mut header))
+        .map_err(|e| EngineError::BadPath {
+            path: path.into(),
+            reason: e.to_string(),
+        })?;
+    if header.len() < 100 || &header[..16] != b"SQLite format 3\0" {
+        return Ok(FileKind::NotSqlite);
+    }
+    let application_id = i32::from_be_bytes([header[68], header[69], header[70], header[71]]);
+    Ok(FileKind::Sqlite { application_id })
+}
+
+/// Counts of what a workspace holds (the Overview panel's cards).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct WorkspaceSummary {
+    pub path: PathBuf,
+    pub schema_version: i64,
+    pub file_bytes: u64,
+    pub sites: i64,
+    pub pages: i64,
+    pub snapshots: i64,
+    pub jobs: i64,
+    pub jobs_running: i64,
+    pub created_at: Option<String>,
+}
+
+/// An open workspace: one connection to one SQLite file.
+pub struct Workspace {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace")
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+fn not_a_workspace(path: &Path, reason: &str) -> EngineError {
+    EngineError::NotAWorkspace {
+        path: path.into(),
+        reason: reason.into(),
+    }
+}
+
+/// Map SQLite's "this is not a database / it is corrupt" to the user-facing error.
+fn classify_sql(path: &Path, e: rusqlite::Error) -> EngineError {
+    if let rusqlite::Error::SqliteFailure(err, _) = &e
+        && matches!(
+            err.code,
+            rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt
+        )
+    {
+        return not_a_workspace(path, "the SQLite file is damaged");
+    }
+    EngineError::Sql(e)
+}
+
+impl Workspace {
+    /// Open the workspace at `path`, creating it when the file does not exist.
+    pub fn open_or_create(path: &Path) -> Result<Self> {
+        match inspect(path)? {
+            FileKind::Missing => Self::create(path),
+            _ => Self::open_existing(path),
+        }
+    }
+
+    /// Create a new, empty workspace; fails if the file exists.
+    pub fn create(path: &Path) -> Result<Self> {
+        if inspect(path)? != FileKind::Missing {
+            return Err(EngineError::BadPath {
+                path: path.into(),
+                reason: "already exists; choose a new file name".into(),
+            });
+        }
+        match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+                return Err(EngineError::BadPath {
+                    path: path.into(),
+                    reason: format!("folder {} does not exist", dir.display()),
+                });
+            }
+            _ => {}
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| EngineError::BadPath {
+            path: path.into(),
+            reason: e.to_string(),
+        })?;
+        // The application id goes into the header before anything else, in rollback-journal
+        // mode, so even a crash right after creation leaves a file we recognise.
+        conn.pragma_update(None, "application_id", APPLICATION_ID)?;
+        conn.execute_batch(
+            "BEGIN; CREATE TABLE IF NOT EXISTS _init(x); DROP TABLE _init; COMMIT;",
+        )?;
+        let mut ws = Workspace {
+            conn,
+            path: path.into(),
+        };
+        ws.configure()?;
+        ws.migrate()?;
+        ws.conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('created_at', ?1), ('created_by', ?2)",
+            (
+                now_rfc3339(),
+                concat!("tianwang ", env!("CARGO_PKG_VERSION")),
+            ),
+        )?;
+        Ok(ws)
+    }
+
+    /// Open an existing workspace, migrating an older schema. Anything that is not a workspace
+    /// is refused before SQLite opens it for writing.
+    pub fn open_existing(path: &Path) -> Result<Self> {
+        match inspect(path)? {
+            FileKind::Missing => {
+                return Err(EngineError::BadPath {
+                    path: path.into(),
+                    reason: "no such file".into(),
+                });
+            }
+            FileKind::Empty => return Err(not_a_workspace(path, "the file is empty")),
+            FileKind::NotSqlite => return Err(not_a_workspace(path, "not an SQLite database")),
+            FileKind::Sqlite { application_id } if application_id != APPLICATION_ID => {
+                return Err(not_a_workspace(
+                    path,
+                    "an SQLite database of another application",
+                ));
+            }
+            FileKind::Sqlite { .. } => {}
+        }
+        // Check the schema version read-only first: a newer workspace must not be touched.
+        {
+            let ro = Connection::open_with_flags(
+                path,
+                OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+            .map_err(|e| classify_sql(path, e))?;
+            let version: i64 = ro
+                .pragma_query_value(None, "user_version", |r| r.get(0))
+                .map_err(|e| classify_sql(path, e))?;
+            if version > latest_schema_version() {
+                return Err(EngineError::TooNew {
+                    path: path.into(),
+                    found: version,
+                    known: latest_schema_version(),
+                });
+            }
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| EngineError::BadPath {
+            path: path.into(),
+            reason: e.to_string(),
+        })?;
+        let mut ws = Workspace {
+            conn,
+            path: path.into(),
+        };
+        ws.configure().map_err(|e| match e {
+            EngineError::Sql(s) => classify_sql(path, s),
+            other => other,
+        })?;
+        ws.migrate()?;
+        Ok(ws)
+    }
+
+    fn configure(&mut self) -> Result<()> {
+        self.conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let mode: String = self
+            .conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(EngineError::Internal(format!(
+                "could not switch to WAL (journal_mode is {mode})"
+            )));
+        }
+        self.conn.pragma_update(None, "foreign_keys", true)?;
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        Ok(())
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        migrations().to_latest(&mut self.conn)?;
+        Ok(())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    /// What the workspace holds. Also marks jobs whose process died as interrupted.
+    pub fn summary(&self) -> Result<WorkspaceSummary> {
+        crate::engine::jobs::reap_interrupted(&self.conn)?;
+        let count = |sql: &str| -> Result<i64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        Ok(WorkspaceSummary {
+            path: self.path.clone(),
+            schema_version: self.schema_version()?,
+            file_bytes: std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0)
+                + std::fs::metadata(wal_path(&self.path))
+                    .map(|m| m.len())
+                    .unwrap_or(0),
+            sites: count("SELECT count(*) FROM sites")?,
+            pages: count("SELECT count(*) FROM pages")?,
+            snapshots: count("SELECT count(*) FROM snapshots")?,
+            jobs: count("SELECT count(*) FROM jobs")?,
+            jobs_running: count("SELECT count(*) FROM jobs WHERE status = 'running'")?,
+            created_at: self
+                .conn
+                .query_row("SELECT value FROM meta WHERE key = 'created_at'", [], |r| {
+                    r.get(0)
+                })
+                .optional()?,
+        })
+    }
+
+    /// Copy this workspace to `dest` (Save As…) with SQLite's online backup, page by page.
+    /// `progress(done_pages, total_pages)` returns `false` to cancel; a cancelled or failed copy
+    /// leaves no file behind.
+    pub fn save_as(&self, dest: &Path, mut progress: impl FnMut(i64, i64) -> bool) -> Result<()> {
+        if dest == self.path {
+            return Err(EngineError::BadPath {
+                path: dest.into(),
+                reason: "is the workspace itself".into(),
+            });
+        }
+        if inspect(dest)? != FileKind::Missing {
+            return Err(EngineError::BadPath {
+                path: dest.into(),
+                reason: "already exists; choose a new file name".into(),
+            });
+        }
+        let tmp = dest.with_extension("part");
+        let result = (|| -> Result<()> {
+            let mut out = Connection::open(&tmp).map_err(|e| EngineError::BadPath {
+                path: dest.into(),
+                reason: e.to_string(),
+            })?;
+            {
+                let backup = rusqlite::backup::Backup::new(&self.conn, &mut out)?;
+                loop {
+                    let step = backup.step(64)?;
+                    let p = backup.progress();
+                    let total = i64::from(p.pagecount);
+                    if !progress(total - i64::from(p.remaining), total) {
+                        return Err(EngineError::Cancelled);
+                    }
+                    match step {
+                        rusqlite::backup::StepResult::Done => break,
+                        rusqlite::backup::StepResult::More => {}
+                        _ => std::thread::sleep(std::time::Duration::from_millis(20)),
+                    }
+                }
+            }
+            let mode: String =
+                out.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
+            debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
+            drop(out);
+            std::fs::rename(&tmp, dest).map_err(|e| EngineError::Io {
+                path: dest.into(),
+                source: e,
+            })?;
+            Ok(())
+        })();
+        if result.is_err() {
+            for p in [tmp.clone(), wal_path(&tmp), tmp.with_extension("part-shm")] {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+        result
+    }
+}
+
+fn wal_path(p: &Path) -> PathBuf {
+    let mut s = p.as_os_str().to_owned();
+    s.push("-wal");
+    PathBuf::from(s)
+}
+
+/// Now, as RFC 3339 UTC with milliseconds (how every timestamp is stored).
+pub fn now_rfc3339() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp() -> tempfile::TempDir {
+        tempfile::tempdir().expect("tempdir")
+    }
+
+    #[test]
+    fn migrations_are_valid() {
+        migrations().validate().expect("valid migrations");
+    }
+
+    #[test]
+    fn create_then_reopen() {
+        let d = tmp();
+        let p = d.path().join("w.tianwang");
+        let ws = Workspace::open_or_create(&p).unwrap();
+        assert_eq!(ws.schema_version().unwrap(), latest_schema_version());
+        let s = ws.summary().unwrap();
+        assert_eq!((s.sites, s.pages, s.snapshots, s.jobs), (0, 0, 0, 0));
+        assert!(s.created_at.is_some());
+        drop(ws);
+        assert_eq!(
+            inspect(&p).unwrap(),
+            FileKind::Sqlite {
+                application_id: APPLICATION_ID
+            }
+        );
+        let ws = Workspace::open_existing(&p).unwrap();
+        let mode: String = ws
+            .conn()
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let fk: i64 = ws
+            .conn()
+            .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+            .unwrap();
+        assert_eq!(fk, 1);
+    }
+
+    /// A workspace written by every older build (each schema version) opens and is migrated.
+    #[test]
+    fn older_schemas_open_in_this_build() {
+        for v in 1..latest_schema_version() as usize {
+            let d = tmp();
+            let p = d.path().join("old.tianwang");
+            {
+                let mut c = Connection::open(&p).unwrap();
+                c.pragma_update(None, "application_id", APPLICATION_ID)
+                    .unwrap();
+                migrations().to_version(&mut c, v).unwrap();
+                c.execute(
+                    "INSERT INTO jobs(kind, params, status, started_at) VALUES ('calibrate','{}','done','2025-01-01T00:00:00.000Z')",
+                    [],
+                )
+                .unwrap();
+            }
+            let ws = Workspace::open_existing(&p).unwrap();
+            assert_eq!(ws.schema_version().unwrap(), latest_schema_version());
+            assert_eq!(ws.summary().unwrap().jobs, 1, "data kept across migration");
+        }
+    }
+
+    fn assert_refused_unchanged(p: &Path, want: &str) {
+        let before = std::fs::read(p).unwrap();
+        let err = Workspace::open_or_create(p).unwrap_err();
+        assert!(err.is_user_error(), "{err}");
+        assert!(err.to_string().contains(want), "{err}");
+        assert_eq!(std::fs::read(p).unwrap(), before, "file modified");
+        assert!(!wal_path(p).exists());
+    }
+
+    #[test]
+    fn foreign_files_are_refused_and_left_alone() {
+        let d = tmp();
+        let text = d.path().join("notes.txt");
+        std::fs::write(&text, "不是工作区 — just some text\n".repeat(20)).unwrap();
+        assert_refused_unchanged(&text, "not an SQLite database");
+
+        let empty = d.path().join("empty.tianwang");
+        std::fs::write(&empty, b"").unwrap();
+        assert_refused_unchanged(&empty, "empty");
+
+        let other = d.path().join("other.sqlite");
+        {
+            let c = Connection::open(&other).unwrap();
+            c.execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+                .unwrap();
+        }
+        assert_refused_unchanged(&other, "another application");
+
+        let mut damaged = b"SQLite format 3\0".to_vec();
+        damaged.extend(std::iter::repeat_n(0xABu8, 4096));
+        damaged[68..72].copy_from_slice(&APPLICATION_ID.to_be_bytes());
+        let bad = d.path().join("bad.tianwang");
+        std::fs::write(&bad, &damaged).unwrap();
+        assert_refused_unchanged(&bad, "not a Tianwang workspace");
+    }
+
+    #[test]
+    fn newer_schema_is_refused_untouched() {
+        let d = tmp();
+        let p = d.path().join("new.tianwang");
+        drop(Workspace::open_or_create(&p).unwrap());
+        {
+            let c = Connection::open(&p).unwrap();
+            c.pragma_update(None, "user_version", latest_schema_version() + 5)
+                .unwrap();
+            c.pragma_update(None, "journal_mode", "DELETE").unwrap();
+        }
+        let before = std::fs::read(&p).unwrap();
+        let err = Workspace::open_existing(&p).unwrap_err();
+        assert!(matches!(err, EngineError::TooNew { .. }), "{err}");
+        assert_eq!(std::fs::read(&p).unwrap(), before);
+    }
+
+    #[test]
+    fn bad_paths_are_user_errors() {
+        let d = tmp();
+        let err = Workspace::open_or_create(&d.path().join("no/such/dir/w.tianwang")).unwrap_err();
+        assert!(
+            err.is_user_error() && err.to_string().contains("does not exist"),
+            "{err}"
+        );
+        let err = Workspace::open_or_create(d.path()).unwrap_err();
+        assert!(
+            err.is_user_error() && err.to_string().contains("directory"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn save_as_copies_everything_and_cancel_leaves_nothing() {
+        let d = tmp();
+        let p = d.path().join("a.tianwang");
+        let ws = Workspace::open_or_create(&p).unwrap();
+        ws.conn()
+            .execute(
+                "INSERT INTO jobs(kind, params, status, started_at) VALUES ('x','{}','done',?1)",
+                [now_rfc3339()],
+            )
+            .unwrap();
+        let dest = d.path().join("b.tianwang");
+        let mut calls = 0;
+        ws.save_as(&dest, |_, _| {
+            calls += 1;
+            true
+        })
+        .unwrap();
+        assert!(calls >= 1);
+        let copy = Workspace::open_existing(&dest).unwrap();
+        assert_eq!(copy.summary().unwrap().jobs, 1);
+
+        let dest2 = d.path().join("c.tianwang");
+        let err = ws.save_as(&dest2, |_, _| false).unwrap_err();
+        assert!(matches!(err, EngineError::Cancelled));
+        assert!(!dest2.exists() && !dest2.with_extension("part").exists());
+        // Refuses to overwrite.
+        assert!(ws.save_as(&dest, |_, _| true).unwrap_err().is_user_error());
+    }
+}

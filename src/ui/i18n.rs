@@ -1,0 +1,145 @@
+//! UI strings in Chinese and English: one table per language (`assets/i18n/zh.txt`,
+//! `assets/i18n/en.txt`, lines of `key = value`). A test fails if a key is missing in either
+//! table or if the code uses a key neither has.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+/// The interface language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Lang {
+    #[default]
+    Zh,
+    En,
+}
+
+pub(crate) const ZH: &str = include_str!("../../assets/i18n/zh.txt");
+pub(crate) const EN: &str = include_str!("../../assets/i18n/en.txt");
+
+/// Parse a table. Errors name the line (`zh.txt:12: …`).
+pub(crate) fn parse(
+    name: &str,
+    text: &'static str,
+) -> Result<Vec<(&'static str, &'static str)>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((k, v)) = line.split_once(" = ") else {
+            return Err(format!("{name}:{}: expected `key = value`", i + 1));
+        };
+        out.push((k.trim(), v.trim()));
+    }
+    Ok(out)
+}
+
+static TABLES: LazyLock<[HashMap<&'static str, &'static str>; 2]> = LazyLock::new(|| {
+    let load = |name, text| {
+        parse(name, text)
+            .unwrap_or_else(|e| {
+                tracing::error!("{e}");
+                Vec::new()
+            })
+            .into_iter()
+            .collect()
+    };
+    [load("zh.txt", ZH), load("en.txt", EN)]
+});
+
+impl Lang {
+    /// The string for `key`; the key itself if missing (tests keep that from happening).
+    pub fn t(self, key: &'static str) -> &'static str {
+        let table = &TABLES[self as usize];
+        table.get(key).copied().unwrap_or(key)
+    }
+
+    /// `t(key)` with `{0}`, `{1}` … replaced by `args`.
+    pub fn tf(self, key: &'static str, args: &[&dyn std::fmt::Display]) -> String {
+        let mut s = self.t(key).to_string();
+        for (i, a) in args.iter().enumerate() {
+            s = s.replace(&format!("{{{i}}}"), &a.to_string());
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn keys(name: &str, text: &'static str) -> BTreeSet<&'static str> {
+        let rows = parse(name, text).unwrap();
+        let set: BTreeSet<_> = rows.iter().map(|(k, _)| *k).collect();
+        assert_eq!(set.len(), rows.len(), "{name} has a duplicate key");
+        for (k, v) in rows {
+            assert!(!v.is_empty(), "{name}: {k} is empty");
+        }
+        set
+    }
+
+    #[test]
+    fn both_tables_have_the_same_keys() {
+        let zh = keys("zh.txt", ZH);
+        let en = keys("en.txt", EN);
+        let only_zh: Vec<_> = zh.difference(&en).collect();
+        let only_en: Vec<_> = en.difference(&zh).collect();
+        assert!(only_zh.is_empty(), "missing in en.txt: {only_zh:?}");
+        assert!(only_en.is_empty(), "missing in zh.txt: {only_en:?}");
+    }
+
+    /// Every key the UI code asks for (`.t("…")`, `.tf("…"`) exists in both tables.
+    #[test]
+    fn every_key_used_in_the_ui_exists() {
+        let zh = keys("zh.txt", ZH);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
+        let mut used = BTreeSet::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            // (This file holds the scanner's own patterns.)
+            if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("i18n.rs") {
+                let src = std::fs::read_to_string(&path).unwrap();
+                // `.t("key")` and `.tf(\n "key"`, as rustfmt may break the call.
+                for pat in [".t(", ".tf("] {
+                    for (pos, _) in src.match_indices(pat) {
+                        let rest = src[pos + pat.len()..].trim_start();
+                        if let Some(rest) = rest.strip_prefix('"')
+                            && let Some(end) = rest.find('"')
+                        {
+                            used.insert(rest[..end].to_string());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(used.len() > 20, "scanner found too few keys: {used:?}");
+        let missing: Vec<_> = used.iter().filter(|k| !zh.contains(k.as_str())).collect();
+        assert!(
+            missing.is_empty(),
+            "keys used but not in the tables: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn format_arguments() {
+        assert_eq!(
+            Lang::En.tf("status.opened", &[&"a.tianwang"]),
+            "Opened a.tianwang"
+        );
+        assert!(
+            Lang::Zh
+                .tf("status.opened", &[&"a.tianwang"])
+                .contains("a.tianwang")
+        );
+    }
+
+    #[test]
+    fn parse_errors_name_the_line() {
+        let e = parse("x.txt", "# c\na = b\nbroken line\n").unwrap_err();
+        assert_eq!(e, "x.txt:3: expected `key = value`");
+    }
+}

@@ -1,0 +1,501 @@
+//! The desktop app: egui panels that draw plain data the engine returns. The UI thread never
+//! waits on I/O, SQL or an algorithm: workspace reads run as background [`task::Task`]s and
+//! long work as engine jobs; both wake the UI with `request_repaint`.
+
+pub mod fonts;
+pub mod i18n;
+mod jobs;
+mod overview;
+mod shell;
+pub mod task;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::jobs::{JobHandle, JobRecord, JobRunner, JobState};
+use crate::engine::store::{Workspace, WorkspaceSummary};
+pub use i18n::Lang;
+use task::{Loaded, Task};
+
+/// The panels, in the order of the navigation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Panel {
+    #[default]
+    Overview,
+    Jobs,
+}
+
+impl Panel {
+    pub const ALL: [Panel; 2] = [Panel::Overview, Panel::Jobs];
+
+    /// The navigation label.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            Panel::Overview => lang.t("nav.overview"),
+            Panel::Jobs => lang.t("nav.jobs"),
+        }
+    }
+}
+
+/// What persists between runs (window size is kept by eframe itself).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Prefs {
+    pub lang: Lang,
+    pub dark: bool,
+    /// 1.0–2.5 (100–250 %).
+    pub zoom: f32,
+    pub panel: Panel,
+    pub recent: Vec<PathBuf>,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Prefs {
+            lang: Lang::Zh,
+            dark: false,
+            zoom: 1.0,
+            panel: Panel::Overview,
+            recent: Vec::new(),
+        }
+    }
+}
+
+pub const ZOOM_MIN: f32 = 1.0;
+pub const ZOOM_MAX: f32 = 2.5;
+pub const ZOOM_STEP: f32 = 0.25;
+const PREFS_KEY: &str = "tianwang.prefs";
+const RECENT_MAX: usize = 8;
+
+/// How the app starts.
+#[derive(Debug, Clone, Default)]
+pub struct AppOptions {
+    /// The workspace to open; `None` opens (and on first start creates) the default one.
+    pub workspace: Option<PathBuf>,
+    /// Look for a full system CJK font (off in tests, for pixel-exact snapshots).
+    pub system_fonts: bool,
+}
+
+/// A status-bar message.
+#[derive(Debug, Clone)]
+pub(crate) struct Status {
+    pub text: String,
+    pub error: bool,
+}
+
+/// The open workspace and what has been loaded from it.
+pub(crate) struct Session {
+    pub path: PathBuf,
+    pub runner: JobRunner,
+    pub summary: Loaded<WorkspaceSummary>,
+    pub log: Loaded<Vec<JobRecord>>,
+}
+
+impl Session {
+    fn new(path: PathBuf, ctx: &egui::Context) -> Self {
+        let repaint = ctx.clone();
+        Session {
+            runner: JobRunner::new(path.clone(), Arc::new(move || repaint.request_repaint())),
+            path,
+            summary: Loaded::default(),
+            log: Loaded::default(),
+        }
+    }
+
+    pub fn invalidate(&mut self) {
+        self.summary.invalidate();
+        self.log.invalidate();
+    }
+}
+
+/// What a finished file action asks for.
+pub(crate) enum FileAction {
+    New,
+    Open,
+    SaveAs,
+}
+
+/// Tianwang Workbench.
+pub struct WorkbenchApp {
+    pub(crate) prefs: Prefs,
+    pub(crate) session: Option<Session>,
+    pub(crate) opening: Option<(PathBuf, Task<Result<PathBuf, String>>)>,
+    pub(crate) saving: Option<Task<Result<PathBuf, String>>>,
+    pub(crate) dialog: Option<(FileAction, Task<Option<PathBuf>>)>,
+    pub(crate) path_prompt: Option<(FileAction, String)>,
+    pub(crate) running: Vec<JobHandle>,
+    pub(crate) status: Option<Status>,
+    pub(crate) error_modal: Option<String>,
+    pub(crate) jobs_ui: jobs::JobsPanel,
+    pub(crate) font_task: Option<Task<Option<fonts::SystemCjkFont>>>,
+    pub(crate) system_font: Option<PathBuf>,
+    ctx: egui::Context,
+}
+
+impl WorkbenchApp {
+    /// Build the app. Fonts, style and preferences are set here; the workspace opens in the
+    /// background.
+    pub fn new(cc: &eframe::CreationContext<'_>, options: AppOptions) -> Self {
+        let ctx = cc.egui_ctx.clone();
+        fonts::install_bundled(&ctx);
+        let prefs: Prefs = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, PREFS_KEY))
+            .unwrap_or_default();
+        let font_task = options
+            .system_fonts
+            .then(|| Task::spawn(&ctx, fonts::find_system_cjk));
+        let mut app = WorkbenchApp {
+            prefs,
+            session: None,
+            opening: None,
+            saving: None,
+            dialog: None,
+            path_prompt: None,
+            running: Vec::new(),
+            status: None,
+            error_modal: None,
+            jobs_ui: jobs::JobsPanel::default(),
+            font_task,
+            system_font: None,
+            ctx: ctx.clone(),
+        };
+        app.apply_style();
+        let target = match options.workspace {
+            Some(p) => Ok(p),
+            None => crate::engine::store::default_workspace_path()
+                .and_then(|p| {
+                    if let Some(dir) = p.parent() {
+                        std::fs::create_dir_all(dir).map_err(|e| {
+                            crate::engine::error::EngineError::BadPath {
+                                path: dir.into(),
+                                reason: e.to_string(),
+                            }
+                        })?;
+                    }
+                    Ok(p)
+                })
+                .map_err(|e| e.to_string()),
+        };
+        match target {
+            Ok(p) => app.open_workspace(p),
+            Err(e) => app.error_modal = Some(e),
+        }
+        app
+    }
+
+    pub(crate) fn t(&self, key: &'static str) -> &'static str {
+        self.prefs.lang.t(key)
+    }
+
+    pub(crate) fn apply_style(&self) {
+        let ctx = &self.ctx;
+        ctx.set_theme(if self.prefs.dark {
+            egui::Theme::Dark
+        } else {
+            egui::Theme::Light
+        });
+        ctx.options_mut(|o| o.zoom_with_keyboard = false);
+        ctx.set_zoom_factor(self.prefs.zoom.clamp(ZOOM_MIN, ZOOM_MAX));
+        ctx.all_styles_mut(|s| {
+            use egui::{FontFamily, FontId, TextStyle};
+            s.text_styles = [
+                (
+                    TextStyle::Small,
+                    FontId::new(12.0, FontFamily::Proportional),
+                ),
+                (TextStyle::Body, FontId::new(15.0, FontFamily::Proportional)),
+                (
+                    TextStyle::Button,
+                    FontId::new(15.0, FontFamily::Proportional),
+                ),
+                (
+                    TextStyle::Heading,
+                    FontId::new(22.0, FontFamily::Proportional),
+                ),
+                (
+                    TextStyle::Monospace,
+                    FontId::new(13.5, FontFamily::Monospace),
+                ),
+            ]
+            .into();
+            s.spacing.item_spacing = egui::vec2(8.0, 6.0);
+        });
+    }
+
+    pub(crate) fn set_zoom(&mut self, zoom: f32) {
+        self.prefs.zoom = ((zoom / ZOOM_STEP).round() * ZOOM_STEP).clamp(ZOOM_MIN, ZOOM_MAX);
+        self.ctx.set_zoom_factor(self.prefs.zoom);
+    }
+
+    /// Open (or create) a workspace in the background; the current one stays until it succeeds.
+    pub fn open_workspace(&mut self, path: PathBuf) {
+        let p = path.clone();
+        self.opening = Some((
+            path,
+            Task::spawn(&self.ctx, move || {
+                Workspace::open_or_create(&p)
+                    .map(|_| p)
+                    .map_err(|e| e.to_string())
+            }),
+        ));
+    }
+
+    /// Create a new workspace at `path` in the background and switch to it.
+    pub(crate) fn create_workspace(&mut self, path: PathBuf) {
+        let p = path.clone();
+        self.opening = Some((
+            path,
+            Task::spawn(&self.ctx, move || {
+                Workspace::create(&p).map(|_| p).map_err(|e| e.to_string())
+            }),
+        ));
+    }
+
+    /// Copy the open workspace to `dest` in the background, then switch to the copy.
+    pub(crate) fn save_workspace_as(&mut self, dest: PathBuf) {
+        let Some(s) = &self.session else { return };
+        let src = s.path.clone();
+        self.saving = Some(Task::spawn(&self.ctx, move || {
+            let ws = Workspace::open_existing(&src).map_err(|e| e.to_string())?;
+            ws.save_as(&dest, |_, _| true).map_err(|e| e.to_string())?;
+            Ok(dest)
+        }));
+        self.set_status(self.t("status.saving").to_string(), false);
+    }
+
+    pub(crate) fn set_status(&mut self, text: String, error: bool) {
+        self.status = Some(Status { text, error });
+    }
+
+    /// Start a job on the open workspace.
+    pub(crate) fn start_job(&mut self, job: Box<dyn crate::engine::jobs::Job>) {
+        if let Some(s) = &self.session {
+            let h = s.runner.spawn(job);
+            self.running.push(h);
+        }
+    }
+
+    /// The handles of jobs still running (for tests and the top bar).
+    pub fn running_jobs(&self) -> &[JobHandle] {
+        &self.running
+    }
+
+    /// The open workspace's path, once opened.
+    pub fn workspace_path(&self) -> Option<&Path> {
+        self.session.as_ref().map(|s| s.path.as_path())
+    }
+
+    pub fn prefs(&self) -> &Prefs {
+        &self.prefs
+    }
+
+    /// Poll background work: opened workspaces, finished jobs, reloads.
+    fn poll(&mut self) {
+        if let Some(t) = &self.font_task
+            && let Some(r) = t.poll()
+        {
+            self.font_task = None;
+            let found = r.ok().flatten();
+            fonts::install_with_system(&self.ctx, found.as_ref());
+            self.system_font = found.map(|f| f.path);
+        }
+        if let Some((path, t)) = &self.opening
+            && let Some(r) = t.poll()
+        {
+            let path = path.clone();
+            self.opening = None;
+            match r.and_then(|x| x) {
+                Ok(p) => {
+                    self.session = Some(Session::new(p.clone(), &self.ctx));
+                    self.prefs.recent.retain(|q| q != &p);
+                    self.prefs.recent.insert(0, p.clone());
+                    self.prefs.recent.truncate(RECENT_MAX);
+                    let msg = self.prefs.lang.tf("status.opened", &[&p.display()]);
+                    self.set_status(msg, false);
+                }
+                Err(e) => {
+                    let msg = self
+                        .prefs
+                        .lang
+                        .tf("error.open_failed", &[&path.display(), &e]);
+                    self.set_status(msg.clone(), true);
+                    self.error_modal = Some(msg);
+                }
+            }
+        }
+        if let Some(t) = &self.saving
+            && let Some(r) = t.poll()
+        {
+            self.saving = None;
+            match r.and_then(|x| x) {
+                Ok(dest) => self.open_workspace(dest),
+                Err(e) => {
+                    let msg = self.prefs.lang.tf("error.save_failed", &[&e]);
+                    self.set_status(msg.clone(), true);
+                    self.error_modal = Some(msg);
+                }
+            }
+        }
+        if let Some((_, t)) = &self.dialog
+            && let Some(r) = t.poll()
+        {
+            let Some((action, _)) = self.dialog.take() else {
+                return;
+            };
+            if let Ok(Some(path)) = r {
+                match action {
+                    FileAction::New => self.create_workspace(path),
+                    FileAction::Open => self.open_workspace(path),
+                    FileAction::SaveAs => self.save_workspace_as(path),
+                }
+            }
+        }
+
+        // Finished jobs leave the top bar; their outcome goes to the status bar.
+        let mut finished = Vec::new();
+        self.running.retain(|h| {
+            let s = h.snapshot();
+            if s.state.is_finished() {
+                finished.push(s);
+                false
+            } else {
+                true
+            }
+        });
+        for s in finished {
+            let lang = self.prefs.lang;
+            let (msg, err) = match &s.state {
+                JobState::Done(_) => (lang.tf("status.job_done", &[&s.kind]), false),
+                JobState::Cancelled => (lang.tf("status.job_cancelled", &[&s.kind]), false),
+                JobState::Failed { message, .. } => {
+                    (lang.tf("status.job_failed", &[&s.kind, message]), true)
+                }
+                _ => continue,
+            };
+            self.set_status(msg, err);
+            self.jobs_ui.last_finished = Some(s);
+            if let Some(sess) = &mut self.session {
+                sess.invalidate();
+            }
+        }
+
+        let ctx = self.ctx.clone();
+        let any_running = !self.running.is_empty();
+        if let Some(sess) = &mut self.session {
+            // While jobs run, the log is re-read every second to show their rows.
+            if any_running && sess.log.age().is_some_and(|a| a > Duration::from_secs(1)) {
+                sess.invalidate();
+            }
+            let p = sess.path.clone();
+            sess.summary.update(&ctx, move || {
+                Workspace::open_existing(&p)
+                    .and_then(|ws| ws.summary())
+                    .map_err(|e| e.to_string())
+            });
+            let p = sess.path.clone();
+            sess.log.update(&ctx, move || {
+                Workspace::open_existing(&p)
+                    .and_then(|ws| {
+                        crate::engine::jobs::list_jobs(
+                            &ws,
+                            &crate::engine::jobs::JobFilter {
+                                limit: Some(2000),
+                                ..Default::default()
+                            },
+                        )
+                    })
+                    .map_err(|e| e.to_string())
+            });
+            if any_running {
+                ctx.request_repaint_after(Duration::from_millis(500));
+            }
+        }
+    }
+
+    fn handle_shortcuts(&mut self, ctx: &egui::Context) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let zoom_in = [
+            KeyboardShortcut::new(Modifiers::COMMAND, Key::Equals),
+            KeyboardShortcut::new(Modifiers::COMMAND, Key::Plus),
+        ];
+        let zoom_out = KeyboardShortcut::new(Modifiers::COMMAND, Key::Minus);
+        let reset = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
+        let (mut z_in, mut z_out, mut z_reset) = (false, false, false);
+        ctx.input_mut(|i| {
+            for s in &zoom_in {
+                z_in |= i.consume_shortcut(s);
+            }
+            z_out = i.consume_shortcut(&zoom_out);
+            z_reset = i.consume_shortcut(&reset);
+        });
+        if z_in {
+            self.set_zoom(self.prefs.zoom + ZOOM_STEP);
+        }
+        if z_out {
+            self.set_zoom(self.prefs.zoom - ZOOM_STEP);
+        }
+        if z_reset {
+            self.set_zoom(1.0);
+        }
+    }
+}
+
+impl eframe::App for WorkbenchApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.poll();
+        self.handle_shortcuts(&ctx);
+        shell::top_bar(self, ui);
+        shell::status_bar(self, ui);
+        shell::navigation(self, ui);
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| match self.prefs.panel {
+                    Panel::Overview => overview::show(self, ui),
+                    Panel::Jobs => jobs::show(self, ui),
+                });
+        });
+        shell::dialogs(self, &ctx);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, PREFS_KEY, &self.prefs);
+    }
+}
+
+/// Open the main window. Blocks until it is closed.
+pub fn run_gui(workspace: Option<PathBuf>) -> anyhow::Result<()> {
+    let icon = eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png")).ok();
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("天网工作台 · Tianwang Workbench")
+        .with_app_id("tianwang-workbench")
+        .with_inner_size([1280.0, 800.0])
+        .with_min_inner_size([800.0, 500.0]);
+    if let Some(icon) = icon {
+        viewport = viewport.with_icon(Arc::new(icon));
+    }
+    let options = eframe::NativeOptions {
+        viewport,
+        persist_window: true,
+        ..Default::default()
+    };
+    eframe::run_native(
+        "tianwang-workbench",
+        options,
+        Box::new(move |cc| {
+            Ok(Box::new(WorkbenchApp::new(
+                cc,
+                AppOptions {
+                    workspace,
+                    system_fonts: true,
+                },
+            )))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("could not open the window: {e}"))
+}

@@ -1,0 +1,350 @@
+//! GUI tests with egui_kittest: reach each panel by its label, assert what shows, run a job and
+//! cancel it, and a pixel snapshot that proves Chinese renders as glyphs. kittest panics on any
+//! glyph no font can draw, so every test here is also a guard against tofu.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tianwang::engine::calibrate::{Calibrate, CalibrateParams};
+use tianwang::engine::jobs::JobRunner;
+use tianwang::engine::store::Workspace;
+use tianwang::ui::{AppOptions, Lang, WorkbenchApp};
+
+fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
+    let ws = ws.to_path_buf();
+    Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_theme(egui::Theme::Light)
+        .build_eframe(move |cc| {
+            WorkbenchApp::new(
+                cc,
+                AppOptions {
+                    workspace: Some(ws),
+                    system_fonts: false,
+                },
+            )
+        })
+}
+
+/// Step frames (sleeping a little between) until `done` holds.
+fn wait_for(
+    h: &mut Harness<'_, WorkbenchApp>,
+    what: &str,
+    done: impl Fn(&Harness<'_, WorkbenchApp>) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !done(h) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.step();
+}
+
+fn opened(h: &mut Harness<'_, WorkbenchApp>) {
+    wait_for(h, "workspace to open", |h| {
+        h.state().workspace_path().is_some()
+    });
+    wait_for(h, "summary", |h| {
+        h.query_by_label("站点").is_some() || h.query_by_label("Sites").is_some()
+    });
+    // Let the summary numbers land.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while h.query_by_label("…").is_some() && Instant::now() < deadline {
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.run_steps(3);
+}
+
+#[test]
+fn every_panel_is_reachable_by_its_label_in_both_languages() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = harness(&d.path().join("w.tianwang"));
+    opened(&mut h);
+
+    // Chinese by default.
+    h.get_by_label("工作区概览");
+    h.get_by_label("站点");
+    h.get_by_label("网页");
+    h.get_by_label("快照");
+    h.get_by_label("任务运行");
+    h.get_by_label("面板指南");
+    h.get_by_label_contains("已打开");
+
+    h.get_by_label("任务").click();
+    h.run_steps(3);
+    h.get_by_label("任务与实验记录");
+    h.get_by_label("机器标定");
+    h.get_by_label("开始标定");
+    h.get_by_label("还没有任何运行记录。运行一次“机器标定”试试。");
+
+    h.get_by_label("English").click();
+    h.run_steps(3);
+    assert_eq!(h.state().prefs().lang, Lang::En);
+    h.get_by_label("Jobs and the experiment log");
+    h.get_by_label("Overview").click();
+    h.run_steps(3);
+    h.get_by_label("Workspace overview");
+    h.get_by_label("Panel guide");
+
+    h.get_by_label("中文").click();
+    h.run_steps(3);
+    h.get_by_label("工作区概览");
+}
+
+#[test]
+fn zoom_theme_and_preferences() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = harness(&d.path().join("w.tianwang"));
+    opened(&mut h);
+    assert_eq!(h.state().prefs().zoom, 1.0);
+    h.get_by_label("+").click();
+    h.run_steps(2);
+    assert_eq!(h.state().prefs().zoom, 1.25);
+    h.get_by_label("125%");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+    h.run_steps(2);
+    assert_eq!(h.state().prefs().zoom, 1.5);
+    for _ in 0..10 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+        h.run_steps(1);
+    }
+    assert_eq!(h.state().prefs().zoom, 2.5, "zoom stops at 250 %");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Minus);
+    h.run_steps(2);
+    assert_eq!(h.state().prefs().zoom, 2.25);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Num0);
+    h.run_steps(2);
+    assert_eq!(h.state().prefs().zoom, 1.0);
+
+    h.get_by_label("深色").click();
+    h.run_steps(2);
+    assert!(h.state().prefs().dark);
+    assert_eq!(h.ctx.theme(), egui::Theme::Dark);
+    h.get_by_label("浅色").click();
+    h.run_steps(2);
+    assert!(!h.state().prefs().dark);
+
+    // What `save` writes is what the next start reads.
+    h.get_by_label("任务").click();
+    h.run_steps(2);
+    let mut store = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut store);
+    let saved: tianwang::ui::Prefs =
+        eframe::get_value(&store, "tianwang.prefs").expect("prefs saved");
+    assert_eq!(&saved, h.state().prefs());
+    assert_eq!(saved.panel, tianwang::ui::Panel::Jobs);
+    assert_eq!(
+        saved.recent.first().map(PathBuf::as_path),
+        h.state().workspace_path()
+    );
+}
+
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.into(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+/// The UI thread never waits on a job: frames keep coming while it runs, and cancel takes
+/// effect within 200 ms.
+#[test]
+fn long_job_keeps_frames_coming_and_cancels_within_200_ms() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = harness(&d.path().join("w.tianwang"));
+    opened(&mut h);
+    h.get_by_label("任务").click();
+    h.run_steps(2);
+    h.get_by_label("开始标定").click();
+    wait_for(&mut h, "the job to start", |h| {
+        h.state()
+            .running_jobs()
+            .first()
+            .is_some_and(|j| j.snapshot().id.is_some())
+    });
+
+    let t = Instant::now();
+    let mut frames = 0;
+    let mut slowest = Duration::ZERO;
+    while t.elapsed() < Duration::from_millis(800) {
+        let f = Instant::now();
+        h.step();
+        slowest = slowest.max(f.elapsed());
+        frames += 1;
+    }
+    assert!(frames >= 10, "only {frames} frames in 800 ms");
+    assert!(
+        slowest < Duration::from_millis(250),
+        "a frame took {slowest:?}"
+    );
+    // Live progress is on screen: the top bar and the panel both show it.
+    assert_eq!(h.state().running_jobs().len(), 1);
+    h.get_by_label("正在运行");
+    let id = h.state().running_jobs()[0].snapshot().id.unwrap();
+
+    let clicked = Instant::now();
+    h.get_by_label("取消").click();
+    let mut took = None;
+    while clicked.elapsed() < Duration::from_secs(5) {
+        h.step();
+        if h.state().running_jobs().is_empty() {
+            took = Some(clicked.elapsed());
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let took = took.expect("job never stopped");
+    assert!(took <= Duration::from_millis(200), "cancel took {took:?}");
+    h.run_steps(2);
+    h.get_by_label("任务 calibrate 已取消");
+
+    // The log row says cancelled too.
+    let ws = Workspace::open_existing(h.state().workspace_path().unwrap()).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let rec = tianwang::engine::jobs::get_job(&ws, id).unwrap().unwrap();
+        if rec.status == "cancelled" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "log row still {}", rec.status);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn experiment_log_shows_runs_and_reopens_their_parameters() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("w.tianwang");
+    Workspace::open_or_create(&path).unwrap();
+    let runner = JobRunner::new(path.clone(), std::sync::Arc::new(|| {}));
+    let job = Calibrate::new(CalibrateParams { seconds: 0.75 }).unwrap();
+    runner.spawn(Box::new(job)).wait();
+
+    let mut h = harness(&path);
+    opened(&mut h);
+    h.get_by_label("任务").click();
+    wait_for(&mut h, "the log row", |h| h.query_by_label("#1").is_some());
+    h.get_by_label("已完成");
+    h.get_by_label("显示 1 / 共 1 条");
+
+    h.get_by_label("#1").click();
+    h.run_steps(2);
+    h.get_by_label("运行 #1 · calibrate");
+    h.get_by_label_contains("\"seconds\": 0.75");
+    h.get_by_label("重新打开参数").click();
+    h.run_steps(2);
+    h.get_by_label("已载入运行 #1 的参数，可修改后再次运行");
+}
+
+#[test]
+fn a_file_that_is_not_a_workspace_gets_an_error_not_a_crash() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("notes.txt");
+    std::fs::write(&f, "普通文本，不是工作区。\n").unwrap();
+    let before = std::fs::read(&f).unwrap();
+    let mut h = harness(&f);
+    wait_for(&mut h, "the error", |h| {
+        h.query_by_label("出错了").is_some()
+    });
+    assert!(
+        !h.get_all_by_label_contains("not a Tianwang workspace")
+            .collect::<Vec<_>>()
+            .is_empty()
+    );
+    h.get_by_label("知道了").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("出错了").is_none());
+    assert!(h.state().workspace_path().is_none());
+    assert_eq!(std::fs::read(&f).unwrap(), before);
+}
+
+#[test]
+fn open_a_workspace_by_typed_path() {
+    let d = tempfile::tempdir().unwrap();
+    let first = d.path().join("first.tianwang");
+    let second = d.path().join("second.tianwang");
+    Workspace::open_or_create(&second).unwrap();
+    let mut h = harness(&first);
+    opened(&mut h);
+    h.get_by_label("文件").click();
+    h.run_steps(2);
+    h.get_by_label("输入路径…").click();
+    h.run_steps(2);
+    h.get_by_role(egui::accesskit::Role::TextInput).focus();
+    h.run_steps(2);
+    h.get_by_role(egui::accesskit::Role::TextInput)
+        .type_text(second.to_str().unwrap());
+    h.run_steps(2);
+    h.get_by_label("确定").click();
+    wait_for(&mut h, "the second workspace", |h| {
+        h.state().workspace_path() == Some(second.as_path())
+    });
+    assert_eq!(h.state().prefs().recent[0], second);
+    assert_eq!(h.state().prefs().recent[1], first);
+}
+
+/// A pixel snapshot of the Chinese overview: real glyphs, not boxes. Regions that hold times
+/// and sizes are masked.
+#[test]
+fn overview_snapshot_in_chinese() {
+    let dir = std::env::temp_dir().join("tianwang-snapshot");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut h = harness(&dir.join("课堂演示.tianwang"));
+    opened(&mut h);
+    let volatile: Vec<egui::Rect> = ["创建于", "结构版本"]
+        .iter()
+        .flat_map(|t| {
+            h.get_all_by_label_contains(t)
+                .map(|n| n.rect())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(volatile.len() >= 2);
+    for r in volatile {
+        h.mask(r.expand(2.0));
+    }
+    h.snapshot("overview_zh");
+}
+
+/// Characters outside the bundled subset (here, name characters outside GB2312) are drawn by a
+/// system CJK font when one exists.
+#[test]
+fn system_font_draws_characters_outside_the_subset() {
+    let Some(font) = tianwang::ui::fonts::find_system_cjk() else {
+        eprintln!("no system CJK font on this machine: skipping (CI installs fonts-noto-cjk)");
+        return;
+    };
+    let text = "王堃、张喆、李赟";
+    // With the bundled subset alone, kittest refuses to draw these (missing glyphs panic).
+    let bundled_only = std::panic::catch_unwind(|| {
+        let mut h = Harness::builder()
+            .with_context_setup(tianwang::ui::fonts::install_bundled)
+            .build_ui(|ui| {
+                ui.label(text);
+            });
+        h.run_steps(2);
+    });
+    assert!(bundled_only.is_err(), "the subset unexpectedly has {text}");
+    // With the system font installed first, they draw.
+    let mut h = Harness::builder()
+        .with_context_setup(move |ctx| tianwang::ui::fonts::install_with_system(ctx, Some(&font)))
+        .build_ui(|ui| {
+            ui.label(text);
+        });
+    h.run_steps(2);
+    h.get_by_label(text);
+}

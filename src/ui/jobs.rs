@@ -64,8 +64,22 @@ fn matches(r: &JobRecord, p: &JobsPanel) -> bool {
         || format!("#{}", r.id) == q
 }
 
+/// Floats rounded for display (the log keeps full precision).
+fn rounded(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.is_f64() => n
+            .as_f64()
+            .and_then(|f| serde_json::Number::from_f64((f * 100.0).round() / 100.0))
+            .map_or_else(|| v.clone(), Value::Number),
+        Value::Array(a) => Value::Array(a.iter().map(rounded).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), rounded(x))).collect()),
+        _ => v.clone(),
+    }
+}
+
 fn compact_json(v: &serde_json::Value, max: usize) -> String {
-    let mut s = v.to_string();
+    let mut s = rounded(v).to_string();
     if s.chars().count() > max {
         s = s.chars().take(max).collect::<String>() + "…";
     }

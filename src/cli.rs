@@ -52,6 +52,26 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the sample web over HTTP on loopback until killed.
+    ServeSample {
+        /// Loopback address to listen on; port 0 picks a free one.
+        #[arg(long, default_value = "127.0.0.1:0")]
+        addr: std::net::SocketAddr,
+        /// Serve the updated edition of some articles (for snapshot history).
+        #[arg(long)]
+        changed: bool,
+        /// Delay every response by this many milliseconds.
+        #[arg(long, default_value_t = 0)]
+        latency_ms: u64,
+        /// First stdout line: {"addr","seeds","sites","pages"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The sample web: its ground truth.
+    Sample {
+        #[command(subcommand)]
+        what: SampleCommand,
+    },
     /// Measure MD5 and SQLite throughput on 13 KB pages (a job, logged in the workspace).
     Calibrate {
         /// Measuring time in seconds (0.5–600).
@@ -59,6 +79,19 @@ pub enum Command {
         seconds: f64,
         #[arg(long)]
         json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SampleCommand {
+    /// Print the ground truth as one JSON document.
+    Truth {
+        /// Port the sample web is (or will be) served on; URLs carry it (80 leaves it out).
+        #[arg(long, default_value_t = 80)]
+        port: u16,
+        /// The updated edition.
+        #[arg(long)]
+        changed: bool,
     },
 }
 
@@ -134,8 +167,24 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     let Some(command) = &cli.command else {
         return crate::ui::run_gui(cli.workspace.clone());
     };
+    match command {
+        Command::ServeSample {
+            addr,
+            changed,
+            latency_ms,
+            json,
+        } => return serve_sample(*addr, *changed, *latency_ms, *json),
+        Command::Sample {
+            what: SampleCommand::Truth { port, changed },
+        } => {
+            let web = crate::engine::sample::web::SampleWeb::build(*port, *changed)?;
+            return print_json(&serde_json::to_value(&web.truth)?);
+        }
+        _ => {}
+    }
     let path = workspace_path(&cli)?;
     match command {
+        Command::ServeSample { .. } | Command::Sample { .. } => {}
         Command::Jobs {
             kind,
             status,
@@ -220,6 +269,53 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+fn serve_sample(
+    addr: std::net::SocketAddr,
+    changed: bool,
+    latency_ms: u64,
+    json: bool,
+) -> anyhow::Result<()> {
+    use crate::engine::sample::server::{SampleServer, ServeOptions};
+    let server = SampleServer::start(ServeOptions {
+        addr,
+        changed,
+        latency: Duration::from_millis(latency_ms),
+    })?;
+    let truth = &server.web().truth;
+    let sites: Vec<&str> = truth.sites.iter().map(|s| s.host.as_str()).collect();
+    let mut out = std::io::stdout().lock();
+    if json {
+        let line = json!({
+            "addr": server.addr().to_string(),
+            "seeds": truth.seeds,
+            "sites": sites,
+            "pages": truth.pages.len(),
+        });
+        writeln!(out, "{line}")?;
+    } else {
+        writeln!(
+            out,
+            "Serving the sample web ({} pages, {} sites) at http://{}",
+            truth.pages.len(),
+            sites.len(),
+            server.addr()
+        )?;
+        writeln!(
+            out,
+            "Hosts under *.localhost resolve to this machine; open a seed in a browser:"
+        )?;
+        for s in &truth.seeds {
+            writeln!(out, "  {s}")?;
+        }
+        writeln!(out, "Stop with Ctrl+C.")?;
+    }
+    out.flush()?;
+    drop(out);
+    loop {
+        std::thread::park();
+    }
 }
 
 /// The process exit code for an error: 2 when the user's input was at fault, else 1.

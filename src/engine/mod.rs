@@ -5,4 +5,5 @@
 pub mod calibrate;
 pub mod error;
 pub mod jobs;
+pub mod sample;
 pub mod store;

@@ -93,6 +93,15 @@ pub enum SampleCommand {
         #[arg(long)]
         changed: bool,
     },
+    /// Load the sample web into a workspace as if crawled (a job; loading the updated edition
+    /// later adds snapshots to the pages that changed).
+    Load {
+        /// The updated edition.
+        #[arg(long)]
+        changed: bool,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
@@ -175,6 +184,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json,
         } => return serve_sample(*addr, *changed, *latency_ms, *json),
         Command::Sample {
+            what: SampleCommand::Load { .. },
+        } => {}
+        Command::Sample {
             what: SampleCommand::Truth { port, changed },
         } => {
             let web = crate::engine::sample::web::SampleWeb::build(*port, *changed)?;
@@ -184,6 +196,25 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
     let path = workspace_path(&cli)?;
     match command {
+        Command::Sample {
+            what: SampleCommand::Load { changed, json },
+        } => {
+            let ws = Workspace::open_or_create(&path)?;
+            let job = crate::engine::sample::load::LoadSample { changed: *changed };
+            let v = run_job_with_progress(&ws, Box::new(job))?;
+            if *json {
+                print_json(&v)?;
+            } else {
+                println!(
+                    "Loaded the {} edition of the sample web into {}: {} pages ({} new), {} new snapshots",
+                    v["edition"].as_str().unwrap_or("?"),
+                    path.display(),
+                    v["pages"],
+                    v["new_pages"],
+                    v["new_snapshots"]
+                );
+            }
+        }
         Command::ServeSample { .. } | Command::Sample { .. } => {}
         Command::Jobs {
             kind,

@@ -13,6 +13,10 @@ use tianwang::engine::store::Workspace;
 use tianwang::ui::{AppOptions, Lang, WorkbenchApp};
 
 fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
+    harness_with(ws, false)
+}
+
+fn harness_with(ws: &Path, sample_if_new: bool) -> Harness<'static, WorkbenchApp> {
     let ws = ws.to_path_buf();
     Harness::builder()
         .with_size([1280.0, 800.0])
@@ -23,6 +27,7 @@ fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
                 AppOptions {
                     workspace: Some(ws),
                     system_fonts: false,
+                    sample_if_new,
                 },
             )
         })
@@ -73,6 +78,16 @@ fn every_panel_is_reachable_by_its_label_in_both_languages() {
     h.get_by_label("任务运行");
     h.get_by_label("面板指南");
     h.get_by_label_contains("已打开");
+
+    h.get_by_label("样例网站").click();
+    wait_for(&mut h, "the sample truth", |h| {
+        h.query_by_label("标准答案").is_some()
+    });
+    h.get_by_label("样例中文网站与标准答案");
+    h.get_by_label("www.huaxia.localhost");
+    h.get_by_label("GBK");
+    h.get_by_label("BIG5");
+    h.get_by_label("启动服务");
 
     h.get_by_label("任务").click();
     h.run_steps(3);
@@ -347,4 +362,54 @@ fn system_font_draws_characters_outside_the_subset() {
         });
     h.run_steps(2);
     h.get_by_label(text);
+}
+
+/// The first start of the default workspace loads the sample web into it; the Sample web panel
+/// serves it over HTTP with one click.
+#[test]
+fn first_start_loads_the_sample_web_and_the_panel_serves_it() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = harness_with(&d.path().join("default.tianwang"), true);
+    wait_for(&mut h, "the sample to load", |h| {
+        h.query_by_label("任务 sample-load 已完成").is_some()
+    });
+    // Pages and snapshots: 434 each.
+    wait_for(&mut h, "the page count", |h| {
+        h.query_all_by_label("434").count() == 2
+    });
+
+    h.get_by_label("样例网站").click();
+    h.run_steps(2);
+    h.get_by_label("启动服务").click();
+    wait_for(&mut h, "the server", |h| {
+        h.query_by_label("停止服务").is_some()
+    });
+    use egui_kittest::kittest::NodeT;
+    let node = h.get_by_label_contains("正在服务");
+    let label = format!(
+        "{} {}",
+        node.accesskit_node().label().unwrap_or_default(),
+        node.value().unwrap_or_default()
+    );
+    let addr: std::net::SocketAddr = label
+        .split(|c: char| c.is_whitespace() || c == '：')
+        .find_map(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {label:?}"));
+    // A real HTTP request to the seed, by Host header.
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.write_all(b"GET / HTTP/1.1\r\nHost: www.wenhua.localhost\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp).unwrap();
+    assert!(resp.starts_with(b"HTTP/1.1 200"));
+    assert!(
+        String::from_utf8_lossy(&resp)
+            .to_lowercase()
+            .contains("charset=big5")
+    );
+    h.get_by_label("停止服务").click();
+    wait_for(&mut h, "the server to stop", |h| {
+        h.query_by_label("启动服务").is_some()
+    });
 }

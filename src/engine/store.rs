@@ -347,6 +347,10 @@ impl Workspace {
         &self.conn
     }
 
+    pub(crate) fn conn_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
     pub fn schema_version(&self) -> Result<i64> {
         Ok(self
             .conn

@@ -6,6 +6,7 @@ pub mod fonts;
 pub mod i18n;
 mod jobs;
 mod overview;
+mod sample;
 mod shell;
 pub mod task;
 
@@ -25,16 +26,18 @@ use task::{Loaded, Task};
 pub enum Panel {
     #[default]
     Overview,
+    Sample,
     Jobs,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 2] = [Panel::Overview, Panel::Jobs];
+    pub const ALL: [Panel; 3] = [Panel::Overview, Panel::Sample, Panel::Jobs];
 
     /// The navigation label.
     pub fn label(self, lang: Lang) -> &'static str {
         match self {
             Panel::Overview => lang.t("nav.overview"),
+            Panel::Sample => lang.t("nav.sample"),
             Panel::Jobs => lang.t("nav.jobs"),
         }
     }
@@ -77,6 +80,9 @@ pub struct AppOptions {
     pub workspace: Option<PathBuf>,
     /// Look for a full system CJK font (off in tests, for pixel-exact snapshots).
     pub system_fonts: bool,
+    /// Load the sample web into the workspace if opening creates it (the default workspace on
+    /// first start).
+    pub sample_if_new: bool,
 }
 
 /// A status-bar message.
@@ -118,11 +124,17 @@ pub(crate) enum FileAction {
     SaveAs,
 }
 
+/// Opening a workspace in the background: `(path, newly created)` or the error.
+pub(crate) type OpenTask = Task<Result<(PathBuf, bool), String>>;
+
 /// Tianwang Workbench.
 pub struct WorkbenchApp {
     pub(crate) prefs: Prefs,
     pub(crate) session: Option<Session>,
-    pub(crate) opening: Option<(PathBuf, Task<Result<PathBuf, String>>)>,
+    /// A workspace being opened: its path, and (path, newly created) when done.
+    pub(crate) opening: Option<(PathBuf, OpenTask)>,
+    /// Load the sample web into the default workspace when it is first created.
+    pub(crate) load_sample_on_create: bool,
     pub(crate) saving: Option<Task<Result<PathBuf, String>>>,
     pub(crate) dialog: Option<(FileAction, Task<Option<PathBuf>>)>,
     pub(crate) path_prompt: Option<(FileAction, String)>,
@@ -130,6 +142,7 @@ pub struct WorkbenchApp {
     pub(crate) status: Option<Status>,
     pub(crate) error_modal: Option<String>,
     pub(crate) jobs_ui: jobs::JobsPanel,
+    pub(crate) sample_ui: sample::SamplePanel,
     pub(crate) font_task: Option<Task<Option<fonts::SystemCjkFont>>>,
     pub(crate) system_font: Option<PathBuf>,
     ctx: egui::Context,
@@ -159,6 +172,8 @@ impl WorkbenchApp {
             status: None,
             error_modal: None,
             jobs_ui: jobs::JobsPanel::default(),
+            sample_ui: sample::SamplePanel::default(),
+            load_sample_on_create: options.sample_if_new,
             font_task,
             system_font: None,
             ctx: ctx.clone(),
@@ -237,8 +252,9 @@ impl WorkbenchApp {
         self.opening = Some((
             path,
             Task::spawn(&self.ctx, move || {
+                let existed = p.exists();
                 Workspace::open_or_create(&p)
-                    .map(|_| p)
+                    .map(|_| (p, !existed))
                     .map_err(|e| e.to_string())
             }),
         ));
@@ -250,7 +266,9 @@ impl WorkbenchApp {
         self.opening = Some((
             path,
             Task::spawn(&self.ctx, move || {
-                Workspace::create(&p).map(|_| p).map_err(|e| e.to_string())
+                Workspace::create(&p)
+                    .map(|_| (p, true))
+                    .map_err(|e| e.to_string())
             }),
         ));
     }
@@ -309,8 +327,15 @@ impl WorkbenchApp {
             let path = path.clone();
             self.opening = None;
             match r.and_then(|x| x) {
-                Ok(p) => {
+                Ok((p, created)) => {
                     self.session = Some(Session::new(p.clone(), &self.ctx));
+                    // The default workspace starts with the sample web in it.
+                    let first_default = std::mem::take(&mut self.load_sample_on_create);
+                    if created && first_default {
+                        self.start_job(Box::new(crate::engine::sample::load::LoadSample {
+                            changed: false,
+                        }));
+                    }
                     self.prefs.recent.retain(|q| q != &p);
                     self.prefs.recent.insert(0, p.clone());
                     self.prefs.recent.truncate(RECENT_MAX);
@@ -457,6 +482,7 @@ impl eframe::App for WorkbenchApp {
                 .auto_shrink([false, false])
                 .show(ui, |ui| match self.prefs.panel {
                     Panel::Overview => overview::show(self, ui),
+                    Panel::Sample => sample::show(self, ui),
                     Panel::Jobs => jobs::show(self, ui),
                 });
         });
@@ -491,6 +517,7 @@ pub fn run_gui(workspace: Option<PathBuf>) -> anyhow::Result<()> {
             Ok(Box::new(WorkbenchApp::new(
                 cc,
                 AppOptions {
+                    sample_if_new: workspace.is_none(),
                     workspace,
                     system_fonts: true,
                 },

@@ -25,6 +25,7 @@ fn card(ui: &mut Ui, title: &str, value: Option<i64>, note: &str) {
 fn guide(lang: super::Lang, panel: Panel) -> (&'static str, &'static str) {
     match panel {
         Panel::Overview => (lang.t("guide.overview"), lang.t("guide.overview_book")),
+        Panel::Sample => (lang.t("guide.sample"), lang.t("guide.sample_book")),
         Panel::Jobs => (lang.t("guide.jobs"), lang.t("guide.jobs_book")),
     }
 }

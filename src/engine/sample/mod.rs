@@ -21,6 +21,7 @@
 
 pub mod articles;
 pub(crate) mod html;
+pub mod load;
 pub mod server;
 pub(crate) mod sites;
 pub mod web;

@@ -222,6 +222,17 @@ pub struct Truth {
     pub edition_changed: bool,
 }
 
+impl Truth {
+    /// How many relations of each kind (exact, near, contains, mirror).
+    pub fn relation_counts(&self) -> BTreeMap<String, usize> {
+        let mut m = BTreeMap::new();
+        for r in &self.relations {
+            *m.entry(r.kind.clone()).or_default() += 1;
+        }
+        m
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SiteSummary {
     pub host: String,

@@ -1,0 +1,242 @@
+//! Sample web: which sites ship with the workbench, what is true about them, and a switch to
+//! serve them over HTTP (for the crawler, or a browser) or load them into the workspace.
+
+use egui::{RichText, Ui};
+
+use super::task::Task;
+use super::{Lang, WorkbenchApp};
+use crate::engine::sample::load::LoadSample;
+use crate::engine::sample::server::{SampleServer, ServeOptions};
+use crate::engine::sample::web::{SampleWeb, Truth};
+
+#[derive(Default)]
+pub(crate) struct SamplePanel {
+    pub truth: super::task::Loaded<Truth>,
+    pub server: Option<SampleServer>,
+    pub starting: Option<Task<Result<SampleServer, String>>>,
+    pub error: Option<String>,
+    pub serve_changed: bool,
+    pub load_changed: bool,
+}
+
+fn site_note(lang: Lang, key: &str) -> &'static str {
+    match key {
+        "huaxia" => lang.t("sample.site_huaxia"),
+        "mirror" => lang.t("sample.site_mirror"),
+        "xinzhi" => lang.t("sample.site_xinzhi"),
+        "jiangnan" => lang.t("sample.site_jiangnan"),
+        "wenhua" => lang.t("sample.site_wenhua"),
+        "guangying" => lang.t("sample.site_guangying"),
+        _ => lang.t("sample.site_kuaixun"),
+    }
+}
+
+fn server_section(app: &mut WorkbenchApp, ui: &mut Ui) {
+    let lang = app.prefs.lang;
+    let ctx = ui.ctx().clone();
+    let p = &mut app.sample_ui;
+    if let Some(t) = &p.starting
+        && let Some(r) = t.poll()
+    {
+        p.starting = None;
+        match r.and_then(|x| x) {
+            Ok(s) => {
+                p.server = Some(s);
+                p.error = None;
+            }
+            Err(e) => p.error = Some(e),
+        }
+    }
+    egui::Frame::group(ui.style())
+        .inner_margin(10.0)
+        .show(ui, |ui| {
+            ui.label(RichText::new(lang.t("sample.serve_title")).strong());
+            ui.horizontal(|ui| {
+                match &p.server {
+                    None => {
+                        let busy = p.starting.is_some();
+                        if ui
+                            .add_enabled(!busy, egui::Button::new(lang.t("sample.start")))
+                            .clicked()
+                        {
+                            let changed = p.serve_changed;
+                            p.starting = Some(Task::spawn(&ctx, move || {
+                                SampleServer::start(ServeOptions {
+                                    changed,
+                                    ..Default::default()
+                                })
+                                .map_err(|e| e.to_string())
+                            }));
+                        }
+                        if busy {
+                            ui.spinner();
+                        }
+                    }
+                    Some(_) => {
+                        if ui.button(lang.t("sample.stop")).clicked()
+                            && let Some(s) = p.server.take()
+                        {
+                            // Stopping waits for open connections: not on the UI thread.
+                            std::thread::spawn(move || s.stop());
+                        }
+                    }
+                }
+                if ui
+                    .checkbox(&mut p.serve_changed, lang.t("sample.changed"))
+                    .changed()
+                    && let Some(s) = &p.server
+                {
+                    s.set_changed(p.serve_changed);
+                }
+            });
+            if let Some(e) = &p.error {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            if let Some(s) = &p.server {
+                let stats = s.stats();
+                ui.label(lang.tf(
+                    "sample.serving",
+                    &[
+                        &s.addr(),
+                        &stats.requests.load(std::sync::atomic::Ordering::Relaxed),
+                    ],
+                ));
+                ui.label(RichText::new(lang.t("sample.seeds")).weak());
+                for seed in &s.web().truth.seeds {
+                    ui.hyperlink(seed);
+                }
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(500));
+            } else {
+                ui.label(RichText::new(lang.t("sample.serve_hint")).weak());
+            }
+        });
+}
+
+fn load_section(app: &mut WorkbenchApp, ui: &mut Ui) {
+    let lang = app.prefs.lang;
+    egui::Frame::group(ui.style())
+        .inner_margin(10.0)
+        .show(ui, |ui| {
+            ui.label(RichText::new(lang.t("sample.load_title")).strong());
+            ui.label(lang.t("sample.load_desc"));
+            ui.horizontal(|ui| {
+                let running = app
+                    .running
+                    .iter()
+                    .any(|h| h.snapshot().kind == "sample-load");
+                if ui
+                    .add_enabled(
+                        app.session.is_some() && !running,
+                        egui::Button::new(lang.t("sample.load")),
+                    )
+                    .clicked()
+                {
+                    let changed = app.sample_ui.load_changed;
+                    app.start_job(Box::new(LoadSample { changed }));
+                }
+                ui.checkbox(
+                    &mut app.sample_ui.load_changed,
+                    lang.t("sample.load_changed"),
+                );
+            });
+        });
+}
+
+fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth) {
+    ui.label(
+        RichText::new(lang.t("sample.sites_title"))
+            .size(18.0)
+            .strong(),
+    );
+    egui::Grid::new("sample_sites")
+        .striped(true)
+        .num_columns(6)
+        .spacing([14.0, 6.0])
+        .show(ui, |ui| {
+            for h in [
+                lang.t("sample.col_site"),
+                lang.t("sample.col_host"),
+                lang.t("sample.col_encoding"),
+                lang.t("sample.col_pages"),
+                lang.t("sample.col_types"),
+                lang.t("sample.col_note"),
+            ] {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            for (s, def) in t.sites.iter().zip(crate::engine::sample::web::SITES) {
+                ui.label(&s.name);
+                ui.label(RichText::new(&s.host).monospace());
+                ui.label(s.encoding.to_uppercase());
+                ui.label(s.pages.to_string());
+                ui.label(lang.tf("sample.types", &[&s.topic, &s.hub, &s.picture]));
+                ui.add(egui::Label::new(site_note(lang, def.key)).wrap());
+                ui.end_row();
+            }
+        });
+    ui.add_space(10.0);
+    ui.label(
+        RichText::new(lang.t("sample.truth_title"))
+            .size(18.0)
+            .strong(),
+    );
+    let counts = t.relation_counts();
+    let n = |k: &str| counts.get(k).copied().unwrap_or(0);
+    egui::Grid::new("sample_truth")
+        .num_columns(2)
+        .spacing([14.0, 4.0])
+        .show(ui, |ui| {
+            let rows = [
+                (lang.t("sample.rel_exact"), n("exact")),
+                (lang.t("sample.rel_near"), n("near")),
+                (lang.t("sample.rel_contains"), n("contains")),
+                (lang.t("sample.rel_mirror"), n("mirror")),
+                (lang.t("sample.hard_negatives"), t.hard_negatives.len()),
+                (lang.t("sample.robots"), t.robots_disallowed.len()),
+                (lang.t("sample.broken"), t.broken_links.len()),
+                (lang.t("sample.redirects"), t.redirects.len()),
+                (lang.t("sample.canonical"), t.canonical_cases.len()),
+                (lang.t("sample.changed_pages"), t.changed.len()),
+            ];
+            for (label, count) in rows {
+                ui.label(label);
+                ui.label(RichText::new(count.to_string()).strong());
+                ui.end_row();
+            }
+        });
+    ui.label(RichText::new(lang.t("sample.truth_cli")).weak());
+}
+
+pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
+    let lang = app.prefs.lang;
+    ui.heading(lang.t("sample.heading"));
+    ui.label(
+        lang.tf(
+            "sample.intro",
+            &[&app
+                .sample_ui
+                .truth
+                .value
+                .as_ref()
+                .map_or(0, |t| t.pages.len())],
+        ),
+    );
+    ui.add_space(6.0);
+    let ctx = ui.ctx().clone();
+    app.sample_ui.truth.update(&ctx, || {
+        SampleWeb::build(80, false)
+            .map(|w| w.truth)
+            .map_err(|e| e.to_string())
+    });
+    server_section(app, ui);
+    ui.add_space(6.0);
+    load_section(app, ui);
+    ui.add_space(10.0);
+    match &app.sample_ui.truth.value {
+        Some(t) => truth_section(lang, ui, t),
+        None => {
+            ui.spinner();
+        }
+    }
+}

@@ -52,13 +52,73 @@ const UPDATE_NOTES: &[&str] = &[
     "（2026年11月1日更新）截至发稿时，相关方面表示将根据各方反馈进一步完善方案，具体安排另行公布。",
 ];
 
-/// A hub page to lay out: where, its heading, its entries, its pager, its category.
+/// A hub page to lay out: where, its heading, its entries, its pager, extra link boxes, its
+/// category, and when it last changed.
 struct Hub {
     path: String,
     h1: String,
     items: Vec<Item>,
     pager: Vec<Link>,
+    extra: Vec<(String, Vec<Link>)>,
     category: String,
+    last_modified: chrono::DateTime<chrono::Utc>,
+}
+
+impl Hub {
+    fn new(path: impl Into<String>, h1: impl Into<String>, items: Vec<Item>) -> Self {
+        Hub {
+            path: path.into(),
+            h1: h1.into(),
+            items,
+            pager: Vec::new(),
+            extra: Vec::new(),
+            category: String::new(),
+            last_modified: fixed_time(),
+        }
+    }
+}
+
+/// How a site frames its hub pages.
+struct HubStyle {
+    site: &'static str,
+    /// Appended to the heading in `<title>`.
+    title_suffix: &'static str,
+    meta: Option<MetaCharset>,
+    declared: Declared,
+    nav: Vec<Link>,
+    footer: Vec<Link>,
+}
+
+/// Lay out and register a hub page (with `sidebar` links, if any).
+fn hub_page(
+    b: &mut Builder,
+    style: &HubStyle,
+    hub: Hub,
+    sidebar: &[Link],
+    variant: u64,
+) -> Result<()> {
+    let mut m = model(
+        format!("{}{}", hub.h1, style.title_suffix),
+        style.meta,
+        Content::Hub {
+            h1: hub.h1.clone(),
+            items: hub.items,
+            pager: hub.pager,
+            extra: hub.extra,
+        },
+        variant,
+    );
+    m.nav = style.nav.clone();
+    m.sidebar = sidebar.to_vec();
+    m.footer_links = style.footer.clone();
+    b.page(
+        style.site,
+        &hub.path,
+        m,
+        style.declared,
+        hub_facts(&hub.h1, &hub.category),
+        hub.last_modified,
+    )
 }
 
 /// Where an article lives on its home site.

@@ -129,6 +129,14 @@ pub(super) fn build_xinzhi(
             ));
         }
     }
+    let style = HubStyle {
+        site: "xinzhi",
+        title_suffix: " | 新知科技",
+        meta: Some(MetaCharset::Short("UTF-8")),
+        declared: Declared::Both,
+        nav: nav.clone(),
+        footer: vec![],
+    };
     for (base, title, list, cat) in hubs {
         let pages = paginate(&list, 8, |n| {
             if n == 1 {
@@ -152,27 +160,13 @@ pub(super) fn build_xinzhi(
             } else {
                 vec![]
             };
-            let mut m = model(
-                format!("{h1} | 新知科技"),
-                Some(MetaCharset::Short("UTF-8")),
-                Content::Hub {
-                    h1: h1.clone(),
-                    items,
-                    pager,
-                    extra,
-                },
-                n as u64,
-            );
-            m.nav = nav.clone();
-            m.sidebar = hot.clone();
-            b.page(
-                "xinzhi",
-                &path,
-                m,
-                Declared::Both,
-                hub_facts(&h1, cat),
-                fixed_time(),
-            )?;
+            let hub = Hub {
+                pager,
+                extra,
+                category: cat.into(),
+                ..Hub::new(path, h1, items)
+            };
+            hub_page(b, &style, hub, &hot, n as u64)?;
         }
     }
     // Drafts: served, but robots.txt disallows them.
@@ -338,14 +332,15 @@ pub(super) fn build_jiangnan(
             "print version of the same article on the same site",
         );
     }
-    let mut hubs: Vec<(String, String, Vec<&Placed>, String)> = Vec::new();
     let all: Vec<&Placed> = mine.iter().map(|(_, p)| *p).collect();
-    hubs.push((
-        "/".into(),
-        "江南晨报 数字报".into(),
-        all.iter().take(10).copied().collect(),
-        String::new(),
-    ));
+    let style = HubStyle {
+        site: "jiangnan",
+        title_suffix: " - 江南晨报",
+        meta: None,
+        declared: Declared::Header,
+        nav: nav.clone(),
+        footer: footer.clone(),
+    };
     for c in JIANGNAN_CATS {
         let list: Vec<&Placed> = all
             .iter()
@@ -372,57 +367,26 @@ pub(super) fn build_jiangnan(
                 .iter()
                 .map(|p| item(p.path.clone(), p.a, &p.a.title))
                 .collect();
-            let mut m = model(
-                format!("{h1} - 江南晨报"),
-                None,
-                Content::Hub {
-                    h1: h1.clone(),
-                    items,
-                    pager,
-                    extra: vec![],
-                },
-                n as u64,
-            );
-            m.nav = nav.clone();
-            m.footer_links = footer.clone();
-            b.page(
-                "jiangnan",
-                &path,
-                m,
-                Declared::Header,
-                hub_facts(&h1, &name),
-                fixed_time(),
-            )?;
+            let hub = Hub {
+                pager,
+                category: name.clone(),
+                ..Hub::new(path, h1, items)
+            };
+            hub_page(b, &style, hub, &[], n as u64)?;
         }
     }
-    for (path, h1, list, cat) in hubs {
-        let items = list
-            .iter()
-            .map(|p| item(p.path.clone(), p.a, &p.a.title))
-            .collect();
-        let mut m = model(
-            format!("{h1} - 江南晨报"),
-            Some(MetaCharset::HttpEquiv("gb2312")),
-            Content::Hub {
-                h1: h1.clone(),
-                items,
-                pager: vec![],
-                extra: vec![],
-            },
-            0,
-        );
-        m.nav = nav.clone();
-        m.sidebar = side.clone();
-        m.footer_links = footer.clone();
-        b.page(
-            "jiangnan",
-            &path,
-            m,
-            Declared::Meta,
-            hub_facts(&h1, &cat),
-            fixed_time(),
-        )?;
-    }
+    // The front page declares its charset in <meta> only.
+    let front = HubStyle {
+        meta: Some(MetaCharset::HttpEquiv("gb2312")),
+        declared: Declared::Meta,
+        ..style
+    };
+    let items = all
+        .iter()
+        .take(10)
+        .map(|p| item(p.path.clone(), p.a, &p.a.title))
+        .collect();
+    hub_page(b, &front, Hub::new("/", "江南晨报 数字报", items), &side, 0)?;
     Ok(())
 }
 
@@ -494,11 +458,17 @@ pub(super) fn build_wenhua(
             .collect()
     };
     let hub = |path: &str, h1: &str, items: Vec<Item>, pager: Vec<Link>, category: &str| Hub {
-        path: path.into(),
-        h1: h1.into(),
-        items,
         pager,
         category: category.into(),
+        ..Hub::new(path, h1, items)
+    };
+    let style = HubStyle {
+        site: "wenhua",
+        title_suffix: " - 文華日報",
+        meta: Some(MetaCharset::Short("big5")),
+        declared: Declared::Both,
+        nav: nav.clone(),
+        footer: footer.clone(),
     };
     let pages = vec![
         hub(
@@ -530,35 +500,8 @@ pub(super) fn build_wenhua(
             "旅遊",
         ),
     ];
-    for Hub {
-        path,
-        h1,
-        items,
-        pager,
-        category,
-    } in pages
-    {
-        let mut m = model(
-            format!("{h1} - 文華日報"),
-            Some(MetaCharset::Short("big5")),
-            Content::Hub {
-                h1: h1.clone(),
-                items,
-                pager,
-                extra: vec![],
-            },
-            0,
-        );
-        m.nav = nav.clone();
-        m.footer_links = footer.clone();
-        b.page(
-            "wenhua",
-            &path,
-            m,
-            Declared::Both,
-            hub_facts(&h1, &category),
-            fixed_time(),
-        )?;
+    for hub in pages {
+        hub_page(b, &style, hub, &[], 0)?;
     }
     Ok(())
 }

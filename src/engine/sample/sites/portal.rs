@@ -35,6 +35,14 @@ pub(super) fn build_huaxia(
         .map(|p| Link::new(p.path.clone(), p.a.title.clone()))
         .collect();
     let footer = footer_links(b, "huaxia");
+    let style = HubStyle {
+        site: "huaxia",
+        title_suffix: "_华夏新闻网",
+        meta: Some(MetaCharset::Short("utf-8")),
+        declared: Declared::Both,
+        nav: nav.clone(),
+        footer: footer.clone(),
+    };
 
     for (i, p) in mine.iter().enumerate() {
         let same: Vec<&&Placed> = mine
@@ -98,31 +106,15 @@ pub(super) fn build_huaxia(
                 .iter()
                 .map(|p| item(p.path.clone(), p.a, &p.a.title))
                 .collect();
-            let lm = chunk
-                .first()
-                .map_or_else(fixed_time, |p| publish_time(&p.a.date));
-            let mut m = model(
-                format!("{h1}_华夏新闻网"),
-                Some(MetaCharset::Short("utf-8")),
-                Content::Hub {
-                    h1: h1.clone(),
-                    items,
-                    pager,
-                    extra: vec![],
-                },
-                n as u64,
-            );
-            m.nav = nav.clone();
-            m.sidebar = hot.clone();
-            m.footer_links = footer.clone();
-            b.page(
-                "huaxia",
-                &path,
-                m,
-                Declared::Both,
-                hub_facts(&h1, &cat_name),
-                lm,
-            )?;
+            let hub = Hub {
+                pager,
+                category: cat_name.clone(),
+                last_modified: chunk
+                    .first()
+                    .map_or_else(fixed_time, |p| publish_time(&p.a.date)),
+                ..Hub::new(path, h1, items)
+            };
+            hub_page(b, &style, hub, &hot, n as u64)?;
         }
     }
 
@@ -139,27 +131,11 @@ pub(super) fn build_huaxia(
             .iter()
             .map(|p| item(p.path.clone(), p.a, &p.a.title))
             .collect();
-        let mut m = model(
-            format!("{h1}_华夏新闻网"),
-            Some(MetaCharset::Short("utf-8")),
-            Content::Hub {
-                h1: h1.clone(),
-                items,
-                pager: vec![],
-                extra: vec![],
-            },
-            7,
-        );
-        m.nav = nav.clone();
-        m.footer_links = footer.clone();
-        b.page(
-            "huaxia",
-            "/list?cat=sports&page=2",
-            m,
-            Declared::Both,
-            hub_facts(&h1, "体育"),
-            fixed_time(),
-        )?;
+        let hub = Hub {
+            category: "体育".into(),
+            ..Hub::new("/list?cat=sports&page=2", h1, items)
+        };
+        hub_page(b, &style, hub, &[], 7)?;
         if let Some(r) = b.get_resource("www.huaxia.localhost", "/list?cat=sports&page=2") {
             b.raw("www.huaxia.localhost", "/list?page=2&cat=sports", r);
         }
@@ -173,27 +149,8 @@ pub(super) fn build_huaxia(
             .iter()
             .map(|p| item(p.path.clone(), p.a, &p.a.title))
             .collect();
-        let mut m = model(
-            format!("{h1}_华夏新闻网"),
-            Some(MetaCharset::Short("utf-8")),
-            Content::Hub {
-                h1: h1.clone(),
-                items,
-                pager: vec![],
-                extra: vec![],
-            },
-            k as u64,
-        );
-        m.nav = nav.clone();
-        m.footer_links = footer.clone();
-        b.page(
-            "huaxia",
-            &format!("/author/{}.html", k + 1),
-            m,
-            Declared::Both,
-            hub_facts(&h1, ""),
-            fixed_time(),
-        )?;
+        let hub = Hub::new(format!("/author/{}.html", k + 1), h1, items);
+        hub_page(b, &style, hub, &[], k as u64)?;
     }
 
     // Monthly archives.
@@ -212,27 +169,8 @@ pub(super) fn build_huaxia(
             .iter()
             .map(|p| item(p.path.clone(), p.a, &p.a.title))
             .collect();
-        let mut m = model(
-            format!("{h1}_华夏新闻网"),
-            Some(MetaCharset::Short("utf-8")),
-            Content::Hub {
-                h1: h1.clone(),
-                items,
-                pager: vec![],
-                extra: vec![],
-            },
-            k as u64,
-        );
-        m.nav = nav.clone();
-        m.footer_links = footer.clone();
-        b.page(
-            "huaxia",
-            &format!("/archive/{month}.html"),
-            m,
-            Declared::Both,
-            hub_facts(&h1, ""),
-            fixed_time(),
-        )?;
+        let hub = Hub::new(format!("/archive/{month}.html"), h1, items);
+        hub_page(b, &style, hub, &[], k as u64)?;
     }
 
     // Home: latest news, specials (a broken link, a redirect chain), canonicalisation cases.

@@ -120,6 +120,14 @@ pub(super) fn build_guangying(b: &mut Builder, rng: &mut Rng, placed: &[Placed])
         )?;
         entries.push((path, *p, h1));
     }
+    let style = HubStyle {
+        site: "guangying",
+        title_suffix: "",
+        meta: Some(MetaCharset::Short("utf-8")),
+        declared: Declared::Both,
+        nav,
+        footer,
+    };
     let pages = paginate(&entries, 10, |n| {
         if n == 1 {
             "/".into()
@@ -141,27 +149,11 @@ pub(super) fn build_guangying(b: &mut Builder, rng: &mut Rng, placed: &[Placed])
                 teaser: String::new(),
             })
             .collect();
-        let mut m = model(
-            h1.clone(),
-            Some(MetaCharset::Short("utf-8")),
-            Content::Hub {
-                h1: h1.clone(),
-                items,
-                pager,
-                extra: vec![],
-            },
-            n as u64,
-        );
-        m.nav = nav.clone();
-        m.footer_links = footer.clone();
-        b.page(
-            "guangying",
-            &path,
-            m,
-            Declared::Both,
-            hub_facts(&h1, ""),
-            fixed_time(),
-        )?;
+        let hub = Hub {
+            pager,
+            ..Hub::new(path, h1, items)
+        };
+        hub_page(b, &style, hub, &[], n as u64)?;
     }
     Ok(())
 }
@@ -352,63 +344,35 @@ pub(super) fn build_kuaixun(
             .map(|(p, a, t)| item(p.clone(), a.a, t))
             .collect()
     };
-    let mut hubs = vec![Hub {
-        path: "/".into(),
-        h1: "快讯网 热点新闻聚合".into(),
-        items: entries(mine.iter().take(15).collect()),
-        pager: vec![],
-        category: String::new(),
-    }];
+    let style = HubStyle {
+        site: "kuaixun",
+        title_suffix: "-快讯网",
+        meta: Some(MetaCharset::Short("utf-8")),
+        declared: Declared::Both,
+        nav,
+        footer,
+    };
+    let older = mine
+        .iter()
+        .skip(15)
+        .map(|(p, _, t)| Link::new(p.clone(), t.clone()))
+        .collect();
+    let home = Hub {
+        extra: vec![("更早的新闻".to_string(), older)],
+        ..Hub::new(
+            "/",
+            "快讯网 热点新闻聚合",
+            entries(mine.iter().take(15).collect()),
+        )
+    };
+    hub_page(b, &style, home, &ranking, 1)?;
     for (c, name) in &cats {
-        hubs.push(Hub {
-            path: format!("/news/{c}/"),
-            h1: format!("{name}快讯"),
-            items: entries(mine.iter().filter(|x| x.1.a.category_key == *c).collect()),
-            pager: vec![],
+        let items = entries(mine.iter().filter(|x| x.1.a.category_key == *c).collect());
+        let hub = Hub {
             category: name.clone(),
-        });
-    }
-    for Hub {
-        path,
-        h1,
-        items,
-        pager,
-        category,
-    } in hubs
-    {
-        let extra = if path == "/" {
-            vec![(
-                "更早的新闻".to_string(),
-                mine.iter()
-                    .skip(15)
-                    .map(|(p, _, t)| Link::new(p.clone(), t.clone()))
-                    .collect(),
-            )]
-        } else {
-            vec![]
+            ..Hub::new(format!("/news/{c}/"), format!("{name}快讯"), items)
         };
-        let mut m = model(
-            format!("{h1}-快讯网"),
-            Some(MetaCharset::Short("utf-8")),
-            Content::Hub {
-                h1: h1.clone(),
-                items,
-                pager,
-                extra,
-            },
-            1,
-        );
-        m.nav = nav.clone();
-        m.sidebar = ranking.clone();
-        m.footer_links = footer.clone();
-        b.page(
-            "kuaixun",
-            &path,
-            m,
-            Declared::Both,
-            hub_facts(&h1, &category),
-            fixed_time(),
-        )?;
+        hub_page(b, &style, hub, &ranking, 1)?;
     }
     Ok(())
 }

@@ -99,6 +99,8 @@ fn every_panel_is_reachable_by_its_label_in_both_languages() {
     h.get_by_label("English").click();
     h.run_steps(3);
     assert_eq!(h.state().prefs().lang, Lang::En);
+    // The status bar follows the language too.
+    h.get_by_label_contains("Opened");
     h.get_by_label("Jobs and the experiment log");
     h.get_by_label("Overview").click();
     h.run_steps(3);

@@ -104,7 +104,7 @@ mod tests {
             if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("i18n.rs") {
                 let src = std::fs::read_to_string(&path).unwrap();
                 // `.t("key")` and `.tf(\n "key"`, as rustfmt may break the call.
-                for pat in [".t(", ".tf("] {
+                for pat in [".t(", ".tf(", "set_status("] {
                     for (pos, _) in src.match_indices(pat) {
                         let rest = src[pos + pat.len()..].trim_start();
                         if let Some(rest) = rest.strip_prefix('"')

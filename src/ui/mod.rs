@@ -85,11 +85,23 @@ pub struct AppOptions {
     pub sample_if_new: bool,
 }
 
-/// A status-bar message.
+/// A status-bar message: a string-table key and its arguments, so it follows the language.
 #[derive(Debug, Clone)]
 pub(crate) struct Status {
-    pub text: String,
+    pub key: &'static str,
+    pub args: Vec<String>,
     pub error: bool,
+}
+
+impl Status {
+    pub fn text(&self, lang: Lang) -> String {
+        let args: Vec<&dyn std::fmt::Display> = self
+            .args
+            .iter()
+            .map(|a| a as &dyn std::fmt::Display)
+            .collect();
+        lang.tf(self.key, &args)
+    }
 }
 
 /// The open workspace and what has been loaded from it.
@@ -282,11 +294,11 @@ impl WorkbenchApp {
             ws.save_as(&dest, |_, _| true).map_err(|e| e.to_string())?;
             Ok(dest)
         }));
-        self.set_status(self.t("status.saving").to_string(), false);
+        self.set_status("status.saving", vec![], false);
     }
 
-    pub(crate) fn set_status(&mut self, text: String, error: bool) {
-        self.status = Some(Status { text, error });
+    pub(crate) fn set_status(&mut self, key: &'static str, args: Vec<String>, error: bool) {
+        self.status = Some(Status { key, args, error });
     }
 
     /// Start a job on the open workspace.
@@ -339,16 +351,15 @@ impl WorkbenchApp {
                     self.prefs.recent.retain(|q| q != &p);
                     self.prefs.recent.insert(0, p.clone());
                     self.prefs.recent.truncate(RECENT_MAX);
-                    let msg = self.prefs.lang.tf("status.opened", &[&p.display()]);
-                    self.set_status(msg, false);
+                    self.set_status("status.opened", vec![p.display().to_string()], false);
                 }
                 Err(e) => {
-                    let msg = self
-                        .prefs
-                        .lang
-                        .tf("error.open_failed", &[&path.display(), &e]);
-                    self.set_status(msg.clone(), true);
-                    self.error_modal = Some(msg);
+                    self.set_status(
+                        "error.open_failed",
+                        vec![path.display().to_string(), e],
+                        true,
+                    );
+                    self.error_modal = self.status.as_ref().map(|s| s.text(self.prefs.lang));
                 }
             }
         }
@@ -359,9 +370,8 @@ impl WorkbenchApp {
             match r.and_then(|x| x) {
                 Ok(dest) => self.open_workspace(dest),
                 Err(e) => {
-                    let msg = self.prefs.lang.tf("error.save_failed", &[&e]);
-                    self.set_status(msg.clone(), true);
-                    self.error_modal = Some(msg);
+                    self.set_status("error.save_failed", vec![e], true);
+                    self.error_modal = self.status.as_ref().map(|s| s.text(self.prefs.lang));
                 }
             }
         }
@@ -392,16 +402,15 @@ impl WorkbenchApp {
             }
         });
         for s in finished {
-            let lang = self.prefs.lang;
-            let (msg, err) = match &s.state {
-                JobState::Done(_) => (lang.tf("status.job_done", &[&s.kind]), false),
-                JobState::Cancelled => (lang.tf("status.job_cancelled", &[&s.kind]), false),
+            let kind = s.kind.to_string();
+            match &s.state {
+                JobState::Done(_) => self.set_status("status.job_done", vec![kind], false),
+                JobState::Cancelled => self.set_status("status.job_cancelled", vec![kind], false),
                 JobState::Failed { message, .. } => {
-                    (lang.tf("status.job_failed", &[&s.kind, message]), true)
+                    self.set_status("status.job_failed", vec![kind, message.clone()], true)
                 }
                 _ => continue,
-            };
-            self.set_status(msg, err);
+            }
             self.jobs_ui.last_finished = Some(s);
             if let Some(sess) = &mut self.session {
                 sess.invalidate();
@@ -449,6 +458,10 @@ impl WorkbenchApp {
         ];
         let zoom_out = KeyboardShortcut::new(Modifiers::COMMAND, Key::Minus);
         let reset = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
+        let quit = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
+        if ctx.input_mut(|i| i.consume_shortcut(&quit)) {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
         let (mut z_in, mut z_out, mut z_reset) = (false, false, false);
         ctx.input_mut(|i| {
             for s in &zoom_in {

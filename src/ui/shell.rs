@@ -224,10 +224,10 @@ pub(crate) fn status_bar(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             match &app.status {
                 Some(s) if s.error => {
-                    ui.colored_label(ui.visuals().error_fg_color, &s.text);
+                    ui.colored_label(ui.visuals().error_fg_color, s.text(app.prefs.lang));
                 }
                 Some(s) => {
-                    ui.label(&s.text);
+                    ui.label(s.text(app.prefs.lang));
                 }
                 None => {
                     ui.label(app.t("status.ready"));

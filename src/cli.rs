@@ -52,6 +52,48 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Crawl from seed URLs into the workspace (a job; resumable).
+    Crawl {
+        /// Seed URL (repeat for several).
+        #[arg(long = "seed", value_name = "URL")]
+        seeds: Vec<String>,
+        #[arg(long)]
+        max_pages: Option<u64>,
+        /// Gatherer threads.
+        #[arg(long, default_value_t = 10)]
+        workers: usize,
+        /// Requests in flight per host (the book: 2).
+        #[arg(long, default_value_t = 2)]
+        per_host: usize,
+        /// Minimum delay between requests to one host (ms).
+        #[arg(long, default_value_t = 0)]
+        delay_ms: u64,
+        /// bfs, dfs, weight, backlinks or random.
+        #[arg(long, default_value = "bfs")]
+        strategy: String,
+        /// Continue the frontier left by an earlier (or killed) crawl.
+        #[arg(long)]
+        resume: bool,
+        #[arg(long)]
+        max_depth: Option<u32>,
+        /// hosts (the seeds' hosts and --allow-host), any, or a host suffix such as .localhost
+        #[arg(long, default_value = "hosts")]
+        scope: String,
+        #[arg(long = "allow-host", value_name = "HOST")]
+        allow_hosts: Vec<String>,
+        /// Ignore robots.txt (only for your own test servers).
+        #[arg(long)]
+        ignore_robots: bool,
+        #[arg(long, default_value_t = 10_000)]
+        timeout_ms: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the pages in a workspace.
+    Pages {
+        #[arg(long)]
+        json: bool,
+    },
     /// Serve the sample web over HTTP on loopback until killed.
     ServeSample {
         /// Loopback address to listen on; port 0 picks a free one.
@@ -213,6 +255,86 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     v["new_pages"],
                     v["new_snapshots"]
                 );
+            }
+        }
+        Command::Crawl {
+            seeds,
+            max_pages,
+            workers,
+            per_host,
+            delay_ms,
+            strategy,
+            resume,
+            max_depth,
+            scope,
+            allow_hosts,
+            ignore_robots,
+            timeout_ms,
+            json,
+        } => {
+            use crate::engine::crawl::{Crawl, CrawlParams, Scope};
+            let scope = match scope.as_str() {
+                "hosts" => Scope::Hosts,
+                "any" => Scope::Any,
+                s if s.starts_with('.') => Scope::Suffix(s.to_string()),
+                s => {
+                    return Err(EngineError::invalid(
+                        "scope",
+                        format!("`{s}`: use hosts, any, or a suffix starting with '.'"),
+                    )
+                    .into());
+                }
+            };
+            let job = Crawl::new(CrawlParams {
+                seeds: seeds.clone(),
+                max_pages: *max_pages,
+                workers: *workers,
+                per_host: *per_host,
+                delay_ms: *delay_ms,
+                strategy: strategy.parse()?,
+                resume: *resume,
+                max_depth: *max_depth,
+                scope,
+                allow_hosts: allow_hosts.clone(),
+                respect_robots: !*ignore_robots,
+                timeout_ms: *timeout_ms,
+                ..Default::default()
+            })?;
+            let ws = Workspace::open_or_create(&path)?;
+            let v = run_job_with_progress(&ws, Box::new(job))?;
+            if *json {
+                print_json(&v)?;
+            } else {
+                println!(
+                    "fetched {} · stored {} · replicas {} · robots-blocked {} · errors {} · {:.1} s ({:.0} pages/s)",
+                    v["fetched"],
+                    v["stored"],
+                    v["replicas"],
+                    v["robots_blocked"],
+                    v["errors"],
+                    v["elapsed_s"].as_f64().unwrap_or(0.0),
+                    v["pages_per_s"].as_f64().unwrap_or(0.0)
+                );
+            }
+        }
+        Command::Pages { json } => {
+            let ws = Workspace::open_or_create(&path)?;
+            let pages = crate::engine::crawl::list_pages(&ws)?;
+            if *json {
+                print_json(&serde_json::to_value(&pages)?)?;
+            } else {
+                for p in pages {
+                    println!(
+                        "{:>4} {:<32} {}{}",
+                        p.status.map_or("-".into(), |s| s.to_string()),
+                        p.md5.as_deref().unwrap_or("-"),
+                        p.url,
+                        p.replica_of
+                            .as_deref()
+                            .map(|r| format!("  (replica of {r})"))
+                            .unwrap_or_default()
+                    );
+                }
             }
         }
         Command::ServeSample { .. } | Command::Sample { .. } => {}

@@ -3,7 +3,10 @@
 //! the same engine. Each module answers one question — see ARCHITECTURE.md.
 
 pub mod calibrate;
+pub mod crawl;
 pub mod error;
+pub mod formats;
 pub mod jobs;
 pub mod sample;
 pub mod store;
+pub mod urls;

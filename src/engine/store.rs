@@ -81,6 +81,49 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
          ) STRICT;
          CREATE INDEX snapshots_page ON snapshots(page_id);",
     ),
+    // v3: the crawler — page status and replicas, snapshot origin and conditional-GET
+    // validators, the persistent frontier, and the log of every fetch attempt.
+    M::up(
+        "ALTER TABLE pages ADD COLUMN status INTEGER;
+         ALTER TABLE pages ADD COLUMN replica_of INTEGER REFERENCES pages(id);
+         ALTER TABLE pages ADD COLUMN depth INTEGER;
+         ALTER TABLE snapshots ADD COLUMN origin TEXT;
+         ALTER TABLE snapshots ADD COLUMN content_type TEXT;
+         ALTER TABLE snapshots ADD COLUMN etag TEXT;
+         ALTER TABLE snapshots ADD COLUMN last_modified TEXT;
+         ALTER TABLE snapshots ADD COLUMN ip TEXT;
+         CREATE INDEX snapshots_md5 ON snapshots(md5);
+         CREATE TABLE frontier (
+             id            INTEGER PRIMARY KEY,
+             url           TEXT NOT NULL UNIQUE,
+             host          TEXT NOT NULL,
+             depth         INTEGER NOT NULL,
+             priority      REAL NOT NULL,
+             why           TEXT NOT NULL,
+             backlinks     INTEGER NOT NULL DEFAULT 0,
+             state         TEXT NOT NULL
+                           CHECK (state IN ('queued','done','failed','robots','filtered')),
+             discovered_at TEXT NOT NULL,
+             job_id        INTEGER
+         ) STRICT;
+         CREATE INDEX frontier_queued ON frontier(state, priority DESC);
+         CREATE TABLE fetches (
+             id           INTEGER PRIMARY KEY,
+             job_id       INTEGER,
+             url          TEXT NOT NULL,
+             final_url    TEXT,
+             status       INTEGER,
+             error_kind   TEXT,
+             error        TEXT,
+             bytes        INTEGER,
+             elapsed_ms   INTEGER,
+             fetched_at   TEXT NOT NULL,
+             content_type TEXT,
+             page_id      INTEGER,
+             replica_of   INTEGER
+         ) STRICT;
+         CREATE INDEX fetches_job ON fetches(job_id);",
+    ),
 ];
 
 /// The migrations as a runnable set.

@@ -1,0 +1,186 @@
+//! One fetch: an HTTP GET with the crawler's limits (timeouts, at most N redirects with the
+//! origin kept [L1070], a size cap [L1372]), the raw response kept byte-exact, every failure
+//! classified into an error kind. `*.localhost` resolves to loopback (RFC 6761).
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Resolves `localhost` and `*.localhost` to loopback; anything else through the system.
+#[derive(Debug, Default)]
+pub(crate) struct LocalhostResolver;
+
+impl reqwest::dns::Resolve for LocalhostResolver {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let host = name.as_str().trim_end_matches('.').to_ascii_lowercase();
+        Box::pin(async move {
+            if host == "localhost" || host.ends_with(".localhost") {
+                let addrs: Vec<SocketAddr> = vec![
+                    SocketAddr::from(([127, 0, 0, 1], 0)),
+                    SocketAddr::from(([0u16; 8], 0)),
+                ];
+                let it: reqwest::dns::Addrs = Box::new(addrs.into_iter().take(1));
+                return Ok(it);
+            }
+            let found: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            let it: reqwest::dns::Addrs = Box::new(found.into_iter());
+            Ok(it)
+        })
+    }
+}
+
+/// Limits of one fetch.
+#[derive(Debug, Clone)]
+pub(crate) struct FetchLimits {
+    pub connect_timeout: Duration,
+    pub timeout: Duration,
+    pub max_redirects: usize,
+    pub max_bytes: u64,
+    pub user_agent: String,
+}
+
+/// What came back.
+#[derive(Debug, Clone)]
+pub(crate) struct Fetched {
+    /// The URL finally answered (after redirects).
+    pub final_url: String,
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    /// Status line + headers + blank line, as received (decoded body follows in `body`).
+    pub head: Vec<u8>,
+    pub body: Vec<u8>,
+    pub ip: Option<String>,
+    pub elapsed: Duration,
+}
+
+/// Why a fetch failed. `kind` is a short stable name (timeout, connect, too_large …).
+#[derive(Debug, Clone)]
+pub(crate) struct FetchError {
+    pub kind: &'static str,
+    pub message: String,
+    /// Worth trying again later (timeouts, resets, 5xx are decided by the caller).
+    pub transient: bool,
+}
+
+pub(crate) fn client(limits: &FetchLimits) -> Result<reqwest::blocking::Client, String> {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::blocking::Client::builder()
+        .user_agent(limits.user_agent.clone())
+        .connect_timeout(limits.connect_timeout)
+        .timeout(limits.timeout)
+        .redirect(reqwest::redirect::Policy::limited(limits.max_redirects))
+        .dns_resolver(Arc::new(LocalhostResolver))
+        .no_proxy()
+        .pool_max_idle_per_host(4)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+fn classify(e: &reqwest::Error) -> FetchError {
+    let (kind, transient) = if e.is_timeout() {
+        ("timeout", true)
+    } else if e.is_redirect() {
+        ("redirect_loop", false)
+    } else if e.is_connect() {
+        ("connect", true)
+    } else if e.is_body() || e.is_decode() {
+        ("body", true)
+    } else if e.is_request() {
+        ("request", true)
+    } else {
+        ("http", false)
+    };
+    let mut message = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        message.push_str(": ");
+        message.push_str(&s.to_string());
+        src = s.source();
+    }
+    FetchError {
+        kind,
+        message,
+        transient,
+    }
+}
+
+/// GET `url` (with conditional headers when re-crawling).
+pub(crate) fn fetch(
+    client: &reqwest::blocking::Client,
+    url: &str,
+    limits: &FetchLimits,
+    if_none_match: Option<&str>,
+    if_modified_since: Option<&str>,
+) -> Result<Fetched, FetchError> {
+    let started = Instant::now();
+    let mut req = client.get(url);
+    if let Some(v) = if_none_match {
+        req = req.header("If-None-Match", v);
+    }
+    if let Some(v) = if_modified_since {
+        req = req.header("If-Modified-Since", v);
+    }
+    let mut resp = req.send().map_err(|e| classify(&e))?;
+    let status = resp.status().as_u16();
+    let final_url = resp.url().to_string();
+    let ip = resp.remote_addr().map(|a| a.ip().to_string());
+    let header = |name: &str| {
+        resp.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let content_type = header("content-type");
+    let etag = header("etag");
+    let last_modified = header("last-modified");
+    let mut head = format!("HTTP/1.1 {}\r\n", resp.status()).into_bytes();
+    for (k, v) in resp.headers() {
+        head.extend_from_slice(k.as_str().as_bytes());
+        head.extend_from_slice(b": ");
+        head.extend_from_slice(v.as_bytes());
+        head.extend_from_slice(b"\r\n");
+    }
+    head.extend_from_slice(b"\r\n");
+    if resp.content_length().is_some_and(|n| n > limits.max_bytes) {
+        return Err(FetchError {
+            kind: "too_large",
+            message: format!("Content-Length over the {} byte cap", limits.max_bytes),
+            transient: false,
+        });
+    }
+    let mut body = Vec::new();
+    (&mut resp)
+        .take(limits.max_bytes + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| {
+            let timed_out =
+                e.to_string().contains("timed out") || e.kind() == std::io::ErrorKind::TimedOut;
+            FetchError {
+                kind: if timed_out { "timeout" } else { "body" },
+                message: e.to_string(),
+                transient: true,
+            }
+        })?;
+    if body.len() as u64 > limits.max_bytes {
+        return Err(FetchError {
+            kind: "too_large",
+            message: format!("body over the {} byte cap: aborted", limits.max_bytes),
+            transient: false,
+        });
+    }
+    Ok(Fetched {
+        final_url,
+        status,
+        content_type,
+        etag,
+        last_modified,
+        head,
+        body,
+        ip,
+        elapsed: started.elapsed(),
+    })
+}

@@ -1,0 +1,1141 @@
+//! The Tianwang (天网) raw page format of §4.8 [L1042–1126] and the index page database of §5.2
+//! (`Doc.idx`, `Url.idx`) [L1397–1476].
+//!
+//! A raw file is a sequence of records with no separator between them [L1054]:
+//!
+//! ```text
+//! version: 1.0                          first property, always
+//! url: http://net.pku.cn/~cnds/
+//! origin: http://net.pku.cn/~cnds       only after a redirect
+//! date: Tue, 16 Sep 2003 14:13:20 GMT
+//! ip: 162.105.203.25
+//! length: 11683                         last property: DATA length in bytes
+//! <LF>
+//! DATA (HTTP response header + blank line + body, as fetched)
+//! <LF>
+//! ```
+//!
+//! Where the book is silent or ambiguous we take these book-faithful choices:
+//! * Every HEAD line and both blank lines are a single LF, never CRLF [L1062]. DATA is opaque bytes.
+//! * The writer emits `name: value`; the reader trims spaces/tabs after `:` (the rule says
+//!   `NAME ":" VALUE`, every example has `": "`) [L1058, L1068–1083].
+//! * "Lower-case string" names [L1060] admit `a-z`, `0-9` and `-` (`unzip-length` needs `-`).
+//! * `date` is written in the RFC 1123 form of the book's example (`Tue, 15 Apr 2003 08:13:06
+//!   GMT`, 4-digit year) although the text says RFC 822 [L1094]; the reader takes any RFC 822/2822
+//!   date and converts it to UTC. Sub-second precision is not stored.
+//! * `ip` is optional (not marked required [L1096]); `url` and `date` are required [L1090, L1094].
+//! * Any `version` value is read with 1.0 semantics ("multiple versions allowed" [L1066]).
+//! * Unknown properties are ignored [L1104]; duplicated known properties are an error.
+//! * v1.0 names no compression algorithm [L1106]; this module compresses with gzip.
+//! * TSE stores DATA as HTTP header + `"\n"` + body; that extra LF is why Fig 4-2's
+//!   `length` exceeds `Content-Length` by 277 = 276 + 1 [L1402–1422]. DATA is kept byte-exact.
+//! * Implementation limit (not in the book): a HEAD longer than [`MAX_HEAD_BYTES`] is rejected.
+//!
+//! Recovery's gap-filling choices are listed on [`recover_with`]; the index choices (offset =
+//! record start, digest = HTTP body, the `url` property indexed, text layout) on [`content_md5`],
+//! [`url_index`] and [`write_doc_idx`].
+
+use std::borrow::Cow;
+use std::io::{self, Read, Write};
+
+use chrono::{DateTime, Utc};
+use md5::{Digest, Md5};
+
+use super::FormatError;
+
+/// The record version this module writes [L1068].
+pub const VERSION: &str = "1.0";
+/// The book's confirmation depth for recovery: 3 consecutive valid records [L1115].
+pub const CONFIRM_DEPTH: usize = 3;
+/// Longest HEAD accepted (an implementation limit that keeps recovery linear on garbage).
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// One page as stored in a Tianwang raw file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawRecord {
+    /// The URL actually fetched (after a redirect, the final one) [L1090].
+    pub url: String,
+    /// The original URL, only when a `Location` redirect happened [L1092].
+    pub origin: Option<String>,
+    /// When the page was saved [L1094].
+    pub date: DateTime<Utc>,
+    /// Server IP address (TSE writes the host name when DNS failed) [L1096].
+    pub ip: Option<String>,
+    /// Uncompressed length of `data`; present if and only if `data` is compressed [L1098, L1106].
+    pub unzip_length: Option<u64>,
+    /// DATA byte-exact: HTTP response header + blank line + body [L1445].
+    pub data: Vec<u8>,
+}
+
+impl RawRecord {
+    /// DATA uncompressed: borrowed as is without `unzip-length`, otherwise gunzipped and checked
+    /// against `unzip-length` (v1.0 names no algorithm [L1106]; this module uses gzip).
+    pub fn uncompressed(&self) -> io::Result<Cow<'_, [u8]>> {
+        let Some(expect) = self.unzip_length else {
+            return Ok(Cow::Borrowed(&self.data));
+        };
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&self.data[..]).read_to_end(&mut out)?;
+        if out.len() as u64 != expect {
+            let msg = format!("DATA inflates to {} bytes, not unzip-length", out.len());
+            return Err(io::Error::new(io::ErrorKind::InvalidData, msg));
+        }
+        Ok(Cow::Owned(out))
+    }
+
+    /// The same record with DATA gzip-compressed and `unzip-length` set (no-op if compressed).
+    pub fn gzipped(&self) -> io::Result<RawRecord> {
+        if self.unzip_length.is_some() {
+            return Ok(self.clone());
+        }
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(&self.data)?;
+        Ok(RawRecord {
+            data: enc.finish()?,
+            unzip_length: Some(self.data.len() as u64),
+            ..self.clone()
+        })
+    }
+}
+
+/// Splits an HTTP message at the first `CRLF CRLF` (or bare `LF LF`) into header (including the
+/// terminator) and body. `None` when no header terminator exists.
+pub fn split_http(data: &[u8]) -> Option<(&[u8], &[u8])> {
+    let crlf = find(data, b"\r\n\r\n", 0).map(|i| i + 4);
+    let lf = find(data, b"\n\n", 0).map(|i| i + 2);
+    let end = match (crlf, lf) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b)?,
+    };
+    Some(data.split_at(end))
+}
+
+/// The `date` property text: RFC 1123 form in GMT, as in the book's example [L1078].
+pub fn format_date(date: &DateTime<Utc>) -> String {
+    date.format("%a, %d %b %Y %H:%M:%S GMT").to_string()
+}
+
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    let rest = hay.get(from..)?;
+    rest.windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| i + from)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+fn push_prop(head: &mut Vec<u8>, name: &str, value: &str) -> io::Result<()> {
+    if value.contains(['\n', '\r']) || value.starts_with([' ', '\t']) {
+        let msg = format!("`{name}` value {value:?} has a line break or leading blank");
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, msg));
+    }
+    head.extend_from_slice(format!("{name}: {value}\n").as_bytes());
+    Ok(())
+}
+
+/// The HEAD of `r` including its blank line.
+fn head(r: &RawRecord) -> io::Result<Vec<u8>> {
+    if r.url.is_empty() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty url"));
+    }
+    let mut h = Vec::with_capacity(192);
+    push_prop(&mut h, "version", VERSION)?;
+    push_prop(&mut h, "url", &r.url)?;
+    if let Some(origin) = &r.origin {
+        push_prop(&mut h, "origin", origin)?;
+    }
+    push_prop(&mut h, "date", &format_date(&r.date))?;
+    if let Some(ip) = &r.ip {
+        push_prop(&mut h, "ip", ip)?;
+    }
+    if let Some(n) = r.unzip_length {
+        push_prop(&mut h, "unzip-length", &n.to_string())?;
+    }
+    push_prop(&mut h, "length", &r.data.len().to_string())?;
+    h.push(b'\n');
+    Ok(h)
+}
+
+/// Writes one record (HEAD, LF, DATA, LF) and returns the number of bytes written.
+/// Values containing CR/LF or starting with a blank are refused (`InvalidInput`).
+pub fn write_record(w: &mut impl Write, r: &RawRecord) -> io::Result<u64> {
+    let h = head(r)?;
+    w.write_all(&h)?;
+    w.write_all(&r.data)?;
+    w.write_all(b"\n")?;
+    Ok((h.len() + r.data.len() + 1) as u64)
+}
+
+/// Writes records back to back. Returns the start offset of every record followed by the end
+/// offset: `n + 1` values, exactly the offset column of `Doc.idx` with its sentinel.
+pub fn write_all(w: &mut impl Write, records: &[RawRecord]) -> io::Result<Vec<u64>> {
+    let mut offsets = Vec::with_capacity(records.len() + 1);
+    let mut at = 0;
+    for r in records {
+        offsets.push(at);
+        at += write_record(w, r)?;
+    }
+    offsets.push(at);
+    Ok(offsets)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/// One HEAD property as found in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Property {
+    /// Byte offset of the line.
+    pub offset: u64,
+    pub name: String,
+    /// The value with leading blanks trimmed, as raw bytes.
+    pub value: Vec<u8>,
+}
+
+/// Where the parts of one structurally valid record lie (for a hex viewer or rule checker).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordLayout {
+    /// First byte of `version:`.
+    pub offset: u64,
+    pub properties: Vec<Property>,
+    /// First byte of DATA (after the HEAD's blank line).
+    pub data_offset: u64,
+    pub data_len: u64,
+    /// First byte after the trailing blank line: where the next record starts.
+    pub end: u64,
+}
+
+impl RecordLayout {
+    /// Applies the property semantics of v1.0 [L1088–1106] to a checked layout.
+    pub fn record(&self, bytes: &[u8]) -> Result<RawRecord, FormatError> {
+        let at = self.offset as usize;
+        let mut slots: [Option<&Property>; 6] = [None; 6];
+        for p in &self.properties {
+            let names = ["version", "url", "origin", "date", "ip", "unzip-length"];
+            let Some(i) = names.iter().position(|n| *n == p.name) else {
+                continue; // unknown properties are ignored [L1104]
+            };
+            if slots[i].replace(p).is_some() {
+                let msg = format!("property `{}` appears twice", p.name);
+                return Err(FormatError::malformed(p.offset as usize, msg));
+            }
+        }
+        let text = |p: &Property| {
+            let msg = || FormatError::malformed(p.offset as usize, format!("bad `{}`", p.name));
+            String::from_utf8(p.value.clone()).map_err(|_| msg())
+        };
+        let [_, url, origin, date, ip, unzip] = slots;
+        let url = url.ok_or_else(|| FormatError::malformed(at, "`url` is required [L1090]"))?;
+        let date = date.ok_or_else(|| FormatError::malformed(at, "`date` is required [L1094]"))?;
+        let date_text = text(date)?;
+        let date = DateTime::parse_from_rfc2822(&date_text).map_err(|e| {
+            let msg = format!("`date: {date_text}` is not an RFC 822 date ({e})");
+            FormatError::malformed(date.offset as usize, msg)
+        })?;
+        let unzip_length = match unzip {
+            Some(p) => Some(decimal(&p.value).ok_or_else(|| {
+                FormatError::malformed(p.offset as usize, "`unzip-length` is not a number")
+            })?),
+            None => None,
+        };
+        let url_text = text(url)?;
+        if url_text.is_empty() {
+            return Err(FormatError::malformed(
+                url.offset as usize,
+                "`url` is empty",
+            ));
+        }
+        let start = self.data_offset as usize;
+        let data = start
+            .checked_add(self.data_len as usize)
+            .and_then(|end| bytes.get(start..end))
+            .ok_or_else(|| FormatError::truncated(start, "DATA lies past the input"))?;
+        Ok(RawRecord {
+            url: url_text,
+            origin: origin.map(text).transpose()?,
+            date: date.with_timezone(&Utc),
+            ip: ip.map(text).transpose()?,
+            unzip_length,
+            data: data.to_vec(),
+        })
+    }
+}
+
+fn decimal(v: &[u8]) -> Option<u64> {
+    if v.is_empty() || !v.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(v).ok()?.parse().ok()
+}
+
+fn shown(b: &[u8]) -> String {
+    let s = String::from_utf8_lossy(&b[..b.len().min(40)]).into_owned();
+    if b.len() > 40 { s + "…" } else { s }
+}
+
+fn check_property(text: &[u8], at: usize) -> Result<Property, FormatError> {
+    if text == b"\r" {
+        let msg = "rule 3: a line of only CR; BLANK_LINE is LF (CRLF conversion? [L1062, L1119])";
+        return Err(FormatError::malformed(at, msg));
+    }
+    let Some(colon) = text.iter().position(|&b| b == b':') else {
+        let msg = format!("rule 4: property line {:?} has no ':'", shown(text));
+        return Err(FormatError::malformed(at, msg));
+    };
+    let name = &text[..colon];
+    if name.is_empty() {
+        return Err(FormatError::malformed(at, "rule 4: empty property name"));
+    }
+    if let Some(&b) = name
+        .iter()
+        .find(|&&b| !matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-'))
+    {
+        let why = if b.is_ascii_uppercase() {
+            "is not lower-case".to_string()
+        } else {
+            format!("contains byte 0x{b:02x} (allowed: a-z 0-9 -)")
+        };
+        let msg = format!("rule 7: property name {:?} {why}", shown(name));
+        return Err(FormatError::malformed(at, msg));
+    }
+    let mut value = &text[colon + 1..];
+    while let [b' ' | b'\t', rest @ ..] = value {
+        value = rest;
+    }
+    Ok(Property {
+        offset: at as u64,
+        name: String::from_utf8_lossy(name).into_owned(),
+        value: value.to_vec(),
+    })
+}
+
+/// Checks rules 2)–7) [L1054–1060] for the record starting at `pos` and returns its layout.
+/// Errors point at the offending line (rules 3, 4, 5, 6, 7), at the blank line that ends a HEAD
+/// without `length`, at DATA's first byte when `length` runs past the input, or at the byte
+/// after DATA when it is not the closing LF.
+pub fn check_record(bytes: &[u8], pos: usize) -> Result<RecordLayout, FormatError> {
+    let mut props: Vec<Property> = Vec::new();
+    let mut line = pos;
+    let limit = bytes.len().min(pos.saturating_add(MAX_HEAD_BYTES));
+    let blank = loop {
+        let window = bytes.get(line..limit).unwrap_or_default();
+        let Some(n) = window.iter().position(|&b| b == b'\n') else {
+            if limit < bytes.len() {
+                let msg = format!("HEAD longer than {MAX_HEAD_BYTES} bytes");
+                return Err(FormatError::malformed(pos, msg));
+            }
+            return Err(FormatError::truncated(line, "input ends inside HEAD"));
+        };
+        let text = &window[..n];
+        if text.is_empty() {
+            break line;
+        }
+        let p = check_property(text, line)?;
+        if props.is_empty() && p.name != "version" {
+            let msg = format!("rule 5: first property must be `version`, not `{}`", p.name);
+            return Err(FormatError::malformed(line, msg));
+        }
+        if props.last().is_some_and(|l| l.name == "length") {
+            let msg = format!("rule 6: `length` must be last, `{}` follows", p.name);
+            return Err(FormatError::malformed(line, msg));
+        }
+        props.push(p);
+        line += n + 1;
+    };
+    let Some(last) = props.last().filter(|l| l.name == "length") else {
+        let msg = if props.is_empty() {
+            "rule 5: record starts with a blank line, `version` expected".to_string()
+        } else if check_property(next_line(bytes, blank + 1), blank + 1).is_ok() {
+            "rule 3: blank line inside HEAD (a property follows, `length` not seen)".to_string()
+        } else {
+            "rule 6: HEAD ends without `length` as its last property".to_string()
+        };
+        return Err(FormatError::malformed(blank, msg));
+    };
+    let Some(len) = decimal(&last.value) else {
+        let cr = if last.value.contains(&b'\r') {
+            " (CR: text mode? [L1119])"
+        } else {
+            ""
+        };
+        let msg = format!(
+            "rule 6: `length: {}` is not a number{cr}",
+            shown(&last.value)
+        );
+        return Err(FormatError::malformed(last.offset as usize, msg));
+    };
+    let data_offset = blank + 1;
+    let available = (bytes.len() - data_offset) as u64;
+    let data_end = match usize::try_from(len) {
+        Ok(l) if len < available => data_offset + l,
+        _ => {
+            let msg = format!("`length: {len}` needs {len} bytes + LF, only {available} remain");
+            return Err(FormatError::truncated(data_offset, msg));
+        }
+    };
+    if bytes[data_end] != b'\n' {
+        let msg = format!(
+            "rule 2: DATA must end in LF, found 0x{:02x}",
+            bytes[data_end]
+        );
+        return Err(FormatError::malformed(data_end, msg));
+    }
+    Ok(RecordLayout {
+        offset: pos as u64,
+        properties: props,
+        data_offset: data_offset as u64,
+        data_len: len,
+        end: data_end as u64 + 1,
+    })
+}
+
+fn next_line(bytes: &[u8], at: usize) -> &[u8] {
+    let rest = bytes.get(at..).unwrap_or_default();
+    let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+    &rest[..end.min(256)]
+}
+
+/// Strict reader: every byte must belong to a valid record. Returns each record with the offset
+/// of its first byte. The first violation fails the whole parse, naming its offset.
+pub fn parse(bytes: &[u8]) -> Result<Vec<(u64, RawRecord)>, FormatError> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let layout = check_record(bytes, pos)?;
+        out.push((pos as u64, layout.record(bytes)?));
+        pos = layout.end as usize;
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recovery [L1108–1117]
+
+/// One `version:` position tried while out of sync, with its confirmation chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// Where `version:` was found (POS in the book).
+    pub offset: u64,
+    /// Start of each consecutive record that passed the rules, beginning with `offset`.
+    pub chain: Vec<u64>,
+    /// Where and why the chain broke, if it did before the confirmation depth.
+    pub broken: Option<(u64, String)>,
+    /// Accepted as a sync point (see [`recover_with`]).
+    pub accepted: bool,
+}
+
+/// A byte range that yielded no record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DamagedRange {
+    pub start: u64,
+    pub end: u64,
+    pub reason: String,
+}
+
+/// What [`recover`] found: the records, the ranges skipped and every candidate examined.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Recovery {
+    pub records: Vec<(u64, RawRecord)>,
+    pub damaged: Vec<DamagedRange>,
+    pub candidates: Vec<Candidate>,
+    pub confirm_depth: usize,
+}
+
+impl Recovery {
+    /// Total bytes that yielded no record.
+    pub fn bytes_damaged(&self) -> u64 {
+        self.damaged.iter().map(|d| d.end - d.start).sum()
+    }
+    /// Candidates whose chain did not confirm them.
+    pub fn candidates_rejected(&self) -> usize {
+        self.candidates.iter().filter(|c| !c.accepted).count()
+    }
+}
+
+/// Recovers every confirmable record from a damaged file with the book's depth of 3.
+pub fn recover(bytes: &[u8]) -> Recovery {
+    recover_with(bytes, CONFIRM_DEPTH)
+}
+
+/// Checks the chain of records from `pos`. Accepted when `depth` records pass, and (the book is
+/// silent here) also when a shorter chain ends exactly at the end of the input, or when `pos` is 0:
+/// the start of a file is a record boundary by rule 1), not a guess found by searching.
+fn confirm(bytes: &[u8], pos: usize, depth: usize) -> Candidate {
+    let (mut chain, mut q) = (Vec::new(), pos);
+    while chain.len() < depth.max(1) && (chain.is_empty() || q != bytes.len()) {
+        match check_record(bytes, q) {
+            Ok(l) => {
+                chain.push(q as u64);
+                q = l.end as usize;
+            }
+            Err(e) => {
+                let broken = Some((e.offset().unwrap_or(q as u64), e.message()));
+                let accepted = pos == 0 && !chain.is_empty();
+                return Candidate {
+                    offset: pos as u64,
+                    chain,
+                    broken,
+                    accepted,
+                };
+            }
+        };
+    }
+    Candidate {
+        offset: pos as u64,
+        chain,
+        broken: None,
+        accepted: true,
+    }
+}
+
+impl Recovery {
+    fn skip(&mut self, start: usize, end: usize, reason: String) {
+        if start < end {
+            let (start, end) = (start as u64, end as u64);
+            self.damaged.push(DamagedRange { start, end, reason });
+        }
+    }
+
+    /// The first confirmed candidate in `from..to`, searching `version:` (all tries are logged).
+    fn confirmed_in(
+        &mut self,
+        bytes: &[u8],
+        from: usize,
+        to: usize,
+        depth: usize,
+    ) -> Option<usize> {
+        let mut pos = from;
+        while let Some(p) = find(bytes, b"version:", pos).filter(|&p| p < to) {
+            let c = confirm(bytes, p, depth);
+            let ok = c.accepted;
+            self.candidates.push(c);
+            if ok {
+                return Some(p);
+            }
+            pos = p + 1;
+        }
+        None
+    }
+}
+
+/// [`recover`] with a chosen confirmation depth (`depth` consecutive valid records).
+///
+/// Search `version:`; a candidate POS whose chain of `depth` records passes rules 2)–7) is a sync
+/// point, and from there records are taken one after another [L1111–1115]. Gap-filling choices:
+/// a rejected candidate resumes the search at POS + 1 (the book says "from POS", which would
+/// loop). The start of the input (byte 0) needs no chain: by rule 1) a file begins with a record,
+/// so it is a boundary, not a guess; a chain that runs exactly to the end of the input before
+/// `depth` records is accepted too (the book is silent; else a short file recovers nothing).
+/// A synced record that is not followed by a valid record (or the end of input), or whose
+/// properties are unusable, is suspect: if a confirmed chain starts inside its claimed span, its
+/// `length` or HEAD was cut (a truncated record swallowing the next one) and it is dropped.
+/// Otherwise it is kept, and the search resumes after it.
+pub fn recover_with(bytes: &[u8], depth: usize) -> Recovery {
+    let mut out = Recovery {
+        confirm_depth: depth.max(1),
+        ..Recovery::default()
+    };
+    let mut gap = 0;
+    while let Some(p) = out.confirmed_in(bytes, gap, bytes.len(), depth) {
+        out.skip(gap, p, "no confirmed record starts here".into());
+        let mut r = p;
+        while let Ok(layout) = check_record(bytes, r) {
+            let next = layout.end as usize;
+            let followed = next == bytes.len() || check_record(bytes, next).is_ok();
+            let rec = layout.record(bytes);
+            if (!followed || rec.is_err())
+                && let Some(q) = out.confirmed_in(bytes, r + 1, next, depth)
+            {
+                out.skip(r, q, format!("overlaps the confirmed record at byte {q}"));
+                r = q;
+                continue;
+            }
+            match rec {
+                Ok(rec) => out.records.push((r as u64, rec)),
+                Err(e) => out.skip(r, next, e.to_string()),
+            }
+            r = next;
+            if !followed {
+                break;
+            }
+        }
+        gap = r;
+    }
+    out.skip(
+        gap,
+        bytes.len(),
+        "no confirmed record after this point".into(),
+    );
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Index page database: Doc.idx and Url.idx [L1430–1476]
+
+/// One row of `Doc.idx` (Table 4-1). The sentinel row has `md5: None`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocIdxEntry {
+    pub id: u64,
+    /// Offset of the record's first byte (`version:`); doc 0 is at 0 [L1457].
+    pub offset: u64,
+    pub md5: Option<[u8; 16]>,
+}
+
+/// One row of `Url.idx` (Table 4-2).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UrlIdxEntry {
+    pub url_md5: [u8; 16],
+    pub id: u64,
+}
+
+/// MD5 of `bytes` (16 bytes; [`hex`] gives the book's 32-character form).
+pub fn md5(bytes: &[u8]) -> [u8; 16] {
+    let mut out = [0; 16];
+    out.copy_from_slice(&Md5::digest(bytes));
+    out
+}
+
+/// 32 lower-case hex characters, as the book writes digests [L1449].
+pub fn hex(d: &[u8; 16]) -> String {
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<[u8; 16]> {
+    let mut out = [0; 16];
+    if s.len() != 32 || !s.is_ascii() {
+        return None;
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+/// The digest in `Doc.idx`: MD5 of the page content, i.e. the body after the HTTP header of the
+/// uncompressed DATA (the book's "content" [L1445]; the header changes on every fetch). DATA
+/// without an HTTP header is hashed whole; compressed DATA that fails to inflate is hashed as stored.
+pub fn content_md5(r: &RawRecord) -> [u8; 16] {
+    let data = r.uncompressed().unwrap_or(Cow::Borrowed(&r.data));
+    md5(split_http(&data).map_or(&data[..], |(_, body)| body))
+}
+
+/// `Doc.idx` for records read from one raw file (ids in file order), plus the sentinel row with
+/// id N and offset `end` (the file length) [L1457–1464].
+pub fn doc_index(records: &[(u64, RawRecord)], end: u64) -> Vec<DocIdxEntry> {
+    let row = |(id, (offset, r)): (usize, &(u64, RawRecord))| DocIdxEntry {
+        id: id as u64,
+        offset: *offset,
+        md5: Some(content_md5(r)),
+    };
+    let sentinel = DocIdxEntry {
+        id: records.len() as u64,
+        offset: end,
+        md5: None,
+    };
+    records
+        .iter()
+        .enumerate()
+        .map(row)
+        .chain([sentinel])
+        .collect()
+}
+
+/// A document's length by difference, `offset[id+1] − offset[id]` [L1455].
+pub fn doc_len(docs: &[DocIdxEntry], id: u64) -> Option<u64> {
+    let i = usize::try_from(id).ok()?;
+    let next = docs.get(i.checked_add(1)?)?;
+    next.offset.checked_sub(docs.get(i)?.offset)
+}
+
+/// `Url.idx.sort`: (MD5 of the `url` property, doc id), sorted by digest then id. The final URL
+/// is indexed, not `origin`; duplicate URLs keep every row [L1466–1474].
+pub fn url_index(records: &[(u64, RawRecord)]) -> Vec<UrlIdxEntry> {
+    let row = |(id, (_, r)): (usize, &(u64, RawRecord))| UrlIdxEntry {
+        url_md5: md5(r.url.as_bytes()),
+        id: id as u64,
+    };
+    let mut v: Vec<UrlIdxEntry> = records.iter().enumerate().map(row).collect();
+    v.sort();
+    v
+}
+
+/// Binary search of a sorted `Url.idx` (O(log N)); with duplicates, the lowest doc id.
+pub fn lookup_url(index: &[UrlIdxEntry], url: &str) -> Option<u64> {
+    let key = md5(url.as_bytes());
+    let i = index.partition_point(|e| e.url_md5 < key);
+    index.get(i).filter(|e| e.url_md5 == key).map(|e| e.id)
+}
+
+/// The book's snapshot lookup: URL → Url.idx → doc id → Doc.idx offsets → record [L1476].
+pub fn snapshot(
+    raw: &[u8],
+    docs: &[DocIdxEntry],
+    urls: &[UrlIdxEntry],
+    url: &str,
+) -> Result<Option<RawRecord>, FormatError> {
+    let Some(id) = lookup_url(urls, url) else {
+        return Ok(None);
+    };
+    let entry = usize::try_from(id).ok().and_then(|i| docs.get(i));
+    let Some(offset) = entry.map(|e| e.offset as usize).filter(|&o| o < raw.len()) else {
+        let msg = format!("Url.idx names doc {id}, which Doc.idx or the raw file lacks");
+        return Err(FormatError::malformed(0, msg));
+    };
+    Ok(Some(check_record(raw, offset)?.record(raw)?))
+}
+
+/// Writes `Doc.idx` as text: `id offset md5` per line, the sentinel as `id offset` (space
+/// separated, LF, lower-case hex; the book gives no byte layout [L1451–1464]).
+pub fn write_doc_idx(w: &mut impl Write, docs: &[DocIdxEntry]) -> io::Result<()> {
+    for d in docs {
+        match &d.md5 {
+            Some(m) => writeln!(w, "{} {} {}", d.id, d.offset, hex(m))?,
+            None => writeln!(w, "{} {}", d.id, d.offset)?,
+        }
+    }
+    Ok(())
+}
+
+/// Writes `Url.idx` as text: `md5 id` per line.
+pub fn write_url_idx(w: &mut impl Write, urls: &[UrlIdxEntry]) -> io::Result<()> {
+    for u in urls {
+        writeln!(w, "{} {}", hex(&u.url_md5), u.id)?;
+    }
+    Ok(())
+}
+
+/// Non-empty lines with their byte offsets, split on blanks (space or tab).
+fn rows(text: &[u8]) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    let mut at = 0;
+    text.split(|&b| b == b'\n').filter_map(move |line| {
+        let start = at;
+        at += line.len() + 1;
+        let s = std::str::from_utf8(line).unwrap_or("\u{fffd}");
+        let f: Vec<&str> = s.split_ascii_whitespace().collect();
+        (!f.is_empty()).then_some((start, f))
+    })
+}
+
+/// Reads `Doc.idx`: ids must count up from 0, offsets must not decrease, and the last row must
+/// be the sentinel (no digest). Errors name the byte offset of the bad line.
+pub fn read_doc_idx(text: &[u8]) -> Result<Vec<DocIdxEntry>, FormatError> {
+    let mut out: Vec<DocIdxEntry> = Vec::new();
+    for (at, f) in rows(text) {
+        if out.last().is_some_and(|d| d.md5.is_none()) {
+            return Err(FormatError::malformed(at, "row after the sentinel row"));
+        }
+        let bad = |m: &str| FormatError::malformed(at, format!("Doc.idx: {m}"));
+        let (id, offset) = match f[..] {
+            [id, off] | [id, off, _] => (id.parse::<u64>(), off.parse::<u64>()),
+            _ => return Err(bad("expected `id offset md5` or the sentinel `id offset`")),
+        };
+        let (Ok(id), Ok(offset)) = (id, offset) else {
+            return Err(bad("id or offset not a number"));
+        };
+        if id != out.len() as u64 {
+            return Err(bad(&format!("doc id {id}, expected {}", out.len())));
+        }
+        if out.last().is_some_and(|d| d.offset > offset) {
+            return Err(bad("offset smaller than the previous row's"));
+        }
+        let md5 = match f.get(2) {
+            Some(h) => Some(unhex(h).ok_or_else(|| bad("digest is not 32 hex characters"))?),
+            None => None,
+        };
+        out.push(DocIdxEntry { id, offset, md5 });
+    }
+    if out.last().is_none_or(|d| d.md5.is_some()) {
+        return Err(FormatError::truncated(
+            text.len(),
+            "Doc.idx has no sentinel row",
+        ));
+    }
+    Ok(out)
+}
+
+/// Reads `Url.idx` (in id order) or `Url.idx.sort`; the result is sorted for [`lookup_url`].
+pub fn read_url_idx(text: &[u8]) -> Result<Vec<UrlIdxEntry>, FormatError> {
+    let mut out = Vec::new();
+    for (at, f) in rows(text) {
+        let entry = match f[..] {
+            [h, id] => unhex(h).zip(id.parse().ok()),
+            _ => None,
+        };
+        let Some((url_md5, id)) = entry else {
+            return Err(FormatError::malformed(at, "Url.idx: expected `md5 id`"));
+        };
+        out.push(UrlIdxEntry { url_md5, id });
+    }
+    out.sort();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const D: &str = "Tue, 15 Apr 2003 08:13:06 GMT";
+
+    fn page(url: &str, body: &[u8]) -> RawRecord {
+        let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
+        let date = DateTime::parse_from_rfc2822(D).unwrap().to_utc();
+        let (url, ip) = (url.to_string(), Some("162.105.129.12".to_string()));
+        let data = [head.as_bytes(), body].concat();
+        RawRecord {
+            url,
+            origin: None,
+            date,
+            ip,
+            unzip_length: None,
+            data,
+        }
+    }
+
+    fn file(records: &[RawRecord]) -> Vec<u8> {
+        let mut v = Vec::new();
+        write_all(&mut v, records).unwrap();
+        v
+    }
+
+    /// Binary body (every byte value and a `version:` line), CRLF body, redirect with origin,
+    /// gzip with unzip-length, no ip, empty DATA, two plain pages.
+    fn samples() -> Vec<RawRecord> {
+        let mut binary: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        binary.extend_from_slice(b"\nversion: 1.0\nlength: 3\n\nabc\n");
+        let mut redirect = page("http://net.pku.cn/~cnds/", b"<html>moved</html>");
+        redirect.origin = Some("http://net.pku.cn/~cnds".into());
+        let gz = page("http://d.cn/gz", "<html>天网 ".repeat(300).as_bytes());
+        let mut no_ip = page("http://e.cn/", "<p>中文网页</p>".as_bytes());
+        no_ip.ip = None;
+        let mut empty = page("http://f.cn/", b"");
+        empty.data.clear();
+        let crlf = page("http://b.cn/", b"line one\r\nline two\r\n\r\n\n\r\nend");
+        let (g, h) = (
+            page("http://g.cn/", b"<i>g</i>"),
+            page("http://h.cn/", b"<i>h</i>"),
+        );
+        let a = page("http://a.cn/", &binary);
+        vec![a, crlf, redirect, gz.gzipped().unwrap(), no_ip, empty, g, h]
+    }
+
+    fn urls(records: &[(u64, RawRecord)]) -> Vec<&str> {
+        records.iter().map(|(_, r)| r.url.as_str()).collect()
+    }
+
+    #[test]
+    fn fig_4_2_golden_length_is_content_length_plus_277() {
+        let header = [
+            "HTTP/1.1 200 OK",
+            "Date: Tue, 16 Sep 2003 14:13:20 GMT",
+            "Server: Apache/2.0.40 (Red Hat Linux)",
+            "Last-Modified: Sun, 06 Jun 1999 11:34:24 GMT",
+            "ETag: \"10f7a5-2c8e-375a5cc0\"",
+            "Accept-Ranges: bytes",
+            "Content-Length: 11406",
+            "Connection: close",
+            "Content-Type: text/html; charset=GB2312",
+        ];
+        assert_eq!(header.iter().map(|l| l.len()).sum::<usize>(), 256);
+        let mut data = header.join("\r\n").into_bytes();
+        data.extend_from_slice(b"\r\n\r\n");
+        assert_eq!(data.len(), 276, "9 CRLF lines + CRLF blank line");
+        data.push(b'\n'); // TSE writes "\n" between header and body
+        let mut body = b"<html><head><title>CNDS</title></head><body>".to_vec();
+        body.resize(11406 - 15, b'x');
+        body.extend_from_slice(b"</body></html>\n");
+        assert_eq!(body.len(), 0x2c8e, "the ETag's size field");
+        data.extend_from_slice(&body);
+        let mut rec = page("http://net.pku.cn/~cnds/", b"");
+        rec.origin = Some("http://net.pku.cn/~cnds".into());
+        rec.date = DateTime::parse_from_rfc2822("Tue, 16 Sep 2003 14:13:20 GMT")
+            .unwrap()
+            .to_utc();
+        (rec.ip, rec.data) = (Some("162.105.203.25".into()), data);
+        let f = file(std::slice::from_ref(&rec));
+        let head = "version: 1.0\nurl: http://net.pku.cn/~cnds/\norigin: http://net.pku.cn/~cnds\n\
+                    date: Tue, 16 Sep 2003 14:13:20 GMT\nip: 162.105.203.25\nlength: 11683\n\n";
+        assert_eq!(String::from_utf8_lossy(&f[..head.len()]), head);
+        assert_eq!(f.len(), head.len() + 11683 + 1);
+        assert_eq!(rec.data.len() - body.len(), 277);
+        let (h, b) = split_http(&rec.data).unwrap();
+        assert_eq!(
+            (h.len(), b.len()),
+            (276, 11407),
+            "the extra LF stays in the body"
+        );
+        assert_eq!(parse(&f).unwrap(), vec![(0, rec)]);
+    }
+
+    #[test]
+    fn section_4_8_example_head_with_every_property() {
+        let head = "version: 1.0\nurl: http://www.pku.edu.cn/\norigin: http://www.somewhere.cn/\n\
+                    date: Tue, 15 Apr 2003 08:13:06 GMT\nip: 162.105.129.12\nunzip-length: 30233\n\
+                    length: 18133\n\n";
+        let f = [head.as_bytes(), &[0xab; 18133], b"\n"].concat();
+        let r = &parse(&f).unwrap()[0].1;
+        assert_eq!(r.url, "http://www.pku.edu.cn/");
+        assert_eq!(r.origin.as_deref(), Some("http://www.somewhere.cn/"));
+        assert_eq!(format_date(&r.date), D);
+        assert_eq!(
+            (r.ip.as_deref(), r.unzip_length),
+            (Some("162.105.129.12"), Some(30233))
+        );
+        assert_eq!(r.data.len(), 18133);
+        assert_eq!(
+            file(std::slice::from_ref(r)),
+            f,
+            "the writer emits the book's layout"
+        );
+    }
+
+    #[test]
+    fn round_trip_is_byte_exact() {
+        let recs = samples();
+        let mut f = Vec::new();
+        let offsets = write_all(&mut f, &recs).unwrap();
+        let parsed = parse(&f).unwrap();
+        let again: Vec<RawRecord> = parsed.iter().map(|(_, r)| r.clone()).collect();
+        assert_eq!(again, recs);
+        assert_eq!(
+            parsed.iter().map(|(o, _)| *o).collect::<Vec<_>>(),
+            offsets[..8]
+        );
+        assert_eq!((file(&again), offsets[8]), (f.clone(), f.len() as u64));
+        let gz = &recs[3];
+        assert!(gz.data.starts_with(&[0x1f, 0x8b]) && gz.unzip_length.is_some());
+        assert!(gz.uncompressed().unwrap().ends_with("天网 ".as_bytes()));
+        assert_eq!(recs[0].uncompressed().unwrap(), &recs[0].data[..]);
+        let mut bad = recs[6].clone();
+        bad.url = "http://x/\nlength: 0".into();
+        assert!(
+            write_record(&mut Vec::new(), &bad).is_err(),
+            "no LF inside a value"
+        );
+    }
+
+    #[test]
+    fn reader_tolerates_book_variants() {
+        let f = format!("version:1.0\nurl:\thttp://a/\ndate: {D}\nzip: gzip\nlength: 2\n\nhi\n");
+        let r = &parse(f.as_bytes()).unwrap()[0].1;
+        assert_eq!(
+            (r.url.as_str(), &r.data[..], r.ip.as_ref()),
+            ("http://a/", &b"hi"[..], None)
+        );
+    }
+
+    #[test]
+    fn strict_parse_names_the_offset() {
+        let good = file(&samples()[..2]);
+        let (u, l) = ("url: http://a/\n", format!("date: {D}\nlength: 2\n"));
+        let cases: [(String, u64, &str); 10] = [
+            (format!("{u}version: 1.0\n{l}\nhi\n"), 0, "rule 5"),
+            (
+                format!("version: 1.0\n{u}{l}ip: 1.2.3.4\n\nhi\n"),
+                74,
+                "rule 6",
+            ),
+            (
+                format!("version: 1.0\nURL: http://a/\n{l}\nhi\n"),
+                13,
+                "rule 7",
+            ),
+            (format!("version: 1.0\n{u}\n{l}\nhi\n"), 28, "rule 3"),
+            (
+                format!("version: 1.0\n{u}date: {D}\nlength: 99\n\nhi\n"),
+                76,
+                "truncated",
+            ),
+            (
+                format!("version: 1.0\n{u}date: {D}\nlength: 1\n\nhi\n"),
+                76,
+                "rule 2",
+            ),
+            (format!("version: 1.0\n{l}\nhi\n"), 0, "`url` is required"),
+            (
+                format!("version: 1.0\n{u}date: 16/09/2003\nlength: 2\n\nhi\n"),
+                28,
+                "RFC 822",
+            ),
+            (
+                format!("version: 1.0\r\nurl: http://a/\r\n{l}\r\nhi\r\n"),
+                76,
+                "CR",
+            ),
+            ("version: 1.0\nurl: http://a/\n".into(), 28, "inside HEAD"),
+        ];
+        for (bad, off, what) in cases {
+            let e = parse(&[&good[..], bad.as_bytes()].concat()).unwrap_err();
+            assert_eq!(e.offset(), Some(good.len() as u64 + off), "{what}: {e}");
+            assert!(e.to_string().contains(what), "{e}");
+        }
+    }
+
+    #[test]
+    fn recover_clean_and_short_files() {
+        let f = file(&samples());
+        let r = recover(&f);
+        assert_eq!(r.records, parse(&f).unwrap());
+        assert!(r.damaged.is_empty() && r.candidates.len() == 1);
+        assert_eq!(r.candidates[0].chain.len(), 3, "the confirmation chain");
+        assert_eq!(
+            recover(&file(&samples()[..2])).records.len(),
+            2,
+            "chain ends at EOF"
+        );
+        assert!(recover(b"").records.is_empty() && recover(b"junk").bytes_damaged() == 4);
+    }
+
+    #[test]
+    fn recover_garbage_inserted_between_and_inside_records() {
+        let recs = samples();
+        let mut f = Vec::new();
+        let off = write_all(&mut f, &recs).unwrap();
+        let all: Vec<&str> = recs.iter().map(|r| r.url.as_str()).collect();
+        let junk = format!("\0\x7fversion: 1.0\nurl: http://fake/\ndate: {D}\nlength: 5\n\nab\x01");
+        let (at, n) = (off[3] as usize, junk.len() as u64);
+        let r = recover(&[&f[..at], junk.as_bytes(), &f[at..]].concat());
+        assert_eq!(urls(&r.records), all);
+        assert_eq!((r.damaged[0].start, r.damaged[0].end), (off[3], off[3] + n));
+        assert_eq!((r.records[3].0, r.damaged.len()), (off[3] + n, 1));
+        assert!(r.candidates_rejected() >= 1);
+        let inside = off[4] as usize + 40;
+        let r = recover(&[&f[..inside], junk.as_bytes(), &f[inside..]].concat());
+        assert_eq!(urls(&r.records), [&all[..4], &all[5..]].concat());
+    }
+
+    #[test]
+    fn recover_truncated_records() {
+        let recs = samples();
+        let mut f = Vec::new();
+        let off = write_all(&mut f, &recs).unwrap();
+        let all: Vec<&str> = recs.iter().map(|r| r.url.as_str()).collect();
+        let but_2 = [&all[..2], &all[3..]].concat();
+        // 13 bytes cut from record 2's DATA: its `length` now ends exactly on the LF of the next
+        // record's `version: 1.0` line, so record 2 passes alone and must lose to the chain.
+        let end2 = off[3] as usize - 1;
+        let cut = [&f[..end2 - 13], &f[end2..]].concat();
+        assert!(check_record(&cut, off[2] as usize).is_ok());
+        let r = recover(&cut);
+        assert_eq!(urls(&r.records), but_2);
+        assert!(r.damaged[0].reason.contains("overlaps"), "{:?}", r.damaged);
+        // A cut through record 2's HEAD: its first lines fuse with record 3's HEAD.
+        let r = recover(&[&f[..end2 - 100], &f[end2..]].concat());
+        assert_eq!(urls(&r.records), but_2);
+        let r = recover(&f[..f.len() - 5]);
+        assert_eq!(
+            (urls(&r.records), r.damaged[0].start),
+            (all[..7].to_vec(), off[7])
+        );
+    }
+
+    #[test]
+    fn recover_flipped_bytes() {
+        let recs = samples();
+        let mut f = Vec::new();
+        let off = write_all(&mut f, &recs).unwrap();
+        f[off[1] as usize + 1] = b'E'; // vErsion
+        f[off[6] as usize - 3] = b'7'; // record 5: `length: 0` becomes 7
+        f[off[6] as usize + 100] ^= 0x20; // inside DATA: undetectable, there is no checksum
+        let r = recover(&f);
+        assert_eq!(
+            urls(&r.records),
+            ["http://a.cn/", "http://net.pku.cn/~cnds/"]
+                .into_iter()
+                .chain([
+                    "http://d.cn/gz",
+                    "http://e.cn/",
+                    "http://g.cn/",
+                    "http://h.cn/"
+                ])
+                .collect::<Vec<_>>()
+        );
+        assert_ne!(r.records[4].1, recs[6]);
+        assert!(
+            r.candidates
+                .iter()
+                .any(|c| c.broken.is_some() && !c.accepted)
+        );
+    }
+
+    #[test]
+    fn confirm_depth_is_a_parameter() {
+        let fake =
+            format!("junk version: 1.0\nurl: http://fake/\ndate: {D}\nlength: 1\n\nx\nmore ");
+        let f = [fake.as_bytes(), &file(&samples()[..4])].concat();
+        assert_eq!(recover(&f).records.len(), 4);
+        let one = recover_with(&f, 1);
+        assert_eq!((one.records.len(), one.confirm_depth), (5, 1));
+    }
+
+    #[test]
+    fn doc_and_url_index() {
+        let f = file(&samples());
+        let recs = parse(&f).unwrap();
+        let (docs, end) = (doc_index(&recs, f.len() as u64), f.len() as u64);
+        assert_eq!(
+            docs[8],
+            DocIdxEntry {
+                id: 8,
+                offset: end,
+                md5: None
+            },
+            "the sentinel"
+        );
+        assert_eq!((0..8).map(|i| doc_len(&docs, i).unwrap()).sum::<u64>(), end);
+        assert_eq!(docs[6].md5, Some(md5(b"<i>g</i>")));
+        let mut text = Vec::new();
+        write_doc_idx(&mut text, &docs).unwrap();
+        let s = String::from_utf8(text.clone()).unwrap();
+        assert!(s.starts_with(&format!("0 0 {}\n", hex(&docs[0].md5.unwrap()))));
+        assert!(s.ends_with(&format!("\n8 {end}\n")));
+        assert_eq!(read_doc_idx(&text).unwrap(), docs);
+
+        let urls = url_index(&recs);
+        assert!(urls.windows(2).all(|w| w[0].url_md5 <= w[1].url_md5));
+        for (id, (_, r)) in recs.iter().enumerate() {
+            assert_eq!(lookup_url(&urls, &r.url), Some(id as u64));
+            assert_eq!(
+                snapshot(&f, &docs, &urls, &r.url).unwrap().as_ref(),
+                Some(r)
+            );
+        }
+        assert_eq!(
+            lookup_url(&urls, "http://net.pku.cn/~cnds"),
+            None,
+            "origin not indexed"
+        );
+        let (mut text, mut by_id) = (Vec::new(), urls.clone());
+        by_id.sort_by_key(|u| u.id);
+        write_url_idx(&mut text, &by_id).unwrap();
+        assert_eq!(read_url_idx(&text).unwrap(), urls);
+    }
+
+    #[test]
+    fn book_table_rows_and_index_errors() {
+        assert_eq!(hex(&md5(b"")), "d41d8cd98f00b204e9800998ecf8427e");
+        let t41 = "0 0 bc9ce846d7987c4534f53d423380ba70\n1 76760 4f47a3cad91f7d35f4bb6b2a638420e5\n\
+                   2 141624 d019433008538f65329ae8e39b86026c\n3 210411107\n";
+        let docs = read_doc_idx(t41.as_bytes()).unwrap();
+        assert_eq!(
+            (doc_len(&docs, 0), doc_len(&docs, 1)),
+            (Some(76760), Some(64864))
+        );
+        assert_eq!(
+            hex(&docs[2].md5.unwrap()),
+            "d019433008538f65329ae8e39b86026c"
+        );
+        let t42 = "5c36868a9c5117eadbda747cbdb0725f 0\n3272e136dd90263ee306a835c6c70d77 1\n\
+                   6b8601bb3bb9ab80f868d549b5c5a5f3 2\n";
+        let ids: Vec<u64> = read_url_idx(t42.as_bytes())
+            .unwrap()
+            .iter()
+            .map(|u| u.id)
+            .collect();
+        assert_eq!(ids, [1, 0, 2], "sorted by digest: Url.idx.sort");
+        let skip = read_doc_idx(b"0 0 bc9ce846d7987c4534f53d423380ba70\n2 5\n").unwrap_err();
+        assert_eq!(skip.offset(), Some(37));
+        assert!(read_doc_idx(b"0 0 bc9ce846d7987c4534f53d423380ba70\n").is_err());
+        assert_eq!(read_url_idx(b"xyz 1\n").unwrap_err().offset(), Some(0));
+    }
+}

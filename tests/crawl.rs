@@ -1,0 +1,318 @@
+//! The crawler against the sample web, compared with its ground truth; the CLI's JSON; and a
+//! crawl killed with SIGKILL then resumed, losing nothing and fetching nothing twice.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use tianwang::engine::crawl::{Crawl, CrawlParams, Scope};
+use tianwang::engine::jobs::{JobRunner, JobState};
+use tianwang::engine::sample::server::{SampleServer, ServeOptions};
+use tianwang::engine::store::Workspace;
+use tianwang::engine::urls::canonicalize;
+
+fn sql_strings(ws: &Path, sql: &str) -> Vec<String> {
+    let c = rusqlite::Connection::open(ws).unwrap();
+    let mut st = c.prepare(sql).unwrap();
+    st.query_map([], |r| r.get::<_, String>(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+fn canon(u: &str) -> String {
+    canonicalize(&url::Url::parse(u).unwrap()).to_string()
+}
+
+#[test]
+fn crawling_the_sample_web_matches_its_ground_truth() {
+    let server = SampleServer::start(ServeOptions {
+        latency: Duration::from_millis(15),
+        ..Default::default()
+    })
+    .unwrap();
+    let truth = server.web().truth.clone();
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("crawl.tianwang");
+    Workspace::open_or_create(&ws).unwrap();
+    let job = Crawl::new(CrawlParams {
+        seeds: truth.seeds.clone(),
+        scope: Scope::Suffix(".localhost".into()),
+        workers: 16,
+        per_host: 2,
+        ..Default::default()
+    })
+    .unwrap();
+    let runner = JobRunner::new(ws.clone(), std::sync::Arc::new(|| {}));
+    let JobState::Done(result) = runner.spawn(Box::new(job)).wait() else {
+        panic!("crawl failed")
+    };
+
+    // Politeness: never more than 2 requests in flight to one host (the server counts).
+    for (host, max) in server.stats().max_in_flight_all() {
+        assert!(max <= 2, "{host}: {max} in flight");
+    }
+    assert!(
+        server
+            .stats()
+            .max_in_flight_all()
+            .iter()
+            .any(|(_, m)| *m == 2),
+        "the per-host limit was never reached: the test would not catch a violation"
+    );
+
+    let pages: HashSet<String> = sql_strings(&ws, "SELECT url FROM pages")
+        .into_iter()
+        .collect();
+    let filtered: HashMap<String, String> = {
+        let c = rusqlite::Connection::open(&ws).unwrap();
+        let mut st = c
+            .prepare("SELECT url, why FROM frontier WHERE state = 'filtered'")
+            .unwrap();
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    // Every page of the truth is stored, unless the book's URL filter rejected it (and said so).
+    let mut missing = Vec::new();
+    for p in &truth.pages {
+        let u = canon(&p.url);
+        if !pages.contains(&u) && !filtered.contains_key(&u) {
+            missing.push(u);
+        }
+    }
+    assert!(missing.is_empty(), "not crawled: {missing:?}");
+    assert!(filtered.values().all(|why| why.starts_with("filtered")));
+    assert!(filtered.len() <= 4, "{filtered:?}");
+
+    // robots.txt: disallowed URLs never fetched, and recorded as blocked.
+    let fetched: HashSet<String> = sql_strings(&ws, "SELECT url FROM fetches")
+        .into_iter()
+        .collect();
+    let robots: HashSet<String> =
+        sql_strings(&ws, "SELECT url FROM frontier WHERE state = 'robots'")
+            .into_iter()
+            .collect();
+    for u in &truth.robots_disallowed {
+        assert!(!fetched.contains(&canon(u)), "fetched disallowed {u}");
+    }
+    assert!(robots.contains(&canon(
+        &truth.robots_disallowed[truth.robots_disallowed.len() - 1]
+    )));
+
+    // Broken links: recorded with their 404.
+    let not_found: HashSet<String> = sql_strings(&ws, "SELECT url FROM pages WHERE status = 404")
+        .into_iter()
+        .collect();
+    for u in &truth.broken_links {
+        assert!(not_found.contains(&canon(u)), "404 not recorded for {u}");
+    }
+    // The redirect chain: the fetch log has the start and where it ended.
+    let red = &truth.redirects[0];
+    let ends = sql_strings(
+        &ws,
+        &format!(
+            "SELECT final_url FROM fetches WHERE url = '{}'",
+            canon(&red.from).replace('\'', "''")
+        ),
+    );
+    assert_eq!(ends, vec![canon(&red.hops.last().unwrap().1)]);
+
+    // The mirror's pages are replicas of the portal's, not stored twice.
+    let replicas: HashSet<String> =
+        sql_strings(&ws, "SELECT url FROM pages WHERE replica_of IS NOT NULL")
+            .into_iter()
+            .collect();
+    let mirrors: Vec<_> = truth
+        .relations
+        .iter()
+        .filter(|r| r.kind == "mirror")
+        .collect();
+    let mut mirror_pairs = 0;
+    for r in &mirrors {
+        let (a, b) = (canon(&r.a), canon(&r.b));
+        if filtered.contains_key(&a) {
+            continue;
+        }
+        assert!(
+            replicas.contains(&a) ^ replicas.contains(&b),
+            "{a} / {b}: exactly one is the replica"
+        );
+        mirror_pairs += 1;
+    }
+    assert!(mirror_pairs >= 100);
+    // Exact reprints are replicas too, wherever their bytes are identical: never twice.
+    let stored_md5 = sql_strings(&ws, "SELECT md5 FROM snapshots");
+    let unique: HashSet<&String> = stored_md5.iter().collect();
+    assert_eq!(
+        unique.len(),
+        stored_md5.len(),
+        "the same content stored twice"
+    );
+
+    assert_eq!(
+        result["replicas"].as_u64().unwrap() as usize,
+        replicas.len()
+    );
+    assert!(result["fetched"].as_u64().unwrap() >= 420);
+    for k in [
+        "fetched",
+        "stored",
+        "replicas",
+        "errors",
+        "robots_blocked",
+        "elapsed_s",
+        "pages_per_s",
+    ] {
+        assert!(!result[k].is_null(), "{k}");
+    }
+}
+
+fn tianwang(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tianwang"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn sigkill_then_resume_loses_nothing_and_fetches_nothing_twice() {
+    let server = SampleServer::start(ServeOptions {
+        latency: Duration::from_millis(40),
+        ..Default::default()
+    })
+    .unwrap();
+    let truth = server.web().truth.clone();
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("k.tianwang");
+    let w = ws.to_str().unwrap();
+    let mut args: Vec<String> = vec![
+        "crawl".into(),
+        "--workspace".into(),
+        w.into(),
+        "--scope".into(),
+        ".localhost".into(),
+    ];
+    for s in &truth.seeds {
+        args.extend(["--seed".into(), s.clone()]);
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tianwang"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it mid-crawl, once some pages are committed.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(Instant::now() < deadline, "crawl never got going");
+        if ws.exists()
+            && let Ok(c) = rusqlite::Connection::open(&ws)
+            && c.query_row("SELECT count(*) FROM fetches", [], |r| r.get::<_, i64>(0))
+                .unwrap_or(0)
+                >= 60
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before: HashSet<String> = sql_strings(&ws, "SELECT url FROM pages")
+        .into_iter()
+        .collect();
+    assert!(!before.is_empty());
+    let left: i64 = rusqlite::Connection::open(&ws)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM frontier WHERE state = 'queued'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(left > 0, "the crawl had finished before the kill");
+
+    let out = tianwang(&[
+        "crawl",
+        "--workspace",
+        w,
+        "--resume",
+        "--scope",
+        ".localhost",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after: HashSet<String> = sql_strings(&ws, "SELECT url FROM pages")
+        .into_iter()
+        .collect();
+    assert!(before.is_subset(&after), "pages lost");
+    // Nothing fetched twice: one committed fetch per URL.
+    let urls = sql_strings(&ws, "SELECT url FROM fetches");
+    let distinct: HashSet<&String> = urls.iter().collect();
+    assert_eq!(distinct.len(), urls.len(), "a URL was fetched twice");
+    // And the whole web is there.
+    assert!(after.len() >= 420, "{} pages after resume", after.len());
+    let log = tianwang(&["jobs", "--workspace", w, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&log.stdout).unwrap();
+    let statuses: Vec<&str> = v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["done", "interrupted"]);
+}
+
+#[test]
+fn cli_crawl_and_pages_print_json() {
+    let server = SampleServer::start(ServeOptions::default()).unwrap();
+    let seed = server.web().truth.seeds[3].clone(); // the Big5 site
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("c.tianwang");
+    let w = ws.to_str().unwrap();
+    let out = tianwang(&[
+        "crawl",
+        "--workspace",
+        w,
+        "--seed",
+        &seed,
+        "--max-pages",
+        "5",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["fetched"], 5);
+    let out = tianwang(&["pages", "--workspace", w, "--json"]);
+    let pages: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pages = pages.as_array().unwrap();
+    assert_eq!(pages.len(), 5);
+    for k in ["url", "status", "md5", "fetched_at"] {
+        assert!(!pages[0][k].is_null(), "{k}");
+    }
+    // Bad input: exit 2 with the parameter named.
+    let out = tianwang(&["crawl", "--workspace", w, "--seed", "not a url"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("seed"));
+    let out = tianwang(&[
+        "crawl",
+        "--workspace",
+        w,
+        "--seed",
+        &seed,
+        "--strategy",
+        "sideways",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -89,6 +89,28 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Export every snapshot as a Tianwang raw file or WARC/1.1.
+    Export {
+        /// tianwang or warc
+        #[arg(long)]
+        format: String,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Import a Tianwang raw file or a WARC file into the workspace.
+    Import {
+        #[arg(long, conflicts_with = "warc", required_unless_present = "warc")]
+        tianwang: Option<PathBuf>,
+        #[arg(long)]
+        warc: Option<PathBuf>,
+        /// Recover a damaged Tianwang file (the book's scan for `version:`).
+        #[arg(long)]
+        recover: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// List the pages in a workspace.
     Pages {
         #[arg(long)]
@@ -314,6 +336,44 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     v["errors"],
                     v["elapsed_s"].as_f64().unwrap_or(0.0),
                     v["pages_per_s"].as_f64().unwrap_or(0.0)
+                );
+            }
+        }
+        Command::Export { format, out, json } => {
+            let ws = Workspace::open_or_create(&path)?;
+            let n = crate::engine::archive::export(&ws, format.parse()?, out)?;
+            if *json {
+                print_json(&json!({ "records": n, "out": out }))?;
+            } else {
+                println!("exported {n} snapshots to {}", out.display());
+            }
+        }
+        Command::Import {
+            tianwang,
+            warc,
+            recover,
+            json,
+        } => {
+            use crate::engine::archive::{Format, import};
+            let (format, file) = match (tianwang, warc) {
+                (Some(t), _) => (Format::Tianwang, t),
+                (None, Some(w)) => (Format::Warc, w),
+                (None, None) => {
+                    return Err(EngineError::invalid(
+                        "import",
+                        "give --tianwang PATH or --warc PATH",
+                    )
+                    .into());
+                }
+            };
+            let mut ws = Workspace::open_or_create(&path)?;
+            let rep = import(&mut ws, format, file, *recover)?;
+            if *json {
+                print_json(&serde_json::to_value(&rep)?)?;
+            } else {
+                println!(
+                    "imported {} records: {} new pages, {} new snapshots, {} unchanged",
+                    rep.records, rep.new_pages, rep.new_snapshots, rep.unchanged
                 );
             }
         }

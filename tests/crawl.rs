@@ -301,7 +301,65 @@ fn cli_crawl_and_pages_print_json() {
     for k in ["url", "status", "md5", "fetched_at"] {
         assert!(!pages[0][k].is_null(), "{k}");
     }
+    // Export both formats, import them elsewhere, export again: byte-identical.
+    for (format, flag) in [("tianwang", "--tianwang"), ("warc", "--warc")] {
+        let a = d.path().join(format!("a.{format}"));
+        let b = d.path().join(format!("b.{format}"));
+        let other = d.path().join(format!("{format}.tianwang"));
+        let out = tianwang(&[
+            "export",
+            "--workspace",
+            w,
+            "--format",
+            format,
+            "--out",
+            a.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["records"], 5);
+        let out = tianwang(&[
+            "import",
+            "--workspace",
+            other.to_str().unwrap(),
+            flag,
+            a.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = tianwang(&[
+            "export",
+            "--workspace",
+            other.to_str().unwrap(),
+            "--format",
+            format,
+            "--out",
+            b.to_str().unwrap(),
+        ]);
+        assert!(out.status.success());
+        assert_eq!(
+            std::fs::read(&a).unwrap(),
+            std::fs::read(&b).unwrap(),
+            "{format}"
+        );
+    }
     // Bad input: exit 2 with the parameter named.
+    let out = tianwang(&["import", "--workspace", w, "--tianwang", "/etc/hostname"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = tianwang(&["crawl", "--workspace", w, "--seed", "not a url"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("seed"));

@@ -2,6 +2,7 @@
 //! dialogs (a test fails if it does); the GUI in `src/ui` and the CLI in `src/cli.rs` are two views of
 //! the same engine. Each module answers one question — see ARCHITECTURE.md.
 
+pub mod archive;
 pub mod calibrate;
 pub mod crawl;
 pub mod error;

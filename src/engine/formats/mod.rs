@@ -4,9 +4,10 @@
 //! * [`tianwang`] — the raw page database of §4.8 "天网格式" [L1042–1126]: records of
 //!   `HEAD + LF + DATA + LF`, a strict reader that names the byte offset of every violation, the
 //!   book's recovery of a damaged file (scan for `version:`, accept after 3 consecutive valid
-//!   records [L1108–1117]), and the index page database of §5.2 [L1397–1476]: `Doc.idx`
-//!   (doc id, offset, content MD5, with the sentinel row) and `Url.idx` (URL MD5 → doc id, sorted
-//!   for binary search).
+//!   records [L1108–1117]).
+//! * [`index`] — the index page database of §5.2 [L1397–1476] over a raw file: `Doc.idx` (doc id,
+//!   offset, content MD5, with the sentinel row), `Url.idx` (URL MD5 → doc id, sorted for binary
+//!   search) and the snapshot lookup URL → record.
 //! * [`warc`] — WARC/1.1 export (`warcinfo` + `response` records with SHA-1 digests) and import of
 //!   WARC/1.0 and 1.1, plain or gzip-per-record (`.warc.gz`).
 //!
@@ -30,6 +31,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod index;
 pub mod tianwang;
 pub mod warc;
 

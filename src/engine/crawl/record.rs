@@ -1,0 +1,247 @@
+//! Committing what a fetch brought back: the fetch log, the page, its snapshot or replica
+//! mark, the frontier row, and the links it discovered — one transaction per fetch, so a crash
+//! never leaves half a page.
+
+use md5::{Digest, Md5};
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+
+use super::fetch::{FetchError, Fetched};
+use super::frontier::{Entry, host_of};
+use super::{Ctx, links};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::store::{Workspace, now_rfc3339};
+use crate::engine::urls;
+
+/// Commit one fetch: the log row, the page, its snapshot (or replica mark), the frontier row,
+/// and the links it discovered — one transaction.
+pub(super) fn record(
+    c: &mut Ctx<'_>,
+    entry: &Entry,
+    result: std::result::Result<Box<Fetched>, FetchError>,
+) -> Result<()> {
+    let now = now_rfc3339();
+    c.stats.fetched += 1;
+    c.ws.conn().execute_batch("BEGIN IMMEDIATE")?;
+    let r = (|| -> Result<()> {
+        let f = match result {
+            Err(e) => {
+                c.error(e.kind);
+                c.ws.conn().execute(
+                    "INSERT INTO fetches(job_id, url, error_kind, error, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![c.job_id, entry.url, e.kind, e.message, now],
+                )?;
+                c.ws.conn().execute(
+                    "UPDATE frontier SET state = 'failed' WHERE id = ?1",
+                    [entry.id],
+                )?;
+                return Ok(());
+            }
+            Ok(f) => f,
+        };
+        c.stats.bytes += f.body.len() as u64;
+        let final_url = url::Url::parse(&f.final_url)
+            .map(|u| urls::canonicalize(&u).to_string())
+            .unwrap_or_else(|_| f.final_url.clone());
+        let redirected = final_url != entry.url;
+        let host = host_of(&final_url);
+        let conn = c.ws.conn();
+        conn.execute(
+            "INSERT INTO sites(host, first_seen) VALUES (?1, ?2) ON CONFLICT(host) DO NOTHING",
+            (&host, &now),
+        )?;
+        let site_id: i64 =
+            conn.query_row("SELECT id FROM sites WHERE host = ?1", [&host], |r| {
+                r.get(0)
+            })?;
+        conn.execute(
+            "INSERT INTO pages(url, site_id, first_seen, status, depth) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(url) DO UPDATE SET status = excluded.status",
+            params![final_url, site_id, now, f.status, entry.depth],
+        )?;
+        let page_id: i64 =
+            conn.query_row("SELECT id FROM pages WHERE url = ?1", [&final_url], |r| {
+                r.get(0)
+            })?;
+        if redirected {
+            // The redirected-to URL is visited too.
+            conn.execute(
+                "INSERT INTO frontier(url, host, depth, priority, why, state, discovered_at, job_id)
+                 VALUES (?1, ?2, ?3, 0, 'redirect target', 'done', ?4, ?5)
+                 ON CONFLICT(url) DO UPDATE SET state = 'done'",
+                params![final_url, host, entry.depth, now, c.job_id],
+            )?;
+            if let Some(e) = c.sched.hosts.get(&host).and_then(|_| {
+                conn.query_row(
+                    "SELECT id FROM frontier WHERE url = ?1",
+                    [&final_url],
+                    |r| r.get::<_, i64>(0),
+                )
+                .ok()
+            }) {
+                c.sched.current.remove(&e);
+            }
+        }
+        let mut error_kind: Option<String> = None;
+        let mut replica_of: Option<i64> = None;
+        let content_type = f.content_type.clone().unwrap_or_default();
+        if f.status >= 400 {
+            error_kind = Some(format!("http_{}", f.status));
+        } else if !urls::mime_allowed(&content_type) {
+            error_kind = Some("mime".into());
+        } else {
+            let md5 = crate::engine::sample::web::hex(&Md5::digest(&f.body));
+            let first: Option<i64> = conn
+                .query_row(
+                    "SELECT page_id FROM snapshots WHERE md5 = ?1 AND page_id <> ?2 ORDER BY id LIMIT 1",
+                    params![md5, page_id],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(first) = first {
+                let newly = conn.execute(
+                    "UPDATE pages SET replica_of = ?1 WHERE id = ?2 AND replica_of IS NULL",
+                    params![first, page_id],
+                )?;
+                replica_of = Some(first);
+                // A page reached twice (e.g. also through a redirect) is one replica.
+                c.stats.replicas += newly as u64;
+            } else {
+                let last: Option<String> = conn
+                    .query_row(
+                        "SELECT md5 FROM snapshots WHERE page_id = ?1 ORDER BY id DESC LIMIT 1",
+                        [page_id],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                if last.as_deref() != Some(md5.as_str()) {
+                    let mut raw = f.head.clone();
+                    raw.extend_from_slice(&f.body);
+                    conn.execute(
+                        "INSERT INTO snapshots(page_id, fetched_at, status, md5, raw, origin, content_type, etag, last_modified, ip)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                        params![
+                            page_id,
+                            now,
+                            f.status,
+                            md5,
+                            raw,
+                            redirected.then_some(&entry.url),
+                            f.content_type,
+                            f.etag,
+                            f.last_modified,
+                            f.ip
+                        ],
+                    )?;
+                    c.stats.stored += 1;
+                }
+            }
+        }
+        if let Some(k) = &error_kind {
+            c.error(k);
+        }
+        c.ws.conn().execute(
+            "INSERT INTO fetches(job_id, url, final_url, status, error_kind, bytes, elapsed_ms, fetched_at, content_type, page_id, replica_of)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            params![
+                c.job_id,
+                entry.url,
+                final_url,
+                f.status,
+                error_kind,
+                f.body.len() as i64,
+                f.elapsed.as_millis() as i64,
+                now,
+                f.content_type,
+                page_id,
+                replica_of
+            ],
+        )?;
+        c.ws.conn().execute(
+            "UPDATE frontier SET state = 'done' WHERE id = ?1",
+            [entry.id],
+        )?;
+        let is_html = content_type.to_ascii_lowercase().contains("html");
+        // Links of a replica are followed too: on a mirror they lead to other URLs.
+        if f.status < 400 && is_html {
+            let base =
+                url::Url::parse(&f.final_url).map_err(|e| EngineError::Internal(e.to_string()))?;
+            let (found, _) = links::extract(&base, f.content_type.as_deref(), &f.body);
+            for u in found {
+                let allowed = match c
+                    .sched
+                    .hosts
+                    .get(&host_of(u.as_str()))
+                    .and_then(|h| h.robots.as_ref())
+                {
+                    Some(Some(r)) if c.p.respect_robots => r.allowed(u.as_str()),
+                    _ => true,
+                };
+                if allowed {
+                    c.discover(&u, entry.depth + 1)?;
+                } else if c
+                    .ws
+                    .conn()
+                    .execute(
+                        "INSERT INTO frontier(url, host, depth, priority, why, state, discovered_at, job_id)
+                         VALUES (?1, ?2, ?3, 0, 'robots.txt disallows', 'robots', ?4, ?5) ON CONFLICT(url) DO NOTHING",
+                        params![urls::canonicalize(&u).to_string(), host_of(u.as_str()), entry.depth + 1, now, c.job_id],
+                    )?
+                    > 0
+                {
+                    c.stats.robots_blocked += 1;
+                }
+            }
+        }
+        Ok(())
+    })();
+    match r {
+        Ok(()) => {
+            c.ws.conn().execute_batch("COMMIT")?;
+            Ok(())
+        }
+        Err(e) => {
+            let _ = c.ws.conn().execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// One stored page, as `tianwang pages --json` lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageRow {
+    pub url: String,
+    pub status: Option<i64>,
+    pub md5: Option<String>,
+    pub fetched_at: Option<String>,
+    pub snapshots: i64,
+    pub replica_of: Option<String>,
+    pub depth: Option<i64>,
+}
+
+/// Every page of the workspace with its latest snapshot's digest.
+pub fn list_pages(ws: &Workspace) -> Result<Vec<PageRow>> {
+    let mut stmt = ws.conn().prepare(
+        "SELECT p.url, p.status,
+                (SELECT md5 FROM snapshots s WHERE s.page_id = p.id ORDER BY s.id DESC LIMIT 1),
+                (SELECT fetched_at FROM snapshots s WHERE s.page_id = p.id ORDER BY s.id DESC LIMIT 1),
+                (SELECT count(*) FROM snapshots s WHERE s.page_id = p.id),
+                (SELECT url FROM pages r WHERE r.id = p.replica_of),
+                p.depth
+         FROM pages p ORDER BY p.url",
+    )?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(PageRow {
+                url: r.get(0)?,
+                status: r.get(1)?,
+                md5: r.get(2)?,
+                fetched_at: r.get(3)?,
+                snapshots: r.get(4)?,
+                replica_of: r.get(5)?,
+                depth: r.get(6)?,
+            })
+        })?
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok(rows)
+}

@@ -415,3 +415,44 @@ fn first_start_loads_the_sample_web_and_the_panel_serves_it() {
         h.query_by_label("启动服务").is_some()
     });
 }
+
+/// The Crawl panel: the sample web with one click, a crawl to the end, and what it shows.
+#[test]
+fn crawl_panel_crawls_the_sample_web_live() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = harness(&d.path().join("crawl.tianwang"));
+    opened(&mut h);
+    h.get_by_label("网页搜集").click();
+    h.run_steps(2);
+    h.get_by_label("网页搜集（爬虫）");
+    h.get_by_label("使用样例网站").click();
+    wait_for(&mut h, "the seeds", |h| {
+        h.query_by_role(egui::accesskit::Role::MultilineTextInput)
+            .and_then(|n| n.value())
+            .is_some_and(|v| v.contains("huaxia.localhost"))
+    });
+    h.get_by_label("开始抓取").click();
+    wait_for(&mut h, "the crawl to run", |h| {
+        h.query_by_label("每秒网页数").is_some()
+    });
+    h.get_by_label("各站点正在进行的请求");
+    wait_for(&mut h, "the crawl to finish", |h| {
+        h.query_by_label("任务 crawl 已完成").is_some()
+    });
+    wait_for(&mut h, "the final report", |h| {
+        h.query_all_by_label("http_404").next().is_some()
+    });
+    h.get_by_label("状态码与错误类型");
+    assert!(h.query_all_by_label("200").next().is_some());
+    assert!(
+        h.query_all_by_label_contains("robots.txt disallows")
+            .next()
+            .is_some()
+    );
+    assert!(
+        h.query_all_by_label_contains("filtered: Substring")
+            .next()
+            .is_some()
+    );
+    h.get_by_label("继续（从队列恢复）");
+}

@@ -2,6 +2,7 @@
 //! waits on I/O, SQL or an algorithm: workspace reads run as background [`task::Task`]s and
 //! long work as engine jobs; both wake the UI with `request_repaint`.
 
+mod crawl;
 pub mod fonts;
 pub mod i18n;
 mod jobs;
@@ -27,17 +28,19 @@ pub enum Panel {
     #[default]
     Overview,
     Sample,
+    Crawl,
     Jobs,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 3] = [Panel::Overview, Panel::Sample, Panel::Jobs];
+    pub const ALL: [Panel; 4] = [Panel::Overview, Panel::Sample, Panel::Crawl, Panel::Jobs];
 
     /// The navigation label.
     pub fn label(self, lang: Lang) -> &'static str {
         match self {
             Panel::Overview => lang.t("nav.overview"),
             Panel::Sample => lang.t("nav.sample"),
+            Panel::Crawl => lang.t("nav.crawl"),
             Panel::Jobs => lang.t("nav.jobs"),
         }
     }
@@ -155,6 +158,7 @@ pub struct WorkbenchApp {
     pub(crate) error_modal: Option<String>,
     pub(crate) jobs_ui: jobs::JobsPanel,
     pub(crate) sample_ui: sample::SamplePanel,
+    pub(crate) crawl_ui: crawl::CrawlPanel,
     pub(crate) font_task: Option<Task<Option<fonts::SystemCjkFont>>>,
     pub(crate) system_font: Option<PathBuf>,
     ctx: egui::Context,
@@ -185,6 +189,7 @@ impl WorkbenchApp {
             error_modal: None,
             jobs_ui: jobs::JobsPanel::default(),
             sample_ui: sample::SamplePanel::default(),
+            crawl_ui: crawl::CrawlPanel::default(),
             load_sample_on_create: options.sample_if_new,
             font_task,
             system_font: None,
@@ -496,6 +501,7 @@ impl eframe::App for WorkbenchApp {
                 .show(ui, |ui| match self.prefs.panel {
                     Panel::Overview => overview::show(self, ui),
                     Panel::Sample => sample::show(self, ui),
+                    Panel::Crawl => crawl::show(self, ui),
                     Panel::Jobs => jobs::show(self, ui),
                 });
         });

@@ -157,12 +157,20 @@ pub(crate) fn fetch(
         .take(limits.max_bytes + 1)
         .read_to_end(&mut body)
         .map_err(|e| {
-            let timed_out =
-                e.to_string().contains("timed out") || e.kind() == std::io::ErrorKind::TimedOut;
-            FetchError {
-                kind: if timed_out { "timeout" } else { "body" },
-                message: e.to_string(),
-                transient: true,
+            // reqwest wraps its own timeout inside an io::Error of kind Other.
+            let inner = e.get_ref().and_then(|i| i.downcast_ref::<reqwest::Error>());
+            let timed_out = e.kind() == std::io::ErrorKind::TimedOut
+                || inner.is_some_and(reqwest::Error::is_timeout);
+            match inner {
+                Some(re) => FetchError {
+                    kind: if timed_out { "timeout" } else { "body" },
+                    ..classify(re)
+                },
+                None => FetchError {
+                    kind: if timed_out { "timeout" } else { "body" },
+                    message: e.to_string(),
+                    transient: true,
+                },
             }
         })?;
     if body.len() as u64 > limits.max_bytes {

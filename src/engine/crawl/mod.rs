@@ -22,6 +22,7 @@ mod fetch;
 mod frontier;
 pub(crate) mod links;
 mod record;
+pub mod report;
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -37,6 +38,9 @@ use crate::engine::urls;
 use fetch::FetchLimits;
 use frontier::{Entry, Outcome, Scheduler, Stats, Task, host_of};
 pub use record::{PageRow, list_pages};
+
+/// Progress counters named `in-flight <host>` carry the requests in flight per host.
+pub const IN_FLIGHT_PREFIX: &str = "in-flight ";
 
 /// Order of the frontier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -474,6 +478,10 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
                     cx.counter("stored", c.stats.stored as f64);
                     cx.counter("replicas", c.stats.replicas as f64);
                     cx.counter("frontier", c.sched.queued() as f64);
+                    cx.counter("bytes", c.stats.bytes as f64);
+                    for (host, h) in &c.sched.hosts {
+                        cx.counter(&format!("{IN_FLIGHT_PREFIX}{host}"), h.in_flight as f64);
+                    }
                 }
                 Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {

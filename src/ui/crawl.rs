@@ -1,0 +1,477 @@
+//! Crawl: start a crawl (the sample web with one click), tune every parameter, stop and resume,
+//! and watch it live — pages/s, cumulative pages, the frontier, requests in flight per host,
+//! status codes and error kinds, the head of the frontier with each URL's priority and why,
+//! the recent-fetch log and robots decisions. Book ch. 3 [L737–1378].
+
+use std::time::{Duration, Instant};
+
+use egui::{RichText, Ui};
+use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
+
+use super::task::{Loaded, Task};
+use super::{Lang, WorkbenchApp};
+use crate::engine::crawl::report::{CrawlReport, report};
+use crate::engine::crawl::{Crawl, CrawlParams, IN_FLIGHT_PREFIX, Scope, Strategy};
+use crate::engine::jobs::{JobHandle, JobSnapshot};
+use crate::engine::sample::server::{SampleServer, ServeOptions};
+use crate::engine::store::Workspace;
+
+/// One sample of a running crawl's counters.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Sample {
+    t: f64,
+    fetched: f64,
+    stored: f64,
+    replicas: f64,
+    frontier: f64,
+    bytes: f64,
+}
+
+pub(crate) struct CrawlPanel {
+    pub params: CrawlParams,
+    pub seeds_text: String,
+    pub scope_choice: usize,
+    pub suffix: String,
+    pub max_pages: u64,
+    pub max_depth: u32,
+    pub series: Vec<Sample>,
+    last_sample: Option<Instant>,
+    pub report: Loaded<CrawlReport>,
+    pub error: Option<String>,
+    pub starting_sample: Option<Task<Result<SampleServer, String>>>,
+    /// The latest crawl of this session (running or finished), for the plots.
+    pub handle: Option<JobHandle>,
+    /// The report was re-read after the crawl finished.
+    final_report: bool,
+}
+
+impl Default for CrawlPanel {
+    fn default() -> Self {
+        CrawlPanel {
+            params: CrawlParams::default(),
+            seeds_text: String::new(),
+            scope_choice: 2,
+            suffix: ".localhost".into(),
+            max_pages: 0,
+            max_depth: 0,
+            series: Vec::new(),
+            last_sample: None,
+            report: Loaded::default(),
+            error: None,
+            starting_sample: None,
+            handle: None,
+            final_report: false,
+        }
+    }
+}
+
+const STRATEGIES: [(Strategy, &str); 5] = [
+    (Strategy::Bfs, "BFS"),
+    (Strategy::Dfs, "DFS"),
+    (Strategy::Weight, "weight"),
+    (Strategy::Backlinks, "backlinks"),
+    (Strategy::Random, "random"),
+];
+
+fn start(app: &mut WorkbenchApp, resume: bool) {
+    let p = &mut app.crawl_ui;
+    let mut params = p.params.clone();
+    params.seeds = p
+        .seeds_text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    params.resume = resume;
+    params.max_pages = (p.max_pages > 0).then_some(p.max_pages);
+    params.max_depth = (p.max_depth > 0).then_some(p.max_depth);
+    params.scope = match p.scope_choice {
+        0 => Scope::Hosts,
+        1 => Scope::Any,
+        _ => Scope::Suffix(p.suffix.clone()),
+    };
+    match Crawl::new(params) {
+        Ok(job) => {
+            p.error = None;
+            p.series.clear();
+            p.last_sample = None;
+            p.final_report = false;
+            if let Some(s) = &app.session {
+                let h = s.runner.spawn(Box::new(job));
+                app.crawl_ui.handle = Some(h.clone());
+                app.running.push(h);
+            }
+        }
+        Err(e) => p.error = Some(e.to_string()),
+    }
+}
+
+fn counter(s: &JobSnapshot, name: &str) -> f64 {
+    s.progress
+        .counters
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or(0.0, |(_, v)| *v)
+}
+
+fn sample(p: &mut CrawlPanel) {
+    let Some(h) = &p.handle else { return };
+    let s = h.snapshot();
+    if p.last_sample
+        .is_some_and(|t| t.elapsed() < Duration::from_millis(250))
+        && s.finished_after.is_none()
+    {
+        return;
+    }
+    if s.finished_after.is_some()
+        && p.series
+            .last()
+            .is_some_and(|x| x.fetched == counter(&s, "fetched"))
+    {
+        return;
+    }
+    p.last_sample = Some(Instant::now());
+    p.series.push(Sample {
+        t: s.elapsed.as_secs_f64(),
+        fetched: counter(&s, "fetched"),
+        stored: counter(&s, "stored"),
+        replicas: counter(&s, "replicas"),
+        frontier: counter(&s, "frontier"),
+        bytes: counter(&s, "bytes"),
+    });
+}
+
+fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
+    let lang = app.prefs.lang;
+    let ctx = ui.ctx().clone();
+    // The sample web, served with one click, gives the seeds.
+    if let Some(t) = &app.crawl_ui.starting_sample
+        && let Some(r) = t.poll()
+    {
+        app.crawl_ui.starting_sample = None;
+        match r.and_then(|x| x) {
+            Ok(server) => {
+                app.crawl_ui.seeds_text = server.web().truth.seeds.join("\n");
+                app.sample_ui.server = Some(server);
+            }
+            Err(e) => app.crawl_ui.error = Some(e),
+        }
+    }
+    let running = app
+        .crawl_ui
+        .handle
+        .as_ref()
+        .is_some_and(|h| !h.is_finished());
+    egui::Frame::group(ui.style())
+        .inner_margin(10.0)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(lang.t("crawl.seeds")).strong());
+                if ui
+                    .add_enabled(
+                        app.crawl_ui.starting_sample.is_none(),
+                        egui::Button::new(lang.t("crawl.use_sample")),
+                    )
+                    .clicked()
+                {
+                    match &app.sample_ui.server {
+                        Some(s) => app.crawl_ui.seeds_text = s.web().truth.seeds.join("\n"),
+                        None => {
+                            app.crawl_ui.starting_sample = Some(Task::spawn(&ctx, || {
+                                SampleServer::start(ServeOptions::default())
+                                    .map_err(|e| e.to_string())
+                            }))
+                        }
+                    }
+                }
+            });
+            ui.add(
+                egui::TextEdit::multiline(&mut app.crawl_ui.seeds_text)
+                    .desired_rows(3)
+                    .desired_width(f32::INFINITY)
+                    .hint_text("http://www.huaxia.localhost:8080/"),
+            );
+            let p = &mut app.crawl_ui;
+            egui::Grid::new("crawl_params")
+                .num_columns(4)
+                .spacing([12.0, 6.0])
+                .show(ui, |ui| {
+                    ui.label(lang.t("crawl.workers"));
+                    ui.add(egui::DragValue::new(&mut p.params.workers).range(1..=512));
+                    ui.label(lang.t("crawl.per_host"));
+                    ui.add(egui::DragValue::new(&mut p.params.per_host).range(1..=64));
+                    ui.end_row();
+                    ui.label(lang.t("crawl.delay"));
+                    ui.add(
+                        egui::DragValue::new(&mut p.params.delay_ms)
+                            .range(0..=60_000)
+                            .suffix(" ms"),
+                    );
+                    ui.label(lang.t("crawl.strategy"));
+                    egui::ComboBox::from_id_salt("strategy")
+                        .selected_text(
+                            STRATEGIES
+                                .iter()
+                                .find(|s| s.0 == p.params.strategy)
+                                .map_or("", |s| s.1),
+                        )
+                        .show_ui(ui, |ui| {
+                            for (s, name) in STRATEGIES {
+                                ui.selectable_value(&mut p.params.strategy, s, name);
+                            }
+                        });
+                    ui.end_row();
+                    ui.label(lang.t("crawl.max_pages"));
+                    ui.add(egui::DragValue::new(&mut p.max_pages).range(0..=10_000_000));
+                    ui.label(lang.t("crawl.max_depth"));
+                    ui.add(egui::DragValue::new(&mut p.max_depth).range(0..=1000));
+                    ui.end_row();
+                    ui.label(lang.t("crawl.scope"));
+                    ui.horizontal(|ui| {
+                        ui.selectable_value(&mut p.scope_choice, 0, lang.t("crawl.scope_hosts"));
+                        ui.selectable_value(&mut p.scope_choice, 1, lang.t("crawl.scope_any"));
+                        ui.selectable_value(&mut p.scope_choice, 2, lang.t("crawl.scope_suffix"));
+                        if p.scope_choice == 2 {
+                            ui.add(egui::TextEdit::singleline(&mut p.suffix).desired_width(90.0));
+                        }
+                    });
+                    ui.label(lang.t("crawl.timeout"));
+                    ui.add(
+                        egui::DragValue::new(&mut p.params.timeout_ms)
+                            .range(100..=120_000)
+                            .suffix(" ms"),
+                    );
+                    ui.end_row();
+                    ui.label(lang.t("crawl.robots"));
+                    ui.checkbox(&mut p.params.respect_robots, "robots.txt");
+                    ui.label(lang.t("crawl.max_bytes"));
+                    ui.add(
+                        egui::DragValue::new(&mut p.params.max_bytes)
+                            .range(1024..=1_000_000_000)
+                            .suffix(" B"),
+                    );
+                    ui.end_row();
+                });
+            ui.horizontal(|ui| {
+                let has_ws = app.session.is_some();
+                if ui
+                    .add_enabled(has_ws && !running, egui::Button::new(lang.t("crawl.start")))
+                    .clicked()
+                {
+                    start(app, false);
+                }
+                if ui
+                    .add_enabled(running, egui::Button::new(lang.t("crawl.stop")))
+                    .clicked()
+                    && let Some(h) = &app.crawl_ui.handle
+                {
+                    h.cancel();
+                }
+                if ui
+                    .add_enabled(
+                        has_ws && !running,
+                        egui::Button::new(lang.t("crawl.resume")),
+                    )
+                    .clicked()
+                {
+                    start(app, true);
+                }
+                ui.label(RichText::new(lang.t("crawl.stop_hint")).weak());
+            });
+            if let Some(e) = &app.crawl_ui.error {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+        });
+}
+
+fn plots(lang: Lang, ui: &mut Ui, p: &CrawlPanel) {
+    let s = &p.series;
+    if s.len() < 2 {
+        return;
+    }
+    let rate: Vec<[f64; 2]> = s
+        .windows(2)
+        .filter(|w| w[1].t > w[0].t)
+        .map(|w| [w[1].t, (w[1].fetched - w[0].fetched) / (w[1].t - w[0].t)])
+        .collect();
+    let line = |name: &str, f: fn(&Sample) -> f64| {
+        Line::new(
+            name.to_string(),
+            PlotPoints::from(s.iter().map(|x| [x.t, f(x)]).collect::<Vec<_>>()),
+        )
+    };
+    ui.columns(2, |cols| {
+        cols[0].label(RichText::new(lang.t("crawl.plot_rate")).strong());
+        Plot::new("crawl_rate")
+            .height(180.0)
+            .x_axis_label("s")
+            .show(&mut cols[0], |pl| {
+                pl.line(Line::new(
+                    lang.t("crawl.pages_per_s"),
+                    PlotPoints::from(rate),
+                ));
+            });
+        cols[1].label(RichText::new(lang.t("crawl.plot_total")).strong());
+        Plot::new("crawl_total")
+            .height(180.0)
+            .legend(Legend::default())
+            .x_axis_label("s")
+            .show(&mut cols[1], |pl| {
+                pl.line(line(lang.t("crawl.fetched"), |x| x.fetched));
+                pl.line(line(lang.t("crawl.stored"), |x| x.stored));
+                pl.line(line(lang.t("crawl.replicas"), |x| x.replicas));
+                pl.line(line(lang.t("crawl.frontier"), |x| x.frontier));
+            });
+    });
+    if let Some(last) = s.last() {
+        ui.label(lang.tf(
+            "crawl.bytes",
+            &[
+                &super::shell::human_bytes(last.bytes as u64),
+                &format!("{:.1}", last.t),
+            ],
+        ));
+    }
+}
+
+fn in_flight(lang: Lang, ui: &mut Ui, snap: &JobSnapshot) {
+    let hosts: Vec<(String, f64)> = snap
+        .progress
+        .counters
+        .iter()
+        .filter_map(|(n, v)| {
+            n.strip_prefix(IN_FLIGHT_PREFIX)
+                .map(|h| (h.to_string(), *v))
+        })
+        .collect();
+    if hosts.is_empty() {
+        return;
+    }
+    ui.label(RichText::new(lang.t("crawl.in_flight")).strong());
+    let bars: Vec<Bar> = hosts
+        .iter()
+        .enumerate()
+        .map(|(i, (h, v))| Bar::new(i as f64, *v).name(h.clone()))
+        .collect();
+    Plot::new("in_flight")
+        .height(120.0)
+        .show_axes([false, true])
+        .show(ui, |pl| {
+            pl.bar_chart(BarChart::new(lang.t("crawl.in_flight"), bars))
+        });
+}
+
+fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport) {
+    ui.columns(2, |cols| {
+        cols[0].label(RichText::new(lang.t("crawl.outcomes")).strong());
+        egui::Grid::new("outcomes")
+            .striped(true)
+            .show(&mut cols[0], |ui| {
+                for (k, n) in &r.outcomes {
+                    ui.label(RichText::new(k).monospace());
+                    ui.label(n.to_string());
+                    ui.end_row();
+                }
+            });
+        cols[1]
+            .label(RichText::new(lang.tf("crawl.frontier_head", &[&r.frontier_queued])).strong());
+        egui::Grid::new("frontier_head")
+            .striped(true)
+            .show(&mut cols[1], |ui| {
+                for f in r.frontier_head.iter().take(15) {
+                    ui.label(format!("{:.0}", f.priority));
+                    ui.label(RichText::new(&f.why).small());
+                    ui.label(RichText::new(&f.url).monospace().small());
+                    ui.end_row();
+                }
+            });
+    });
+    ui.add_space(8.0);
+    ui.label(RichText::new(lang.t("crawl.recent")).strong());
+    egui::Grid::new("recent_fetches")
+        .striped(true)
+        .num_columns(5)
+        .show(ui, |ui| {
+            for f in r.recent.iter().take(25) {
+                ui.label(
+                    RichText::new(f.fetched_at.get(11..19).unwrap_or(""))
+                        .monospace()
+                        .small(),
+                );
+                let outcome = f
+                    .error_kind
+                    .clone()
+                    .or_else(|| f.status.map(|s| s.to_string()))
+                    .unwrap_or_default();
+                ui.label(RichText::new(outcome).monospace());
+                ui.label(
+                    f.bytes
+                        .map_or(String::new(), |b| super::shell::human_bytes(b as u64)),
+                );
+                ui.label(if f.replica {
+                    lang.t("crawl.replica")
+                } else {
+                    ""
+                });
+                ui.label(RichText::new(&f.url).monospace().small());
+                ui.end_row();
+            }
+        });
+    if !r.robots.is_empty() || !r.filtered.is_empty() {
+        ui.add_space(8.0);
+        ui.label(RichText::new(lang.t("crawl.decisions")).strong());
+        for (u, why) in r.robots.iter().chain(&r.filtered).take(30) {
+            ui.label(RichText::new(format!("{why} — {u}")).small());
+        }
+    }
+}
+
+pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
+    let lang = app.prefs.lang;
+    ui.heading(lang.t("crawl.heading"));
+    ui.label(RichText::new(lang.t("crawl.intro")).weak());
+    ui.add_space(6.0);
+    controls(app, ui);
+    sample(&mut app.crawl_ui);
+    let running = app
+        .crawl_ui
+        .handle
+        .as_ref()
+        .is_some_and(|h| !h.is_finished());
+    if let Some(sess) = &app.session {
+        let finished = app
+            .crawl_ui
+            .handle
+            .as_ref()
+            .is_some_and(|h| h.is_finished());
+        if (running
+            && app
+                .crawl_ui
+                .report
+                .age()
+                .is_some_and(|a| a > Duration::from_millis(700)))
+            || (finished && !std::mem::replace(&mut app.crawl_ui.final_report, true))
+        {
+            app.crawl_ui.report.invalidate();
+        }
+        let path = sess.path.clone();
+        app.crawl_ui.report.update(ui.ctx(), move || {
+            Workspace::open_existing(&path)
+                .and_then(|ws| report(&ws, 30, 40))
+                .map_err(|e| e.to_string())
+        });
+    }
+    if running {
+        ui.ctx().request_repaint_after(Duration::from_millis(250));
+    }
+    ui.add_space(8.0);
+    plots(lang, ui, &app.crawl_ui);
+    if let Some(h) = &app.crawl_ui.handle {
+        in_flight(lang, ui, &h.snapshot());
+    }
+    ui.add_space(8.0);
+    if let Some(r) = &app.crawl_ui.report.value {
+        tables(lang, ui, r);
+    }
+}

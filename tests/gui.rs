@@ -455,4 +455,63 @@ fn crawl_panel_crawls_the_sample_web_live() {
             .is_some()
     );
     h.get_by_label("继续（从队列恢复）");
+
+    // The distributed-crawl simulator runs over this crawl's own log.
+    h.get_by_label_contains("分布式搜集模拟").scroll_to_me();
+    h.run_steps(3);
+    h.get_by_label_contains("分布式搜集模拟").click();
+    h.run_steps(3);
+    h.get_by_label("用抓取日志模拟").scroll_to_me();
+    h.run_steps(3);
+    h.get_by_label("用抓取日志模拟").click();
+    wait_for(&mut h, "the simulation", |h| {
+        h.query_by_label("n = 16").is_some()
+    });
+    h.get_by_label_contains("个主机；主机按 hash(host) mod n");
+    h.get_by_label("n = 4").scroll_to_me();
+    h.run_steps(3);
+    h.get_by_label("n = 4").click();
+    h.run_steps(2);
+    h.get_by_label("n = 4 时各节点的累计抓取数");
+}
+
+/// Pages & snapshots: a loaded page opens with its snapshot, headers, decoded body and hex;
+/// the capacity calculator shows the book's figures.
+#[test]
+fn pages_inspector_and_capacity_calculator() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = harness_with(&d.path().join("p.tianwang"), true);
+    opened(&mut h);
+    wait_for(&mut h, "the sample to load", |h| {
+        h.query_by_label("任务 sample-load 已完成").is_some()
+    });
+    h.get_by_label("网页与快照").click();
+    wait_for(&mut h, "the page list", |h| {
+        h.query_by_label_contains("434 个网页").is_some()
+    });
+    h.get_by_role(egui::accesskit::Role::TextInput).focus();
+    h.run_steps(2);
+    h.get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("jiangnan.localhost/node_health");
+    wait_for(&mut h, "the filtered list", |h| {
+        h.query_by_label_contains("2 个网页").is_some()
+    });
+    h.get_by_label_contains("/node_health.htm").click();
+    wait_for(&mut h, "the snapshot", |h| {
+        h.query_by_label_contains("HTTP/1.1 200").is_some()
+    });
+    h.get_by_label("正文").click();
+    h.run_steps(3);
+    h.get_by_label_contains("按 GBK 解码");
+    h.get_by_label_contains("健康版");
+    h.get_by_label("十六进制").click();
+    h.run_steps(3);
+    h.get_by_label_contains("00000000  3c 21 44 4f");
+
+    h.get_by_label("网页搜集").click();
+    h.run_steps(2);
+    h.get_by_label_contains("搜集能力估算").click();
+    h.run_steps(3);
+    assert!(h.query_all_by_label("8,333").next().is_some());
+    assert!(h.query_all_by_label("2,160,000").next().is_some());
 }

@@ -4,9 +4,11 @@
 
 pub mod archive;
 pub mod calibrate;
+pub mod capacity;
 pub mod crawl;
 pub mod error;
 pub mod formats;
+pub mod inspect;
 pub mod jobs;
 pub mod sample;
 pub mod store;

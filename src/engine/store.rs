@@ -124,6 +124,15 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
          ) STRICT;
          CREATE INDEX fetches_job ON fetches(job_id);",
     ),
+    // v4: the link graph as crawled (out-links of each page, for in-links and the inspector).
+    M::up(
+        "CREATE TABLE links (
+             from_page INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+             to_url    TEXT NOT NULL,
+             PRIMARY KEY (from_page, to_url)
+         ) STRICT, WITHOUT ROWID;
+         CREATE INDEX links_to ON links(to_url);",
+    ),
 ];
 
 /// The migrations as a runnable set.

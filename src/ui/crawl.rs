@@ -43,6 +43,7 @@ pub(crate) struct CrawlPanel {
     pub handle: Option<JobHandle>,
     /// The report was re-read after the crawl finished.
     final_report: bool,
+    pub capacity: super::capacity::CapacityPanel,
 }
 
 impl Default for CrawlPanel {
@@ -61,6 +62,7 @@ impl Default for CrawlPanel {
             starting_sample: None,
             handle: None,
             final_report: false,
+            capacity: Default::default(),
         }
     }
 }
@@ -474,4 +476,7 @@ pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
     if let Some(r) = &app.crawl_ui.report.value {
         tables(lang, ui, r);
     }
+    ui.add_space(12.0);
+    let ws = app.session.as_ref().map(|s| s.path.clone());
+    super::capacity::show(lang, ui, &mut app.crawl_ui.capacity, ws.as_deref());
 }

@@ -2,11 +2,13 @@
 //! waits on I/O, SQL or an algorithm: workspace reads run as background [`task::Task`]s and
 //! long work as engine jobs; both wake the UI with `request_repaint`.
 
+mod capacity;
 mod crawl;
 pub mod fonts;
 pub mod i18n;
 mod jobs;
 mod overview;
+mod pages;
 mod sample;
 mod shell;
 pub mod task;
@@ -29,11 +31,18 @@ pub enum Panel {
     Overview,
     Sample,
     Crawl,
+    Pages,
     Jobs,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 4] = [Panel::Overview, Panel::Sample, Panel::Crawl, Panel::Jobs];
+    pub const ALL: [Panel; 5] = [
+        Panel::Overview,
+        Panel::Sample,
+        Panel::Crawl,
+        Panel::Pages,
+        Panel::Jobs,
+    ];
 
     /// The navigation label.
     pub fn label(self, lang: Lang) -> &'static str {
@@ -41,6 +50,7 @@ impl Panel {
             Panel::Overview => lang.t("nav.overview"),
             Panel::Sample => lang.t("nav.sample"),
             Panel::Crawl => lang.t("nav.crawl"),
+            Panel::Pages => lang.t("nav.pages"),
             Panel::Jobs => lang.t("nav.jobs"),
         }
     }
@@ -159,6 +169,7 @@ pub struct WorkbenchApp {
     pub(crate) jobs_ui: jobs::JobsPanel,
     pub(crate) sample_ui: sample::SamplePanel,
     pub(crate) crawl_ui: crawl::CrawlPanel,
+    pub(crate) pages_ui: pages::PagesPanel,
     pub(crate) font_task: Option<Task<Option<fonts::SystemCjkFont>>>,
     pub(crate) system_font: Option<PathBuf>,
     ctx: egui::Context,
@@ -190,6 +201,7 @@ impl WorkbenchApp {
             jobs_ui: jobs::JobsPanel::default(),
             sample_ui: sample::SamplePanel::default(),
             crawl_ui: crawl::CrawlPanel::default(),
+            pages_ui: pages::PagesPanel::default(),
             load_sample_on_create: options.sample_if_new,
             font_task,
             system_font: None,
@@ -502,6 +514,7 @@ impl eframe::App for WorkbenchApp {
                     Panel::Overview => overview::show(self, ui),
                     Panel::Sample => sample::show(self, ui),
                     Panel::Crawl => crawl::show(self, ui),
+                    Panel::Pages => pages::show(self, ui),
                     Panel::Jobs => jobs::show(self, ui),
                 });
         });

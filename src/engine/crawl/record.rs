@@ -167,6 +167,12 @@ pub(super) fn record(
             let base =
                 url::Url::parse(&f.final_url).map_err(|e| EngineError::Internal(e.to_string()))?;
             let (found, _) = links::extract(&base, f.content_type.as_deref(), &f.body);
+            for u in &found {
+                c.ws.conn().execute(
+                    "INSERT OR IGNORE INTO links(from_page, to_url) VALUES (?1, ?2)",
+                    params![page_id, urls::canonicalize(u).to_string()],
+                )?;
+            }
             for u in found {
                 let allowed = match c
                     .sched

@@ -86,6 +86,14 @@ fn load(ws: &mut Workspace, web: &SampleWeb, cx: &JobContext) -> Result<Value> {
         let page_id: i64 = tx.query_row("SELECT id FROM pages WHERE url = ?1", [&p.url], |r| {
             r.get(0)
         })?;
+        for l in &p.links {
+            if let Ok(u) = url::Url::parse(l) {
+                tx.execute(
+                    "INSERT OR IGNORE INTO links(from_page, to_url) VALUES (?1, ?2)",
+                    (page_id, crate::engine::urls::canonicalize(&u).to_string()),
+                )?;
+            }
+        }
         let md5 = r.etag.trim_matches('"').to_string();
         let last: Option<String> = tx
             .query_row(

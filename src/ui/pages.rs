@@ -1,0 +1,347 @@
+//! Pages & snapshots: filter the stored pages; for one page see every snapshot with its time,
+//! the response headers, the body decoded and as hex, out-links and in-links, replicas, and a
+//! line diff between any two snapshots. Book ch. 5 网页快照 [L1774–1778].
+
+use egui::{Color32, RichText, Ui};
+
+use super::task::{Loaded, Task};
+use super::{Lang, WorkbenchApp};
+use crate::engine::inspect::{self, DiffLine, PageDetail, PageFilter, PageItem, SnapshotView};
+use crate::engine::store::Workspace;
+
+type PageList = (Vec<PageItem>, Vec<String>, Vec<i64>);
+
+#[derive(Default, Clone, Copy, PartialEq)]
+enum Tab {
+    #[default]
+    Headers,
+    Text,
+    Hex,
+    OutLinks,
+    InLinks,
+    Diff,
+}
+
+#[derive(Default)]
+pub(crate) struct PagesPanel {
+    text: String,
+    host: Option<String>,
+    status: Option<i64>,
+    list: Loaded<PageList>,
+    applied: (String, Option<String>, Option<i64>),
+    selected: Option<String>,
+    detail: Option<Task<Result<PageDetail, String>>>,
+    current: Option<PageDetail>,
+    /// Snapshots shown (A) and compared with (B).
+    a: Option<i64>,
+    b: Option<i64>,
+    view_a: Option<Task<Result<SnapshotView, String>>>,
+    view_b: Option<Task<Result<SnapshotView, String>>>,
+    shown_a: Option<SnapshotView>,
+    shown_b: Option<SnapshotView>,
+    tab: Tab,
+    error: Option<String>,
+}
+
+fn open_snapshot(
+    ctx: &egui::Context,
+    path: std::path::PathBuf,
+    id: i64,
+) -> Task<Result<SnapshotView, String>> {
+    Task::spawn(ctx, move || {
+        Workspace::open_existing(&path)
+            .and_then(|ws| inspect::snapshot(&ws, id, 4096))
+            .map_err(|e| e.to_string())
+    })
+}
+
+fn poll(p: &mut PagesPanel) {
+    if let Some(t) = &p.detail
+        && let Some(r) = t.poll()
+    {
+        p.detail = None;
+        match r.and_then(|x| x) {
+            Ok(d) => p.current = Some(d),
+            Err(e) => p.error = Some(e),
+        }
+    }
+    for (task, shown) in [
+        (&mut p.view_a, &mut p.shown_a),
+        (&mut p.view_b, &mut p.shown_b),
+    ] {
+        if let Some(t) = task
+            && let Some(r) = t.poll()
+        {
+            *task = None;
+            match r.and_then(|x| x) {
+                Ok(v) => *shown = Some(v),
+                Err(e) => p.error = Some(e),
+            }
+        }
+    }
+}
+
+fn filters(lang: Lang, ui: &mut Ui, p: &mut PagesPanel) {
+    let hosts = p
+        .list
+        .value
+        .as_ref()
+        .map(|l| l.1.clone())
+        .unwrap_or_default();
+    let statuses = p
+        .list
+        .value
+        .as_ref()
+        .map(|l| l.2.clone())
+        .unwrap_or_default();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(lang.t("pages.filter"));
+        ui.add(
+            egui::TextEdit::singleline(&mut p.text)
+                .hint_text(lang.t("pages.filter_hint"))
+                .desired_width(220.0),
+        );
+        egui::ComboBox::from_id_salt("pages_host")
+            .selected_text(
+                p.host
+                    .clone()
+                    .unwrap_or_else(|| lang.t("pages.all_hosts").into()),
+            )
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut p.host, None, lang.t("pages.all_hosts"));
+                for h in hosts {
+                    ui.selectable_value(&mut p.host, Some(h.clone()), h);
+                }
+            });
+        egui::ComboBox::from_id_salt("pages_status")
+            .selected_text(
+                p.status
+                    .map_or_else(|| lang.t("pages.all_statuses").into(), |s| s.to_string()),
+            )
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut p.status, None, lang.t("pages.all_statuses"));
+                for s in statuses {
+                    ui.selectable_value(&mut p.status, Some(s), s.to_string());
+                }
+            });
+        if let Some(l) = &p.list.value {
+            ui.label(RichText::new(lang.tf("pages.count", &[&l.0.len()])).weak());
+        }
+    });
+}
+
+fn detail_ui(lang: Lang, ui: &mut Ui, p: &mut PagesPanel, path: &std::path::Path) {
+    let ctx = ui.ctx().clone();
+    let Some(d) = p.current.clone() else {
+        if p.detail.is_some() {
+            ui.spinner();
+        }
+        return;
+    };
+    ui.label(RichText::new(&d.url).monospace().strong());
+    ui.label(lang.tf(
+        "pages.meta",
+        &[
+            &d.status.map_or("—".into(), |s| s.to_string()),
+            &d.depth.map_or("—".into(), |s| s.to_string()),
+            &d.first_seen,
+        ],
+    ));
+    if let Some(r) = &d.replica_of {
+        ui.label(RichText::new(lang.tf("pages.replica_of", &[r])).italics());
+    }
+    if !d.replicas.is_empty() {
+        ui.label(RichText::new(lang.tf("pages.replicas", &[&d.replicas.join("  ")])).italics());
+    }
+    ui.label(RichText::new(lang.t("pages.snapshots")).strong());
+    egui::Grid::new("snapshots").striped(true).show(ui, |ui| {
+        for s in &d.snapshots {
+            let is_a = p.a == Some(s.id);
+            if ui.selectable_label(is_a, format!("A #{}", s.id)).clicked() {
+                p.a = Some(s.id);
+                p.view_a = Some(open_snapshot(&ctx, path.to_path_buf(), s.id));
+            }
+            let is_b = p.b == Some(s.id);
+            if ui.selectable_label(is_b, format!("B #{}", s.id)).clicked() {
+                p.b = Some(s.id);
+                p.view_b = Some(open_snapshot(&ctx, path.to_path_buf(), s.id));
+                p.tab = Tab::Diff;
+            }
+            ui.label(&s.fetched_at);
+            ui.label(s.status.map_or("—".into(), |x| x.to_string()));
+            ui.label(super::shell::human_bytes(s.bytes as u64));
+            ui.label(
+                RichText::new(s.md5.clone().unwrap_or_default())
+                    .monospace()
+                    .small(),
+            );
+            if let Some(o) = &s.origin {
+                ui.label(RichText::new(lang.tf("pages.origin", &[o])).small());
+            }
+            ui.end_row();
+        }
+    });
+    if d.snapshots.is_empty() {
+        ui.label(RichText::new(lang.t("pages.no_snapshot")).weak());
+    }
+    ui.horizontal(|ui| {
+        for (t, key) in [
+            (Tab::Headers, lang.t("pages.tab_headers")),
+            (Tab::Text, lang.t("pages.tab_text")),
+            (Tab::Hex, lang.t("pages.tab_hex")),
+            (Tab::OutLinks, lang.t("pages.tab_out")),
+            (Tab::InLinks, lang.t("pages.tab_in")),
+            (Tab::Diff, lang.t("pages.tab_diff")),
+        ] {
+            ui.selectable_value(&mut p.tab, t, key);
+        }
+    });
+    ui.separator();
+    let mono = |ui: &mut Ui, s: &str| {
+        ui.add(egui::Label::new(RichText::new(s).monospace()).wrap());
+    };
+    match p.tab {
+        Tab::Headers => {
+            if let Some(v) = &p.shown_a {
+                mono(ui, &v.head);
+            }
+        }
+        Tab::Text => {
+            if let Some(v) = &p.shown_a {
+                ui.label(
+                    RichText::new(lang.tf("pages.decoded", &[&v.encoding, &v.body_bytes])).weak(),
+                );
+                mono(ui, &v.text);
+            }
+        }
+        Tab::Hex => {
+            if let Some(v) = &p.shown_a {
+                mono(ui, &v.hex);
+            }
+        }
+        Tab::OutLinks => {
+            for l in &d.out_links {
+                ui.label(RichText::new(l).monospace().small());
+            }
+        }
+        Tab::InLinks => {
+            for l in &d.in_links {
+                ui.label(RichText::new(l).monospace().small());
+            }
+        }
+        Tab::Diff => match (&p.shown_a, &p.shown_b) {
+            (Some(a), Some(b)) => {
+                let lines = inspect::diff(&a.text, &b.text);
+                let changed = lines
+                    .iter()
+                    .filter(|l| !matches!(l, DiffLine::Same(_)))
+                    .count();
+                ui.label(lang.tf("pages.diff_summary", &[&a.id, &b.id, &changed]));
+                for l in lines
+                    .iter()
+                    .filter(|l| !matches!(l, DiffLine::Same(_)))
+                    .take(400)
+                {
+                    let (sign, text, color) = match l {
+                        DiffLine::Added(t) => ("+", t, Color32::from_rgb(0x2e, 0x9e, 0x4f)),
+                        DiffLine::Removed(t) => ("-", t, Color32::from_rgb(0xc6, 0x28, 0x28)),
+                        DiffLine::Same(t) => (" ", t, ui.visuals().text_color()),
+                    };
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(format!("{sign} {text}"))
+                                .monospace()
+                                .color(color),
+                        )
+                        .wrap(),
+                    );
+                }
+            }
+            _ => {
+                ui.label(RichText::new(lang.t("pages.diff_hint")).weak());
+            }
+        },
+    }
+}
+
+pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
+    let lang = app.prefs.lang;
+    ui.heading(lang.t("pages.heading"));
+    let Some(sess) = &app.session else { return };
+    let path = sess.path.clone();
+    let p = &mut app.pages_ui;
+    poll(p);
+    filters(lang, ui, p);
+    let wanted = (p.text.clone(), p.host.clone(), p.status);
+    if wanted != p.applied {
+        p.applied = wanted.clone();
+        p.list.invalidate();
+    }
+    let pp = path.clone();
+    p.list.update(ui.ctx(), move || {
+        Workspace::open_existing(&pp)
+            .and_then(|ws| {
+                inspect::list(
+                    &ws,
+                    &PageFilter {
+                        text: wanted.0,
+                        host: wanted.1,
+                        status: wanted.2,
+                        limit: 500,
+                    },
+                )
+            })
+            .map_err(|e| e.to_string())
+    });
+    if let Some(e) = &p.error {
+        ui.colored_label(ui.visuals().error_fg_color, e);
+    }
+    let ctx = ui.ctx().clone();
+    ui.columns(2, |cols| {
+        egui::ScrollArea::vertical()
+            .id_salt("page_list")
+            .max_height(640.0)
+            .show(&mut cols[0], |ui| {
+                if let Some((items, _, _)) = &p.list.value {
+                    if items.is_empty() {
+                        ui.label(RichText::new(lang.t("pages.empty")).italics());
+                    }
+                    for it in items {
+                        let sel = p.selected.as_deref() == Some(it.url.as_str());
+                        let label = format!(
+                            "{} {}{}",
+                            it.status.map_or("—".into(), |s| s.to_string()),
+                            it.url,
+                            if it.replica_of.is_some() { "  ⇄" } else { "" }
+                        );
+                        if ui
+                            .selectable_label(sel, RichText::new(label).monospace().small())
+                            .clicked()
+                        {
+                            p.selected = Some(it.url.clone());
+                            p.current = None;
+                            p.shown_a = None;
+                            p.shown_b = None;
+                            p.a = None;
+                            p.b = None;
+                            let (pp, url) = (path.clone(), it.url.clone());
+                            p.detail = Some(Task::spawn(&ctx, move || {
+                                Workspace::open_existing(&pp)
+                                    .and_then(|ws| inspect::page(&ws, &url))
+                                    .map_err(|e| e.to_string())
+                            }));
+                        }
+                    }
+                }
+            });
+        // Open the latest snapshot as A when a page arrives.
+        if let Some(d) = &p.current
+            && p.a.is_none()
+            && let Some(last) = d.snapshots.last()
+        {
+            p.a = Some(last.id);
+            p.view_a = Some(open_snapshot(&ctx, path.clone(), last.id));
+        }
+        detail_ui(lang, &mut cols[1], p, &path);
+    });
+}

@@ -374,3 +374,57 @@ fn cli_crawl_and_pages_print_json() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A re-crawl asks conditionally (ETag / Last-Modified): unchanged pages answer 304 and keep
+/// one snapshot; pages of the updated edition get a second snapshot — history per URL.
+#[test]
+fn recrawl_is_conditional_and_builds_snapshot_history() {
+    let server = SampleServer::start(ServeOptions::default()).unwrap();
+    let truth = server.web().truth.clone();
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("re.tianwang");
+    Workspace::open_or_create(&ws).unwrap();
+    let runner = JobRunner::new(ws.clone(), std::sync::Arc::new(|| {}));
+    let crawl = || {
+        let job = Crawl::new(CrawlParams {
+            seeds: truth.seeds.clone(),
+            scope: Scope::Suffix(".localhost".into()),
+            workers: 16,
+            ..Default::default()
+        })
+        .unwrap();
+        match runner.spawn(Box::new(job)).wait() {
+            JobState::Done(v) => v,
+            other => panic!("{other:?}"),
+        }
+    };
+    let first = crawl();
+    assert_eq!(first["not_modified"], 0);
+    let stored_before = first["stored"].as_u64().unwrap();
+
+    server.set_changed(true);
+    let second = crawl();
+    let changed: HashSet<String> = server
+        .web()
+        .truth
+        .changed
+        .iter()
+        .map(|u| canon(u))
+        .collect();
+    assert_eq!(
+        second["stored"].as_u64().unwrap() as usize,
+        changed.len(),
+        "{second}"
+    );
+    assert!(
+        second["not_modified"].as_u64().unwrap() + changed.len() as u64 >= stored_before,
+        "{second}"
+    );
+    let history: HashSet<String> = sql_strings(
+        &ws,
+        "SELECT p.url FROM pages p WHERE (SELECT count(*) FROM snapshots s WHERE s.page_id = p.id) = 2",
+    )
+    .into_iter()
+    .collect();
+    assert_eq!(history, changed);
+}

@@ -455,6 +455,8 @@ fn crawl_panel_crawls_the_sample_web_live() {
             .is_some()
     );
     h.get_by_label("继续（从队列恢复）");
+    // Seven host names, one address: the book's n-1 alias class.
+    h.get_by_label_contains("n-1  pic.guangying.localhost");
 
     // The distributed-crawl simulator runs over this crawl's own log.
     h.get_by_label_contains("分布式搜集模拟").scroll_to_me();
@@ -510,7 +512,11 @@ fn pages_inspector_and_capacity_calculator() {
 
     h.get_by_label("网页搜集").click();
     h.run_steps(2);
+    h.get_by_label_contains("搜集能力估算").scroll_to_me();
+    h.run_steps(3);
     h.get_by_label_contains("搜集能力估算").click();
+    h.run_steps(3);
+    h.get_by_label_contains("按教材取整").scroll_to_me();
     h.run_steps(3);
     assert!(h.query_all_by_label("8,333").next().is_some());
     assert!(h.query_all_by_label("2,160,000").next().is_some());

@@ -124,14 +124,21 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
          ) STRICT;
          CREATE INDEX fetches_job ON fetches(job_id);",
     ),
-    // v4: the link graph as crawled (out-links of each page, for in-links and the inspector).
+    // v4: the link graph as crawled (out-links of each page, for in-links and the inspector),
+    // and which IP answered for which host (the book's domain/IP alias classes [L1204–1267]).
     M::up(
         "CREATE TABLE links (
              from_page INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
              to_url    TEXT NOT NULL,
              PRIMARY KEY (from_page, to_url)
          ) STRICT, WITHOUT ROWID;
-         CREATE INDEX links_to ON links(to_url);",
+         CREATE INDEX links_to ON links(to_url);
+         CREATE TABLE host_ips (
+             host       TEXT NOT NULL,
+             ip         TEXT NOT NULL,
+             first_seen TEXT NOT NULL,
+             PRIMARY KEY (host, ip)
+         ) STRICT, WITHOUT ROWID;",
     ),
 ];
 

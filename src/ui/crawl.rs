@@ -420,6 +420,21 @@ fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport) {
                 ui.end_row();
             }
         });
+    if !r.aliases.is_empty() {
+        ui.add_space(8.0);
+        ui.label(RichText::new(lang.t("crawl.aliases")).strong());
+        for g in &r.aliases {
+            ui.label(
+                RichText::new(format!(
+                    "{}  {} ⇄ {}",
+                    g.class,
+                    g.hosts.join(", "),
+                    g.ips.join(", ")
+                ))
+                .small(),
+            );
+        }
+    }
     if !r.robots.is_empty() || !r.filtered.is_empty() {
         ui.add_space(8.0);
         ui.label(RichText::new(lang.t("crawl.decisions")).strong());

@@ -7,24 +7,50 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Resolves `localhost` and `*.localhost` to loopback; anything else through the system.
+/// The crawler's DNS: `localhost` and `*.localhost` resolve to loopback (RFC 6761); other names
+/// through the system, cached for the crawl — the book's DNS cache [L1011–1012], with hit and
+/// miss counts.
 #[derive(Debug, Default)]
-pub(crate) struct LocalhostResolver;
+pub(crate) struct Resolver {
+    cache: Arc<std::sync::Mutex<std::collections::HashMap<String, Vec<SocketAddr>>>>,
+    pub hits: std::sync::atomic::AtomicU64,
+    pub misses: std::sync::atomic::AtomicU64,
+}
 
-impl reqwest::dns::Resolve for LocalhostResolver {
+impl reqwest::dns::Resolve for Resolver {
     fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        use std::sync::atomic::Ordering::Relaxed;
         let host = name.as_str().trim_end_matches('.').to_ascii_lowercase();
-        Box::pin(async move {
-            if host == "localhost" || host.ends_with(".localhost") {
-                let addrs: Vec<SocketAddr> = vec![
-                    SocketAddr::from(([127, 0, 0, 1], 0)),
-                    SocketAddr::from(([0u16; 8], 0)),
-                ];
-                let it: reqwest::dns::Addrs = Box::new(addrs.into_iter().take(1));
-                return Ok(it);
+        let cached = self.cache.lock().ok().and_then(|c| c.get(&host).cloned());
+        if let Some(addrs) = cached {
+            self.hits.fetch_add(1, Relaxed);
+            return Box::pin(async move {
+                let it: reqwest::dns::Addrs = Box::new(addrs.into_iter());
+                Ok(it)
+            });
+        }
+        self.misses.fetch_add(1, Relaxed);
+        let found: Vec<SocketAddr> = if host == "localhost" || host.ends_with(".localhost") {
+            vec![SocketAddr::from(([127, 0, 0, 1], 0))]
+        } else {
+            Vec::new()
+        };
+        if !found.is_empty() {
+            if let Ok(mut c) = self.cache.lock() {
+                c.insert(host, found.clone());
             }
+            return Box::pin(async move {
+                let it: reqwest::dns::Addrs = Box::new(found.into_iter());
+                Ok(it)
+            });
+        }
+        let cache = self.cache.clone();
+        Box::pin(async move {
             let found: Vec<SocketAddr> =
                 tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            if let Ok(mut c) = cache.lock() {
+                c.insert(host, found.clone());
+            }
             let it: reqwest::dns::Addrs = Box::new(found.into_iter());
             Ok(it)
         })
@@ -66,14 +92,17 @@ pub(crate) struct FetchError {
     pub transient: bool,
 }
 
-pub(crate) fn client(limits: &FetchLimits) -> Result<reqwest::blocking::Client, String> {
+pub(crate) fn client(
+    limits: &FetchLimits,
+    resolver: Arc<Resolver>,
+) -> Result<reqwest::blocking::Client, String> {
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::blocking::Client::builder()
         .user_agent(limits.user_agent.clone())
         .connect_timeout(limits.connect_timeout)
         .timeout(limits.timeout)
         .redirect(reqwest::redirect::Policy::limited(limits.max_redirects))
-        .dns_resolver(Arc::new(LocalhostResolver))
+        .dns_resolver(resolver)
         .no_proxy()
         .pool_max_idle_per_host(4)
         .build()

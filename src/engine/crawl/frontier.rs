@@ -48,8 +48,16 @@ pub(super) struct Host {
 }
 
 pub(super) enum Task {
-    Robots { host: String, url: String },
-    Page { entry: Entry, attempt: u32 },
+    Robots {
+        host: String,
+        url: String,
+    },
+    Page {
+        entry: Entry,
+        attempt: u32,
+        /// ETag and Last-Modified of the last snapshot, for a conditional GET.
+        validators: (Option<String>, Option<String>),
+    },
 }
 
 pub(super) enum Outcome {
@@ -71,6 +79,7 @@ pub(super) struct Stats {
     pub(super) stored: u64,
     pub(super) replicas: u64,
     pub(super) robots_blocked: u64,
+    pub(super) not_modified: u64,
     pub(super) filtered: u64,
     pub(super) errors: BTreeMap<String, u64>,
     pub(super) bytes: u64,
@@ -169,7 +178,11 @@ impl Scheduler {
         self.current.remove(&entry.id);
         h.in_flight += 1;
         h.next_at = Some(now + h.delay);
-        Some(Task::Page { entry, attempt: 0 })
+        Some(Task::Page {
+            entry,
+            attempt: 0,
+            validators: (None, None),
+        })
     }
 
     /// Soonest time a waiting host becomes available.

@@ -187,6 +187,20 @@ impl Crawl {
     }
 }
 
+/// ETag and Last-Modified of the page's latest snapshot: a re-crawl asks conditionally.
+fn validators(ws: &Workspace, url: &str) -> Result<(Option<String>, Option<String>)> {
+    Ok(ws
+        .conn()
+        .query_row(
+            "SELECT s.etag, s.last_modified FROM snapshots s JOIN pages p ON p.id = s.page_id
+             WHERE p.url = ?1 ORDER BY s.id DESC LIMIT 1",
+            [url],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?
+        .unwrap_or((None, None)))
+}
+
 impl Job for Crawl {
     fn kind(&self) -> &'static str {
         "crawl"
@@ -320,7 +334,8 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
         max_bytes: p.max_bytes,
         user_agent: p.user_agent.clone(),
     };
-    let client = fetch::client(&limits).map_err(EngineError::Internal)?;
+    let resolver = std::sync::Arc::new(fetch::Resolver::default());
+    let client = fetch::client(&limits, resolver.clone()).map_err(EngineError::Internal)?;
     let mut c = Ctx {
         p,
         ws,
@@ -398,9 +413,19 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
                                 .map(|f| f.body);
                             Outcome::Robots { host, body }
                         }
-                        Task::Page { entry, attempt } => {
-                            let result = fetch::fetch(&client, &entry.url, &limits, None, None)
-                                .map(Box::new);
+                        Task::Page {
+                            entry,
+                            attempt,
+                            validators: (etag, modified),
+                        } => {
+                            let result = fetch::fetch(
+                                &client,
+                                &entry.url,
+                                &limits,
+                                etag.as_deref(),
+                                modified.as_deref(),
+                            )
+                            .map(Box::new);
                             Outcome::Page {
                                 entry,
                                 attempt,
@@ -440,12 +465,25 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
                 if let Some(h) = c.sched.hosts.get_mut(&host) {
                     h.in_flight += 1;
                 }
-                let _ = task_tx.send(Task::Page { entry: e, attempt });
+                let validators = validators(&c.ws, &e.url)?;
+                let _ = task_tx.send(Task::Page {
+                    entry: e,
+                    attempt,
+                    validators,
+                });
             }
             while budget_left && in_flight < p.workers {
-                let Some(task) = c.sched.next(p.per_host, p.respect_robots) else {
+                let Some(mut task) = c.sched.next(p.per_host, p.respect_robots) else {
                     break;
                 };
+                if let Task::Page {
+                    entry,
+                    validators: v,
+                    ..
+                } = &mut task
+                {
+                    *v = validators(&c.ws, &entry.url)?;
+                }
                 in_flight += 1;
                 let _ = task_tx.send(task);
                 if p.max_pages
@@ -506,6 +544,9 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
         "replicas": c.stats.replicas,
         "errors": c.stats.errors,
         "robots_blocked": c.stats.robots_blocked,
+        "not_modified": c.stats.not_modified,
+        "dns_cache_hits": resolver.hits.load(std::sync::atomic::Ordering::Relaxed),
+        "dns_cache_misses": resolver.misses.load(std::sync::atomic::Ordering::Relaxed),
         "filtered": c.stats.filtered,
         "bytes": c.stats.bytes,
         "frontier_left": c.sched.queued(),

@@ -82,10 +82,19 @@ pub(super) fn record(
                 c.sched.current.remove(&e);
             }
         }
+        if let Some(ip) = &f.ip {
+            conn.execute(
+                "INSERT OR IGNORE INTO host_ips(host, ip, first_seen) VALUES (?1, ?2, ?3)",
+                params![host, ip, now],
+            )?;
+        }
         let mut error_kind: Option<String> = None;
         let mut replica_of: Option<i64> = None;
         let content_type = f.content_type.clone().unwrap_or_default();
-        if f.status >= 400 {
+        if f.status == 304 {
+            // A conditional re-crawl: unchanged since the last snapshot.
+            c.stats.not_modified += 1;
+        } else if f.status >= 400 {
             error_kind = Some(format!("http_{}", f.status));
         } else if !urls::mime_allowed(&content_type) {
             error_kind = Some("mime".into());
@@ -161,12 +170,32 @@ pub(super) fn record(
             "UPDATE frontier SET state = 'done' WHERE id = ?1",
             [entry.id],
         )?;
-        let is_html = content_type.to_ascii_lowercase().contains("html");
+        // Unchanged (304): its links are read from the snapshot we already have.
+        let (link_ct, link_body) = if f.status == 304 {
+            c.ws.conn()
+                .query_row(
+                    "SELECT content_type, raw FROM snapshots WHERE page_id = ?1 ORDER BY id DESC LIMIT 1",
+                    [page_id],
+                    |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<Vec<u8>>>(1)?)),
+                )
+                .optional()?
+                .map(|(ct, raw)| {
+                    let raw = raw.unwrap_or_default();
+                    let at = raw.windows(4).position(|w| w == b"\r\n\r\n").map_or(0, |p| p + 4);
+                    (ct, raw[at..].to_vec())
+                })
+                .unwrap_or((None, Vec::new()))
+        } else {
+            (f.content_type.clone(), f.body.clone())
+        };
+        let is_html = link_ct
+            .as_deref()
+            .is_some_and(|ct| ct.to_ascii_lowercase().contains("html"));
         // Links of a replica are followed too: on a mirror they lead to other URLs.
         if f.status < 400 && is_html {
             let base =
                 url::Url::parse(&f.final_url).map_err(|e| EngineError::Internal(e.to_string()))?;
-            let (found, _) = links::extract(&base, f.content_type.as_deref(), &f.body);
+            let (found, _) = links::extract(&base, link_ct.as_deref(), &link_body);
             for u in &found {
                 c.ws.conn().execute(
                     "INSERT OR IGNORE INTO links(from_page, to_url) VALUES (?1, ?2)",

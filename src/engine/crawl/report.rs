@@ -43,6 +43,8 @@ pub struct CrawlReport {
     /// URLs robots.txt kept us from, with the rule's reason.
     pub robots: Vec<(String, String)>,
     pub filtered: Vec<(String, String)>,
+    /// Host↔IP groups with their alias class.
+    pub aliases: Vec<AliasGroup>,
 }
 
 /// Read the report; `head` rows of the frontier, `recent` fetches.
@@ -112,6 +114,7 @@ pub fn report(ws: &Workspace, head: usize, recent: usize) -> Result<CrawlReport>
         outcomes,
         robots: pairs("robots")?,
         filtered: pairs("filtered")?,
+        aliases: alias_groups(ws)?,
     })
 }
 
@@ -134,4 +137,104 @@ pub fn fetch_events(ws: &Workspace) -> Result<Vec<(f64, String)>> {
             Some(((t - t0?).num_milliseconds() as f64 / 1000.0, host))
         })
         .collect())
+}
+
+/// A group of host names and IP addresses that answer for each other, with the book's class:
+/// 1-1 (one name, one address), 1-n (one name, several addresses), n-1 (several names on one
+/// address: virtual hosts or aliases), n-n [L1204–1267].
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AliasGroup {
+    pub class: String,
+    pub hosts: Vec<String>,
+    pub ips: Vec<String>,
+}
+
+/// The host↔IP table grouped into connected components of the bipartite host–IP graph.
+pub fn alias_groups(ws: &Workspace) -> Result<Vec<AliasGroup>> {
+    let mut st = ws
+        .conn()
+        .prepare("SELECT host, ip FROM host_ips ORDER BY host, ip")?;
+    let pairs: Vec<(String, String)> = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<std::result::Result<_, _>>()?;
+    // Union-find over "h:host" and "i:ip" nodes.
+    let mut parent: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    fn find(p: &mut std::collections::HashMap<String, String>, x: &str) -> String {
+        let mut cur = x.to_string();
+        while let Some(next) = p.get(&cur).filter(|n| **n != cur).cloned() {
+            cur = next;
+        }
+        cur
+    }
+    for (h, i) in &pairs {
+        let (a, b) = (format!("h:{h}"), format!("i:{i}"));
+        parent.entry(a.clone()).or_insert_with(|| a.clone());
+        parent.entry(b.clone()).or_insert_with(|| b.clone());
+        let (ra, rb) = (find(&mut parent, &a), find(&mut parent, &b));
+        if ra != rb {
+            parent.insert(ra, rb);
+        }
+    }
+    let mut groups: std::collections::BTreeMap<String, (Vec<String>, Vec<String>)> =
+        Default::default();
+    for (h, i) in &pairs {
+        let root = find(&mut parent, &format!("h:{h}"));
+        let g = groups.entry(root).or_default();
+        if !g.0.contains(h) {
+            g.0.push(h.clone());
+        }
+        if !g.1.contains(i) {
+            g.1.push(i.clone());
+        }
+    }
+    Ok(groups
+        .into_values()
+        .map(|(hosts, ips)| AliasGroup {
+            class: format!(
+                "{}-{}",
+                if hosts.len() > 1 { "n" } else { "1" },
+                if ips.len() > 1 { "n" } else { "1" }
+            ),
+            hosts,
+            ips,
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alias_classes() {
+        let d = tempfile::tempdir().unwrap();
+        let ws = Workspace::open_or_create(&d.path().join("w.tianwang")).unwrap();
+        for (h, i) in [
+            ("a.cn", "1.1.1.1"),
+            ("b.cn", "2.2.2.2"),
+            ("b.cn", "2.2.2.3"),
+            ("c.cn", "3.3.3.3"),
+            ("d.cn", "3.3.3.3"),
+            ("e.cn", "4.4.4.4"),
+            ("e.cn", "4.4.4.5"),
+            ("f.cn", "4.4.4.5"),
+        ] {
+            ws.conn()
+                .execute("INSERT INTO host_ips VALUES (?1, ?2, 'x')", [h, i])
+                .unwrap();
+        }
+        let g = alias_groups(&ws).unwrap();
+        let class = |h: &str| {
+            g.iter()
+                .find(|x| x.hosts.iter().any(|y| y == h))
+                .unwrap()
+                .class
+                .clone()
+        };
+        assert_eq!(class("a.cn"), "1-1");
+        assert_eq!(class("b.cn"), "1-n");
+        assert_eq!(class("c.cn"), "n-1");
+        assert_eq!(class("e.cn"), "n-n");
+        assert_eq!(g.len(), 4);
+    }
 }

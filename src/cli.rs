@@ -84,6 +84,12 @@ pub enum Command {
         /// Ignore robots.txt (only for your own test servers).
         #[arg(long)]
         ignore_robots: bool,
+        /// Skip URLs containing this (repeat; replaces the book's 25 substrings).
+        #[arg(long = "url-filter", value_name = "SUBSTRING")]
+        url_filter: Vec<String>,
+        /// Fetch every URL the scope allows (no substring filter).
+        #[arg(long, conflicts_with = "url_filter")]
+        no_url_filter: bool,
         #[arg(long, default_value_t = 10_000)]
         timeout_ms: u64,
         #[arg(long)]
@@ -291,6 +297,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             scope,
             allow_hosts,
             ignore_robots,
+            url_filter,
+            no_url_filter,
             timeout_ms,
             json,
         } => {
@@ -320,6 +328,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 allow_hosts: allow_hosts.clone(),
                 respect_robots: !*ignore_robots,
                 timeout_ms: *timeout_ms,
+                url_filter: if *no_url_filter {
+                    Vec::new()
+                } else if url_filter.is_empty() {
+                    CrawlParams::default().url_filter
+                } else {
+                    url_filter.clone()
+                },
                 ..Default::default()
             })?;
             let ws = Workspace::open_or_create(&path)?;

@@ -352,6 +352,39 @@ fn cli_crawl_and_pages_print_json() {
             "{format}"
         );
     }
+    // The book's URL filter rejects a URL with `&`; it can be edited or switched off.
+    let list = format!("{}list?cat=sports&page=2", server.web().truth.seeds[0]);
+    let fresh = d.path().join("f.tianwang");
+    let f = fresh.to_str().unwrap();
+    let out = tianwang(&[
+        "crawl",
+        "--workspace",
+        f,
+        "--seed",
+        &list,
+        "--max-depth",
+        "0",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["fetched"].as_u64(), v["filtered"].as_u64()),
+        (Some(0), Some(1)),
+        "{v}"
+    );
+    let out = tianwang(&[
+        "crawl",
+        "--workspace",
+        f,
+        "--seed",
+        &list,
+        "--max-depth",
+        "0",
+        "--no-url-filter",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["fetched"].as_u64(), Some(1), "{v}");
     // Bad input: exit 2 with the parameter named.
     let out = tianwang(&["import", "--workspace", w, "--tianwang", "/etc/hostname"]);
     assert_eq!(

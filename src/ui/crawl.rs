@@ -44,6 +44,7 @@ pub(crate) struct CrawlPanel {
     /// The report was re-read after the crawl finished.
     final_report: bool,
     pub capacity: super::capacity::CapacityPanel,
+    pub filter_text: String,
 }
 
 impl Default for CrawlPanel {
@@ -63,6 +64,7 @@ impl Default for CrawlPanel {
             handle: None,
             final_report: false,
             capacity: Default::default(),
+            filter_text: CrawlParams::default().url_filter.join("\n"),
         }
     }
 }
@@ -86,6 +88,13 @@ fn start(app: &mut WorkbenchApp, resume: bool) {
         .map(str::to_string)
         .collect();
     params.resume = resume;
+    params.url_filter = p
+        .filter_text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
     params.max_pages = (p.max_pages > 0).then_some(p.max_pages);
     params.max_depth = (p.max_depth > 0).then_some(p.max_depth);
     params.scope = match p.scope_choice {
@@ -254,6 +263,28 @@ fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
                             .suffix(" B"),
                     );
                     ui.end_row();
+                });
+            egui::CollapsingHeader::new(lang.t("crawl.url_filter"))
+                .id_salt("url_filter")
+                .show(ui, |ui| {
+                    ui.label(RichText::new(lang.t("crawl.url_filter_hint")).weak());
+                    ui.add(
+                        egui::TextEdit::multiline(&mut app.crawl_ui.filter_text)
+                            .desired_rows(6)
+                            .code_editor(),
+                    );
+                    ui.horizontal(|ui| {
+                        ui.label(lang.t("crawl.max_url_len"));
+                        ui.add(
+                            egui::DragValue::new(&mut app.crawl_ui.params.max_url_len)
+                                .range(16..=100_000),
+                        );
+                        if ui.button(lang.t("cap.book_defaults")).clicked() {
+                            let d = CrawlParams::default();
+                            app.crawl_ui.filter_text = d.url_filter.join("\n");
+                            app.crawl_ui.params.max_url_len = d.max_url_len;
+                        }
+                    });
                 });
             ui.horizontal(|ui| {
                 let has_ws = app.session.is_some();

@@ -113,6 +113,10 @@ pub struct CrawlParams {
     /// Retries of transient failures (timeouts, resets, 5xx), with backoff.
     pub retries: u32,
     pub user_agent: String,
+    /// URLs containing any of these are not fetched (default: the book's 25 [L1343–1366]).
+    pub url_filter: Vec<String>,
+    /// Longer URLs are not fetched (default 256 [L1305]).
+    pub max_url_len: usize,
 }
 
 impl Default for CrawlParams {
@@ -134,6 +138,11 @@ impl Default for CrawlParams {
             max_redirects: 3,
             max_bytes: 5 * 1024 * 1024,
             retries: 2,
+            url_filter: urls::BOOK_FILTER_SUBSTRINGS
+                .iter()
+                .map(|x| x.to_string())
+                .collect(),
+            max_url_len: urls::BOOK_URL_LEN,
             user_agent: concat!(
                 "TianwangWorkbench/",
                 env!("CARGO_PKG_VERSION"),
@@ -179,6 +188,9 @@ impl Crawl {
         }
         if p.timeout_ms < 100 || p.connect_timeout_ms < 100 {
             return Err(EngineError::invalid("timeout", "at least 100 ms"));
+        }
+        if p.max_url_len < 16 {
+            return Err(EngineError::invalid("max-url-len", "at least 16"));
         }
         if p.max_redirects > 20 {
             return Err(EngineError::invalid("max-redirects", "at most 20"));
@@ -354,7 +366,10 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
             .filter_map(|u| u.host_str().map(str::to_ascii_lowercase))
             .chain(p.allow_hosts.iter().map(|h| h.to_ascii_lowercase()))
             .collect(),
-        filter: urls::UrlFilter::default(),
+        filter: urls::UrlFilter {
+            substrings: p.url_filter.clone(),
+            max_len: p.max_url_len,
+        },
     };
     if p.resume {
         let mut stmt = c.ws.conn().prepare(

@@ -122,6 +122,11 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Benchmarks: crawl speed over loopback, frontier memory.
+    Bench {
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
     /// Serve the sample web over HTTP on loopback until killed.
     ServeSample {
         /// Loopback address to listen on; port 0 picks a free one.
@@ -133,6 +138,9 @@ pub enum Command {
         /// Delay every response by this many milliseconds.
         #[arg(long, default_value_t = 0)]
         latency_ms: u64,
+        /// Also serve a generated benchmark site of N linked pages on bench.localhost.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        bench: u64,
         /// First stdout line: {"addr","seeds","sites","pages"}.
         #[arg(long)]
         json: bool,
@@ -147,6 +155,29 @@ pub enum Command {
         /// Measuring time in seconds (0.5–600).
         #[arg(long, default_value_t = CalibrateParams::default().seconds)]
         seconds: f64,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Crawl a generated site of N pages over loopback, politeness off, into a scratch
+    /// workspace (SQLite, as a real crawl), and report pages/s.
+    Crawl {
+        #[arg(long, default_value_t = 50_000)]
+        pages: u64,
+        #[arg(long, default_value_t = 32)]
+        workers: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Build an in-memory frontier of N URLs and report the memory it takes.
+    Frontier {
+        #[arg(long, default_value_t = 1_000_000)]
+        urls: usize,
+        #[arg(long, default_value_t = 1000)]
+        hosts: usize,
         #[arg(long)]
         json: bool,
     },
@@ -251,11 +282,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             addr,
             changed,
             latency_ms,
+            bench,
             json,
-        } => return serve_sample(*addr, *changed, *latency_ms, *json),
+        } => return serve_sample(*addr, *changed, *latency_ms, *bench, *json),
         Command::Sample {
             what: SampleCommand::Load { .. },
         } => {}
+        Command::Bench { what } => return bench(what),
         Command::Sample {
             what: SampleCommand::Truth { port, changed },
         } => {
@@ -412,7 +445,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 }
             }
         }
-        Command::ServeSample { .. } | Command::Sample { .. } => {}
+        Command::ServeSample { .. } | Command::Sample { .. } | Command::Bench { .. } => {}
         Command::Jobs {
             kind,
             status,
@@ -503,6 +536,7 @@ fn serve_sample(
     addr: std::net::SocketAddr,
     changed: bool,
     latency_ms: u64,
+    bench: u64,
     json: bool,
 ) -> anyhow::Result<()> {
     use crate::engine::sample::server::{SampleServer, ServeOptions};
@@ -510,6 +544,7 @@ fn serve_sample(
         addr,
         changed,
         latency: Duration::from_millis(latency_ms),
+        bench_pages: bench,
     })?;
     let truth = &server.web().truth;
     let sites: Vec<&str> = truth.sites.iter().map(|s| s.host.as_str()).collect();
@@ -544,6 +579,80 @@ fn serve_sample(
     loop {
         std::thread::park();
     }
+}
+
+fn bench(what: &BenchCommand) -> anyhow::Result<()> {
+    match what {
+        BenchCommand::Frontier { urls, hosts, json } => {
+            let p = crate::engine::crawl::frontier_probe(*urls, *hosts)?;
+            if *json {
+                print_json(&serde_json::to_value(&p)?)?;
+            } else {
+                println!(
+                    "frontier of {} URLs on {} hosts: {:.1} MB ({:.0} bytes per URL; target < 300 MB for 1,000,000)",
+                    p.urls,
+                    p.hosts,
+                    p.rss_growth_bytes as f64 / 1e6,
+                    p.bytes_per_url
+                );
+            }
+        }
+        BenchCommand::Crawl {
+            pages,
+            workers,
+            json,
+        } => {
+            use crate::engine::crawl::{Crawl, CrawlParams, Scope};
+            use crate::engine::sample::server::{SampleServer, ServeOptions};
+            let server = SampleServer::start(ServeOptions {
+                bench_pages: *pages,
+                ..Default::default()
+            })?;
+            let dir = std::env::temp_dir().join(format!("tianwang-bench-{}", std::process::id()));
+            std::fs::create_dir_all(&dir)?;
+            let ws_path = dir.join("bench.tianwang");
+            let ws = Workspace::open_or_create(&ws_path)?;
+            let job = Crawl::new(CrawlParams {
+                seeds: vec![format!(
+                    "http://{}:{}/",
+                    crate::engine::sample::bench::HOST,
+                    server.addr().port()
+                )],
+                workers: *workers,
+                per_host: *workers,
+                scope: Scope::Hosts,
+                respect_robots: false,
+                url_filter: Vec::new(),
+                ..Default::default()
+            })?;
+            let result = run_job_with_progress(&ws, Box::new(job));
+            drop(ws);
+            let _ = std::fs::remove_dir_all(&dir);
+            let v = result?;
+            let out = json!({
+                "pages": pages,
+                "workers": workers,
+                "fetched": v["fetched"],
+                "stored": v["stored"],
+                "elapsed_s": v["elapsed_s"],
+                "pages_per_s": v["pages_per_s"],
+                "target_pages_per_s": 1500,
+            });
+            if *json {
+                print_json(&out)?;
+            } else {
+                println!(
+                    "crawled {} pages ({} stored) in {:.1} s: {:.0} pages/s with {} workers (target ≥ 1,500)",
+                    v["fetched"],
+                    v["stored"],
+                    v["elapsed_s"].as_f64().unwrap_or(0.0),
+                    v["pages_per_s"].as_f64().unwrap_or(0.0),
+                    workers
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The process exit code for an error: 2 when the user's input was at fault, else 1.

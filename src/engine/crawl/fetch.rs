@@ -81,6 +81,8 @@ pub(crate) struct Fetched {
     pub body: Vec<u8>,
     pub ip: Option<String>,
     pub elapsed: Duration,
+    /// Out-links, parsed by the worker (HTML parsing is the costly part: it runs in parallel).
+    pub links: Option<Vec<url::Url>>,
 }
 
 /// Why a fetch failed. `kind` is a short stable name (timeout, connect, too_large …).
@@ -219,5 +221,6 @@ pub(crate) fn fetch(
         body,
         ip,
         elapsed: started.elapsed(),
+        links: None,
     })
 }

@@ -235,9 +235,45 @@ struct Ctx<'a> {
     stats: Stats,
     scope_hosts: HashSet<String>,
     filter: urls::UrlFilter,
+    /// Hashes of every URL in the frontier (queued or done).
+    seen: HashSet<u64>,
+    /// The open batch transaction: when it began and how many fetches it holds.
+    batch: Option<(Instant, usize)>,
 }
 
+/// A 64-bit hash of a canonical URL, for the in-memory visited set.
+pub(crate) fn url_hash(u: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    u.hash(&mut h);
+    h.finish()
+}
+
+/// Commit a batch after this many fetches or this long, whichever comes first. A crash loses
+/// at most the open batch, whose URLs are still queued and are fetched again on resume.
+const BATCH_FETCHES: usize = 64;
+const BATCH_TIME: Duration = Duration::from_millis(100);
+
 impl Ctx<'_> {
+    fn begin(&mut self) -> Result<()> {
+        if self.batch.is_none() {
+            self.ws.conn().execute_batch("BEGIN IMMEDIATE")?;
+            self.batch = Some((Instant::now(), 0));
+        }
+        Ok(())
+    }
+
+    /// Commit the open batch if it is full or old enough (`force`: now).
+    fn commit(&mut self, force: bool) -> Result<()> {
+        if let Some((t, n)) = self.batch
+            && (force || n >= BATCH_FETCHES || t.elapsed() >= BATCH_TIME)
+        {
+            self.ws.conn().execute_batch("COMMIT")?;
+            self.batch = None;
+        }
+        Ok(())
+    }
+
     fn in_scope(&self, u: &url::Url) -> bool {
         let host = u.host_str().unwrap_or_default().to_ascii_lowercase();
         match &self.p.scope {
@@ -260,25 +296,27 @@ impl Ctx<'_> {
         }
         let s = u.to_string();
         let host = host_of(&s);
+        // The visited/queued set lives in memory (a 64-bit hash per URL); SQLite is asked only
+        // when the strategy needs the in-link count of a URL seen before.
+        let fresh = self.seen.insert(url_hash(&s));
+        if !fresh && self.sched.strategy != Strategy::Backlinks {
+            return Ok(());
+        }
         let conn = self.ws.conn();
-        let existing: Option<(i64, String, i64)> = conn
-            .query_row(
-                "SELECT id, state, backlinks FROM frontier WHERE url = ?1",
-                [&s],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
+        let existing: Option<(i64, String, i64)> = if fresh {
+            None
+        } else {
+            conn.prepare_cached("SELECT id, state, backlinks FROM frontier WHERE url = ?1")?
+                .query_row([&s], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .optional()?
+        };
         if let Some((id, state, backlinks)) = existing {
-            conn.execute(
-                "UPDATE frontier SET backlinks = backlinks + 1 WHERE id = ?1",
-                [id],
-            )?;
+            conn.prepare_cached("UPDATE frontier SET backlinks = backlinks + 1 WHERE id = ?1")?
+                .execute([id])?;
             if state == "queued" && self.sched.strategy == Strategy::Backlinks {
                 let (priority, why) = self.sched.priority(&u, backlinks + 1);
-                conn.execute(
-                    "UPDATE frontier SET priority = ?1, why = ?2 WHERE id = ?3",
-                    params![priority, why, id],
-                )?;
+                conn.prepare_cached("UPDATE frontier SET priority = ?1, why = ?2 WHERE id = ?3")?
+                    .execute(params![priority, why, id])?;
                 let seq = self.sched.seq;
                 self.sched.push(
                     &host,
@@ -299,11 +337,15 @@ impl Ctx<'_> {
         };
         let (priority, why) = self.sched.priority(&u, 1);
         let why = why_reject.map_or(why, |r| format!("filtered: {r:?}"));
-        conn.execute(
-            "INSERT INTO frontier(url, host, depth, priority, why, backlinks, state, discovered_at, job_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7, ?8)",
-            params![s, host, depth, priority, why, state, now_rfc3339(), self.job_id],
-        )?;
+        let inserted = conn
+            .prepare_cached(
+                "INSERT INTO frontier(url, host, depth, priority, why, backlinks, state, discovered_at, job_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7, ?8) ON CONFLICT(url) DO NOTHING",
+            )?
+            .execute(params![s, host, depth, priority, why, state, now_rfc3339(), self.job_id])?;
+        if inserted == 0 {
+            return Ok(());
+        }
         let id = conn.last_insert_rowid();
         if state == "queued" {
             let seq = self.sched.seq;
@@ -360,6 +402,8 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
             current: HashMap::new(),
         },
         stats: Stats::default(),
+        seen: HashSet::new(),
+        batch: None,
         scope_hosts: job
             .seeds
             .iter()
@@ -372,6 +416,13 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
         },
     };
     if p.resume {
+        {
+            let mut stmt = c.ws.conn().prepare("SELECT url FROM frontier")?;
+            let urls = stmt.query_map([], |r| r.get::<_, String>(0))?;
+            for u in urls {
+                c.seen.insert(url_hash(&u?));
+            }
+        }
         let mut stmt = c.ws.conn().prepare(
             "SELECT id, url, host, depth, priority FROM frontier WHERE state = 'queued' ORDER BY id",
         )?;
@@ -398,14 +449,19 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
         }
         let max_seq: Option<f64> =
             c.ws.conn()
-                .query_row("SELECT max(abs(priority)) FROM frontier", [], |r| r.get(0))?;
+                .prepare_cached("SELECT max(abs(priority)) FROM frontier")?
+                .query_row([], |r| r.get(0))?;
         c.sched.seq = c.sched.seq.max(max_seq.unwrap_or(0.0) as u64 + 1);
     } else {
-        c.ws.conn().execute("DELETE FROM frontier", [])?;
+        c.ws.conn()
+            .prepare_cached("DELETE FROM frontier")?
+            .execute([])?;
     }
+    c.begin()?;
     for s in &job.seeds {
         c.discover(s, 0)?;
     }
+    c.commit(true)?;
 
     // Workers: fetch only.
     let (task_tx, task_rx) = crossbeam_channel::unbounded::<Task>();
@@ -440,7 +496,21 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
                                 etag.as_deref(),
                                 modified.as_deref(),
                             )
-                            .map(Box::new);
+                            .map(|mut f| {
+                                let html = f
+                                    .content_type
+                                    .as_deref()
+                                    .is_some_and(|ct| ct.to_ascii_lowercase().contains("html"));
+                                if f.status < 300
+                                    && html
+                                    && let Ok(base) = url::Url::parse(&f.final_url)
+                                {
+                                    f.links = Some(
+                                        links::extract(&base, f.content_type.as_deref(), &f.body).0,
+                                    );
+                                }
+                                Box::new(f)
+                            });
                             Outcome::Page {
                                 entry,
                                 attempt,
@@ -522,7 +592,9 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
             match out_rx.recv_timeout(wait) {
                 Ok(out) => {
                     in_flight -= 1;
+                    c.begin()?;
                     handle(&mut c, out, &mut retry_wait)?;
+                    c.commit(false)?;
                     let total = p
                         .max_pages
                         .map_or((c.stats.fetched + c.sched.queued() as u64).max(1), |m| m);
@@ -536,13 +608,15 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
                         cx.counter(&format!("{IN_FLIGHT_PREFIX}{host}"), h.in_flight as f64);
                     }
                 }
-                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => c.commit(true)?,
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
                     return Err(EngineError::Internal("all workers stopped".into()));
                 }
             }
         }
     })();
+    // What is committed stays committed, also when cancelled.
+    let committed = c.commit(true);
     drop(task_tx);
     // Let in-flight fetches finish in the background; their results are not committed.
     for w in workers {
@@ -551,6 +625,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
         }
     }
     result?;
+    committed?;
     let elapsed = started.elapsed().as_secs_f64();
     cx.progress(1.0, "done");
     Ok(json!({
@@ -594,8 +669,7 @@ fn handle(
                     h.queue.extend(keep);
                     for e in blocked {
                         c.sched.current.remove(&e.id);
-                        c.ws.conn().execute(
-                            "UPDATE frontier SET state = 'robots', why = 'robots.txt disallows' WHERE id = ?1",
+                        c.ws.conn().prepare_cached("UPDATE frontier SET state = 'robots', why = 'robots.txt disallows' WHERE id = ?1")?.execute(
                             [e.id],
                         )?;
                         c.stats.robots_blocked += 1;
@@ -627,4 +701,66 @@ fn handle(
         }
     }
     Ok(())
+}
+
+/// Memory of an in-memory frontier, measured.
+#[derive(Debug, Clone, Serialize)]
+pub struct FrontierProbe {
+    pub urls: usize,
+    pub hosts: usize,
+    /// Resident memory grown while building the frontier (queues + visited set), in bytes.
+    pub rss_growth_bytes: u64,
+    pub bytes_per_url: f64,
+}
+
+/// Resident set size of this process (Linux; `None` elsewhere).
+pub fn rss_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// Fill a scheduler with `urls` queued URLs over `hosts` hosts (realistic lengths, the visited
+/// set too) and measure how much memory it takes.
+pub fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe> {
+    let before = rss_bytes().ok_or_else(|| EngineError::Internal("no /proc/self/statm".into()))?;
+    let mut sched = Scheduler {
+        strategy: Strategy::Weight,
+        hosts: HashMap::new(),
+        seq: 0,
+        rng: 1,
+        current: HashMap::new(),
+    };
+    let mut seen: HashSet<u64> = HashSet::with_capacity(urls);
+    for i in 0..urls {
+        let host = format!("www.site{}.example.localhost", i % hosts.max(1));
+        let url = format!(
+            "http://{host}/news/2026-{:02}/{:02}/content_{i}.html",
+            1 + i % 12,
+            1 + i % 28
+        );
+        seen.insert(url_hash(&url));
+        let parsed = url::Url::parse(&url).map_err(|e| EngineError::Internal(e.to_string()))?;
+        let (priority, _) = sched.priority(&parsed, 1);
+        let seq = sched.seq;
+        sched.push(
+            &host,
+            Entry {
+                priority,
+                seq,
+                id: i as i64,
+                url,
+                depth: 3,
+            },
+        );
+    }
+    let after = rss_bytes().unwrap_or(before);
+    let grown = after.saturating_sub(before);
+    std::hint::black_box((&sched.hosts, &seen));
+    Ok(FrontierProbe {
+        urls,
+        hosts,
+        rss_growth_bytes: grown,
+        bytes_per_url: grown as f64 / urls.max(1) as f64,
+    })
 }

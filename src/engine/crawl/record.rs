@@ -1,6 +1,6 @@
 //! Committing what a fetch brought back: the fetch log, the page, its snapshot or replica
-//! mark, the frontier row, and the links it discovered — one transaction per fetch, so a crash
-//! never leaves half a page.
+//! mark, the frontier row, and the links it discovered — inside the coordinator's batch
+//! transaction, so a crash never leaves half a page (a whole batch is either in or out).
 
 use md5::{Digest, Md5};
 use rusqlite::{OptionalExtension, params};
@@ -22,19 +22,16 @@ pub(super) fn record(
 ) -> Result<()> {
     let now = now_rfc3339();
     c.stats.fetched += 1;
-    c.ws.conn().execute_batch("BEGIN IMMEDIATE")?;
     let r = (|| -> Result<()> {
-        let f = match result {
+        let mut f = match result {
             Err(e) => {
                 c.error(e.kind);
-                c.ws.conn().execute(
-                    "INSERT INTO fetches(job_id, url, error_kind, error, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                c.ws.conn().prepare_cached("INSERT INTO fetches(job_id, url, error_kind, error, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)")?.execute(
                     params![c.job_id, entry.url, e.kind, e.message, now],
                 )?;
-                c.ws.conn().execute(
-                    "UPDATE frontier SET state = 'failed' WHERE id = ?1",
-                    [entry.id],
-                )?;
+                c.ws.conn()
+                    .prepare_cached("UPDATE frontier SET state = 'failed' WHERE id = ?1")?
+                    .execute([entry.id])?;
                 return Ok(());
             }
             Ok(f) => f,
@@ -46,47 +43,42 @@ pub(super) fn record(
         let redirected = final_url != entry.url;
         let host = host_of(&final_url);
         let conn = c.ws.conn();
-        conn.execute(
+        conn.prepare_cached(
             "INSERT INTO sites(host, first_seen) VALUES (?1, ?2) ON CONFLICT(host) DO NOTHING",
-            (&host, &now),
-        )?;
-        let site_id: i64 =
-            conn.query_row("SELECT id FROM sites WHERE host = ?1", [&host], |r| {
-                r.get(0)
-            })?;
-        conn.execute(
+        )?
+        .execute((&host, &now))?;
+        let site_id: i64 = conn
+            .prepare_cached("SELECT id FROM sites WHERE host = ?1")?
+            .query_row([&host], |r| r.get(0))?;
+        conn.prepare_cached(
             "INSERT INTO pages(url, site_id, first_seen, status, depth) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT(url) DO UPDATE SET status = excluded.status",
-            params![final_url, site_id, now, f.status, entry.depth],
-        )?;
-        let page_id: i64 =
-            conn.query_row("SELECT id FROM pages WHERE url = ?1", [&final_url], |r| {
-                r.get(0)
-            })?;
+        )?
+        .execute(params![final_url, site_id, now, f.status, entry.depth])?;
+        let page_id: i64 = conn
+            .prepare_cached("SELECT id FROM pages WHERE url = ?1")?
+            .query_row([&final_url], |r| r.get(0))?;
         if redirected {
+            c.seen.insert(super::url_hash(&final_url));
             // The redirected-to URL is visited too.
-            conn.execute(
-                "INSERT INTO frontier(url, host, depth, priority, why, state, discovered_at, job_id)
+            conn.prepare_cached("INSERT INTO frontier(url, host, depth, priority, why, state, discovered_at, job_id)
                  VALUES (?1, ?2, ?3, 0, 'redirect target', 'done', ?4, ?5)
-                 ON CONFLICT(url) DO UPDATE SET state = 'done'",
+                 ON CONFLICT(url) DO UPDATE SET state = 'done'")?.execute(
                 params![final_url, host, entry.depth, now, c.job_id],
             )?;
-            if let Some(e) = c.sched.hosts.get(&host).and_then(|_| {
-                conn.query_row(
-                    "SELECT id FROM frontier WHERE url = ?1",
-                    [&final_url],
-                    |r| r.get::<_, i64>(0),
-                )
-                .ok()
-            }) {
+            let target: Option<i64> = conn
+                .prepare_cached("SELECT id FROM frontier WHERE url = ?1")?
+                .query_row([&final_url], |r| r.get(0))
+                .optional()?;
+            if let Some(e) = target {
                 c.sched.current.remove(&e);
             }
         }
         if let Some(ip) = &f.ip {
-            conn.execute(
+            conn.prepare_cached(
                 "INSERT OR IGNORE INTO host_ips(host, ip, first_seen) VALUES (?1, ?2, ?3)",
-                params![host, ip, now],
-            )?;
+            )?
+            .execute(params![host, ip, now])?;
         }
         let mut error_kind: Option<String> = None;
         let mut replica_of: Option<i64> = None;
@@ -100,35 +92,32 @@ pub(super) fn record(
             error_kind = Some("mime".into());
         } else {
             let md5 = crate::engine::sample::web::hex(&Md5::digest(&f.body));
-            let first: Option<i64> = conn
-                .query_row(
-                    "SELECT page_id FROM snapshots WHERE md5 = ?1 AND page_id <> ?2 ORDER BY id LIMIT 1",
+            let first: Option<i64> = conn.prepare_cached("SELECT page_id FROM snapshots WHERE md5 = ?1 AND page_id <> ?2 ORDER BY id LIMIT 1")?.query_row(
                     params![md5, page_id],
                     |r| r.get(0),
                 )
                 .optional()?;
             if let Some(first) = first {
-                let newly = conn.execute(
-                    "UPDATE pages SET replica_of = ?1 WHERE id = ?2 AND replica_of IS NULL",
-                    params![first, page_id],
-                )?;
+                let newly = conn
+                    .prepare_cached(
+                        "UPDATE pages SET replica_of = ?1 WHERE id = ?2 AND replica_of IS NULL",
+                    )?
+                    .execute(params![first, page_id])?;
                 replica_of = Some(first);
                 // A page reached twice (e.g. also through a redirect) is one replica.
                 c.stats.replicas += newly as u64;
             } else {
                 let last: Option<String> = conn
-                    .query_row(
+                    .prepare_cached(
                         "SELECT md5 FROM snapshots WHERE page_id = ?1 ORDER BY id DESC LIMIT 1",
-                        [page_id],
-                        |r| r.get(0),
-                    )
+                    )?
+                    .query_row([page_id], |r| r.get(0))
                     .optional()?;
                 if last.as_deref() != Some(md5.as_str()) {
                     let mut raw = f.head.clone();
                     raw.extend_from_slice(&f.body);
-                    conn.execute(
-                        "INSERT INTO snapshots(page_id, fetched_at, status, md5, raw, origin, content_type, etag, last_modified, ip)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    conn.prepare_cached("INSERT INTO snapshots(page_id, fetched_at, status, md5, raw, origin, content_type, etag, last_modified, ip)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")?.execute(
                         params![
                             page_id,
                             now,
@@ -149,9 +138,8 @@ pub(super) fn record(
         if let Some(k) = &error_kind {
             c.error(k);
         }
-        c.ws.conn().execute(
-            "INSERT INTO fetches(job_id, url, final_url, status, error_kind, bytes, elapsed_ms, fetched_at, content_type, page_id, replica_of)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        c.ws.conn().prepare_cached("INSERT INTO fetches(job_id, url, final_url, status, error_kind, bytes, elapsed_ms, fetched_at, content_type, page_id, replica_of)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")?.execute(
             params![
                 c.job_id,
                 entry.url,
@@ -166,15 +154,12 @@ pub(super) fn record(
                 replica_of
             ],
         )?;
-        c.ws.conn().execute(
-            "UPDATE frontier SET state = 'done' WHERE id = ?1",
-            [entry.id],
-        )?;
+        c.ws.conn()
+            .prepare_cached("UPDATE frontier SET state = 'done' WHERE id = ?1")?
+            .execute([entry.id])?;
         // Unchanged (304): its links are read from the snapshot we already have.
         let (link_ct, link_body) = if f.status == 304 {
-            c.ws.conn()
-                .query_row(
-                    "SELECT content_type, raw FROM snapshots WHERE page_id = ?1 ORDER BY id DESC LIMIT 1",
+            c.ws.conn().prepare_cached("SELECT content_type, raw FROM snapshots WHERE page_id = ?1 ORDER BY id DESC LIMIT 1")?.query_row(
                     [page_id],
                     |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<Vec<u8>>>(1)?)),
                 )
@@ -195,12 +180,16 @@ pub(super) fn record(
         if f.status < 400 && is_html {
             let base =
                 url::Url::parse(&f.final_url).map_err(|e| EngineError::Internal(e.to_string()))?;
-            let (found, _) = links::extract(&base, link_ct.as_deref(), &link_body);
+            let found = match f.links.take() {
+                Some(found) => found,
+                None => links::extract(&base, link_ct.as_deref(), &link_body).0,
+            };
             for u in &found {
-                c.ws.conn().execute(
-                    "INSERT OR IGNORE INTO links(from_page, to_url) VALUES (?1, ?2)",
-                    params![page_id, urls::canonicalize(u).to_string()],
-                )?;
+                c.ws.conn()
+                    .prepare_cached(
+                        "INSERT OR IGNORE INTO links(from_page, to_url) VALUES (?1, ?2)",
+                    )?
+                    .execute(params![page_id, urls::canonicalize(u).to_string()])?;
             }
             for u in found {
                 let allowed = match c
@@ -230,16 +219,12 @@ pub(super) fn record(
         }
         Ok(())
     })();
-    match r {
-        Ok(()) => {
-            c.ws.conn().execute_batch("COMMIT")?;
-            Ok(())
-        }
-        Err(e) => {
-            let _ = c.ws.conn().execute_batch("ROLLBACK");
-            Err(e)
-        }
+    if r.is_ok()
+        && let Some(b) = &mut c.batch
+    {
+        b.1 += 1;
     }
+    r
 }
 
 /// One stored page, as `tianwang pages --json` lists it.

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod articles;
+pub mod bench;
 pub(crate) mod html;
 pub mod load;
 pub mod server;

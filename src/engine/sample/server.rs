@@ -61,6 +61,9 @@ impl ServerStats {
 }
 
 struct Shared {
+    /// Pages of the benchmark site on `bench.localhost` (0 = none).
+    bench_pages: u64,
+    articles: Vec<super::articles::Article>,
     original: SampleWeb,
     updated: SampleWeb,
     changed: AtomicBool,
@@ -77,6 +80,8 @@ pub struct ServeOptions {
     pub changed: bool,
     /// Added to every response (to make concurrency visible in tests and demos).
     pub latency: Duration,
+    /// Also serve a generated site of this many pages on `bench.localhost`.
+    pub bench_pages: u64,
 }
 
 impl Default for ServeOptions {
@@ -85,6 +90,7 @@ impl Default for ServeOptions {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             changed: false,
             latency: Duration::ZERO,
+            bench_pages: 0,
         }
     }
 }
@@ -129,6 +135,11 @@ impl SampleServer {
             .set_nonblocking(true)
             .map_err(|e| EngineError::Internal(e.to_string()))?;
         let shared = Arc::new(Shared {
+            bench_pages: opts.bench_pages,
+            articles: super::articles::all()?
+                .into_iter()
+                .filter(|a| !a.hant)
+                .collect(),
             original: SampleWeb::build(addr.port(), false)?,
             updated: SampleWeb::build(addr.port(), true)?,
             changed: AtomicBool::new(opts.changed),
@@ -286,9 +297,35 @@ async fn handle(State(st): State<Arc<Shared>>, req: Request) -> Response {
     } else {
         &st.original
     };
-    let resp = respond(web, &st.stats, &host, &path, req.headers());
+    let resp = if host == super::bench::HOST && st.bench_pages > 0 {
+        bench_response(&st, &path)
+    } else {
+        respond(web, &st.stats, &host, &path, req.headers())
+    };
     st.stats.leave(&host);
     resp
+}
+
+fn bench_response(st: &Shared, path: &str) -> Response {
+    let b = Response::builder().header(header::SERVER, "tianwang-sample/1");
+    if path == "/robots.txt" {
+        return b
+            .header(header::CONTENT_TYPE, "text/plain")
+            .body(Body::from("User-agent: *\nDisallow:\n"))
+            .unwrap_or_default();
+    }
+    match super::bench::page(&st.articles, st.bench_pages, path) {
+        Some(html) => b
+            .header(header::CONTENT_TYPE, "text/html; charset=utf-8")
+            .body(Body::from(html))
+            .unwrap_or_default(),
+        None => {
+            st.stats.not_found.fetch_add(1, Ordering::Relaxed);
+            b.status(StatusCode::NOT_FOUND)
+                .body(Body::empty())
+                .unwrap_or_default()
+        }
+    }
 }
 
 fn respond(

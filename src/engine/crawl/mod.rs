@@ -285,7 +285,12 @@ impl Ctx<'_> {
 
     /// Add a discovered URL to the frontier (in SQLite and in memory) unless seen or filtered.
     fn discover(&mut self, raw: &url::Url, depth: u32) -> Result<()> {
-        let u = urls::canonicalize(raw);
+        self.discover_canonical(&urls::canonicalize(raw), depth)
+    }
+
+    /// [`Self::discover`] for a URL already in canonical form.
+    fn discover_canonical(&mut self, u: &url::Url, depth: u32) -> Result<()> {
+        let u = u.clone();
         if !self.in_scope(&u) {
             return Ok(());
         }
@@ -505,8 +510,13 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
                                     && html
                                     && let Ok(base) = url::Url::parse(&f.final_url)
                                 {
+                                    // Canonical already: the coordinator need not redo it.
                                     f.links = Some(
-                                        links::extract(&base, f.content_type.as_deref(), &f.body).0,
+                                        links::extract(&base, f.content_type.as_deref(), &f.body)
+                                            .0
+                                            .iter()
+                                            .map(urls::canonicalize)
+                                            .collect(),
                                     );
                                 }
                                 Box::new(f)

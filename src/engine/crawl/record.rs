@@ -180,16 +180,21 @@ pub(super) fn record(
         if f.status < 400 && is_html {
             let base =
                 url::Url::parse(&f.final_url).map_err(|e| EngineError::Internal(e.to_string()))?;
-            let found = match f.links.take() {
+            let found: Vec<url::Url> = match f.links.take() {
                 Some(found) => found,
-                None => links::extract(&base, link_ct.as_deref(), &link_body).0,
+                None => links::extract(&base, link_ct.as_deref(), &link_body)
+                    .0
+                    .iter()
+                    .map(urls::canonicalize)
+                    .collect(),
             };
-            for u in &found {
-                c.ws.conn()
-                    .prepare_cached(
-                        "INSERT OR IGNORE INTO links(from_page, to_url) VALUES (?1, ?2)",
-                    )?
-                    .execute(params![page_id, urls::canonicalize(u).to_string()])?;
+            {
+                let mut ins = c.ws.conn().prepare_cached(
+                    "INSERT OR IGNORE INTO links(from_page, to_url) VALUES (?1, ?2)",
+                )?;
+                for u in &found {
+                    ins.execute(params![page_id, u.as_str()])?;
+                }
             }
             for u in found {
                 let allowed = match c
@@ -202,14 +207,14 @@ pub(super) fn record(
                     _ => true,
                 };
                 if allowed {
-                    c.discover(&u, entry.depth + 1)?;
+                    c.discover_canonical(&u, entry.depth + 1)?;
                 } else if c
                     .ws
                     .conn()
                     .execute(
                         "INSERT INTO frontier(url, host, depth, priority, why, state, discovered_at, job_id)
                          VALUES (?1, ?2, ?3, 0, 'robots.txt disallows', 'robots', ?4, ?5) ON CONFLICT(url) DO NOTHING",
-                        params![urls::canonicalize(&u).to_string(), host_of(u.as_str()), entry.depth + 1, now, c.job_id],
+                        params![u.as_str(), host_of(u.as_str()), entry.depth + 1, now, c.job_id],
                     )?
                     > 0
                 {

@@ -71,6 +71,9 @@ pub enum Command {
         /// bfs, dfs, weight, backlinks or random.
         #[arg(long, default_value = "bfs")]
         strategy: String,
+        /// With --strategy weight: N picks by weight, then M at random (the book: 1:1; N:0 = weight only).
+        #[arg(long, default_value = "1:1", value_name = "N:M")]
+        mix: String,
         /// Continue the frontier left by an earlier (or killed) crawl.
         #[arg(long)]
         resume: bool,
@@ -333,8 +336,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             url_filter,
             no_url_filter,
             timeout_ms,
+            mix,
             json,
         } => {
+            let bad_mix =
+                || EngineError::invalid("mix", format!("`{mix}`: use N:M, e.g. 1:1 or 3:1"));
+            let (mix_weight, mix_random) = mix
+                .split_once(':')
+                .and_then(|(n, m)| Some((n.parse::<u32>().ok()?, m.parse::<u32>().ok()?)))
+                .filter(|(n, _)| *n >= 1)
+                .ok_or_else(bad_mix)?;
             use crate::engine::crawl::{Crawl, CrawlParams, Scope};
             let scope = match scope.as_str() {
                 "hosts" => Scope::Hosts,
@@ -361,6 +372,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 allow_hosts: allow_hosts.clone(),
                 respect_robots: !*ignore_robots,
                 timeout_ms: *timeout_ms,
+                mix_weight,
+                mix_random,
                 url_filter: if *no_url_filter {
                     Vec::new()
                 } else if url_filter.is_empty() {

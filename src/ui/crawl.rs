@@ -233,6 +233,20 @@ fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
                             }
                         });
                     ui.end_row();
+                    if p.params.strategy == Strategy::Weight {
+                        ui.label(lang.t("crawl.mix"));
+                        ui.horizontal(|ui| {
+                            ui.add(egui::DragValue::new(&mut p.params.mix_weight).range(1..=100));
+                            ui.label(":");
+                            ui.add(egui::DragValue::new(&mut p.params.mix_random).range(0..=100));
+                        });
+                    } else {
+                        ui.label("");
+                        ui.label("");
+                    }
+                    ui.label(lang.t("crawl.retries"));
+                    ui.add(egui::DragValue::new(&mut p.params.retries).range(0..=10));
+                    ui.end_row();
                     ui.label(lang.t("crawl.max_pages"));
                     ui.add(egui::DragValue::new(&mut p.max_pages).range(0..=10_000_000));
                     ui.label(lang.t("crawl.max_depth"));

@@ -36,9 +36,31 @@ impl Ord for Entry {
     }
 }
 
+/// An entry under a random key (for the random picks of the book's N:M alternation).
+pub(super) struct Keyed(pub(super) u64, pub(super) Entry);
+
+impl PartialEq for Keyed {
+    fn eq(&self, o: &Self) -> bool {
+        self.0 == o.0
+    }
+}
+impl Eq for Keyed {}
+impl PartialOrd for Keyed {
+    fn partial_cmp(&self, other: &Self) -> Option<CmpOrdering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Keyed {
+    fn cmp(&self, o: &Self) -> CmpOrdering {
+        self.0.cmp(&o.0)
+    }
+}
+
 #[derive(Default)]
 pub(super) struct Host {
     pub(super) queue: BinaryHeap<Entry>,
+    /// The same entries by random key, only while the N:M alternation is on.
+    pub(super) random: BinaryHeap<Keyed>,
     pub(super) in_flight: usize,
     pub(super) next_at: Option<Instant>,
     /// `None` until robots.txt has been asked for; `Some(None)` = no rules.
@@ -92,6 +114,10 @@ pub(super) struct Scheduler {
     pub(super) rng: u64,
     /// Current priority of each queued id (Backlinks pushes updated copies; stale ones skip).
     pub(super) current: HashMap<i64, f64>,
+    /// The book's alternation for the weight order: N picks by weight, then M at random
+    /// [L1324–1326]; M = 0 turns it off.
+    pub(super) mix: (u32, u32),
+    pub(super) picks: u64,
 }
 
 impl Scheduler {
@@ -110,17 +136,31 @@ impl Scheduler {
                 )
             }
             Strategy::Backlinks => (backlinks as f64, format!("{backlinks} in-links")),
-            Strategy::Random => {
-                self.rng ^= self.rng << 13;
-                self.rng ^= self.rng >> 7;
-                self.rng ^= self.rng << 17;
-                ((self.rng % 1_000_000) as f64, "random".into())
-            }
+            Strategy::Random => ((self.next_rand() % 1_000_000) as f64, "random".into()),
         }
+    }
+
+    fn next_rand(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    fn alternating(&self) -> bool {
+        self.strategy == Strategy::Weight && self.mix.1 > 0
     }
 
     pub(super) fn push(&mut self, host: &str, e: Entry) {
         self.current.insert(e.id, e.priority);
+        if self.alternating() {
+            let key = self.next_rand();
+            self.hosts
+                .entry(host.to_string())
+                .or_default()
+                .random
+                .push(Keyed(key, e.clone()));
+        }
         self.hosts
             .entry(host.to_string())
             .or_default()
@@ -135,6 +175,8 @@ impl Scheduler {
     /// The best entry whose host may be asked now; hosts without robots rules get a robots task.
     pub(super) fn next(&mut self, per_host: usize, respect_robots: bool) -> Option<Task> {
         let now = Instant::now();
+        let cycle = u64::from(self.mix.0.max(1) + self.mix.1);
+        let random_turn = self.alternating() && self.picks % cycle >= u64::from(self.mix.0.max(1));
         let mut best: Option<(String, f64)> = None;
         for (name, h) in &mut self.hosts {
             if h.in_flight >= per_host || h.next_at.is_some_and(|t| t > now) {
@@ -166,15 +208,31 @@ impl Scheduler {
                 }
                 h.queue.pop();
             }
-            if let Some(top) = h.queue.peek()
-                && best.as_ref().is_none_or(|(_, p)| top.priority > *p)
+            while let Some(Keyed(_, top)) = h.random.peek() {
+                if self.current.get(&top.id) == Some(&top.priority) {
+                    break;
+                }
+                h.random.pop();
+            }
+            let candidate = if random_turn {
+                h.random.peek().map(|k| k.0 as f64)
+            } else {
+                h.queue.peek().map(|e| e.priority)
+            };
+            if let Some(c) = candidate
+                && best.as_ref().is_none_or(|(_, p)| c > *p)
             {
-                best = Some((name.clone(), top.priority));
+                best = Some((name.clone(), c));
             }
         }
         let (name, _) = best?;
         let h = self.hosts.get_mut(&name)?;
-        let entry = h.queue.pop()?;
+        let entry = if random_turn {
+            h.random.pop()?.1
+        } else {
+            h.queue.pop()?
+        };
+        self.picks += 1;
         self.current.remove(&entry.id);
         h.in_flight += 1;
         h.next_at = Some(now + h.delay);
@@ -200,4 +258,78 @@ pub(super) fn host_of(u: &str) -> String {
         .ok()
         .and_then(|u| u.host_str().map(|h| h.to_ascii_lowercase()))
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sched(mix: (u32, u32)) -> Scheduler {
+        let mut s = Scheduler {
+            strategy: Strategy::Weight,
+            hosts: HashMap::new(),
+            seq: 0,
+            rng: 0x2545_F491_4F6C_DD1D,
+            current: HashMap::new(),
+            mix,
+            picks: 0,
+        };
+        for i in 0..40i64 {
+            let e = Entry {
+                priority: i as f64,
+                seq: i as u64,
+                id: i,
+                url: format!("http://h.localhost/{i}"),
+                depth: 0,
+            };
+            s.push("h.localhost", e);
+        }
+        if let Some(h) = s.hosts.get_mut("h.localhost") {
+            h.robots = Some(None);
+        }
+        s
+    }
+
+    fn take(s: &mut Scheduler) -> f64 {
+        let Some(Task::Page { entry, .. }) = s.next(1, true) else {
+            panic!("no task")
+        };
+        if let Some(h) = s.hosts.get_mut("h.localhost") {
+            h.in_flight = 0;
+            h.next_at = None;
+        }
+        entry.priority
+    }
+
+    #[test]
+    fn weight_only_takes_the_best_each_time() {
+        let mut s = sched((1, 0));
+        let got: Vec<f64> = (0..5).map(|_| take(&mut s)).collect();
+        assert_eq!(got, [39.0, 38.0, 37.0, 36.0, 35.0]);
+    }
+
+    /// The book's alternation [L1324–1326]: N by weight, then M at random, and nothing twice.
+    #[test]
+    fn n_by_weight_then_m_at_random() {
+        let mut s = sched((2, 1));
+        let got: Vec<f64> = (0..40).map(|_| take(&mut s)).collect();
+        let mut seen = got.clone();
+        seen.sort_by(f64::total_cmp);
+        seen.dedup();
+        assert_eq!(seen.len(), 40, "every entry exactly once");
+        // Weight picks (positions 0, 1, 3, 4, …) are the best of what remains.
+        let mut left: Vec<f64> = (0..40).map(f64::from).collect();
+        let mut random_not_best = 0;
+        for (k, p) in got.iter().enumerate() {
+            let best = left.iter().cloned().fold(f64::MIN, f64::max);
+            if k % 3 < 2 {
+                assert_eq!(*p, best, "pick {k}");
+            } else if *p != best {
+                random_not_best += 1;
+            }
+            left.retain(|x| x != p);
+        }
+        assert!(random_not_best >= 8, "random picks look sorted: {got:?}");
+        assert_eq!(s.queued(), 0);
+    }
 }

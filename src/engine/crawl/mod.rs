@@ -113,6 +113,10 @@ pub struct CrawlParams {
     /// Retries of transient failures (timeouts, resets, 5xx), with backoff.
     pub retries: u32,
     pub user_agent: String,
+    /// With the weight order: N picks by weight, then M at random (the book: 1 and 1
+    /// [L1324–1326]; M = 0 = weight only).
+    pub mix_weight: u32,
+    pub mix_random: u32,
     /// URLs containing any of these are not fetched (default: the book's 25 [L1343–1366]).
     pub url_filter: Vec<String>,
     /// Longer URLs are not fetched (default 256 [L1305]).
@@ -138,6 +142,8 @@ impl Default for CrawlParams {
             max_redirects: 3,
             max_bytes: 5 * 1024 * 1024,
             retries: 2,
+            mix_weight: 1,
+            mix_random: 1,
             url_filter: urls::BOOK_FILTER_SUBSTRINGS
                 .iter()
                 .map(|x| x.to_string())
@@ -405,6 +411,8 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
             seq: 0,
             rng: 0x2545_F491_4F6C_DD1D,
             current: HashMap::new(),
+            mix: (p.mix_weight.max(1), p.mix_random),
+            picks: 0,
         },
         stats: Stats::default(),
         seen: HashSet::new(),
@@ -740,6 +748,8 @@ pub fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe> {
         seq: 0,
         rng: 1,
         current: HashMap::new(),
+        mix: (1, 0),
+        picks: 0,
     };
     let mut seen: HashSet<u64> = HashSet::with_capacity(urls);
     for i in 0..urls {

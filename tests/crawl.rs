@@ -152,6 +152,35 @@ fn crawling_the_sample_web_matches_its_ground_truth() {
         "the same content stored twice"
     );
 
+    // Snapshots are byte-exact: the server gzipped the body, the snapshot keeps it gzipped,
+    // and it inflates to exactly what the server holds (here the Big5 front page).
+    let seed = &truth.seeds[3];
+    let raw: Vec<u8> = rusqlite::Connection::open(&ws)
+        .unwrap()
+        .query_row(
+            "SELECT s.raw FROM snapshots s JOIN pages p ON p.id = s.page_id WHERE p.url = ?1",
+            [canon(seed)],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
+    assert!(
+        head.starts_with("http/1.1 200") && head.contains("content-encoding: gzip"),
+        "{head}"
+    );
+    let mut inflated = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(&raw[split..]),
+        &mut inflated,
+    )
+    .unwrap();
+    let u = url::Url::parse(seed).unwrap();
+    assert_eq!(
+        inflated,
+        server.web().get(u.host_str().unwrap(), "/").unwrap().body
+    );
+
     assert_eq!(
         result["replicas"].as_u64().unwrap() as usize,
         replicas.len()

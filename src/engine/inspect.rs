@@ -192,28 +192,24 @@ pub fn snapshot(ws: &Workspace, id: i64, hex_bytes: usize) -> Result<SnapshotVie
         )
         .optional()?
         .ok_or_else(|| EngineError::invalid("snapshot", format!("no snapshot {id}")))?;
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .map(|p| p + 4)
-        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|p| p + 2))
-        .unwrap_or(0);
-    let (head, body) = raw.split_at(split);
+    let (head, content) = crate::engine::crawl::fetch::snapshot_content(&raw);
+    let stored_body = &raw[head.len()..];
     let head = String::from_utf8_lossy(head).trim_end().to_string();
     let ct = ct.or_else(|| {
         head.lines()
             .find(|l| l.to_ascii_lowercase().starts_with("content-type:"))
             .map(|l| l[13..].trim().to_string())
     });
-    let enc = crate::engine::crawl::links::sniff_encoding(ct.as_deref(), body);
-    let (text, _, _) = enc.decode(body);
+    let enc = crate::engine::crawl::links::sniff_encoding(ct.as_deref(), &content);
+    let (text, _, _) = enc.decode(&content);
     Ok(SnapshotView {
         id,
         head,
-        body_bytes: body.len(),
+        body_bytes: content.len(),
         encoding: enc.name().to_string(),
         text: text.into_owned(),
-        hex: hex_dump(&body[..body.len().min(hex_bytes)]),
+        // The bytes as stored (compressed if they came compressed).
+        hex: hex_dump(&stored_body[..stored_body.len().min(hex_bytes)]),
     })
 }
 

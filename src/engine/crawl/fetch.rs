@@ -76,8 +76,12 @@ pub(crate) struct Fetched {
     pub content_type: Option<String>,
     pub etag: Option<String>,
     pub last_modified: Option<String>,
-    /// Status line + headers + blank line, as received (decoded body follows in `body`).
+    /// Status line + headers + blank line, as received (header names as the HTTP library
+    /// gives them: lower case).
     pub head: Vec<u8>,
+    /// The body byte-exact as received (still compressed when the server compressed it).
+    pub raw_body: Vec<u8>,
+    /// The content: `raw_body` with any gzip/deflate Content-Encoding undone.
     pub body: Vec<u8>,
     pub ip: Option<String>,
     pub elapsed: Duration,
@@ -106,6 +110,9 @@ pub(crate) fn client(
         .redirect(reqwest::redirect::Policy::limited(limits.max_redirects))
         .dns_resolver(resolver)
         .no_proxy()
+        // Compressed bodies are kept as received (byte-exact) and decoded here, not by reqwest.
+        .no_gzip()
+        .no_deflate()
         .pool_max_idle_per_host(4)
         .build()
         .map_err(|e| e.to_string())
@@ -148,7 +155,7 @@ pub(crate) fn fetch(
     if_modified_since: Option<&str>,
 ) -> Result<Fetched, FetchError> {
     let started = Instant::now();
-    let mut req = client.get(url);
+    let mut req = client.get(url).header("Accept-Encoding", "gzip, deflate");
     if let Some(v) = if_none_match {
         req = req.header("If-None-Match", v);
     }
@@ -183,6 +190,7 @@ pub(crate) fn fetch(
             transient: false,
         });
     }
+    let content_encoding = header("content-encoding").map(|v| v.to_ascii_lowercase());
     let mut body = Vec::new();
     (&mut resp)
         .take(limits.max_bytes + 1)
@@ -211,6 +219,8 @@ pub(crate) fn fetch(
             transient: false,
         });
     }
+    let raw_body = body;
+    let body = decode_content(content_encoding.as_deref(), &raw_body, limits.max_bytes)?;
     Ok(Fetched {
         final_url,
         status,
@@ -218,9 +228,106 @@ pub(crate) fn fetch(
         etag,
         last_modified,
         head,
+        raw_body,
         body,
         ip,
         elapsed: started.elapsed(),
         links: None,
     })
+}
+
+/// A stored snapshot split into its head and its content (Content-Encoding undone; an
+/// undecodable body is returned as stored).
+pub(crate) fn snapshot_content(raw: &[u8]) -> (&[u8], Vec<u8>) {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|p| p + 4)
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|p| p + 2))
+        .unwrap_or(0);
+    let (head, body) = raw.split_at(split);
+    let encoding = String::from_utf8_lossy(head).lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.trim()
+            .eq_ignore_ascii_case("content-encoding")
+            .then(|| v.trim().to_ascii_lowercase())
+    });
+    let content =
+        decode_content(encoding.as_deref(), body, u64::MAX / 2).unwrap_or_else(|_| body.to_vec());
+    (head, content)
+}
+
+/// Undo a gzip or deflate Content-Encoding, capped at `max` bytes (a decompression bomb is
+/// aborted like any oversized body).
+pub(crate) fn decode_content(
+    encoding: Option<&str>,
+    raw: &[u8],
+    max: u64,
+) -> Result<Vec<u8>, FetchError> {
+    let mut out = Vec::new();
+    let read = match encoding.map(str::trim) {
+        Some("gzip") | Some("x-gzip") => flate2::read::MultiGzDecoder::new(raw)
+            .take(max + 1)
+            .read_to_end(&mut out),
+        Some("deflate") => {
+            // Servers send zlib-wrapped deflate (RFC 9110), a few send raw deflate.
+            let r = flate2::read::ZlibDecoder::new(raw)
+                .take(max + 1)
+                .read_to_end(&mut out);
+            if r.is_err() {
+                out.clear();
+                flate2::read::DeflateDecoder::new(raw)
+                    .take(max + 1)
+                    .read_to_end(&mut out)
+            } else {
+                r
+            }
+        }
+        _ => return Ok(raw.to_vec()),
+    };
+    read.map_err(|e| FetchError {
+        kind: "decode",
+        message: format!("cannot undo Content-Encoding {encoding:?}: {e}"),
+        transient: false,
+    })?;
+    if out.len() as u64 > max {
+        return Err(FetchError {
+            kind: "too_large",
+            message: format!("decompressed body over the {max} byte cap: aborted"),
+            transient: false,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn content_encodings_are_undone_with_a_cap() {
+        let text = "天网".repeat(1000).into_bytes();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(&text).unwrap();
+        let gz = gz.finish().unwrap();
+        assert_eq!(decode_content(Some("gzip"), &gz, 1 << 20).unwrap(), text);
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(&text).unwrap();
+        assert_eq!(
+            decode_content(Some("deflate"), &z.finish().unwrap(), 1 << 20).unwrap(),
+            text
+        );
+        assert_eq!(decode_content(None, &text, 1 << 20).unwrap(), text);
+        assert_eq!(
+            decode_content(Some("gzip"), &gz, 100).unwrap_err().kind,
+            "too_large"
+        );
+        assert_eq!(
+            decode_content(Some("gzip"), b"not gzip", 100)
+                .unwrap_err()
+                .kind,
+            "decode"
+        );
+    }
 }

@@ -18,7 +18,7 @@
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
-mod fetch;
+pub(crate) mod fetch;
 mod frontier;
 pub(crate) mod links;
 mod record;

@@ -114,8 +114,9 @@ pub(super) fn record(
                     .query_row([page_id], |r| r.get(0))
                     .optional()?;
                 if last.as_deref() != Some(md5.as_str()) {
+                    // Byte-exact: the body as received, compressed if it came compressed.
                     let mut raw = f.head.clone();
-                    raw.extend_from_slice(&f.body);
+                    raw.extend_from_slice(&f.raw_body);
                     conn.prepare_cached("INSERT INTO snapshots(page_id, fetched_at, status, md5, raw, origin, content_type, etag, last_modified, ip)
                          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")?.execute(
                         params![
@@ -164,11 +165,7 @@ pub(super) fn record(
                     |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<Vec<u8>>>(1)?)),
                 )
                 .optional()?
-                .map(|(ct, raw)| {
-                    let raw = raw.unwrap_or_default();
-                    let at = raw.windows(4).position(|w| w == b"\r\n\r\n").map_or(0, |p| p + 4);
-                    (ct, raw[at..].to_vec())
-                })
+                .map(|(ct, raw)| (ct, super::fetch::snapshot_content(&raw.unwrap_or_default()).1))
                 .unwrap_or((None, Vec::new()))
         } else {
             (f.content_type.clone(), f.body.clone())

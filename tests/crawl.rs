@@ -490,3 +490,43 @@ fn recrawl_is_conditional_and_builds_snapshot_history() {
     .collect();
     assert_eq!(history, changed);
 }
+
+/// Pause holds the crawl (nothing new is fetched); unpausing lets it finish.
+#[test]
+fn pause_holds_and_unpause_finishes() {
+    let server = SampleServer::start(ServeOptions {
+        latency: Duration::from_millis(20),
+        ..Default::default()
+    })
+    .unwrap();
+    let truth = server.web().truth.clone();
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("p.tianwang");
+    Workspace::open_or_create(&ws).unwrap();
+    let runner = JobRunner::new(ws.clone(), std::sync::Arc::new(|| {}));
+    let job = Crawl::new(CrawlParams {
+        seeds: truth.seeds.clone(),
+        scope: Scope::Suffix(".localhost".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    let h = runner.spawn(Box::new(job));
+    let stats = server.stats();
+    let requests = || stats.requests.load(std::sync::atomic::Ordering::Relaxed);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while requests() < 30 {
+        assert!(Instant::now() < deadline, "crawl never got going");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.set_paused(true);
+    std::thread::sleep(Duration::from_millis(300)); // in-flight requests finish
+    let held = requests();
+    std::thread::sleep(Duration::from_millis(700));
+    assert_eq!(requests(), held, "requests went on while paused");
+    assert!(!h.is_finished());
+    h.set_paused(false);
+    let JobState::Done(v) = h.wait() else {
+        panic!("crawl failed")
+    };
+    assert!(v["fetched"].as_u64().unwrap() >= 420, "{v}");
+}

@@ -39,9 +39,28 @@ pub struct PageItem {
     pub replica_of: Option<String>,
 }
 
-/// Pages matching `f`, by URL; also the distinct hosts and statuses (for the filter menus).
-pub fn list(ws: &Workspace, f: &PageFilter) -> Result<(Vec<PageItem>, Vec<String>, Vec<i64>)> {
+/// A page list with what the filter menus offer.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PageList {
+    pub items: Vec<PageItem>,
+    /// Every host and every status in the workspace.
+    pub hosts: Vec<String>,
+    pub statuses: Vec<i64>,
+    /// How many pages match in all (`items` stops at the limit).
+    pub total: i64,
+}
+
+/// Pages matching `f`, by URL (at most `f.limit`); also the distinct hosts and statuses (for
+/// the filter menus) and how many pages match in all.
+pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
     let c = ws.conn();
+    let total: i64 = c.query_row(
+        "SELECT count(*) FROM pages p JOIN sites s ON s.id = p.site_id
+         WHERE instr(lower(p.url), lower(?1)) > 0
+           AND (?2 IS NULL OR s.host = ?2) AND (?3 IS NULL OR p.status = ?3)",
+        params![f.text, f.host, f.status],
+        |r| r.get(0),
+    )?;
     let mut st = c.prepare(
         "SELECT p.url, s.host, p.status, (SELECT count(*) FROM snapshots x WHERE x.page_id = p.id),
                 (SELECT url FROM pages r WHERE r.id = p.replica_of)
@@ -71,7 +90,12 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<(Vec<PageItem>, Vec<String
     let statuses = st
         .query_map([], |r| r.get(0))?
         .collect::<std::result::Result<_, _>>()?;
-    Ok((items, hosts, statuses))
+    Ok(PageList {
+        items,
+        hosts,
+        statuses,
+        total,
+    })
 }
 
 /// One snapshot's summary.
@@ -366,7 +390,7 @@ mod tests {
             .collect();
         assert!(!added.is_empty() && added.len() < 5, "{added:?}");
         // GBK pages decode as GBK.
-        let (items, hosts, _) = list(
+        let PageList { items, hosts, .. } = list(
             &ws,
             &PageFilter {
                 host: Some("www.jiangnan.localhost".into()),

@@ -107,6 +107,8 @@ struct Shared {
     params: Value,
     id: OnceLock<i64>,
     cancel: AtomicBool,
+    /// Jobs that support pausing (see [`JobContext::is_paused`]) hold still while set.
+    pause: AtomicBool,
     started: Instant,
     inner: Mutex<Inner>,
     notify: Arc<dyn Fn() + Send + Sync>,
@@ -178,6 +180,11 @@ impl JobContext {
         }
     }
 
+    /// Pause was asked (a job that supports it stops starting new work until resumed).
+    pub fn is_paused(&self) -> bool {
+        self.shared.pause.load(Ordering::Relaxed)
+    }
+
     pub fn is_cancelled(&self) -> bool {
         self.shared.cancel.load(Ordering::Relaxed)
     }
@@ -231,6 +238,16 @@ impl JobHandle {
     }
 
     /// Ask the job to stop. Returns at once; the state becomes `Cancelled` when it has.
+    /// Pause or resume a job that supports it (the crawler does; others ignore it).
+    pub fn set_paused(&self, paused: bool) {
+        self.shared.pause.store(paused, Ordering::Relaxed);
+        (self.shared.notify)();
+    }
+
+    pub fn is_paused(&self) -> bool {
+        self.shared.pause.load(Ordering::Relaxed)
+    }
+
     pub fn cancel(&self) {
         self.shared.cancel.store(true, Ordering::Relaxed);
         let mut g = self.shared.lock();
@@ -298,6 +315,7 @@ impl JobRunner {
             params: job.params(),
             id: OnceLock::new(),
             cancel: AtomicBool::new(false),
+            pause: AtomicBool::new(false),
             started: Instant::now(),
             inner: Mutex::new(Inner {
                 state: JobState::Starting,

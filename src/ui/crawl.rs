@@ -258,7 +258,7 @@ fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
                         ui.selectable_value(&mut p.scope_choice, 1, lang.t("crawl.scope_any"));
                         ui.selectable_value(&mut p.scope_choice, 2, lang.t("crawl.scope_suffix"));
                         if p.scope_choice == 2 {
-                            ui.add(egui::TextEdit::singleline(&mut p.suffix).desired_width(90.0));
+                            ui.add_sized([110.0, 20.0], egui::TextEdit::singleline(&mut p.suffix));
                         }
                     });
                     ui.label(lang.t("crawl.timeout"));
@@ -307,6 +307,19 @@ fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
                     .clicked()
                 {
                     start(app, false);
+                }
+                let paused = app.crawl_ui.handle.as_ref().is_some_and(|h| h.is_paused());
+                let pause_label = if paused {
+                    lang.t("crawl.unpause")
+                } else {
+                    lang.t("crawl.pause")
+                };
+                if ui
+                    .add_enabled(running, egui::Button::new(pause_label))
+                    .clicked()
+                    && let Some(h) = &app.crawl_ui.handle
+                {
+                    h.set_paused(!paused);
                 }
                 if ui
                     .add_enabled(running, egui::Button::new(lang.t("crawl.stop")))
@@ -412,6 +425,20 @@ fn in_flight(lang: Lang, ui: &mut Ui, snap: &JobSnapshot) {
 fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport) {
     ui.columns(2, |cols| {
         cols[0].label(RichText::new(lang.t("crawl.outcomes")).strong());
+        if !r.outcomes.is_empty() {
+            let bars: Vec<Bar> = r
+                .outcomes
+                .iter()
+                .enumerate()
+                .map(|(i, (k, n))| Bar::new(i as f64, *n as f64).name(k.clone()))
+                .collect();
+            Plot::new("outcomes_plot")
+                .height(110.0)
+                .show_axes([false, true])
+                .show(&mut cols[0], |pl| {
+                    pl.bar_chart(BarChart::new(lang.t("crawl.outcomes"), bars))
+                });
+        }
         egui::Grid::new("outcomes")
             .striped(true)
             .show(&mut cols[0], |ui| {

@@ -6,10 +6,8 @@ use egui::{Color32, RichText, Ui};
 
 use super::task::{Loaded, Task};
 use super::{Lang, WorkbenchApp};
-use crate::engine::inspect::{self, DiffLine, PageDetail, PageFilter, PageItem, SnapshotView};
+use crate::engine::inspect::{self, DiffLine, PageDetail, PageFilter, PageList, SnapshotView};
 use crate::engine::store::Workspace;
-
-type PageList = (Vec<PageItem>, Vec<String>, Vec<i64>);
 
 #[derive(Default, Clone, Copy, PartialEq)]
 enum Tab {
@@ -86,13 +84,13 @@ fn filters(lang: Lang, ui: &mut Ui, p: &mut PagesPanel) {
         .list
         .value
         .as_ref()
-        .map(|l| l.1.clone())
+        .map(|l| l.hosts.clone())
         .unwrap_or_default();
     let statuses = p
         .list
         .value
         .as_ref()
-        .map(|l| l.2.clone())
+        .map(|l| l.statuses.clone())
         .unwrap_or_default();
     ui.horizontal_wrapped(|ui| {
         ui.label(lang.t("pages.filter"));
@@ -125,7 +123,7 @@ fn filters(lang: Lang, ui: &mut Ui, p: &mut PagesPanel) {
                 }
             });
         if let Some(l) = &p.list.value {
-            ui.label(RichText::new(lang.tf("pages.count", &[&l.0.len()])).weak());
+            ui.label(RichText::new(lang.tf("pages.count", &[&l.items.len(), &l.total])).weak());
         }
     });
 }
@@ -197,8 +195,14 @@ fn detail_ui(lang: Lang, ui: &mut Ui, p: &mut PagesPanel, path: &std::path::Path
         }
     });
     ui.separator();
+    // A read-only code view: wraps long lines without stretching them.
     let mono = |ui: &mut Ui, s: &str| {
-        ui.add(egui::Label::new(RichText::new(s).monospace()).wrap());
+        let mut text = s;
+        ui.add(
+            egui::TextEdit::multiline(&mut text)
+                .code_editor()
+                .desired_width(f32::INFINITY),
+        );
     };
     match p.tab {
         Tab::Headers => {
@@ -302,7 +306,7 @@ pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
             .id_salt("page_list")
             .max_height(640.0)
             .show(&mut cols[0], |ui| {
-                if let Some((items, _, _)) = &p.list.value {
+                if let Some(PageList { items, .. }) = &p.list.value {
                     if items.is_empty() {
                         ui.label(RichText::new(lang.t("pages.empty")).italics());
                     }

@@ -575,7 +575,8 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
                     validators,
                 });
             }
-            while budget_left && in_flight < p.workers {
+            // Paused: finish what is in flight, start nothing new.
+            while budget_left && !cx.is_paused() && in_flight < p.workers {
                 let Some(mut task) = c.sched.next(p.per_host, p.respect_robots) else {
                     break;
                 };
@@ -595,7 +596,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
                     break;
                 }
             }
-            if in_flight == 0 && retry_wait.is_empty() {
+            if in_flight == 0 && retry_wait.is_empty() && !cx.is_paused() {
                 let waiting = c.sched.queued() > 0 && budget_left;
                 if !waiting {
                     return Ok(());

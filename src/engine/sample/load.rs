@@ -79,8 +79,9 @@ fn load(ws: &mut Workspace, web: &SampleWeb, cx: &JobContext) -> Result<Value> {
                 r.get(0)
             })?;
         let inserted = tx.execute(
-            "INSERT INTO pages(url, site_id, first_seen) VALUES (?1, ?2, ?3) ON CONFLICT(url) DO NOTHING",
-            (&p.url, site_id, &now),
+            "INSERT INTO pages(url, site_id, first_seen, status, depth) VALUES (?1, ?2, ?3, ?4, NULL)
+             ON CONFLICT(url) DO NOTHING",
+            (&p.url, site_id, &now, i64::from(r.status)),
         )?;
         new_pages += inserted as u64;
         let page_id: i64 = tx.query_row("SELECT id FROM pages WHERE url = ?1", [&p.url], |r| {

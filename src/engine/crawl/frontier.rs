@@ -151,6 +151,21 @@ impl Scheduler {
         self.strategy == Strategy::Weight && self.mix.1 > 0
     }
 
+    /// Queue `url` (frontier row `id`) for `host` with `priority`, in discovery order.
+    pub(super) fn enqueue(&mut self, host: &str, priority: f64, id: i64, url: String, depth: u32) {
+        let seq = self.seq;
+        self.push(
+            host,
+            Entry {
+                priority,
+                seq,
+                id,
+                url,
+                depth,
+            },
+        );
+    }
+
     pub(super) fn push(&mut self, host: &str, e: Entry) {
         self.current.insert(e.id, e.priority);
         if self.alternating() {

@@ -328,17 +328,7 @@ impl Ctx<'_> {
                 let (priority, why) = self.sched.priority(&u, backlinks + 1);
                 conn.prepare_cached("UPDATE frontier SET priority = ?1, why = ?2 WHERE id = ?3")?
                     .execute(params![priority, why, id])?;
-                let seq = self.sched.seq;
-                self.sched.push(
-                    &host,
-                    Entry {
-                        priority,
-                        seq,
-                        id,
-                        url: s,
-                        depth,
-                    },
-                );
+                self.sched.enqueue(&host, priority, id, s, depth);
             }
             return Ok(());
         }
@@ -359,17 +349,7 @@ impl Ctx<'_> {
         }
         let id = conn.last_insert_rowid();
         if state == "queued" {
-            let seq = self.sched.seq;
-            self.sched.push(
-                &host,
-                Entry {
-                    priority,
-                    seq,
-                    id,
-                    url: s,
-                    depth,
-                },
-            );
+            self.sched.enqueue(&host, priority, id, s, depth);
         } else {
             self.stats.filtered += 1;
         }

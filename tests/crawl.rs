@@ -163,6 +163,19 @@ fn crawling_the_sample_web_matches_its_ground_truth() {
             |r| r.get(0),
         )
         .unwrap();
+    let request: String = rusqlite::Connection::open(&ws)
+        .unwrap()
+        .query_row(
+            "SELECT s.request FROM snapshots s JOIN pages p ON p.id = s.page_id WHERE p.url = ?1",
+            [canon(seed)],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        request.starts_with("GET / HTTP/1.1\r\nHost: www.wenhua.localhost"),
+        "{request}"
+    );
+    assert!(request.contains("Accept-Encoding: gzip"));
     let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
     let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
     assert!(

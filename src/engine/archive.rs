@@ -21,7 +21,7 @@ use rusqlite::params;
 use serde::Serialize;
 
 use crate::engine::error::{EngineError, Result};
-use crate::engine::formats::{tianwang, tianwang::RawRecord, warc};
+use crate::engine::formats::{index, tianwang, tianwang::RawRecord, warc};
 use crate::engine::store::{Workspace, now_rfc3339};
 
 /// An archive format.
@@ -50,6 +50,14 @@ fn io_err(path: &Path, e: std::io::Error) -> EngineError {
         path: path.into(),
         reason: e.to_string(),
     }
+}
+
+/// `PATH.doc.idx` / `PATH.url.idx` beside an exported raw file.
+pub fn idx_path(raw: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut s = raw.as_os_str().to_owned();
+    s.push(".");
+    s.push(suffix);
+    s.into()
 }
 
 /// Every snapshot as a record, oldest first.
@@ -95,11 +103,25 @@ pub fn export(ws: &Workspace, format: Format, path: &Path) -> Result<usize> {
     }
     let recs = records(ws)?;
     let mut buf = Vec::new();
+    let internal = |e: std::io::Error| EngineError::Internal(e.to_string());
     match format {
-        Format::Tianwang => tianwang::write_all(&mut buf, &recs).map(|_| ()),
-        Format::Warc => warc::write_warc(&mut buf, &recs),
+        Format::Tianwang => {
+            // The raw file, and beside it the book's two indexes [L1449–1476]:
+            // PATH.doc.idx (id, offset, MD5, with the sentinel) and PATH.url.idx (sorted).
+            let offsets = tianwang::write_all(&mut buf, &recs).map_err(internal)?;
+            let end = offsets.last().copied().unwrap_or(0);
+            let placed: Vec<(u64, RawRecord)> =
+                offsets.iter().copied().zip(recs.iter().cloned()).collect();
+            let (mut doc, mut urls) = (Vec::new(), Vec::new());
+            index::write_doc_idx(&mut doc, &index::doc_index(&placed, end)).map_err(internal)?;
+            index::write_url_idx(&mut urls, &index::url_index(&placed)).map_err(internal)?;
+            for (suffix, bytes) in [("doc.idx", doc), ("url.idx", urls)] {
+                let p = idx_path(path, suffix);
+                std::fs::write(&p, bytes).map_err(|e| io_err(&p, e))?;
+            }
+        }
+        Format::Warc => warc::write_warc(&mut buf, &recs).map_err(internal)?,
     }
-    .map_err(|e| EngineError::Internal(e.to_string()))?;
     std::fs::write(path, buf).map_err(|e| io_err(path, e))?;
     Ok(recs.len())
 }
@@ -252,6 +274,23 @@ mod tests {
         for format in [Format::Tianwang, Format::Warc] {
             let first = d.path().join(format!("{format:?}-1"));
             assert_eq!(export(&ws, format, &first).unwrap(), 40);
+            if format == Format::Tianwang {
+                // The book's indexes: every URL found through Url.idx → Doc.idx → the record.
+                let raw = std::fs::read(&first).unwrap();
+                let docs =
+                    index::read_doc_idx(&std::fs::read(idx_path(&first, "doc.idx")).unwrap())
+                        .unwrap();
+                let urls =
+                    index::read_url_idx(&std::fs::read(idx_path(&first, "url.idx")).unwrap())
+                        .unwrap();
+                assert_eq!(docs.len(), 41, "40 records and the sentinel");
+                for r in records(&ws).unwrap() {
+                    let found = index::snapshot(&raw, &docs, &urls, &r.url)
+                        .unwrap()
+                        .unwrap();
+                    assert_eq!(found.data, r.data);
+                }
+            }
             let mut other =
                 Workspace::open_or_create(&d.path().join(format!("{format:?}.tianwang"))).unwrap();
             let rep = import(&mut other, format, &first, false).unwrap();

@@ -26,6 +26,8 @@ pub struct PageFilter {
     pub text: String,
     pub host: Option<String>,
     pub status: Option<i64>,
+    /// Media type of a snapshot, e.g. `text/html`.
+    pub content_type: Option<String>,
     pub limit: usize,
 }
 
@@ -46,6 +48,8 @@ pub struct PageList {
     /// Every host and every status in the workspace.
     pub hosts: Vec<String>,
     pub statuses: Vec<i64>,
+    /// Every media type stored (without parameters).
+    pub types: Vec<String>,
     /// How many pages match in all (`items` stops at the limit).
     pub total: i64,
 }
@@ -57,8 +61,10 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
     let total: i64 = c.query_row(
         "SELECT count(*) FROM pages p JOIN sites s ON s.id = p.site_id
          WHERE instr(lower(p.url), lower(?1)) > 0
-           AND (?2 IS NULL OR s.host = ?2) AND (?3 IS NULL OR p.status = ?3)",
-        params![f.text, f.host, f.status],
+           AND (?2 IS NULL OR s.host = ?2) AND (?3 IS NULL OR p.status = ?3)
+           AND (?4 IS NULL OR EXISTS (SELECT 1 FROM snapshots x WHERE x.page_id = p.id
+                                      AND lower(x.content_type) LIKE lower(?4) || '%'))",
+        params![f.text, f.host, f.status, f.content_type],
         |r| r.get(0),
     )?;
     let mut st = c.prepare(
@@ -67,19 +73,24 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
          FROM pages p JOIN sites s ON s.id = p.site_id
          WHERE instr(lower(p.url), lower(?1)) > 0
            AND (?2 IS NULL OR s.host = ?2) AND (?3 IS NULL OR p.status = ?3)
+           AND (?5 IS NULL OR EXISTS (SELECT 1 FROM snapshots x WHERE x.page_id = p.id
+                                      AND lower(x.content_type) LIKE lower(?5) || '%'))
          ORDER BY p.url LIMIT ?4",
     )?;
     let limit = if f.limit == 0 { 1000 } else { f.limit } as i64;
     let items = st
-        .query_map(params![f.text, f.host, f.status, limit], |r| {
-            Ok(PageItem {
-                url: r.get(0)?,
-                host: r.get(1)?,
-                status: r.get(2)?,
-                snapshots: r.get(3)?,
-                replica_of: r.get(4)?,
-            })
-        })?
+        .query_map(
+            params![f.text, f.host, f.status, limit, f.content_type],
+            |r| {
+                Ok(PageItem {
+                    url: r.get(0)?,
+                    host: r.get(1)?,
+                    status: r.get(2)?,
+                    snapshots: r.get(3)?,
+                    replica_of: r.get(4)?,
+                })
+            },
+        )?
         .collect::<std::result::Result<_, _>>()?;
     let mut st = c.prepare("SELECT host FROM sites ORDER BY host")?;
     let hosts = st
@@ -90,10 +101,26 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
     let statuses = st
         .query_map([], |r| r.get(0))?
         .collect::<std::result::Result<_, _>>()?;
+    let mut st =
+        c.prepare("SELECT DISTINCT content_type FROM snapshots WHERE content_type IS NOT NULL")?;
+    let mut types: Vec<String> = st
+        .query_map([], |r| r.get::<_, String>(0))?
+        .filter_map(|t| t.ok())
+        .map(|t| {
+            t.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .collect();
+    types.sort();
+    types.dedup();
     Ok(PageList {
         items,
         hosts,
         statuses,
+        types,
         total,
     })
 }
@@ -192,6 +219,8 @@ pub struct SnapshotView {
     pub id: i64,
     /// Status line and response headers.
     pub head: String,
+    /// The request this snapshot answered, when the crawler recorded it.
+    pub request: Option<String>,
     pub body_bytes: usize,
     /// The charset used to decode, and the text.
     pub encoding: String,
@@ -202,15 +231,16 @@ pub struct SnapshotView {
 
 /// Open snapshot `id`; `hex_bytes` limits the hex dump.
 pub fn snapshot(ws: &Workspace, id: i64, hex_bytes: usize) -> Result<SnapshotView> {
-    let (raw, ct): (Vec<u8>, Option<String>) = ws
+    let (raw, ct, request): (Vec<u8>, Option<String>, Option<String>) = ws
         .conn()
         .query_row(
-            "SELECT raw, content_type FROM snapshots WHERE id = ?1",
+            "SELECT raw, content_type, request FROM snapshots WHERE id = ?1",
             [id],
             |r| {
                 Ok((
                     r.get::<_, Option<Vec<u8>>>(0)?.unwrap_or_default(),
                     r.get(1)?,
+                    r.get(2)?,
                 ))
             },
         )
@@ -229,6 +259,7 @@ pub fn snapshot(ws: &Workspace, id: i64, hex_bytes: usize) -> Result<SnapshotVie
     Ok(SnapshotView {
         id,
         head,
+        request,
         body_bytes: content.len(),
         encoding: enc.name().to_string(),
         text: text.into_owned(),

@@ -140,6 +140,8 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
              PRIMARY KEY (host, ip)
          ) STRICT, WITHOUT ROWID;",
     ),
+    // v5: the request each snapshot answered (method, path, headers sent).
+    M::up("ALTER TABLE snapshots ADD COLUMN request TEXT;"),
 ];
 
 /// The migrations as a runnable set.

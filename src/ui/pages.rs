@@ -11,6 +11,7 @@ use crate::engine::store::Workspace;
 
 #[derive(Default, Clone, Copy, PartialEq)]
 enum Tab {
+    Request,
     #[default]
     Headers,
     Text,
@@ -25,8 +26,9 @@ pub(crate) struct PagesPanel {
     text: String,
     host: Option<String>,
     status: Option<i64>,
+    content_type: Option<String>,
     list: Loaded<PageList>,
-    applied: (String, Option<String>, Option<i64>),
+    applied: (String, Option<String>, Option<i64>, Option<String>),
     selected: Option<String>,
     detail: Option<Task<Result<PageDetail, String>>>,
     current: Option<PageDetail>,
@@ -86,6 +88,12 @@ fn filters(lang: Lang, ui: &mut Ui, p: &mut PagesPanel) {
         .as_ref()
         .map(|l| l.hosts.clone())
         .unwrap_or_default();
+    let types = p
+        .list
+        .value
+        .as_ref()
+        .map(|l| l.types.clone())
+        .unwrap_or_default();
     let statuses = p
         .list
         .value
@@ -120,6 +128,18 @@ fn filters(lang: Lang, ui: &mut Ui, p: &mut PagesPanel) {
                 ui.selectable_value(&mut p.status, None, lang.t("pages.all_statuses"));
                 for s in statuses {
                     ui.selectable_value(&mut p.status, Some(s), s.to_string());
+                }
+            });
+        egui::ComboBox::from_id_salt("pages_type")
+            .selected_text(
+                p.content_type
+                    .clone()
+                    .unwrap_or_else(|| lang.t("pages.all_types").into()),
+            )
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut p.content_type, None, lang.t("pages.all_types"));
+                for t in types {
+                    ui.selectable_value(&mut p.content_type, Some(t.clone()), t);
                 }
             });
         if let Some(l) = &p.list.value {
@@ -184,6 +204,7 @@ fn detail_ui(lang: Lang, ui: &mut Ui, p: &mut PagesPanel, path: &std::path::Path
     }
     ui.horizontal(|ui| {
         for (t, key) in [
+            (Tab::Request, lang.t("pages.tab_request")),
             (Tab::Headers, lang.t("pages.tab_headers")),
             (Tab::Text, lang.t("pages.tab_text")),
             (Tab::Hex, lang.t("pages.tab_hex")),
@@ -205,6 +226,16 @@ fn detail_ui(lang: Lang, ui: &mut Ui, p: &mut PagesPanel, path: &std::path::Path
         );
     };
     match p.tab {
+        Tab::Request => {
+            if let Some(v) = &p.shown_a {
+                match &v.request {
+                    Some(r) => mono(ui, r),
+                    None => {
+                        ui.label(RichText::new(lang.t("pages.no_request")).weak());
+                    }
+                }
+            }
+        }
         Tab::Headers => {
             if let Some(v) = &p.shown_a {
                 mono(ui, &v.head);
@@ -276,7 +307,12 @@ pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
     let p = &mut app.pages_ui;
     poll(p);
     filters(lang, ui, p);
-    let wanted = (p.text.clone(), p.host.clone(), p.status);
+    let wanted = (
+        p.text.clone(),
+        p.host.clone(),
+        p.status,
+        p.content_type.clone(),
+    );
     if wanted != p.applied {
         p.applied = wanted.clone();
         p.list.invalidate();
@@ -291,6 +327,7 @@ pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
                         text: wanted.0,
                         host: wanted.1,
                         status: wanted.2,
+                        content_type: wanted.3,
                         limit: 500,
                     },
                 )

@@ -79,6 +79,8 @@ pub(crate) struct Fetched {
     /// Status line + headers + blank line, as received (header names as the HTTP library
     /// gives them: lower case).
     pub head: Vec<u8>,
+    /// The request as sent: request line and the headers we set (reqwest adds `accept: */*`).
+    pub request: String,
     /// The body byte-exact as received (still compressed when the server compressed it).
     pub raw_body: Vec<u8>,
     /// The content: `raw_body` with any gzip/deflate Content-Encoding undone.
@@ -156,6 +158,22 @@ pub(crate) fn fetch(
 ) -> Result<Fetched, FetchError> {
     let started = Instant::now();
     let mut req = client.get(url).header("Accept-Encoding", "gzip, deflate");
+    let mut request = match url::Url::parse(url) {
+        Ok(u) => format!(
+            "GET {}{} HTTP/1.1\r\nHost: {}\r\nUser-Agent: {}\r\nAccept: */*\r\nAccept-Encoding: gzip, deflate\r\n",
+            u.path(),
+            u.query().map(|q| format!("?{q}")).unwrap_or_default(),
+            u.host_str().unwrap_or_default(),
+            limits.user_agent
+        ),
+        Err(_) => format!("GET {url} HTTP/1.1\r\n"),
+    };
+    if let Some(v) = if_none_match {
+        request.push_str(&format!("If-None-Match: {v}\r\n"));
+    }
+    if let Some(v) = if_modified_since {
+        request.push_str(&format!("If-Modified-Since: {v}\r\n"));
+    }
     if let Some(v) = if_none_match {
         req = req.header("If-None-Match", v);
     }
@@ -228,6 +246,7 @@ pub(crate) fn fetch(
         etag,
         last_modified,
         head,
+        request,
         raw_body,
         body,
         ip,

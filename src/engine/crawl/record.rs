@@ -117,8 +117,8 @@ pub(super) fn record(
                     // Byte-exact: the body as received, compressed if it came compressed.
                     let mut raw = f.head.clone();
                     raw.extend_from_slice(&f.raw_body);
-                    conn.prepare_cached("INSERT INTO snapshots(page_id, fetched_at, status, md5, raw, origin, content_type, etag, last_modified, ip)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")?.execute(
+                    conn.prepare_cached("INSERT INTO snapshots(page_id, fetched_at, status, md5, raw, origin, content_type, etag, last_modified, ip, request)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")?.execute(
                         params![
                             page_id,
                             now,
@@ -129,7 +129,8 @@ pub(super) fn record(
                             f.content_type,
                             f.etag,
                             f.last_modified,
-                            f.ip
+                            f.ip,
+                            f.request
                         ],
                     )?;
                     c.stats.stored += 1;

@@ -107,8 +107,16 @@ fn load(ws: &mut Workspace, web: &SampleWeb, cx: &JobContext) -> Result<Value> {
             unchanged += 1;
         } else {
             tx.execute(
-                "INSERT INTO snapshots(page_id, fetched_at, status, md5, raw) VALUES (?1, ?2, ?3, ?4, ?5)",
-                (page_id, &now, i64::from(r.status), &md5, raw_response(r)),
+                "INSERT INTO snapshots(page_id, fetched_at, status, md5, raw, content_type)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                (
+                    page_id,
+                    &now,
+                    i64::from(r.status),
+                    &md5,
+                    raw_response(r),
+                    &r.content_type,
+                ),
             )?;
             new_snapshots += 1;
         }

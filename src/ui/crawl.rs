@@ -384,6 +384,13 @@ fn plots(lang: Lang, ui: &mut Ui, p: &CrawlPanel) {
                 pl.line(line(lang.t("crawl.frontier"), |x| x.frontier));
             });
     });
+    ui.label(RichText::new(lang.t("crawl.plot_bytes")).strong());
+    Plot::new("crawl_bytes")
+        .height(110.0)
+        .x_axis_label("s")
+        .show(ui, |pl| {
+            pl.line(line("MB", |x| x.bytes / 1e6));
+        });
     if let Some(last) = s.last() {
         ui.label(lang.tf(
             "crawl.bytes",

@@ -4,7 +4,7 @@
 //! before (ch. 3 §3.10, [L1188–1202]), and writes every page to its store. This job measures
 //! both on a page of the book's average size, 13 KB ([L1138]), for a set time: MD5 throughput
 //! (MB/s and pages/s) and SQLite inserts of 13 KB pages (pages/s, in a scratch database in the
-//! system temp folder, WAL, 100 pages per transaction). The capacity calculator compares these
+//! system temp folder, WAL, 25 pages per transaction). The capacity calculator compares these
 //! with the network-bound figures of [L1138–1154] (8,333 frames/s at 100 Mbit/s).
 //!
 //! ```no_run
@@ -174,7 +174,7 @@ fn sqlite_phase(
             let mut st = tx
                 .prepare_cached("INSERT INTO p(md5, raw) VALUES (?1, ?2)")
                 .map_err(io)?;
-            for _ in 0..100 {
+            for _ in 0..25 {
                 let d = Md5::digest(page);
                 st.execute((&d[..], page)).map_err(io)?;
                 rows += 1;

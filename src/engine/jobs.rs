@@ -109,6 +109,8 @@ struct Shared {
     cancel: AtomicBool,
     /// Jobs that support pausing (see [`JobContext::is_paused`]) hold still while set.
     pause: AtomicBool,
+    /// The outcome is in the experiment log (set after the final state).
+    recorded: AtomicBool,
     started: Instant,
     inner: Mutex<Inner>,
     notify: Arc<dyn Fn() + Send + Sync>,
@@ -262,7 +264,13 @@ impl JobHandle {
         self.shared.lock().state.is_finished()
     }
 
-    /// Block until the job has finished (CLI and tests only; never on the UI thread).
+    /// The outcome is written to the experiment log (or the job never got a row).
+    pub fn is_recorded(&self) -> bool {
+        self.shared.recorded.load(Ordering::Acquire)
+    }
+
+    /// Block until the job has finished and its outcome is logged (CLI and tests only; never
+    /// on the UI thread).
     pub fn wait(&self) -> JobState {
         loop {
             if let Some(s) = self.wait_timeout(Duration::from_millis(50)) {
@@ -277,7 +285,7 @@ impl JobHandle {
         loop {
             {
                 let g = self.shared.lock();
-                if g.state.is_finished() {
+                if g.state.is_finished() && self.shared.recorded.load(Ordering::Acquire) {
                     return Some(g.state.clone());
                 }
             }
@@ -316,6 +324,7 @@ impl JobRunner {
             id: OnceLock::new(),
             cancel: AtomicBool::new(false),
             pause: AtomicBool::new(false),
+            recorded: AtomicBool::new(false),
             started: Instant::now(),
             inner: Mutex::new(Inner {
                 state: JobState::Starting,
@@ -336,6 +345,7 @@ impl JobRunner {
                 move || run_job(job, shared, workspace)
             });
         if let Err(e) = spawned {
+            shared.recorded.store(true, Ordering::Release);
             shared.set_state(JobState::Failed {
                 message: format!("could not start a thread: {e}"),
                 user_error: false,
@@ -349,6 +359,7 @@ fn run_job(mut job: Box<dyn Job>, shared: Arc<Shared>, workspace: PathBuf) {
     let id = match record_start(&workspace, shared.kind, &shared.params) {
         Ok(id) => id,
         Err(e) => {
+            shared.recorded.store(true, Ordering::Release);
             shared.set_state(JobState::Failed {
                 user_error: e.is_user_error(),
                 message: e.to_string(),
@@ -400,11 +411,14 @@ fn run_job(mut job: Box<dyn Job>, shared: Arc<Shared>, workspace: PathBuf) {
             message: e.to_string(),
         },
     };
-    // The log row first, so whoever sees the final state (a CLI about to exit) can rely on it.
+    // The final state first, so the UI learns at once; then the log row. `wait` returns only
+    // when both are done, so a CLI about to exit can rely on the row.
+    shared.set_state(state.clone());
     if let Err(e) = record_end(&workspace, id, &state) {
         tracing::error!("job {id}: could not record its outcome: {e}");
     }
-    shared.set_state(state);
+    shared.recorded.store(true, Ordering::Release);
+    (shared.notify)();
 }
 
 fn heartbeat_loop(workspace: &std::path::Path, id: i64, stop: &crossbeam_channel::Receiver<()>) {

@@ -164,6 +164,8 @@ pub struct WorkbenchApp {
     pub(crate) dialog: Option<(FileAction, Task<Option<PathBuf>>)>,
     pub(crate) path_prompt: Option<(FileAction, String)>,
     pub(crate) running: Vec<JobHandle>,
+    /// Finished jobs whose log row is still being written: the log is re-read when it is.
+    pub(crate) finishing: Vec<JobHandle>,
     pub(crate) status: Option<Status>,
     pub(crate) error_modal: Option<String>,
     pub(crate) jobs_ui: jobs::JobsPanel,
@@ -196,6 +198,7 @@ impl WorkbenchApp {
             dialog: None,
             path_prompt: None,
             running: Vec::new(),
+            finishing: Vec::new(),
             status: None,
             error_modal: None,
             jobs_ui: jobs::JobsPanel::default(),
@@ -409,15 +412,25 @@ impl WorkbenchApp {
 
         // Finished jobs leave the top bar; their outcome goes to the status bar.
         let mut finished = Vec::new();
+        let mut finishing = Vec::new();
         self.running.retain(|h| {
             let s = h.snapshot();
             if s.state.is_finished() {
                 finished.push(s);
+                finishing.push(h.clone());
                 false
             } else {
                 true
             }
         });
+        self.finishing.extend(finishing);
+        let before = self.finishing.len();
+        self.finishing.retain(|h| !h.is_recorded());
+        if self.finishing.len() < before
+            && let Some(sess) = &mut self.session
+        {
+            sess.invalidate();
+        }
         for s in finished {
             let kind = s.kind.to_string();
             match &s.state {

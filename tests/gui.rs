@@ -511,11 +511,20 @@ fn pages_inspector_and_capacity_calculator() {
     assert!(code_view_contains(&h, "00000000  3c 21 44 4f"));
 
     h.get_by_label("网页搜集").click();
-    h.run_steps(2);
-    h.get_by_label_contains("搜集能力估算").scroll_to_me();
-    h.run_steps(3);
-    h.get_by_label_contains("搜集能力估算").click();
-    h.run_steps(3);
+    // The panel's report loads in the background and moves the layout: let it land first,
+    // then open the calculator (clicking again if a click hit a moving target).
+    wait_for(&mut h, "the crawl report", |h| {
+        h.query_by_label("状态码与错误类型").is_some()
+    });
+    for _ in 0..20 {
+        if h.query_by_label_contains("按教材取整").is_some() {
+            break;
+        }
+        h.get_by_label_contains("搜集能力估算").scroll_to_me();
+        h.run_steps(3);
+        h.get_by_label_contains("搜集能力估算").click();
+        h.run_steps(3);
+    }
     h.get_by_label_contains("按教材取整").scroll_to_me();
     h.run_steps(3);
     assert!(h.query_all_by_label("8,333").next().is_some());

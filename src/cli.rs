@@ -440,7 +440,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Pages { json } => {
             let ws = Workspace::open_or_create(&path)?;
-            let pages = crate::engine::crawl::list_pages(&ws)?;
+            let pages = crate::engine::inspect::list_pages(&ws)?;
             if *json {
                 print_json(&serde_json::to_value(&pages)?)?;
             } else {
@@ -465,7 +465,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             limit,
             json,
         } => {
-            const STATUSES: [&str; 5] = ["running", "done", "failed", "cancelled", "interrupted"];
+            use crate::engine::jobs::STATUSES;
             if let Some(s) = status
                 && !STATUSES.contains(&s.as_str())
             {

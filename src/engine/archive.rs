@@ -16,7 +16,6 @@
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
-use md5::{Digest, Md5};
 use rusqlite::params;
 use serde::Serialize;
 
@@ -187,10 +186,7 @@ pub fn import(
             .ok()
             .and_then(|h| h.split_whitespace().nth(1))
             .and_then(|s| s.parse().ok());
-        let md5: String = Md5::digest(body)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let md5 = index::md5_hex(body);
         let host = url::Url::parse(&r.url)
             .ok()
             .and_then(|u| u.host_str().map(str::to_ascii_lowercase))

@@ -124,11 +124,7 @@ impl Job for Calibrate {
             chrono::Utc::now().timestamp_nanos_opt().unwrap_or(0)
         ));
         let result = sqlite_phase(cx, &scratch, &page, half, started, total);
-        for suffix in ["", "-wal", "-shm"] {
-            let mut p = scratch.as_os_str().to_owned();
-            p.push(suffix);
-            let _ = std::fs::remove_file(std::path::PathBuf::from(p));
-        }
+        crate::engine::store::remove_database_files(&scratch);
         let (rows, sql_s) = result?;
         cx.progress(1.0, "done");
         Ok(json!({

@@ -125,6 +125,45 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
     })
 }
 
+/// One stored page, as `tianwang pages --json` lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageRow {
+    pub url: String,
+    pub status: Option<i64>,
+    pub md5: Option<String>,
+    pub fetched_at: Option<String>,
+    pub snapshots: i64,
+    pub replica_of: Option<String>,
+    pub depth: Option<i64>,
+}
+
+/// Every page of the workspace with its latest snapshot's digest.
+pub fn list_pages(ws: &Workspace) -> Result<Vec<PageRow>> {
+    let mut stmt = ws.conn().prepare(
+        "SELECT p.url, p.status,
+                (SELECT md5 FROM snapshots s WHERE s.page_id = p.id ORDER BY s.id DESC LIMIT 1),
+                (SELECT fetched_at FROM snapshots s WHERE s.page_id = p.id ORDER BY s.id DESC LIMIT 1),
+                (SELECT count(*) FROM snapshots s WHERE s.page_id = p.id),
+                (SELECT url FROM pages r WHERE r.id = p.replica_of),
+                p.depth
+         FROM pages p ORDER BY p.url",
+    )?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(PageRow {
+                url: r.get(0)?,
+                status: r.get(1)?,
+                md5: r.get(2)?,
+                fetched_at: r.get(3)?,
+                snapshots: r.get(4)?,
+                replica_of: r.get(5)?,
+                depth: r.get(6)?,
+            })
+        })?
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
 /// One snapshot's summary.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SnapshotInfo {

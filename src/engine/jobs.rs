@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -510,6 +510,9 @@ pub(crate) fn reap_interrupted(conn: &Connection) -> Result<usize> {
     Ok(n)
 }
 
+/// Every status a logged run can have (the `jobs` table's CHECK constraint).
+pub const STATUSES: [&str; 5] = ["running", "done", "failed", "cancelled", "interrupted"];
+
 /// One row of the experiment log.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct JobRecord {
@@ -536,14 +539,19 @@ pub struct JobFilter {
 
 /// The experiment log, newest first. Reaps interrupted jobs first so their status is true.
 pub fn list_jobs(ws: &Workspace, filter: &JobFilter) -> Result<Vec<JobRecord>> {
+    select_jobs(ws, None, filter)
+}
+
+/// Rows matching `filter` (and `id`, when given), newest first.
+fn select_jobs(ws: &Workspace, id: Option<i64>, filter: &JobFilter) -> Result<Vec<JobRecord>> {
     reap_interrupted(ws.conn())?;
     let limit = filter.limit.map_or(-1, |l| l as i64);
     let mut stmt = ws.conn().prepare(
         "SELECT id, kind, params, status, started_at, ended_at, result, error FROM jobs
-         WHERE (?1 IS NULL OR kind = ?1) AND (?2 IS NULL OR status = ?2)
+         WHERE (?1 IS NULL OR kind = ?1) AND (?2 IS NULL OR status = ?2) AND (?4 IS NULL OR id = ?4)
          ORDER BY id DESC LIMIT ?3",
     )?;
-    let rows = stmt.query_map((&filter.kind, &filter.status, limit), |r| {
+    let rows = stmt.query_map((&filter.kind, &filter.status, limit, id), |r| {
         Ok((
             r.get::<_, i64>(0)?,
             r.get::<_, String>(1)?,
@@ -578,16 +586,7 @@ pub fn list_jobs(ws: &Workspace, filter: &JobFilter) -> Result<Vec<JobRecord>> {
 
 /// One job's row.
 pub fn get_job(ws: &Workspace, id: i64) -> Result<Option<JobRecord>> {
-    let found: Option<i64> = ws
-        .conn()
-        .query_row("SELECT id FROM jobs WHERE id = ?1", [id], |r| r.get(0))
-        .optional()?;
-    if found.is_none() {
-        return Ok(None);
-    }
-    Ok(list_jobs(ws, &JobFilter::default())?
-        .into_iter()
-        .find(|j| j.id == id))
+    Ok(select_jobs(ws, Some(id), &JobFilter::default())?.pop())
 }
 
 fn seconds_between(a: &str, b: &str) -> Option<f64> {

@@ -492,18 +492,28 @@ impl Workspace {
             Ok(())
         })();
         if result.is_err() {
-            for p in [tmp.clone(), wal_path(&tmp), tmp.with_extension("part-shm")] {
-                let _ = std::fs::remove_file(p);
-            }
+            remove_database_files(&tmp);
         }
         result
     }
 }
 
-fn wal_path(p: &Path) -> PathBuf {
+/// `p` with SQLite's suffix for a side file (`-wal`, `-shm`).
+fn side_file(p: &Path, suffix: &str) -> PathBuf {
     let mut s = p.as_os_str().to_owned();
-    s.push("-wal");
+    s.push(suffix);
     PathBuf::from(s)
+}
+
+fn wal_path(p: &Path) -> PathBuf {
+    side_file(p, "-wal")
+}
+
+/// Delete an SQLite database file and its WAL and shared-memory files, if present.
+pub(crate) fn remove_database_files(p: &Path) {
+    for f in [p.to_path_buf(), wal_path(p), side_file(p, "-shm")] {
+        let _ = std::fs::remove_file(f);
+    }
 }
 
 /// Now, as RFC 3339 UTC with milliseconds (how every timestamp is stored).

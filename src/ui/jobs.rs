@@ -6,7 +6,7 @@ use egui::{RichText, Ui};
 
 use super::{Lang, WorkbenchApp};
 use crate::engine::calibrate::{Calibrate, CalibrateParams, MAX_SECONDS, MIN_SECONDS};
-use crate::engine::jobs::{JobRecord, JobSnapshot, JobState};
+use crate::engine::jobs::{JobRecord, JobSnapshot, JobState, STATUSES};
 
 /// At most this many log rows are drawn (the filter narrows the rest).
 const MAX_ROWS: usize = 300;
@@ -21,8 +21,6 @@ pub(crate) struct JobsPanel {
     pub last_finished: Option<JobSnapshot>,
     pub form_note: Option<(String, bool)>,
 }
-
-const STATUSES: [&str; 5] = ["running", "done", "failed", "cancelled", "interrupted"];
 
 fn status_word(lang: Lang, s: &str) -> &'static str {
     match s {

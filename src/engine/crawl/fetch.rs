@@ -30,7 +30,7 @@ impl reqwest::dns::Resolve for Resolver {
             });
         }
         self.misses.fetch_add(1, Relaxed);
-        let found: Vec<SocketAddr> = if host == "localhost" || host.ends_with(".localhost") {
+        let found: Vec<SocketAddr> = if crate::engine::urls::is_loopback_host(&host) {
             vec![SocketAddr::from(([127, 0, 0, 1], 0))]
         } else {
             Vec::new()
@@ -258,13 +258,8 @@ pub(crate) fn fetch(
 /// A stored snapshot split into its head and its content (Content-Encoding undone; an
 /// undecodable body is returned as stored).
 pub(crate) fn snapshot_content(raw: &[u8]) -> (&[u8], Vec<u8>) {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .map(|p| p + 4)
-        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|p| p + 2))
-        .unwrap_or(0);
-    let (head, body) = raw.split_at(split);
+    let (head, body) =
+        crate::engine::formats::tianwang::split_http(raw).unwrap_or((&raw[..0], raw));
     let encoding = String::from_utf8_lossy(head).lines().find_map(|l| {
         let (k, v) = l.split_once(':')?;
         k.trim()

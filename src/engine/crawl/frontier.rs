@@ -121,6 +121,20 @@ pub(super) struct Scheduler {
 }
 
 impl Scheduler {
+    /// An empty frontier ordered by `strategy`; `mix` = (N, M) of the weight order's
+    /// alternation (N ≥ 1; M = 0: weight only).
+    pub(super) fn new(strategy: Strategy, mix: (u32, u32)) -> Self {
+        Scheduler {
+            strategy,
+            hosts: HashMap::new(),
+            seq: 0,
+            rng: 0x2545_F491_4F6C_DD1D,
+            current: HashMap::new(),
+            mix: (mix.0.max(1), mix.1),
+            picks: 0,
+        }
+    }
+
     pub(super) fn priority(&mut self, url: &url::Url, backlinks: i64) -> (f64, String) {
         self.seq += 1;
         match self.strategy {
@@ -280,15 +294,7 @@ mod tests {
     use super::*;
 
     fn sched(mix: (u32, u32)) -> Scheduler {
-        let mut s = Scheduler {
-            strategy: Strategy::Weight,
-            hosts: HashMap::new(),
-            seq: 0,
-            rng: 0x2545_F491_4F6C_DD1D,
-            current: HashMap::new(),
-            mix,
-            picks: 0,
-        };
+        let mut s = Scheduler::new(Strategy::Weight, mix);
         for i in 0..40i64 {
             let e = Entry {
                 priority: i as f64,

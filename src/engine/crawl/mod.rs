@@ -24,7 +24,7 @@ pub(crate) mod links;
 mod record;
 pub mod report;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use rusqlite::{OptionalExtension, params};
@@ -37,7 +37,6 @@ use crate::engine::store::{Workspace, now_rfc3339};
 use crate::engine::urls;
 use fetch::FetchLimits;
 use frontier::{Entry, Outcome, Scheduler, Stats, Task, host_of};
-pub use record::{PageRow, list_pages};
 
 /// Progress counters named `in-flight <host>` carry the requests in flight per host.
 pub const IN_FLIGHT_PREFIX: &str = "in-flight ";
@@ -385,15 +384,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
         p,
         ws,
         job_id,
-        sched: Scheduler {
-            strategy: p.strategy,
-            hosts: HashMap::new(),
-            seq: 0,
-            rng: 0x2545_F491_4F6C_DD1D,
-            current: HashMap::new(),
-            mix: (p.mix_weight.max(1), p.mix_random),
-            picks: 0,
-        },
+        sched: Scheduler::new(p.strategy, (p.mix_weight, p.mix_random)),
         stats: Stats::default(),
         seen: HashSet::new(),
         batch: None,
@@ -723,15 +714,7 @@ pub fn rss_bytes() -> Option<u64> {
 /// set too) and measure how much memory it takes.
 pub fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe> {
     let before = rss_bytes().ok_or_else(|| EngineError::Internal("no /proc/self/statm".into()))?;
-    let mut sched = Scheduler {
-        strategy: Strategy::Weight,
-        hosts: HashMap::new(),
-        seq: 0,
-        rng: 1,
-        current: HashMap::new(),
-        mix: (1, 0),
-        picks: 0,
-    };
+    let mut sched = Scheduler::new(Strategy::Weight, (1, 0));
     let mut seen: HashSet<u64> = HashSet::with_capacity(urls);
     for i in 0..urls {
         let host = format!("www.site{}.example.localhost", i % hosts.max(1));

@@ -2,15 +2,13 @@
 //! mark, the frontier row, and the links it discovered — inside the coordinator's batch
 //! transaction, so a crash never leaves half a page (a whole batch is either in or out).
 
-use md5::{Digest, Md5};
 use rusqlite::{OptionalExtension, params};
-use serde::Serialize;
 
 use super::fetch::{FetchError, Fetched};
 use super::frontier::{Entry, host_of};
 use super::{Ctx, links};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::store::{Workspace, now_rfc3339};
+use crate::engine::store::now_rfc3339;
 use crate::engine::urls;
 
 /// Commit one fetch: the log row, the page, its snapshot (or replica mark), the frontier row,
@@ -91,7 +89,7 @@ pub(super) fn record(
         } else if !urls::mime_allowed(&content_type) {
             error_kind = Some("mime".into());
         } else {
-            let md5 = crate::engine::sample::web::hex(&Md5::digest(&f.body));
+            let md5 = crate::engine::formats::index::md5_hex(&f.body);
             let first: Option<i64> = conn.prepare_cached("SELECT page_id FROM snapshots WHERE md5 = ?1 AND page_id <> ?2 ORDER BY id LIMIT 1")?.query_row(
                     params![md5, page_id],
                     |r| r.get(0),
@@ -228,43 +226,4 @@ pub(super) fn record(
         b.1 += 1;
     }
     r
-}
-
-/// One stored page, as `tianwang pages --json` lists it.
-#[derive(Debug, Clone, Serialize)]
-pub struct PageRow {
-    pub url: String,
-    pub status: Option<i64>,
-    pub md5: Option<String>,
-    pub fetched_at: Option<String>,
-    pub snapshots: i64,
-    pub replica_of: Option<String>,
-    pub depth: Option<i64>,
-}
-
-/// Every page of the workspace with its latest snapshot's digest.
-pub fn list_pages(ws: &Workspace) -> Result<Vec<PageRow>> {
-    let mut stmt = ws.conn().prepare(
-        "SELECT p.url, p.status,
-                (SELECT md5 FROM snapshots s WHERE s.page_id = p.id ORDER BY s.id DESC LIMIT 1),
-                (SELECT fetched_at FROM snapshots s WHERE s.page_id = p.id ORDER BY s.id DESC LIMIT 1),
-                (SELECT count(*) FROM snapshots s WHERE s.page_id = p.id),
-                (SELECT url FROM pages r WHERE r.id = p.replica_of),
-                p.depth
-         FROM pages p ORDER BY p.url",
-    )?;
-    let rows = stmt
-        .query_map([], |r| {
-            Ok(PageRow {
-                url: r.get(0)?,
-                status: r.get(1)?,
-                md5: r.get(2)?,
-                fetched_at: r.get(3)?,
-                snapshots: r.get(4)?,
-                replica_of: r.get(5)?,
-                depth: r.get(6)?,
-            })
-        })?
-        .collect::<std::result::Result<Vec<_>, _>>()?;
-    Ok(rows)
 }

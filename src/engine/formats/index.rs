@@ -70,6 +70,12 @@ pub fn md5(bytes: &[u8]) -> [u8; 16] {
     out
 }
 
+/// MD5 of `bytes` as 32 lower-case hex characters: the form every table of the workbench
+/// stores (snapshots, ETags of the sample web, Doc.idx).
+pub fn md5_hex(bytes: &[u8]) -> String {
+    hex(&md5(bytes))
+}
+
 /// 32 lower-case hex characters, as the book writes digests [L1449].
 pub fn hex(d: &[u8; 16]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()

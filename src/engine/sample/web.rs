@@ -5,12 +5,12 @@
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
-use md5::{Digest, Md5};
 use serde::Serialize;
 
 use super::articles::Article;
 use super::html::{self, Content, Item, Link, MetaCharset, PageModel};
 use crate::engine::error::{EngineError, Result};
+use crate::engine::formats::index::md5_hex;
 
 /// Fixed seed: the same web every time.
 pub const SEED: u64 = 20_040_601;
@@ -140,7 +140,7 @@ pub struct Resource {
 
 impl Resource {
     fn new(status: u16, content_type: Option<String>, body: Vec<u8>, lm: DateTime<Utc>) -> Self {
-        let etag = format!("\"{}\"", hex(&Md5::digest(&body)));
+        let etag = format!("\"{}\"", md5_hex(&body));
         Resource {
             status,
             content_type,
@@ -150,10 +150,6 @@ impl Resource {
             etag,
         }
     }
-}
-
-pub(crate) fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// One page of the ground truth.

@@ -307,6 +307,31 @@ pub fn snapshot(ws: &Workspace, id: i64, hex_bytes: usize) -> Result<SnapshotVie
     })
 }
 
+/// The content of a page's latest snapshot (Content-Encoding undone) and its Content-Type, for
+/// the cleaner; `None` when the page has no snapshot.
+pub fn latest_content(ws: &Workspace, url: &str) -> Result<Option<(Vec<u8>, Option<String>)>> {
+    let row: Option<(Option<Vec<u8>>, Option<String>)> = ws
+        .conn()
+        .query_row(
+            "SELECT s.raw, s.content_type FROM snapshots s JOIN pages p ON p.id = s.page_id
+             WHERE p.url = ?1 ORDER BY s.id DESC LIMIT 1",
+            [url],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    Ok(row.map(|(raw, ct)| {
+        let raw = raw.unwrap_or_default();
+        let (head, content) = crate::engine::crawl::fetch::snapshot_content(&raw);
+        let ct = ct.or_else(|| {
+            String::from_utf8_lossy(head)
+                .lines()
+                .find(|l| l.to_ascii_lowercase().starts_with("content-type:"))
+                .map(|l| l[13..].trim().to_string())
+        });
+        (content, ct)
+    }))
+}
+
 /// A classic hex dump: offset, 16 bytes in hex, printable ASCII.
 pub fn hex_dump(bytes: &[u8]) -> String {
     let mut out = String::new();

@@ -15,6 +15,8 @@ use crate::engine::error::EngineError;
 use crate::engine::jobs::{self, Job, JobFilter, JobRunner, JobState};
 use crate::engine::store::{self, Workspace};
 
+pub mod text;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "tianwang",
@@ -153,6 +155,11 @@ pub enum Command {
         #[command(subcommand)]
         what: SampleCommand,
     },
+    /// Clean a page with the DocView model (JSON: encoding, type, title, body, abstract,
+    /// keywords, links, blocks), or score a folder / the sample web / the stored pages.
+    Clean(text::CleanArgs),
+    /// Cut Chinese text into words: jieba (HMM on/off, search mode) or the book's FMM/RMM.
+    Segment(text::SegmentArgs),
     /// Measure MD5 and SQLite throughput on 13 KB pages (a job, logged in the workspace).
     Calibrate {
         /// Measuring time in seconds (0.5–600).
@@ -165,6 +172,11 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
+    /// Page cleaning speed and quality on ccwe and the sample web, with --peers side by side
+    /// with readability-lxml and trafilatura.
+    Clean(text::BenchCleanArgs),
+    /// Segmentation throughput of every method against raw jieba-rs on the same text.
+    Segment(text::BenchSegmentArgs),
     /// Crawl a generated site of N pages over loopback, politeness off, into a scratch
     /// workspace (SQLite, as a real crawl), and report pages/s.
     Crawl {
@@ -292,6 +304,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             what: SampleCommand::Load { .. },
         } => {}
         Command::Bench { what } => return bench(what),
+        Command::Segment(a) => return text::segment(a),
+        Command::Clean(a) => return text::clean(&cli, a),
         Command::Sample {
             what: SampleCommand::Truth { port, changed },
         } => {
@@ -522,6 +536,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 );
             }
         }
+        Command::Clean(_) | Command::Segment(_) => {}
         Command::Calibrate { seconds, json } => {
             let job = Calibrate::new(CalibrateParams { seconds: *seconds })?;
             let ws = Workspace::open_or_create(&path)?;
@@ -596,6 +611,8 @@ fn serve_sample(
 
 fn bench(what: &BenchCommand) -> anyhow::Result<()> {
     match what {
+        BenchCommand::Clean(a) => text::bench_clean(a)?,
+        BenchCommand::Segment(a) => text::bench_segment(a)?,
         BenchCommand::Frontier { urls, hosts, json } => {
             let p = crate::engine::crawl::frontier_probe(*urls, *hosts)?;
             if *json {

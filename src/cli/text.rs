@@ -1,0 +1,586 @@
+//! The text-pipeline subcommands: `clean` (DocView of one page, or a scored folder / the sample
+//! web / the workspace's pages), `segment`, and `bench clean`.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use clap::Args;
+use serde_json::json;
+
+use super::{print_json, run_job_with_progress, workspace_path};
+use crate::engine::docview::eval::{CleanEval, EvalReport, EvalSource};
+use crate::engine::docview::{self, AbstractMode, Params, Propagation};
+use crate::engine::error::EngineError;
+use crate::engine::store::Workspace;
+use crate::engine::text::segment::{Method, Segmenter};
+
+/// The DocView parameters, each optional (the book's defaults otherwise).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ParamArgs {
+    /// Emphasis factor λ of headings and bold text (≥ 1).
+    #[arg(long)]
+    pub lambda: Option<f64>,
+    /// Weight propagation: geometric, constant or two-level.
+    #[arg(long)]
+    pub propagation: Option<String>,
+    /// Propagation stops at a parent heavier than this.
+    #[arg(long)]
+    pub weight_cap: Option<f64>,
+    /// Keywords: keep weight > mean × β.
+    #[arg(long)]
+    pub beta_kw: Option<f64>,
+    /// At most this many keywords.
+    #[arg(long)]
+    pub max_keywords: Option<usize>,
+    /// Related links: anchor-text similarity threshold β (0–1).
+    #[arg(long)]
+    pub beta_link: Option<f64>,
+    /// Hub when text characters per anchor character < this.
+    #[arg(long)]
+    pub hub_ratio: Option<f64>,
+    /// Picture page when text characters per image < this.
+    #[arg(long)]
+    pub pic_ratio: Option<f64>,
+    /// Abstract: sentences or static.
+    #[arg(long)]
+    pub abstract_mode: Option<String>,
+    /// Abstract budget in GB18030 bytes.
+    #[arg(long)]
+    pub abstract_bytes: Option<usize>,
+    /// Abstract sentences per paragraph.
+    #[arg(long)]
+    pub sentences_per_paragraph: Option<usize>,
+    /// Segmenter for keywords: jieba, jieba-nohmm, search, fmm, rmm, fmm-bt.
+    #[arg(long)]
+    pub segmenter: Option<String>,
+}
+
+impl ParamArgs {
+    /// Raw arguments → one validated [`Params`].
+    pub fn to_params(&self) -> Result<Params, EngineError> {
+        let mut p = Params::default();
+        if let Some(v) = self.lambda {
+            p.lambda = v;
+        }
+        if let Some(v) = &self.propagation {
+            p.propagation = match v.as_str() {
+                "geometric" => Propagation::Geometric,
+                "constant" => Propagation::Constant,
+                "two-level" => Propagation::TwoLevel,
+                _ => {
+                    return Err(EngineError::invalid(
+                        "propagation",
+                        format!("`{v}`: use geometric, constant or two-level"),
+                    ));
+                }
+            };
+        }
+        if let Some(v) = self.weight_cap {
+            p.weight_cap = v;
+        }
+        if let Some(v) = self.beta_kw {
+            p.beta_kw = v;
+        }
+        if let Some(v) = self.max_keywords {
+            p.max_keywords = v;
+        }
+        if let Some(v) = self.beta_link {
+            p.beta_link = v;
+        }
+        if let Some(v) = self.hub_ratio {
+            p.hub_ratio = v;
+        }
+        if let Some(v) = self.pic_ratio {
+            p.pic_ratio = v;
+        }
+        if let Some(v) = &self.abstract_mode {
+            p.abstract_mode = match v.as_str() {
+                "sentences" => AbstractMode::Sentences,
+                "static" => AbstractMode::Static,
+                _ => {
+                    return Err(EngineError::invalid(
+                        "abstract-mode",
+                        format!("`{v}`: use sentences or static"),
+                    ));
+                }
+            };
+        }
+        if let Some(v) = self.abstract_bytes {
+            p.abstract_bytes = v;
+        }
+        if let Some(v) = self.sentences_per_paragraph {
+            p.sentences_per_paragraph = v;
+        }
+        if let Some(v) = &self.segmenter {
+            p.segmenter = parse_method(v)?;
+        }
+        p.validated()
+    }
+}
+
+fn parse_method(v: &str) -> Result<Method, EngineError> {
+    Method::parse(v).ok_or_else(|| {
+        EngineError::invalid(
+            "method",
+            format!("`{v}`: use jieba, jieba-nohmm, search, fmm, rmm or fmm-bt"),
+        )
+    })
+}
+
+/// `tianwang clean`.
+#[derive(Debug, Args)]
+pub struct CleanArgs {
+    /// The HTML file to clean (raw bytes, any encoding).
+    pub file: Option<PathBuf>,
+    /// The page's URL (resolves links; its TLD hints the encoding guess).
+    #[arg(long)]
+    pub url: Option<String>,
+    /// Decode with this charset, whatever the page says.
+    #[arg(long)]
+    pub charset: Option<String>,
+    /// The HTTP Content-Type header the page came with.
+    #[arg(long)]
+    pub content_type: Option<String>,
+    /// Score every NAME.html of this folder against --truth NAME.txt.
+    #[arg(long, requires = "truth")]
+    pub dir: Option<PathBuf>,
+    /// Folder of NAME.txt ground-truth bodies (with --dir).
+    #[arg(long)]
+    pub truth: Option<PathBuf>,
+    /// Score the bundled sample web against its ground truth.
+    #[arg(long)]
+    pub sample: bool,
+    /// Clean every page stored in the workspace (sample-web pages are scored).
+    #[arg(long)]
+    pub stored: bool,
+    /// Human output of a scored run: list this many worst pages.
+    #[arg(long, default_value_t = 10)]
+    pub worst: usize,
+    #[command(flatten)]
+    pub params: ParamArgs,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `tianwang segment`.
+#[derive(Debug, Args)]
+pub struct SegmentArgs {
+    /// The text to cut (words joined by spaces); `-` reads standard input.
+    pub text: Vec<String>,
+    /// jieba, jieba-nohmm, search, fmm, rmm or fmm-bt.
+    #[arg(long, default_value = "jieba")]
+    pub method: String,
+    /// Cut with every method, side by side.
+    #[arg(long)]
+    pub all: bool,
+    /// Longest dictionary word tried by fmm/rmm, in characters (the book: 4 = 8 GB2312 bytes).
+    #[arg(long, default_value_t = 4)]
+    pub max_len: usize,
+    /// Show every candidate window FMM tries (teaching).
+    #[arg(long)]
+    pub trace: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn clean(cli: &super::Cli, a: &CleanArgs) -> anyhow::Result<()> {
+    let params = a.params.to_params()?;
+    let source = match (&a.file, &a.dir, a.sample, a.stored) {
+        (Some(file), None, false, false) => {
+            let bytes = std::fs::read(file).map_err(|e| EngineError::BadPath {
+                path: file.clone(),
+                reason: e.to_string(),
+            })?;
+            let dv = docview::extract(
+                &bytes,
+                a.url.as_deref(),
+                a.content_type.as_deref(),
+                a.charset.as_deref(),
+                &params,
+            )?;
+            if a.json {
+                print_json(&serde_json::to_value(&dv)?)?;
+            } else {
+                println!(
+                    "encoding  {} (decided by {:?}) {}",
+                    dv.encoding.name, dv.encoding.decided_by, dv.encoding.note
+                );
+                println!(
+                    "type      {} — {}",
+                    dv.page_type.name(),
+                    dv.type_ratios.reason
+                );
+                println!("title     {}", dv.title);
+                let kws: Vec<String> = dv
+                    .keywords
+                    .iter()
+                    .map(|k| format!("{} {:.3}", k.word, k.weight))
+                    .collect();
+                println!("keywords  {}", kws.join(", "));
+                println!("abstract  {}", dv.abstract_text);
+                println!(
+                    "links     {} ({} related)",
+                    dv.links.len(),
+                    dv.links.iter().filter(|l| l.related).count()
+                );
+                println!("--- body ---\n{}", dv.body);
+            }
+            return Ok(());
+        }
+        (None, Some(dir), false, false) => EvalSource::Dir {
+            html: dir.clone(),
+            truth: a.truth.clone().unwrap_or_default(),
+        },
+        (None, None, true, false) => EvalSource::Sample,
+        (None, None, false, true) => EvalSource::Workspace,
+        _ => {
+            return Err(EngineError::invalid(
+                "clean",
+                "give exactly one of: FILE, --dir DIR --truth DIR, --sample, --stored",
+            )
+            .into());
+        }
+    };
+    let ws = Workspace::open_or_create(&workspace_path(cli)?)?;
+    let v = run_job_with_progress(&ws, Box::new(CleanEval::new(source, params)?))?;
+    if a.json {
+        return print_json(&v);
+    }
+    let r: EvalReport = serde_json::from_value(v).context("reading the evaluation report")?;
+    print_report(&r, a.worst);
+    Ok(())
+}
+
+fn print_report(r: &EvalReport, worst: usize) {
+    println!(
+        "{}: {} pages, body P {:.3} R {:.3} F1 {:.3} over {} pages with a truth body; {:.0} pages/s; {} errors",
+        r.source,
+        r.pages.len(),
+        r.body.p,
+        r.body.r,
+        r.body.f1,
+        r.body_pages,
+        r.pages_per_s,
+        r.errors
+    );
+    if let Some(t) = r.type_accuracy {
+        println!("page type accuracy {:.1} %", t * 100.0);
+    }
+    if let Some(t) = r.title_exact {
+        println!("title exact match  {:.1} %", t * 100.0);
+    }
+    let mut scored: Vec<_> = r.pages.iter().filter(|p| p.f1.is_some()).collect();
+    scored.sort_by(|a, b| a.f1.unwrap_or(0.0).total_cmp(&b.f1.unwrap_or(0.0)));
+    for p in scored.iter().take(worst) {
+        println!(
+            "  F1 {:.3} P {:.3} R {:.3}  {:<7} {}",
+            p.f1.unwrap_or(0.0),
+            p.p.unwrap_or(0.0),
+            p.r.unwrap_or(0.0),
+            p.page_type,
+            p.name
+        );
+    }
+}
+
+pub fn segment(a: &SegmentArgs) -> anyhow::Result<()> {
+    let mut text = a.text.join(" ");
+    if text == "-" {
+        text = std::io::read_to_string(std::io::stdin()).context("reading standard input")?;
+    }
+    if text.trim().is_empty() {
+        return Err(EngineError::invalid("text", "nothing to segment").into());
+    }
+    if a.max_len == 0 || a.max_len > 16 {
+        return Err(EngineError::invalid("max-len", "must be between 1 and 16").into());
+    }
+    let seg = Segmenter::shared().clone().with_max_len(a.max_len);
+    let methods: Vec<Method> = if a.all {
+        Method::ALL.to_vec()
+    } else {
+        vec![parse_method(&a.method)?]
+    };
+    let mut out = Vec::new();
+    for m in &methods {
+        let t0 = std::time::Instant::now();
+        let tokens = seg.cut(&text, *m);
+        let micros = t0.elapsed().as_secs_f64() * 1e6;
+        out.push((*m, tokens, micros));
+    }
+    let trace = a.trace.then(|| seg.fmm_trace(&text));
+    if a.json {
+        let v = json!({
+            "max_len": a.max_len,
+            "dict_words": seg.dict_len(),
+            "results": out.iter().map(|(m, t, us)| json!({
+                "method": m.name(),
+                "tokens": t,
+                "words": t.iter().map(|x| x.word.as_str()).collect::<Vec<_>>(),
+                "micros": us,
+            })).collect::<Vec<_>>(),
+            "trace": trace,
+        });
+        return print_json(&v);
+    }
+    for (m, tokens, _) in &out {
+        let words: Vec<&str> = tokens
+            .iter()
+            .filter(|t| !t.word.trim().is_empty())
+            .map(|t| t.word.as_str())
+            .collect();
+        if a.all {
+            println!("{:<12} {}", m.name(), words.join("/ "));
+        } else {
+            println!("{}", words.join("/ "));
+        }
+    }
+    if let Some(steps) = trace {
+        for s in steps {
+            println!(
+                "  @{:<3} {:<8} {}",
+                s.pos,
+                s.candidate,
+                if s.accepted {
+                    "✓ emit"
+                } else if s.in_dict {
+                    "in dictionary"
+                } else {
+                    "✗ shrink"
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `tianwang bench clean`.
+#[derive(Debug, Args)]
+pub struct BenchCleanArgs {
+    /// The ccwe folder (original/ and cleaned/).
+    #[arg(long, default_value = "../shared/data/extraction/ccwe")]
+    pub ccwe: PathBuf,
+    /// Also run readability-lxml and trafilatura (bench/peers/setup.sh installs them into a venv).
+    #[arg(long)]
+    pub peers: bool,
+    /// Best of this many timed passes.
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `tianwang bench segment`.
+#[derive(Debug, Args)]
+pub struct BenchSegmentArgs {
+    /// Folder of UTF-8 .txt files to cut (default: the ccwe cleaned texts).
+    #[arg(long, default_value = "../shared/data/extraction/ccwe/cleaned")]
+    pub dir: PathBuf,
+    /// Best of this many timed passes.
+    #[arg(long, default_value_t = 5)]
+    pub repeat: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Our cleaner over a ccwe-layout folder: best-of-N extraction seconds and the scores.
+fn bench_ours(
+    html: &std::path::Path,
+    truth: &std::path::Path,
+    repeat: usize,
+) -> anyhow::Result<serde_json::Value> {
+    let params = Params::default();
+    let mut best: Option<EvalReport> = None;
+    for _ in 0..repeat.max(1) {
+        let r = crate::engine::docview::eval::eval_dir(html, truth, &params, &mut |_, _| Ok(()))?;
+        if best.as_ref().is_none_or(|b| r.seconds < b.seconds) {
+            best = Some(r);
+        }
+    }
+    let r = best.ok_or_else(|| anyhow::anyhow!("no run"))?;
+    Ok(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "pages": r.pages.len(),
+        "seconds": r.seconds,
+        "pages_per_s": r.pages_per_s,
+        "macro_p": r.body.p, "macro_r": r.body.r, "macro_f1": r.body.f1,
+        "errors": r.errors,
+    }))
+}
+
+/// Write the sample web's pages with a truth body in the ccwe layout.
+fn sample_as_folder(dir: &std::path::Path) -> anyhow::Result<(PathBuf, PathBuf)> {
+    let web = crate::engine::sample::web::SampleWeb::build(80, false)?;
+    let (h, t) = (dir.join("original"), dir.join("cleaned"));
+    std::fs::create_dir_all(&h)?;
+    std::fs::create_dir_all(&t)?;
+    for (i, p) in web.truth.pages.iter().enumerate() {
+        if p.body.trim().is_empty() {
+            continue;
+        }
+        let u = url::Url::parse(&p.url)?;
+        if let Some(res) = web.get(u.host_str().unwrap_or(""), u.path()) {
+            std::fs::write(h.join(format!("{i:04}.html")), &res.body)?;
+            std::fs::write(t.join(format!("{i:04}.txt")), &p.body)?;
+        }
+    }
+    Ok((h, t))
+}
+
+fn run_peers(
+    html: &std::path::Path,
+    truth: &std::path::Path,
+    repeat: usize,
+) -> anyhow::Result<serde_json::Value> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/peers");
+    let setup = std::process::Command::new("bash")
+        .arg(root.join("setup.sh"))
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("running bench/peers/setup.sh")?;
+    anyhow::ensure!(setup.status.success(), "bench/peers/setup.sh failed");
+    let py = String::from_utf8_lossy(&setup.stdout)
+        .lines()
+        .last()
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    let out = std::process::Command::new(&py)
+        .arg(root.join("clean_peers.py"))
+        .args([
+            "--html-dir".as_ref(),
+            html.as_os_str(),
+            "--truth-dir".as_ref(),
+            truth.as_os_str(),
+        ])
+        .args(["--repeat", &repeat.to_string(), "--json"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .with_context(|| format!("running {py} clean_peers.py"))?;
+    anyhow::ensure!(out.status.success(), "clean_peers.py failed");
+    Ok(serde_json::from_slice(&out.stdout)?)
+}
+
+pub fn bench_clean(a: &BenchCleanArgs) -> anyhow::Result<()> {
+    let tmp = std::env::temp_dir().join(format!("tianwang-bench-clean-{}", std::process::id()));
+    let (sh, st) = sample_as_folder(&tmp)?;
+    let mut corpora = vec![("sample".to_string(), sh, st)];
+    let (ch, ct) = (a.ccwe.join("original"), a.ccwe.join("cleaned"));
+    if ch.is_dir() {
+        corpora.insert(0, ("ccwe".to_string(), ch, ct));
+    } else {
+        eprintln!("note: {} not found; ccwe skipped", ch.display());
+    }
+    let mut results = serde_json::Map::new();
+    for (name, h, t) in &corpora {
+        let mut tools = serde_json::Map::new();
+        tools.insert("tianwang".into(), bench_ours(h, t, a.repeat)?);
+        if a.peers {
+            let v = run_peers(h, t, a.repeat)?;
+            if let Some(obj) = v["tools"].as_object() {
+                for (k, v) in obj {
+                    let mut v = v.clone();
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove("per_page");
+                    }
+                    tools.insert(k.clone(), v);
+                }
+            }
+        }
+        results.insert(name.clone(), serde_json::Value::Object(tools));
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    let v = serde_json::Value::Object(results);
+    if a.json {
+        return print_json(&v);
+    }
+    println!(
+        "{:<8} {:<18} {:>9} {:>7} {:>7} {:>7} {:>10}",
+        "corpus", "tool", "pages/s", "P", "R", "F1", "speed×"
+    );
+    for (corpus, tools) in v.as_object().into_iter().flatten() {
+        let base = tools["readability-lxml"]["pages_per_s"].as_f64();
+        for (tool, r) in tools.as_object().into_iter().flatten() {
+            let pps = r["pages_per_s"].as_f64().unwrap_or(0.0);
+            println!(
+                "{:<8} {:<18} {:>9.1} {:>7.3} {:>7.3} {:>7.3} {:>10}",
+                corpus,
+                tool,
+                pps,
+                r["macro_p"].as_f64().unwrap_or(0.0),
+                r["macro_r"].as_f64().unwrap_or(0.0),
+                r["macro_f1"].as_f64().unwrap_or(0.0),
+                base.map(|b| format!("{:.1}×", pps / b)).unwrap_or_default()
+            );
+        }
+    }
+    Ok(())
+}
+
+pub fn bench_segment(a: &BenchSegmentArgs) -> anyhow::Result<()> {
+    let mut text = String::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&a.dir)
+        .with_context(|| format!("reading {}", a.dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    for f in &files {
+        text.push_str(
+            &std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?,
+        );
+        text.push('\n');
+    }
+    if text.trim().is_empty() {
+        return Err(EngineError::invalid("dir", "no .txt text to segment").into());
+    }
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mb = text.len() as f64 / 1e6;
+    let seg = Segmenter::shared();
+    let raw = jieba_rs::Jieba::new();
+    let time = |f: &mut dyn FnMut() -> usize| {
+        let mut best = f64::MAX;
+        let mut n = 0;
+        for _ in 0..a.repeat.max(1) {
+            let t0 = std::time::Instant::now();
+            n = f();
+            best = best.min(t0.elapsed().as_secs_f64());
+        }
+        (best, n)
+    };
+    let mut rows = Vec::new();
+    let (t, n) = time(&mut || lines.iter().map(|l| raw.cut(l, false).len()).sum());
+    rows.push(("raw jieba-rs cut(hmm=false)".to_string(), t, n));
+    for m in Method::ALL {
+        let (t, n) = time(&mut || lines.iter().map(|l| seg.cut(l, m).len()).sum());
+        rows.push((format!("tianwang {}", m.name()), t, n));
+    }
+    let (t, n) = time(&mut || {
+        lines
+            .iter()
+            .map(|l| seg.terms(l, Method::JiebaNoHmm).len())
+            .sum()
+    });
+    rows.push(("tianwang terms(jieba-nohmm)".to_string(), t, n));
+    let base = rows[0].1;
+    let v = json!({
+        "bytes": text.len(),
+        "lines": lines.len(),
+        "results": rows.iter().map(|(name, t, n)| json!({
+            "what": name, "seconds": t, "mb_per_s": mb / t, "tokens": n, "relative_to_raw": base / t,
+        })).collect::<Vec<_>>(),
+    });
+    if a.json {
+        return print_json(&v);
+    }
+    println!("{:.2} MB, {} lines, best of {}", mb, lines.len(), a.repeat);
+    for (name, t, n) in &rows {
+        println!(
+            "{:<32} {:>8.2} MB/s {:>9} tokens {:>6.0} % of raw jieba-rs",
+            name,
+            mb / t,
+            n,
+            base / t * 100.0
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,783 @@
+//! Block types, the main region, the page type, the body, and the title [L2234, L2294–L2310,
+//! L2349–L2351].
+//!
+//! The book locates the body in the page's *middle region* by layout position [L2298]. We have
+//! no renderer, so the middle region is found by content: every block with running text of its
+//! own scores `1 + sentence punctuation + min(chars / 100, 3)`, passed to its container and, at
+//! falling shares, to the container's ancestors; a candidate's total is scaled by
+//! `1 − link density` and by class/id hints; the best candidate and its qualifying siblings form
+//! the region. Inside it, the book's body rule keeps the topic blocks in depth-first order.
+
+use super::tree::{PageTree, TreeBlock};
+use super::{BlockKind, Keyword, PageType, Params, Role, TitleSource, TypeRatios};
+
+/// What the analysis decided, per block and per line.
+pub(crate) struct Analysis {
+    pub kinds: Vec<BlockKind>,
+    pub roles: Vec<Role>,
+    pub reasons: Vec<String>,
+    pub scores: Vec<f64>,
+    pub in_region: Vec<bool>,
+    /// Role of every line of the tree.
+    pub line_roles: Vec<Role>,
+    pub page_type: PageType,
+    pub ratios: TypeRatios,
+    /// Roots of the main region.
+    pub region: Vec<usize>,
+}
+
+impl Analysis {
+    /// Body lines joined by newlines.
+    pub fn body_text(&self, tree: &PageTree) -> String {
+        let mut out = String::new();
+        for (i, l) in tree.lines.iter().enumerate() {
+            if self.line_roles[i] == Role::Body {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&l.text);
+            }
+        }
+        out
+    }
+}
+
+/// Tags whose own text makes them a paragraph of their container.
+const PARAGRAPH_TAGS: &[&str] = &[
+    "p",
+    "li",
+    "dd",
+    "dt",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "figcaption",
+    "caption",
+    "address",
+];
+
+/// Class/id words that mark boilerplate, with the role they give. Long words match as
+/// substrings; short ones (≤ 4 letters) only as whole tokens of the hint.
+const NEGATIVE_HINTS: &[(&str, Role)] = &[
+    ("comment", Role::Other),
+    ("footer", Role::Footer),
+    ("foot", Role::Footer),
+    ("bottom", Role::Footer),
+    ("copyright", Role::Footer),
+    ("nav", Role::Navigation),
+    ("menu", Role::Navigation),
+    ("breadcrumb", Role::Navigation),
+    ("crumb", Role::Navigation),
+    ("toolbar", Role::Navigation),
+    ("header", Role::Navigation),
+    ("top", Role::Navigation),
+    ("sidebar", Role::LinkList),
+    ("side", Role::LinkList),
+    ("aside", Role::LinkList),
+    ("rail", Role::LinkList),
+    ("widget", Role::LinkList),
+    ("related", Role::LinkList),
+    ("recommend", Role::LinkList),
+    ("hot", Role::LinkList),
+    ("rank", Role::LinkList),
+    ("pager", Role::Navigation),
+    ("pagination", Role::Navigation),
+    ("share", Role::Other),
+    ("social", Role::Other),
+    ("tags", Role::Other),
+    ("advert", Role::Ad),
+    ("ad", Role::Ad),
+    ("ads", Role::Ad),
+    ("adv", Role::Ad),
+    ("banner", Role::Ad),
+    ("sponsor", Role::Ad),
+    ("promo", Role::Ad),
+    ("login", Role::Other),
+    ("search", Role::Other),
+];
+
+/// Class/id words that mark article text.
+const POSITIVE_HINTS: &[&str] = &[
+    "article", "content", "artibody", "endtext", "main", "post", "entry", "story", "detail",
+    "text", "txt", "zw", "zhengwen", "body", "news", "con", "cont",
+];
+
+fn hint_tokens(hint: &str) -> impl Iterator<Item = String> + '_ {
+    hint.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.trim_end_matches(|c: char| c.is_ascii_digit())
+                .to_ascii_lowercase()
+        })
+}
+
+/// The role a class/id hint gives, if any.
+fn negative_hint(b: &TreeBlock) -> Option<(Role, String)> {
+    match b.tag.as_str() {
+        "nav" => return Some((Role::Navigation, "<nav>".into())),
+        "footer" => return Some((Role::Footer, "<footer>".into())),
+        "aside" => return Some((Role::LinkList, "<aside>".into())),
+        "header" => return Some((Role::Navigation, "<header>".into())),
+        _ => {}
+    }
+    if b.hint.is_empty() {
+        return None;
+    }
+    let lower = b.hint.to_ascii_lowercase();
+    if positive_hint(b) && !lower.contains("comment") {
+        return None;
+    }
+    for tok in hint_tokens(&b.hint) {
+        for &(word, role) in NEGATIVE_HINTS {
+            let hit = if word.len() <= 4 {
+                tok == word
+                    || (matches!(word, "nav" | "menu" | "foot")
+                        && (tok.starts_with(word) || tok.ends_with(word)))
+            } else {
+                tok.contains(word)
+            };
+            if hit {
+                return Some((role, format!("class/id \"{}\" says {}", b.hint, word)));
+            }
+        }
+    }
+    None
+}
+
+fn positive_hint(b: &TreeBlock) -> bool {
+    hint_tokens(&b.hint).any(|t| POSITIVE_HINTS.iter().any(|p| t == *p || t.starts_with(p)))
+}
+
+/// The book's block type [L2234] from the block's subtree counts.
+fn block_kind(b: &TreeBlock, p: &Params) -> BlockKind {
+    let text = b.sub_chars.saturating_sub(b.sub_anchor) as f64;
+    if b.sub_images > 0 && text / (b.sub_images as f64) < p.pic_ratio.min(40.0) && text < 60.0 {
+        return BlockKind::Pic;
+    }
+    if b.sub_anchor > 0 && b.sub_links >= 2 && text / (b.sub_anchor as f64) < p.hub_ratio {
+        return BlockKind::Hub;
+    }
+    BlockKind::Topic
+}
+
+/// Paragraph score of a block's own text (readability's recipe, with Chinese punctuation).
+fn own_score(b: &TreeBlock) -> f64 {
+    let text = b.chars.saturating_sub(b.anchor_chars);
+    if text < 10 || (b.anchor_chars as f64) > 0.5 * (b.chars as f64) {
+        return 0.0;
+    }
+    1.0 + b.punct.min(text / 4) as f64 + (text as f64 / 100.0).min(3.0)
+}
+
+fn link_density(b: &TreeBlock) -> f64 {
+    if b.sub_chars == 0 {
+        0.0
+    } else {
+        b.sub_anchor as f64 / b.sub_chars as f64
+    }
+}
+
+/// Is this a by-line (date with source/author/editor)?
+pub(crate) fn is_byline(text: &str) -> bool {
+    let n = text.chars().count();
+    if n > 90 {
+        return false;
+    }
+    const WORDS: &[&str] = &[
+        "来源",
+        "作者",
+        "编辑",
+        "发布",
+        "时间",
+        "日期",
+        "记者",
+        "稿源",
+        "浏览",
+        "点击",
+        "阅读",
+        "出处",
+        "发表",
+        "更新",
+        "录入",
+        "供稿",
+        "责编",
+        "摄影",
+        "通讯员",
+        "字号",
+        "人气",
+    ];
+    let has_word = WORDS.iter().any(|w| text.contains(w));
+    let starts = [
+        "来源：",
+        "来源:",
+        "作者：",
+        "作者:",
+        "责任编辑",
+        "编辑：",
+        "编辑:",
+        "【来源",
+    ]
+    .iter()
+    .any(|s| text.trim_start().starts_with(s));
+    (has_word && (has_date(text) || has_time(text))) || (starts && n <= 40)
+}
+
+fn has_date(text: &str) -> bool {
+    let c: Vec<char> = text.chars().collect();
+    for i in 0..c.len() {
+        if i + 6 <= c.len()
+            && c[i..i + 4].iter().all(|x| x.is_ascii_digit())
+            && matches!(c[i + 4], '-' | '年' | '/' | '.')
+            && c[i + 5].is_ascii_digit()
+        {
+            return true;
+        }
+    }
+    false
+}
+
+fn has_time(text: &str) -> bool {
+    let c: Vec<char> = text.chars().collect();
+    (2..c.len().saturating_sub(2)).any(|i| {
+        c[i] == ':'
+            && c[i - 1].is_ascii_digit()
+            && c[i + 1].is_ascii_digit()
+            && c[i + 2].is_ascii_digit()
+    })
+}
+
+/// Short boilerplate lines found on article pages.
+pub(crate) fn is_boilerplate(text: &str) -> bool {
+    let n = text.chars().count();
+    if n > 40 {
+        return false;
+    }
+    const PHRASES: &[&str] = &[
+        "打印",
+        "关闭窗口",
+        "关闭本页",
+        "字号",
+        "字体：",
+        "分享到",
+        "收藏本文",
+        "推荐给好友",
+        "返回顶部",
+        "上一篇",
+        "下一篇",
+        "上一页",
+        "下一页",
+        "相关新闻",
+        "相关链接",
+        "相关阅读",
+        "相关文章",
+        "延伸阅读",
+        "我要评论",
+        "发表评论",
+        "网友评论",
+        "版权所有",
+        "copyright",
+        "Copyright",
+        "免责声明",
+        "扫描二维码",
+        "点击排行",
+        "热点推荐",
+        "返回首页",
+        "登录",
+        "注册",
+        "【大 中 小】",
+        "更多>>",
+    ];
+    PHRASES.iter().any(|p| text.contains(p))
+}
+
+fn norm_title(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Run the block and region analysis.
+pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
+    let n = tree.blocks.len();
+    let kinds: Vec<BlockKind> = tree.blocks.iter().map(|b| block_kind(b, p)).collect();
+    let hints: Vec<Option<(Role, String)>> = tree.blocks.iter().map(negative_hint).collect();
+    // 1. Paragraph scores flow to containers.
+    let mut scores = vec![0.0f64; n];
+    for (id, b) in tree.blocks.iter().enumerate() {
+        let s = own_score(b);
+        if s == 0.0 {
+            continue;
+        }
+        // A short leaf container (a teaser <div>, a caption <td>) is a paragraph of its
+        // parent; a long one holds an article by itself.
+        let short_leaf = b.children.is_empty() && b.chars.saturating_sub(b.anchor_chars) < 150;
+        let mut target = if PARAGRAPH_TAGS.contains(&b.tag.as_str()) || short_leaf {
+            b.parent
+        } else {
+            Some(id)
+        };
+        let mut level = 0usize;
+        while let Some(t) = target {
+            if level > 3 || tree.blocks[t].depth < 2 {
+                break;
+            }
+            let share = match level {
+                0 => 1.0,
+                1 => 0.5,
+                _ => 1.0 / (level as f64 * 3.0),
+            };
+            scores[t] += s * share;
+            target = tree.blocks[t].parent;
+            level += 1;
+        }
+    }
+    for (id, b) in tree.blocks.iter().enumerate() {
+        if scores[id] > 0.0 {
+            // (1 − link density)²: lists of links with a little text (forum indexes, related
+            // news with teasers) lose to running text more clearly than under readability's
+            // linear factor.
+            let mut f = (1.0 - link_density(b)).powi(2);
+            if positive_hint(b) {
+                f *= 1.3;
+            }
+            if hints[id].is_some() {
+                f *= 0.3;
+            }
+            scores[id] *= f;
+        }
+    }
+    // 2. The best candidate and its siblings.
+    let body_block = tree.body();
+    let top = (0..n)
+        .filter(|&i| scores[i] > 0.0)
+        .max_by(|&a, &b| scores[a].total_cmp(&scores[b]));
+    // A thread (forum, blog comments) repeats one block signature for every post; its first
+    // post is the topic and the rest are replies: take the first when it holds real text.
+    let sig = |b: &TreeBlock| {
+        let classes: String = b.hint.split('#').next().unwrap_or("").to_string();
+        (!classes.is_empty()).then(|| format!("{}{}", b.tag, classes))
+    };
+    let mut thread_sig: Option<String> = None;
+    let top = top.map(|t| {
+        let Some(want) = sig(&tree.blocks[t]) else {
+            return t;
+        };
+        match (0..t).find(|&i| {
+            scores[i].max(own_score(&tree.blocks[i])) >= (scores[t] * 0.05).max(10.0)
+                && sig(&tree.blocks[i]).as_deref() == Some(want.as_str())
+        }) {
+            Some(first) => {
+                thread_sig = Some(want);
+                first
+            }
+            None => t,
+        }
+    });
+    // In a thread, siblings holding other posts do not join the region.
+    let holds_post = |s: usize| {
+        thread_sig.as_deref().is_some_and(|want| {
+            // Ids are in depth-first order: a subtree is a contiguous run.
+            (s..tree.blocks.len())
+                .take_while(|&i| tree.is_within(i, s))
+                .any(|i| sig(&tree.blocks[i]).as_deref() == Some(want))
+        })
+    };
+    // Climb while the block is its parent's only child and the parent has no text of its own:
+    // a <td> alone in its <tr> in its <table> stands for the table, whose siblings may
+    // continue the article.
+    let top_score = top.map_or(0.0, |t| scores[t]);
+    let top = top.map(|mut t| {
+        while let Some(par) = tree.blocks[t].parent {
+            let pb = &tree.blocks[par];
+            if pb.tag == "body" || pb.depth < 2 || pb.children.len() != 1 || pb.chars > 0 {
+                break;
+            }
+            t = par;
+        }
+        t
+    });
+    let mut region = Vec::new();
+    match top {
+        Some(t) => {
+            let threshold = (top_score * 0.2).max(3.0);
+            match tree.blocks[t].parent {
+                Some(par) => {
+                    for &s in &tree.blocks[par].children {
+                        let sb = &tree.blocks[s];
+                        let text = sb.sub_chars.saturating_sub(sb.sub_anchor);
+                        let keep = s == t
+                            || (hints[s].is_none()
+                                && !holds_post(s)
+                                && (scores[s] >= threshold
+                                    || (text >= 50 && link_density(sb) < 0.25)
+                                    || (text >= 15 && sb.sub_anchor == 0 && sb.sub_punct > 0)));
+                        if keep {
+                            region.push(s);
+                        }
+                    }
+                }
+                None => region.push(t),
+            }
+        }
+        None => region.push(body_block),
+    }
+    let mut in_region = vec![false; n];
+    for (id, flag) in in_region.iter_mut().enumerate() {
+        *flag = region.iter().any(|&r| tree.is_within(id, r));
+    }
+    // 3. Page type from the region's ratios.
+    let (mut text, mut anchor, mut images) = (0usize, 0usize, 0usize);
+    for &r in &region {
+        let b = &tree.blocks[r];
+        text += b.sub_chars.saturating_sub(b.sub_anchor);
+        anchor += b.sub_anchor;
+        images += b.sub_images;
+    }
+    // Anchors inside sentences (an encyclopedia's inline links) are part of the text; only
+    // anchors on lines that are mostly link text (a list of links) count against it.
+    let list_anchor: usize = tree
+        .lines
+        .iter()
+        .filter(|l| in_region[l.block] && l.anchor_chars * 2 > l.chars)
+        .map(|l| l.anchor_chars)
+        .sum();
+    let tpa = (list_anchor > 0).then(|| text as f64 / list_anchor as f64);
+    let tpi = (images > 0).then(|| text as f64 / images as f64);
+    let page_total: usize = tree.blocks[0].sub_chars.max(1);
+    let page_anchor = tree.blocks[0].sub_anchor;
+    let (page_type, reason) = if images >= 2 && tpi.is_some_and(|r| r < p.pic_ratio) {
+        (
+            PageType::Pic,
+            format!(
+                "{images} images, {:.0} characters of text per image < {}",
+                tpi.unwrap_or(0.0),
+                p.pic_ratio
+            ),
+        )
+    } else if tpa.is_some_and(|r| r < p.hub_ratio) {
+        (
+            PageType::Hub,
+            format!(
+                "main region has {:.2} text characters per anchor character < {}",
+                tpa.unwrap_or(0.0),
+                p.hub_ratio
+            ),
+        )
+    } else if top.is_none()
+        || (text < 150 && page_anchor > 3 * text)
+        || (text < 60 && page_anchor * 2 > page_total)
+    {
+        (
+            PageType::Hub,
+            "no running text; the page is mostly links".to_string(),
+        )
+    } else {
+        (
+            PageType::Topic,
+            match tpa {
+                Some(r) => format!(
+                    "{r:.1} text characters per anchor character ≥ {}",
+                    p.hub_ratio
+                ),
+                None => "running text without links".to_string(),
+            },
+        )
+    };
+    let ratios = TypeRatios {
+        region: region.first().copied().unwrap_or(body_block),
+        text_chars: text,
+        anchor_chars: anchor,
+        list_anchor_chars: list_anchor,
+        images,
+        text_per_anchor: tpa,
+        text_per_image: tpi,
+        reason,
+    };
+    // 4. Line roles.
+    let mut line_roles = vec![Role::Other; tree.lines.len()];
+    let mut line_reasons: Vec<Option<String>> = vec![None; tree.lines.len()];
+    let title_norm = norm_title(&tree.title);
+    let mut seen_prose = false;
+    let mut seen_lines: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for (i, l) in tree.lines.iter().enumerate() {
+        let (role, why) = line_role(tree, &kinds, &hints, &region, &in_region, l, page_type);
+        let mut role = role;
+        let mut why = why;
+        if role == Role::Body {
+            let ln = norm_title(&l.text);
+            if !seen_prose
+                && ln.chars().count() >= 4
+                && !title_norm.is_empty()
+                && title_norm.contains(&ln)
+                && l.chars < 80
+            {
+                role = Role::Title;
+                why = "repeats the <title>".into();
+            } else if is_byline(&l.text) {
+                role = Role::Meta;
+                why = "by-line: date with source/author/editor".into();
+            } else if page_type == PageType::Topic && is_boilerplate(&l.text) {
+                role = Role::Other;
+                why = "boilerplate phrase".into();
+            } else if l.chars >= 10 && !seen_lines.insert(l.text.as_str()) {
+                role = Role::Other;
+                why = "repeats an earlier body line (a page that holds its text twice)".into();
+            } else if l.chars >= 20 {
+                seen_prose = true;
+            }
+        }
+        line_roles[i] = role;
+        line_reasons[i] = Some(why);
+    }
+    // Fallback (no page fails): a topic page whose region gave no body keeps every topic line.
+    let body_chars: usize = tree
+        .lines
+        .iter()
+        .zip(&line_roles)
+        .filter(|(_, r)| **r == Role::Body)
+        .map(|(l, _)| l.chars)
+        .sum();
+    if body_chars < 20 && page_type != PageType::Hub {
+        for (i, l) in tree.lines.iter().enumerate() {
+            if kinds[l.block] == BlockKind::Topic
+                && l.anchor_chars * 2 <= l.chars
+                && l.chars >= 10
+                && !is_byline(&l.text)
+                && hints[l.block].is_none()
+            {
+                line_roles[i] = Role::Body;
+                line_reasons[i] = Some("fallback: every topic block is body [L2306]".into());
+            }
+        }
+    }
+    // 5. Block roles for the map: the role of most of their own characters.
+    let mut roles = vec![Role::Container; n];
+    let mut reasons = vec![String::new(); n];
+    let mut tally: Vec<Vec<(Role, usize, String)>> = vec![Vec::new(); n];
+    for (i, l) in tree.lines.iter().enumerate() {
+        let t = &mut tally[l.block];
+        let why = line_reasons[i].clone().unwrap_or_default();
+        match t.iter_mut().find(|(r, _, _)| *r == line_roles[i]) {
+            Some(e) => e.1 += l.chars.max(1),
+            None => t.push((line_roles[i], l.chars.max(1), why)),
+        }
+    }
+    for id in 0..n {
+        if let Some((r, _, why)) = tally[id].iter().max_by_key(|(_, c, _)| *c) {
+            roles[id] = *r;
+            reasons[id] = why.clone();
+        } else if tree.blocks[id].images > 0 {
+            roles[id] = Role::Picture;
+            reasons[id] = format!("{} image(s), no text", tree.blocks[id].images);
+        } else {
+            reasons[id] = if scores[id] > 0.0 {
+                format!("container, content score {:.1}", scores[id])
+            } else {
+                "container without text of its own".into()
+            };
+        }
+    }
+    Analysis {
+        kinds,
+        roles,
+        reasons,
+        scores,
+        in_region,
+        line_roles,
+        page_type,
+        ratios,
+        region,
+    }
+}
+
+/// The role of one line from its block's place in the tree.
+fn line_role(
+    tree: &PageTree,
+    kinds: &[BlockKind],
+    hints: &[Option<(Role, String)>],
+    region: &[usize],
+    in_region: &[bool],
+    l: &super::tree::Line,
+    page_type: PageType,
+) -> (Role, String) {
+    // Hints on the chain from the line's block up to (not including) the region root.
+    let mut cur = Some(l.block);
+    while let Some(b) = cur {
+        if region.contains(&b) {
+            break;
+        }
+        if let Some((role, why)) = &hints[b] {
+            return (*role, why.clone());
+        }
+        cur = tree.blocks[b].parent;
+    }
+    if !in_region[l.block] {
+        if l.anchor_chars * 2 > l.chars {
+            return (Role::LinkList, "link text outside the main region".into());
+        }
+        return (Role::Other, "outside the main region".into());
+    }
+    if page_type == PageType::Hub {
+        return (
+            Role::Body,
+            "hub page: its links are the body [L2404]".into(),
+        );
+    }
+    if l.chars > 0 && l.anchor_chars * 2 > l.chars {
+        return (
+            Role::LinkList,
+            format!("{} of {} characters are link text", l.anchor_chars, l.chars),
+        );
+    }
+    // A link list: the nearest listing block is a hub.
+    let mut cur = Some(l.block);
+    while let Some(b) = cur {
+        if kinds[b] == BlockKind::Hub && !region.contains(&b) {
+            return (
+                Role::LinkList,
+                format!("inside a hub block <{}> [L2234]", tree.blocks[b].tag),
+            );
+        }
+        if region.contains(&b) {
+            break;
+        }
+        cur = tree.blocks[b].parent;
+    }
+    if l.chars == 0 {
+        return (Role::Other, "no letters or digits".into());
+    }
+    (Role::Body, "topic text in the main region [L2306]".into())
+}
+
+/// The bad titles the book lists [L2351] (compared case-folded).
+const BAD_TITLES: &[&str] = &[
+    "untitled document",
+    "untitled",
+    "new page",
+    "new page 1",
+    "welcome",
+    "欢迎访问",
+    "无标题文档",
+    "无标题页",
+    "index",
+    "home",
+];
+
+/// The title: a heading the `<title>` contains, else the `<title>`'s longest part, else (the
+/// title missing or poor) the top keyword [L2349–L2351].
+pub(crate) fn choose_title(
+    tree: &PageTree,
+    a: &Analysis,
+    keywords: &[Keyword],
+) -> (String, TitleSource) {
+    let raw = tree.title.trim();
+    let raw_norm = norm_title(raw);
+    let poor = raw_norm.is_empty() || BAD_TITLES.iter().any(|b| raw.to_lowercase().trim() == *b);
+    // Headings and title-role lines, in document order.
+    let mut candidates: Vec<String> = Vec::new();
+    for w in &tree.weighty {
+        if w.tag.starts_with('h') || w.tag == "strong" || w.tag == "b" || w.tag == "font" {
+            candidates.push(w.text.clone());
+        }
+    }
+    for (i, l) in tree.lines.iter().enumerate() {
+        if a.line_roles[i] == Role::Title {
+            candidates.push(l.text.clone());
+        }
+    }
+    if !poor {
+        let best = candidates
+            .iter()
+            .filter(|c| {
+                let n = norm_title(c);
+                n.chars().count() >= 4 && raw_norm.contains(&n)
+            })
+            .max_by_key(|c| norm_title(c).chars().count());
+        if let Some(h) = best {
+            return (h.trim().to_string(), TitleSource::Heading);
+        }
+        return (longest_part(raw), TitleSource::Tag);
+    }
+    if let Some(h) = tree
+        .weighty
+        .iter()
+        .find(|w| matches!(w.tag.as_str(), "h1" | "h2") && norm_title(&w.text).chars().count() >= 2)
+    {
+        return (h.text.trim().to_string(), TitleSource::Heading);
+    }
+    match keywords.first() {
+        Some(k) => (k.word.clone(), TitleSource::Keyword),
+        None => (raw.to_string(), TitleSource::None),
+    }
+}
+
+/// The longest part of a `<title>` split at the separators sites append their name with.
+fn longest_part(raw: &str) -> String {
+    const SEPS: &[&str] = &[" - ", " — ", " – ", "——", "_", "|", "｜", " :: ", "－", "-"];
+    let mut parts = vec![raw.to_string()];
+    for sep in SEPS {
+        if parts.len() > 1 {
+            break;
+        }
+        if raw.contains(sep) {
+            parts = raw.split(sep).map(|s| s.trim().to_string()).collect();
+        }
+    }
+    parts
+        .into_iter()
+        .max_by_key(|s| norm_title(s).chars().count())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bylines_and_boilerplate() {
+        assert!(is_byline("2005-03-21 11:21:30 来源：新浪网"));
+        assert!(is_byline("作者：张三"));
+        assert!(is_byline("发布时间：2012年5月3日"));
+        assert!(!is_byline(
+            "2012年，该市的生产总值增长了百分之八，居全省首位。"
+        ));
+        assert!(is_boilerplate("【打印】【关闭】"));
+        assert!(!is_boilerplate(
+            "这是正文的一句话，说明了事情的经过和结果。"
+        ));
+    }
+
+    #[test]
+    fn title_parts() {
+        assert_eq!(
+            longest_part("四年前中500万现穷困潦倒__商贸_新浪网"),
+            "四年前中500万现穷困潦倒"
+        );
+        assert_eq!(longest_part("新知科技 | 新知科技"), "新知科技");
+        assert_eq!(longest_part("组图：千元手机 - 光影图集"), "组图：千元手机");
+    }
+
+    #[test]
+    fn hint_matching_is_token_based_for_short_words() {
+        let b = |hint: &str| TreeBlock {
+            hint: hint.into(),
+            tag: "div".into(),
+            ..TreeBlock::default()
+        };
+        assert!(negative_hint(&b("#footer")).is_some());
+        assert!(negative_hint(&b(".ad")).is_some());
+        assert!(negative_hint(&b(".head")).is_none());
+        assert!(
+            negative_hint(&b(".loading")).is_none(),
+            "'ad' inside a word is no ad"
+        );
+        assert!(negative_hint(&b(".article-content")).is_none());
+        assert!(negative_hint(&b("#topnav")).is_some());
+    }
+}

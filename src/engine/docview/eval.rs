@@ -1,0 +1,430 @@
+//! How well does the cleaner do? Scores DocView extraction against ground truth with the
+//! character-bigram P/R/F1 of [`crate::engine::text::metric`], page by page, so that failures can
+//! be studied (the GUI's evaluation tab lists them worst first).
+//!
+//! Three sources of truth:
+//! * a folder pair in the layout of ccwe: `HTML_DIR/NAME.html` with `TRUTH_DIR/NAME.txt`;
+//! * the bundled sample web (body, page type and title for each of its 434 pages);
+//! * the pages stored in a workspace, matched to the sample web's truth by host and path.
+//!
+//! Body F1 is averaged over pages whose truth has a body (a hub page's truth body is empty, and
+//! by the book a hub page's body is its links [L2404]); page type and title are scored on every
+//! page that has them.
+//!
+//! ```no_run
+//! use tianwang::engine::docview::{Params, eval};
+//! let r = eval::eval_sample(&Params::default(), &mut |_, _| Ok(()))?;
+//! println!("body F1 {:.3}, type accuracy {:?}", r.body.f1, r.type_accuracy);
+//! # Ok::<(), tianwang::engine::error::EngineError>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Params, extract_with};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::jobs::{Job, JobContext};
+use crate::engine::text::metric::{Prf, bigram_prf, macro_avg};
+use crate::engine::text::segment::Segmenter;
+
+/// One scored page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalPage {
+    /// File name or URL.
+    pub name: String,
+    /// Where to open it: a file path or a URL.
+    pub location: String,
+    /// Body P/R/F1 (`None` when the truth has no body).
+    pub p: Option<f64>,
+    pub r: Option<f64>,
+    pub f1: Option<f64>,
+    pub page_type: String,
+    pub truth_type: Option<String>,
+    pub title: String,
+    pub truth_title: Option<String>,
+    pub encoding: String,
+    pub decided_by: String,
+    pub body_chars: usize,
+    pub truth_chars: usize,
+    pub error: Option<String>,
+}
+
+/// A whole evaluation run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalReport {
+    pub source: String,
+    pub pages: Vec<EvalPage>,
+    /// Macro-averaged body P/R/F1 over pages with a truth body.
+    pub body: Prf,
+    pub body_pages: usize,
+    pub type_accuracy: Option<f64>,
+    pub title_exact: Option<f64>,
+    pub errors: usize,
+    /// Wall-clock seconds of cleaning and scoring (reading files excluded), pages per second,
+    /// and the threads used.
+    pub seconds: f64,
+    pub pages_per_s: f64,
+    pub threads: usize,
+}
+
+/// One page to clean and what it should give.
+struct Case {
+    name: String,
+    location: String,
+    bytes: Vec<u8>,
+    url: Option<String>,
+    content_type: Option<String>,
+    truth_body: Option<String>,
+    truth_type: Option<String>,
+    truth_title: Option<String>,
+}
+
+/// Progress callback: (done, total); an error (e.g. cancelled) stops the run.
+pub type ProgressFn<'a> = dyn FnMut(usize, usize) -> Result<()> + 'a;
+
+/// Pages cleaned in parallel per step between progress reports.
+const CHUNK: usize = 16;
+
+fn score(c: Case, params: &Params, seg: &Segmenter) -> EvalPage {
+    let res = extract_with(
+        &c.bytes,
+        c.url.as_deref(),
+        c.content_type.as_deref(),
+        None,
+        params,
+        seg,
+    );
+    let truth_chars = c.truth_body.as_deref().map_or(0, |t| t.chars().count());
+    match res {
+        Ok(dv) => {
+            let prf = c
+                .truth_body
+                .as_deref()
+                .filter(|t| !t.trim().is_empty())
+                .map(|t| bigram_prf(&dv.body, t));
+            EvalPage {
+                name: c.name,
+                location: c.location,
+                p: prf.map(|x| x.p),
+                r: prf.map(|x| x.r),
+                f1: prf.map(|x| x.f1),
+                page_type: dv.page_type.name().to_string(),
+                truth_type: c.truth_type,
+                title: dv.title,
+                truth_title: c.truth_title,
+                encoding: dv.encoding.name,
+                decided_by: format!("{:?}", dv.encoding.decided_by).to_lowercase(),
+                body_chars: dv.body.chars().count(),
+                truth_chars,
+                error: None,
+            }
+        }
+        Err(e) => EvalPage {
+            name: c.name,
+            location: c.location,
+            p: c.truth_body.as_ref().map(|_| 0.0),
+            r: c.truth_body.as_ref().map(|_| 0.0),
+            f1: c.truth_body.as_ref().map(|_| 0.0),
+            page_type: String::new(),
+            truth_type: c.truth_type,
+            title: String::new(),
+            truth_title: c.truth_title,
+            encoding: String::new(),
+            decided_by: String::new(),
+            body_chars: 0,
+            truth_chars,
+            error: Some(e.to_string()),
+        },
+    }
+}
+
+/// Clean and score every case on rayon's pool (all cores; run inside a one-thread pool for a
+/// single-thread figure). `seconds` is the wall-clock time of cleaning and scoring.
+fn run(
+    source: String,
+    cases: Vec<Case>,
+    params: &Params,
+    progress: &mut ProgressFn,
+) -> Result<EvalReport> {
+    use rayon::prelude::*;
+    let seg = Segmenter::shared();
+    let total = cases.len();
+    let mut pages = Vec::with_capacity(total);
+    let mut seconds = 0.0;
+    let mut rest = cases.into_iter();
+    loop {
+        progress(pages.len(), total)?;
+        let chunk: Vec<Case> = rest
+            .by_ref()
+            .take(CHUNK * rayon::current_num_threads())
+            .collect();
+        if chunk.is_empty() {
+            break;
+        }
+        let t0 = Instant::now();
+        let scored: Vec<EvalPage> = chunk
+            .into_par_iter()
+            .map(|c| score(c, params, seg))
+            .collect();
+        seconds += t0.elapsed().as_secs_f64();
+        pages.extend(scored);
+    }
+    Ok(summarise(source, pages, seconds))
+}
+
+/// Totals of a list of scored pages.
+pub fn summarise(source: String, pages: Vec<EvalPage>, seconds: f64) -> EvalReport {
+    let prfs: Vec<Prf> = pages
+        .iter()
+        .filter_map(|p| {
+            Some(Prf {
+                p: p.p?,
+                r: p.r?,
+                f1: p.f1?,
+            })
+        })
+        .collect();
+    let typed: Vec<bool> = pages
+        .iter()
+        .filter_map(|p| p.truth_type.as_ref().map(|t| *t == p.page_type))
+        .collect();
+    let titled: Vec<bool> = pages
+        .iter()
+        .filter_map(|p| {
+            p.truth_title
+                .as_ref()
+                .filter(|t| !t.is_empty())
+                .map(|t| t.trim() == p.title.trim())
+        })
+        .collect();
+    let share = |v: &[bool]| {
+        (!v.is_empty()).then(|| v.iter().filter(|x| **x).count() as f64 / v.len() as f64)
+    };
+    let n = pages.len();
+    EvalReport {
+        source,
+        body: macro_avg(&prfs),
+        body_pages: prfs.len(),
+        type_accuracy: share(&typed),
+        title_exact: share(&titled),
+        errors: pages.iter().filter(|p| p.error.is_some()).count(),
+        pages,
+        seconds,
+        pages_per_s: if seconds > 0.0 {
+            n as f64 / seconds
+        } else {
+            0.0
+        },
+        threads: rayon::current_num_threads(),
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| EngineError::BadPath {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })
+}
+
+/// Score `HTML_DIR/NAME.html` against `TRUTH_DIR/NAME.txt` (pages without a truth file are
+/// skipped; a folder with no pair at all is bad input).
+pub fn eval_dir(
+    html_dir: &Path,
+    truth_dir: &Path,
+    params: &Params,
+    progress: &mut ProgressFn,
+) -> Result<EvalReport> {
+    let entries = std::fs::read_dir(html_dir).map_err(|e| EngineError::BadPath {
+        path: html_dir.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    let mut names: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| x.eq_ignore_ascii_case("html") || x.eq_ignore_ascii_case("htm"))
+        })
+        .collect();
+    names.sort();
+    let mut cases = Vec::new();
+    for html in names {
+        let stem = html
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let truth = truth_dir.join(format!("{stem}.txt"));
+        if !truth.is_file() {
+            continue;
+        }
+        let truth_bytes = read(&truth)?;
+        cases.push(Case {
+            name: html
+                .file_name()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default()
+                .to_string(),
+            location: html.display().to_string(),
+            bytes: read(&html)?,
+            url: None,
+            content_type: None,
+            truth_body: Some(String::from_utf8_lossy(&truth_bytes).into_owned()),
+            truth_type: None,
+            truth_title: None,
+        });
+    }
+    if cases.is_empty() {
+        return Err(EngineError::BadPath {
+            path: html_dir.to_path_buf(),
+            reason: format!(
+                "no NAME.html here has a NAME.txt in {}",
+                truth_dir.display()
+            ),
+        });
+    }
+    run(
+        format!("dir:{}", html_dir.display()),
+        cases,
+        params,
+        progress,
+    )
+}
+
+/// Score the bundled sample web against its ground truth.
+pub fn eval_sample(params: &Params, progress: &mut ProgressFn) -> Result<EvalReport> {
+    let web = crate::engine::sample::web::SampleWeb::build(80, false)?;
+    let mut cases = Vec::new();
+    for p in &web.truth.pages {
+        let Ok(u) = url::Url::parse(&p.url) else {
+            continue;
+        };
+        let mut path = u.path().to_string();
+        if let Some(q) = u.query() {
+            path = format!("{path}?{q}");
+        }
+        let Some(res) = web.get(u.host_str().unwrap_or(""), &path) else {
+            continue;
+        };
+        cases.push(Case {
+            name: p.url.clone(),
+            location: p.url.clone(),
+            bytes: res.body.clone(),
+            url: Some(p.url.clone()),
+            content_type: res.content_type.clone(),
+            truth_body: Some(p.body.clone()),
+            truth_type: Some(p.page_type.clone()),
+            truth_title: Some(p.title.clone()),
+        });
+    }
+    run("sample".into(), cases, params, progress)
+}
+
+/// Clean every page stored in the workspace; pages of the sample web are scored against its
+/// truth (matched by host and path, any port).
+pub fn eval_workspace(
+    ws: &crate::engine::store::Workspace,
+    params: &Params,
+    progress: &mut ProgressFn,
+) -> Result<EvalReport> {
+    let web = crate::engine::sample::web::SampleWeb::build(80, false)?;
+    let key = |u: &str| {
+        url::Url::parse(u)
+            .ok()
+            .map(|u| format!("{}{}", u.host_str().unwrap_or(""), u.path()))
+    };
+    let truth: std::collections::HashMap<String, &crate::engine::sample::web::TruthPage> = web
+        .truth
+        .pages
+        .iter()
+        .filter_map(|p| Some((key(&p.url)?, p)))
+        .collect();
+    let mut cases = Vec::new();
+    for row in crate::engine::inspect::list_pages(ws)? {
+        let Some((bytes, ct)) = crate::engine::inspect::latest_content(ws, &row.url)? else {
+            continue;
+        };
+        if !ct
+            .as_deref()
+            .unwrap_or("text/html")
+            .to_ascii_lowercase()
+            .contains("html")
+        {
+            continue;
+        }
+        let t = key(&row.url).and_then(|k| truth.get(&k).copied());
+        cases.push(Case {
+            name: row.url.clone(),
+            location: row.url.clone(),
+            bytes,
+            url: Some(row.url.clone()),
+            content_type: ct,
+            truth_body: t.map(|t| t.body.clone()),
+            truth_type: t.map(|t| t.page_type.clone()),
+            truth_title: t.map(|t| t.title.clone()),
+        });
+    }
+    run("workspace".into(), cases, params, progress)
+}
+
+/// What to evaluate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum EvalSource {
+    Dir { html: PathBuf, truth: PathBuf },
+    Sample,
+    Workspace,
+}
+
+/// The evaluation as a job (GUI and CLI): the report is the job's result in the experiment log.
+pub struct CleanEval {
+    pub source: EvalSource,
+    pub params: Params,
+}
+
+impl CleanEval {
+    pub fn new(source: EvalSource, params: Params) -> Result<Self> {
+        Ok(CleanEval {
+            source,
+            params: params.validated()?,
+        })
+    }
+}
+
+impl Job for CleanEval {
+    fn kind(&self) -> &'static str {
+        "clean-eval"
+    }
+
+    fn params(&self) -> Value {
+        serde_json::json!({ "source": self.source, "params": self.params })
+    }
+
+    fn run(&mut self, cx: &JobContext) -> Result<Value> {
+        let mut progress = |done: usize, total: usize| -> Result<()> {
+            cx.check_cancel()?;
+            cx.progress(
+                if total > 0 {
+                    done as f32 / total as f32
+                } else {
+                    1.0
+                },
+                format!("{done}/{total} pages"),
+            );
+            cx.counter("pages", done as f64);
+            Ok(())
+        };
+        let report = match &self.source {
+            EvalSource::Dir { html, truth } => eval_dir(html, truth, &self.params, &mut progress)?,
+            EvalSource::Sample => eval_sample(&self.params, &mut progress)?,
+            EvalSource::Workspace => {
+                let ws = crate::engine::store::Workspace::open_existing(cx.workspace_path())?;
+                eval_workspace(&ws, &self.params, &mut progress)?
+            }
+        };
+        serde_json::to_value(&report).map_err(|e| EngineError::Internal(e.to_string()))
+    }
+}

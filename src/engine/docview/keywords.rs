@@ -1,0 +1,463 @@
+//! Block weights, keywords (formula 7-1), the abstract and related links [L2247–L2398].
+//!
+//! * A block's influence factor λ_b is the sum of the factors of its weighty tags whose text is
+//!   real important content, i.e. not one of the noise phrases [L2247]; 1 when none.
+//! * Weight propagation (Fig 7-4, [L2249–L2257]): the block's weight is multiplied by λ_b; its
+//!   parent and the parent's other subtrees by √λ_b; then, with the parent as the new source,
+//!   once more outwards (geometric: λ^¼, …), stopping at `<body>` or when the parent's weight
+//!   passes the cap.
+//! * Formula 7-1 [L2270–L2278]: w_i = Σ_j BWeight_j·BTf_ij / ‖·‖₂ over the body blocks, with
+//!   BTf counted in the block's own text (ambiguity B-5).
+//! * Keywords: weight above mean × β [L2338–L2343], at most α; single characters and numbers
+//!   are not keywords.
+//! * Abstract [L2353–L2368]: paragraphs are the children of the body root (the nearest common
+//!   ancestor of the body blocks); each gives its best sentences by summed keyword weight.
+//! * Related links [L2370–L2398]: links inside the body are related; a link elsewhere is related
+//!   when its link group's anchor text has cosine similarity ≥ β with the body, unless it sits in
+//!   navigation, an ad or a footer (noise links, excluded by definition [L2201]).
+
+use std::collections::HashMap;
+
+use super::body::Analysis;
+use super::tree::PageTree;
+use super::{AbstractMode, Keyword, Link, Params, Propagation, Role};
+use crate::engine::text::segment::Segmenter;
+
+/// Weighty-tag texts that are noise, not emphasis [L2247]. The book counts 22 such phrases and
+/// names six (Tel, Fax, 联系电话, 传真, 广告服务, 前一页); the rest are of the same kind.
+const NOISE_PHRASES: &[&str] = &[
+    "tel",
+    "fax",
+    "联系电话",
+    "传真",
+    "广告服务",
+    "前一页",
+    "后一页",
+    "下一页",
+    "上一页",
+    "首页",
+    "返回",
+    "打印",
+    "关闭",
+    "更多",
+    "点击",
+    "版权所有",
+    "联系我们",
+    "网站地图",
+    "免责声明",
+    "e-mail",
+    "email",
+    "地址",
+];
+
+/// Is a weighty tag's text a noise phrase (exact match after trimming, or a phrase followed by
+/// a colon and a value, as in "Tel: 1234")?
+pub(crate) fn is_noise_phrase(text: &str) -> bool {
+    let t = text.trim().to_lowercase();
+    let head = t
+        .split([':', '：'])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+    NOISE_PHRASES.contains(&head)
+}
+
+pub(crate) struct KeywordAnalysis {
+    pub keywords: Vec<Keyword>,
+    /// Σ_j BWeight_j·BTf_ij of every term of the body.
+    pub body_vector: HashMap<String, f64>,
+    pub influence: Vec<f64>,
+    pub weights: Vec<f64>,
+}
+
+fn factor(tag: &str, lambda: f64) -> f64 {
+    match tag {
+        "h1" | "h2" | "h3" | "b" | "strong" => lambda,
+        _ => 1.0 + (lambda - 1.0) / 2.0,
+    }
+}
+
+/// End (exclusive) of every block's subtree in id order (ids are depth-first).
+fn subtree_ends(tree: &PageTree) -> Vec<usize> {
+    let n = tree.blocks.len();
+    let mut end: Vec<usize> = (0..n).map(|i| i + 1).collect();
+    for id in (0..n).rev() {
+        if let Some(p) = tree.blocks[id].parent {
+            end[p] = end[p].max(end[id]);
+        }
+    }
+    end
+}
+
+/// Influence factors and propagated weights of every block.
+pub(crate) fn block_weights(tree: &PageTree, a: &Analysis, p: &Params) -> (Vec<f64>, Vec<f64>) {
+    let n = tree.blocks.len();
+    let mut influence = vec![0.0f64; n];
+    for w in &tree.weighty {
+        let r = a.roles[w.block];
+        if (r == Role::Body || r == Role::Title) && !is_noise_phrase(&w.text) {
+            influence[w.block] += factor(&w.tag, p.lambda);
+        }
+    }
+    for f in &mut influence {
+        if *f <= 1.0 {
+            *f = 1.0;
+        }
+    }
+    let end = subtree_ends(tree);
+    let body = tree.body();
+    let mut weights = vec![1.0f64; n];
+    for leaf in 0..n {
+        let lambda = influence[leaf];
+        if lambda <= 1.0 {
+            continue;
+        }
+        weights[leaf] *= lambda;
+        let mut source = leaf;
+        let mut f = lambda.sqrt();
+        loop {
+            let Some(parent) = tree.blocks[source].parent else {
+                break;
+            };
+            if parent <= body || tree.blocks[parent].tag == "body" || weights[parent] > p.weight_cap
+            {
+                break;
+            }
+            weights[parent] *= f;
+            for (id, w) in weights
+                .iter_mut()
+                .enumerate()
+                .take(end[parent])
+                .skip(parent + 1)
+            {
+                if !(source..end[source]).contains(&id) {
+                    *w *= f;
+                }
+            }
+            match p.propagation {
+                Propagation::Geometric => f = f.sqrt(),
+                Propagation::Constant => {}
+                Propagation::TwoLevel => break,
+            }
+            source = parent;
+        }
+    }
+    (influence, weights)
+}
+
+fn keyword_candidate(w: &str) -> bool {
+    let n = w.chars().count();
+    n >= 2 && !w.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// Keywords of the body by formula 7-1.
+pub(crate) fn analyse(
+    tree: &PageTree,
+    a: &Analysis,
+    p: &Params,
+    seg: &Segmenter,
+) -> KeywordAnalysis {
+    let (influence, weights) = block_weights(tree, a, p);
+    let mut vec: HashMap<String, f64> = HashMap::new();
+    let mut tf: HashMap<String, usize> = HashMap::new();
+    for (i, l) in tree.lines.iter().enumerate() {
+        if !matches!(a.line_roles[i], Role::Body | Role::Title) {
+            continue;
+        }
+        let bw = weights[l.block];
+        for t in seg.terms(&l.text, p.segmenter) {
+            *vec.entry(t.clone()).or_default() += bw;
+            *tf.entry(t).or_default() += 1;
+        }
+    }
+    let norm = vec.values().map(|v| v * v).sum::<f64>().sqrt();
+    let mut cands: Vec<Keyword> = vec
+        .iter()
+        .filter(|(w, _)| keyword_candidate(w))
+        .map(|(w, v)| Keyword {
+            word: w.clone(),
+            weight: if norm > 0.0 { v / norm } else { 0.0 },
+            tf: tf.get(w).copied().unwrap_or(0),
+            weighted_tf: *v,
+        })
+        .collect();
+    let mean = if cands.is_empty() {
+        0.0
+    } else {
+        cands.iter().map(|k| k.weight).sum::<f64>() / cands.len() as f64
+    };
+    cands.retain(|k| k.weight > mean * p.beta_kw);
+    cands.sort_by(|x, y| {
+        y.weight
+            .total_cmp(&x.weight)
+            .then_with(|| x.word.cmp(&y.word))
+    });
+    cands.truncate(p.max_keywords);
+    KeywordAnalysis {
+        keywords: cands,
+        body_vector: vec,
+        influence,
+        weights,
+    }
+}
+
+/// Size of a text in GB18030 bytes (a Chinese character is 2 bytes, as in the book).
+pub(crate) fn gb_bytes(s: &str) -> usize {
+    s.chars()
+        .map(|c| match c as u32 {
+            0..=0x7f => 1,
+            0x80..=0xffff => 2,
+            _ => 4,
+        })
+        .sum()
+}
+
+/// The longest prefix of `s` within `budget` GB18030 bytes.
+fn gb_prefix(s: &str, budget: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        used += gb_bytes(c.encode_utf8(&mut [0u8; 4]));
+        if used > budget {
+            return &s[..i];
+        }
+    }
+    s
+}
+
+/// Split into sentences at Chinese and Latin sentence ends, keeping the punctuation.
+pub(crate) fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if matches!(c, '。' | '！' | '？' | '；' | '!' | '?' | ';' | '\n') {
+            let end = i + c.len_utf8();
+            let s = text[start..end].trim();
+            if !s.is_empty() {
+                out.push(s);
+            }
+            start = end;
+        }
+    }
+    let rest = text[start..].trim();
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
+}
+
+/// The abstract: best sentences per paragraph, or the static prefix.
+pub(crate) fn abstract_text(
+    tree: &PageTree,
+    a: &Analysis,
+    kw: &KeywordAnalysis,
+    p: &Params,
+) -> String {
+    let body_lines: Vec<usize> = (0..tree.lines.len())
+        .filter(|&i| a.line_roles[i] == Role::Body)
+        .collect();
+    if p.abstract_mode == AbstractMode::Static {
+        let body = a.body_text(tree);
+        return gb_prefix(&body, p.abstract_bytes).to_string();
+    }
+    // Body root: nearest common ancestor of the body lines' blocks.
+    let chain = |b: usize| {
+        let mut v = vec![b];
+        let mut cur = tree.blocks[b].parent;
+        while let Some(x) = cur {
+            v.push(x);
+            cur = tree.blocks[x].parent;
+        }
+        v.reverse();
+        v
+    };
+    let mut root_chain: Option<Vec<usize>> = None;
+    for &i in &body_lines {
+        let c = chain(tree.lines[i].block);
+        root_chain = Some(match root_chain {
+            None => c,
+            Some(r) => r
+                .iter()
+                .zip(&c)
+                .take_while(|(x, y)| x == y)
+                .map(|(x, _)| *x)
+                .collect(),
+        });
+    }
+    let root = root_chain.and_then(|c| c.last().copied()).unwrap_or(0);
+    // Paragraph of each body line: the root's child containing it, or the line itself.
+    let mut paragraphs: Vec<(usize, String)> = Vec::new();
+    for &i in &body_lines {
+        let l = &tree.lines[i];
+        let key = if l.block == root {
+            usize::MAX - i
+        } else {
+            let c = chain(l.block);
+            let pos = c.iter().position(|&x| x == root).unwrap_or(0);
+            c.get(pos + 1).copied().unwrap_or(l.block)
+        };
+        match paragraphs.last_mut() {
+            Some((k, text)) if *k == key => {
+                text.push('\n');
+                text.push_str(&l.text);
+            }
+            _ => paragraphs.push((key, l.text.clone())),
+        }
+    }
+    let mut picked: Vec<&str> = Vec::new();
+    for (_, text) in &paragraphs {
+        let sents = sentences(text);
+        let mut scored: Vec<(usize, f64)> = sents
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let score = kw
+                    .keywords
+                    .iter()
+                    .map(|k| s.matches(k.word.as_str()).count() as f64 * k.weight)
+                    .sum();
+                (i, score)
+            })
+            .collect();
+        scored.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+        let mut take: Vec<usize> = scored
+            .iter()
+            .take(p.sentences_per_paragraph)
+            .map(|(i, _)| *i)
+            .collect();
+        take.sort_unstable();
+        picked.extend(take.into_iter().map(|i| sents[i]));
+    }
+    let joined = picked.concat();
+    if gb_bytes(&joined) <= p.abstract_bytes {
+        joined
+    } else {
+        let mut cut = gb_prefix(&joined, p.abstract_bytes.saturating_sub(3)).to_string();
+        cut.push('…');
+        cut
+    }
+}
+
+fn cosine(a: &HashMap<String, f64>, b: &HashMap<String, f64>) -> f64 {
+    let dot: f64 = b.iter().filter_map(|(k, v)| a.get(k).map(|x| x * v)).sum();
+    let na = a.values().map(|v| v * v).sum::<f64>().sqrt();
+    let nb = b.values().map(|v| v * v).sum::<f64>().sqrt();
+    if na == 0.0 || nb == 0.0 {
+        0.0
+    } else {
+        dot / (na * nb)
+    }
+}
+
+/// Every hyperlink, resolved, with its relatedness.
+pub(crate) fn links(
+    tree: &PageTree,
+    a: &Analysis,
+    kw: &KeywordAnalysis,
+    page: Option<&url::Url>,
+    p: &Params,
+    seg: &Segmenter,
+) -> Vec<Link> {
+    let base = match (&tree.base_href, page) {
+        (Some(b), Some(u)) => u.join(b).ok(),
+        (Some(b), None) => url::Url::parse(b).ok(),
+        (None, Some(u)) => Some(u.clone()),
+        (None, None) => None,
+    };
+    // Link group: the nearest ancestor-or-self holding at least two links.
+    let group_of = |b: usize| {
+        let mut cur = Some(b);
+        while let Some(x) = cur {
+            if tree.blocks[x].sub_links >= 2 || tree.blocks[x].tag == "body" {
+                return x;
+            }
+            cur = tree.blocks[x].parent;
+        }
+        b
+    };
+    // Anchor-text vectors of the link groups outside the body, built in one pass.
+    let mut groups: HashMap<usize, HashMap<String, f64>> = HashMap::new();
+    let link_group: Vec<Option<usize>> = tree
+        .links
+        .iter()
+        .map(|l| (a.roles[l.block] != Role::Body).then(|| group_of(l.block)))
+        .collect();
+    for (l, g) in tree.links.iter().zip(&link_group) {
+        if let Some(g) = g {
+            let v = groups.entry(*g).or_default();
+            for t in seg.terms(&l.anchor, p.segmenter) {
+                *v.entry(t).or_default() += 1.0;
+            }
+        }
+    }
+    let group_sim: HashMap<usize, f64> = groups
+        .iter()
+        .map(|(g, v)| (*g, cosine(&kw.body_vector, v)))
+        .collect();
+    let mut out = Vec::new();
+    for (l, g) in tree.links.iter().zip(&link_group) {
+        let h = l.href.trim();
+        let lower = h.to_ascii_lowercase();
+        if h.is_empty()
+            || h.starts_with('#')
+            || lower.starts_with("javascript:")
+            || lower.starts_with("mailto:")
+            || lower.starts_with("tel:")
+        {
+            continue;
+        }
+        let url = match &base {
+            Some(b) => b
+                .join(h)
+                .map(|u| u.to_string())
+                .unwrap_or_else(|_| h.to_string()),
+            None => h.to_string(),
+        };
+        let (related, similarity) = match g {
+            None => (true, None),
+            Some(g) => {
+                // Navigation, ads and footers are the noise links the definition excludes
+                // [L2201]; their similarity is still reported.
+                let noise = matches!(a.roles[l.block], Role::Navigation | Role::Ad | Role::Footer);
+                let sim = group_sim.get(g).copied().unwrap_or(0.0);
+                (!noise && sim >= p.beta_link && sim > 0.0, Some(sim))
+            }
+        };
+        out.push(Link {
+            url,
+            anchor: l.anchor.clone(),
+            related,
+            block: l.block,
+            similarity,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_phrases() {
+        assert!(is_noise_phrase("Tel: 010-1234"));
+        assert!(is_noise_phrase(" 联系电话 "));
+        assert!(is_noise_phrase("前一页"));
+        assert!(!is_noise_phrase("搜索引擎原理"));
+    }
+
+    #[test]
+    fn gb_byte_budget() {
+        assert_eq!(gb_bytes("搜索a"), 5);
+        assert_eq!(gb_prefix("搜索引擎", 5), "搜索");
+        assert_eq!(gb_prefix("ab", 5), "ab");
+    }
+
+    #[test]
+    fn sentence_split_keeps_punctuation() {
+        assert_eq!(
+            sentences("第一句。第二句！third? 尾巴"),
+            ["第一句。", "第二句！", "third?", "尾巴"]
+        );
+    }
+}

@@ -1,0 +1,490 @@
+//! Page cleaning with the book's DocView model [L2185–L2406]: what is this page — its type, title,
+//! body, abstract, keywords and related links — and why.
+//!
+//! The pipeline, each step explainable:
+//! 1. **Encoding** ([`crate::engine::text::encoding`]): BOM → HTTP header → `<meta>` prescan →
+//!    statistical guess, with the deciding step recorded.
+//! 2. **Content-block tag tree** [L2216–L2237] (`tree`): container tags delimit blocks; every block
+//!    counts its characters, anchor characters, links, images and weighty tags.
+//! 3. **Block and page types** [L2234, L2294–L2298] (`body`): a block or region is a *hub* when
+//!    its text per anchor character is below `hub_ratio`, *pic* when its text per image is below
+//!    `pic_ratio`. The book measures the page's *middle region*, found there by layout; without a
+//!    renderer we find it by content — the block tree region that holds the page's running text
+//!    (paragraph scores in the manner of readability) — and apply the same two ratios to it.
+//! 4. **Body** [L2304–L2310]: the topic blocks of the main region in depth-first order, minus
+//!    link lists, navigation, ads, footers (class/id hints), the title line and by-lines. Every
+//!    block carries its role and the reason for it.
+//! 5. **Keywords** [L2249–L2343]: block weights from weighty tags with the emphasis factor λ
+//!    propagated as √λ to the parent and its other subtrees (Fig 7-4), then formula 7-1, then
+//!    the relative threshold β.
+//! 6. **Title** [L2349–L2351], **abstract** [L2353–L2368] and **related links** [L2370–L2398].
+//!
+//! ```
+//! use tianwang::engine::docview::{extract, Params, PageType};
+//! let html = "<html><head><title>新闻标题_某网站</title></head><body>\
+//!     <div id=nav><a href=/>首页</a> <a href=/a>新闻</a></div>\
+//!     <div class=content><h1>新闻标题</h1><p>这是一篇新闻的正文，讲述了搜索引擎如何工作。\
+//!     网页搜集、预处理和查询服务是搜索引擎的三个部分。</p></div></body></html>";
+//! let dv = extract(html.as_bytes(), None, None, None, &Params::default()).unwrap();
+//! assert_eq!(dv.page_type, PageType::Topic);
+//! assert_eq!(dv.title, "新闻标题");
+//! assert!(dv.body.starts_with("这是一篇新闻的正文"));
+//! ```
+
+mod body;
+pub mod eval;
+mod keywords;
+pub(crate) mod tree;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::error::{EngineError, Result};
+use crate::engine::text::encoding;
+use crate::engine::text::segment::{Method, Segmenter};
+
+/// The three page types of [L2191–L2193].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PageType {
+    Topic,
+    Hub,
+    #[serde(rename = "picture")]
+    Pic,
+}
+
+impl PageType {
+    pub fn name(self) -> &'static str {
+        match self {
+            PageType::Topic => "topic",
+            PageType::Hub => "hub",
+            PageType::Pic => "picture",
+        }
+    }
+}
+
+/// What a block is for, as the cleaner sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Kept: part of the body.
+    Body,
+    /// The page title repeated as a heading.
+    Title,
+    /// By-line: date, source, author, editor.
+    Meta,
+    Navigation,
+    /// A list of links (related news, hot lists, site maps).
+    LinkList,
+    Ad,
+    Footer,
+    /// Images with little text.
+    Picture,
+    /// Text outside the main region, or boilerplate phrases.
+    Other,
+    /// No text of its own (a container).
+    Container,
+}
+
+impl Role {
+    pub const ALL: [Role; 10] = [
+        Role::Body,
+        Role::Title,
+        Role::Meta,
+        Role::Navigation,
+        Role::LinkList,
+        Role::Ad,
+        Role::Footer,
+        Role::Picture,
+        Role::Other,
+        Role::Container,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Body => "body",
+            Role::Title => "title",
+            Role::Meta => "meta",
+            Role::Navigation => "navigation",
+            Role::LinkList => "linklist",
+            Role::Ad => "ad",
+            Role::Footer => "footer",
+            Role::Picture => "picture",
+            Role::Other => "other",
+            Role::Container => "container",
+        }
+    }
+}
+
+/// How a weighty tag's influence spreads up the tree (Fig 7-4 is missing; ambiguity B-4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Propagation {
+    /// λ at the leaf, √λ one level out, λ^¼ the next, … (the default reading).
+    Geometric,
+    /// √λ at every level outwards.
+    Constant,
+    /// Only the leaf (λ) and one expansion (√λ).
+    TwoLevel,
+}
+
+/// Which abstract to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AbstractMode {
+    /// Best sentences per paragraph, by keyword weight [L2353–L2368].
+    Sentences,
+    /// The first `abstract_bytes` bytes of the body (Tianwang's static abstract).
+    Static,
+}
+
+/// Every parameter the book names, with its default. Build with `Params::default()` and
+/// [`Params::validated`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Params {
+    /// Emphasis factor λ of a heading or bold tag (other weighty tags count half as much above 1).
+    /// The book gives no value [L2249]; 2.
+    pub lambda: f64,
+    pub propagation: Propagation,
+    /// Stop propagating when a parent's weight exceeds this cap [L2257]. 16.
+    pub weight_cap: f64,
+    /// Keep keywords with weight > mean × β [L2338–L2343]. 1.0.
+    pub beta_kw: f64,
+    /// At most this many keywords (the absolute rule's α). 20.
+    pub max_keywords: usize,
+    /// Hub-block links are related when their anchor text's cosine similarity to the body is ≥ β
+    /// [L2374–L2398]. 0.1.
+    pub beta_link: f64,
+    /// A block or region is a hub when its non-anchor text per anchor character is below this. 3.
+    pub hub_ratio: f64,
+    /// A region with ≥ 2 images is a picture page when its text per image is below this. 100.
+    pub pic_ratio: f64,
+    pub abstract_mode: AbstractMode,
+    /// Abstract budget in GB18030 bytes (a Chinese character = 2, as in the book's 512-byte
+    /// abstracts). 512.
+    pub abstract_bytes: usize,
+    /// Sentences taken per paragraph [L2366]. 1.
+    pub sentences_per_paragraph: usize,
+    /// Segmenter used for keywords and similarity.
+    pub segmenter: Method,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            lambda: 2.0,
+            propagation: Propagation::Geometric,
+            weight_cap: 16.0,
+            beta_kw: 1.0,
+            max_keywords: 20,
+            beta_link: 0.1,
+            hub_ratio: 3.0,
+            pic_ratio: 100.0,
+            abstract_mode: AbstractMode::Sentences,
+            abstract_bytes: 512,
+            sentences_per_paragraph: 1,
+            segmenter: Method::JiebaNoHmm,
+        }
+    }
+}
+
+impl Params {
+    /// Check every value; bad input names the parameter.
+    pub fn validated(self) -> Result<Params> {
+        let pos = |name: &str, v: f64, min: f64, max: f64| -> Result<()> {
+            if v.is_finite() && v >= min && v <= max {
+                Ok(())
+            } else {
+                Err(EngineError::invalid(
+                    name,
+                    &format!("must be between {min} and {max} (got {v})"),
+                ))
+            }
+        };
+        pos("lambda", self.lambda, 1.0, 100.0)?;
+        pos("weight-cap", self.weight_cap, 1.0, 1e6)?;
+        pos("beta-kw", self.beta_kw, 0.0, 100.0)?;
+        pos("beta-link", self.beta_link, 0.0, 1.0)?;
+        pos("hub-ratio", self.hub_ratio, 0.0, 1000.0)?;
+        pos("pic-ratio", self.pic_ratio, 0.0, 100_000.0)?;
+        if self.max_keywords == 0 || self.max_keywords > 1000 {
+            return Err(EngineError::invalid(
+                "max-keywords",
+                "must be between 1 and 1000",
+            ));
+        }
+        if self.abstract_bytes < 16 || self.abstract_bytes > 1 << 20 {
+            return Err(EngineError::invalid(
+                "abstract-bytes",
+                "must be between 16 and 1048576",
+            ));
+        }
+        if self.sentences_per_paragraph == 0 || self.sentences_per_paragraph > 100 {
+            return Err(EngineError::invalid(
+                "sentences-per-paragraph",
+                "must be between 1 and 100",
+            ));
+        }
+        Ok(self)
+    }
+}
+
+/// The encoding decision, as shown to the user.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EncodingInfo {
+    pub name: String,
+    pub decided_by: encoding::DecidedBy,
+    pub declared: Option<String>,
+    pub note: String,
+}
+
+/// The figures the page type was decided from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TypeRatios {
+    /// The block at the root of the main region.
+    pub region: usize,
+    pub text_chars: usize,
+    pub anchor_chars: usize,
+    /// Anchor characters on lines that are mostly link text (inline links in sentences are
+    /// text, not navigation).
+    pub list_anchor_chars: usize,
+    pub images: usize,
+    /// Non-anchor characters per list-anchor character (no such anchor → `None`).
+    pub text_per_anchor: Option<f64>,
+    /// Non-anchor characters per image (no image → `None`).
+    pub text_per_image: Option<f64>,
+    /// Why the type was chosen.
+    pub reason: String,
+}
+
+/// Where the title came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TitleSource {
+    /// A heading that the `<title>` contains (the site name dropped).
+    Heading,
+    /// The `<title>` itself, or its longest part.
+    Tag,
+    /// The book's fallback: the highest-weight keyword [L2351].
+    Keyword,
+    None,
+}
+
+/// A keyword with the parts of formula 7-1.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Keyword {
+    pub word: String,
+    /// Normalised weight w_i (7-1).
+    pub weight: f64,
+    /// Raw count in the body.
+    pub tf: usize,
+    /// Σ_j BWeight_j × BTf_ij before normalisation.
+    pub weighted_tf: f64,
+}
+
+/// A hyperlink and whether it relates to the body.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Link {
+    pub url: String,
+    pub anchor: String,
+    pub related: bool,
+    /// The block it sits in.
+    pub block: usize,
+    /// Anchor-text similarity of its link group to the body; `None` when the link is inside the
+    /// body (such links are related by the book's rule).
+    pub similarity: Option<f64>,
+}
+
+/// The book's block type [L2234].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockKind {
+    Topic,
+    Hub,
+    Pic,
+}
+
+/// One content block, with everything the cleaner decided about it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Block {
+    pub id: usize,
+    pub parent: Option<usize>,
+    pub depth: usize,
+    pub tag: String,
+    /// `#id.class` of the element.
+    pub hint: String,
+    /// The block's own text (not its children's), one line per `<br>` or child boundary.
+    pub text: String,
+    pub chars: usize,
+    pub anchor_chars: usize,
+    pub links: usize,
+    pub images: usize,
+    /// Totals over the block and its descendants.
+    pub sub_chars: usize,
+    pub sub_anchor_chars: usize,
+    pub sub_images: usize,
+    pub kind: BlockKind,
+    pub role: Role,
+    /// Content score of the main-region search (0 when the block has none).
+    pub score: f64,
+    /// λ of its own weighty tags (1 when none) and its weight after propagation.
+    pub influence: f64,
+    pub weight: f64,
+    /// Weighty tags inside it: (tag, text, counted as important).
+    pub weighty: Vec<(String, String, bool)>,
+    /// Why the role was given.
+    pub reason: String,
+    /// Inside the main region.
+    pub in_region: bool,
+}
+
+/// The DocView of one page [L2187–L2201].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocView {
+    pub url: Option<String>,
+    pub encoding: EncodingInfo,
+    pub page_type: PageType,
+    pub type_ratios: TypeRatios,
+    pub title: String,
+    pub title_source: TitleSource,
+    /// The `<title>` as written.
+    pub raw_title: String,
+    pub body: String,
+    #[serde(rename = "abstract")]
+    pub abstract_text: String,
+    pub keywords: Vec<Keyword>,
+    pub links: Vec<Link>,
+    pub blocks: Vec<Block>,
+    /// Roots of the main region (the best content block and the siblings that joined it).
+    pub region: Vec<usize>,
+    /// Characters of the decoded page and of the body (the book's ≈ 4× source/content anchor
+    /// [L660] can be read off them).
+    pub html_chars: usize,
+}
+
+/// Clean one page given as bytes. `url` resolves links and gives the TLD hint; `content_type`
+/// is the HTTP header; `charset` overrides every other encoding clue.
+pub fn extract(
+    bytes: &[u8],
+    url: Option<&str>,
+    content_type: Option<&str>,
+    charset: Option<&str>,
+    params: &Params,
+) -> Result<DocView> {
+    extract_with(
+        bytes,
+        url,
+        content_type,
+        charset,
+        params,
+        Segmenter::shared(),
+    )
+}
+
+/// [`extract`] with a given segmenter (benchmarks and tests share one).
+pub fn extract_with(
+    bytes: &[u8],
+    url: Option<&str>,
+    content_type: Option<&str>,
+    charset: Option<&str>,
+    params: &Params,
+    seg: &Segmenter,
+) -> Result<DocView> {
+    let parsed = url.and_then(|u| url::Url::parse(u).ok());
+    let tld = parsed
+        .as_ref()
+        .and_then(|u| u.host_str().map(str::to_string))
+        .and_then(|h| h.rsplit('.').next().map(str::to_string));
+    let (decision, text) = encoding::decide_and_decode(
+        bytes,
+        content_type,
+        charset,
+        tld.as_deref().map(str::as_bytes),
+    )
+    .map_err(|e| EngineError::invalid("charset", &e.to_string()))?;
+    let info = EncodingInfo {
+        name: decision.encoding.name().to_ascii_lowercase(),
+        decided_by: decision.decided_by,
+        declared: decision.declared_label.clone(),
+        note: decision.note.clone(),
+    };
+    Ok(extract_decoded(&text, parsed.as_ref(), info, params, seg))
+}
+
+/// Clean an already decoded page.
+pub(crate) fn extract_decoded(
+    html: &str,
+    url: Option<&url::Url>,
+    encoding: EncodingInfo,
+    params: &Params,
+    seg: &Segmenter,
+) -> DocView {
+    let tree = tree::build(html);
+    let analysis = body::analyse(&tree, params);
+    let kw = keywords::analyse(&tree, &analysis, params, seg);
+    let (title, title_source) = body::choose_title(&tree, &analysis, &kw.keywords);
+    let links = keywords::links(&tree, &analysis, &kw, url, params, seg);
+    let abstract_text = keywords::abstract_text(&tree, &analysis, &kw, params);
+    let blocks = tree
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(id, b)| Block {
+            id,
+            parent: b.parent,
+            depth: b.depth,
+            tag: b.tag.clone(),
+            hint: b.hint.clone(),
+            text: tree.lines[b.line_start..b.line_end]
+                .iter()
+                .filter(|l| l.block == id)
+                .map(|l| l.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            chars: b.chars,
+            anchor_chars: b.anchor_chars,
+            links: b.links,
+            images: b.images,
+            sub_chars: b.sub_chars,
+            sub_anchor_chars: b.sub_anchor,
+            sub_images: b.sub_images,
+            kind: analysis.kinds[id],
+            role: analysis.roles[id],
+            score: analysis.scores[id],
+            influence: kw.influence[id],
+            weight: kw.weights[id],
+            weighty: tree
+                .weighty
+                .iter()
+                .filter(|w| w.block == id)
+                .map(|w| {
+                    (
+                        w.tag.clone(),
+                        w.text.clone(),
+                        !keywords::is_noise_phrase(&w.text),
+                    )
+                })
+                .collect(),
+            reason: analysis.reasons[id].clone(),
+            in_region: analysis.in_region[id],
+        })
+        .collect();
+    DocView {
+        url: url.map(|u| u.to_string()),
+        encoding,
+        page_type: analysis.page_type,
+        type_ratios: analysis.ratios.clone(),
+        title,
+        title_source,
+        raw_title: tree.title.clone(),
+        body: analysis.body_text(&tree),
+        abstract_text,
+        keywords: kw.keywords,
+        links,
+        blocks,
+        region: analysis.region.clone(),
+        html_chars: html.chars().count(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

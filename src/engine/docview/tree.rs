@@ -1,0 +1,494 @@
+//! The content-block tag tree of [L2216–L2237]: container tags (`div`, `table`, `tr`, `td`, `p`,
+//! `li`, …) delimit nested content blocks; every block records its own text, hyperlinks, images
+//! and weighty tags (`<b>`, `<strong>`, `<h1>`, …). Built from html5ever's spec tree (scraper), so
+//! broken real-world markup is repaired the way browsers repair it.
+//!
+//! Text is kept as *lines* in document order, each owned by the innermost block it sits in; a
+//! `<br>` or a block boundary starts a new line. That keeps reading order when a block's own text
+//! surrounds its children, and lets the cleaner keep or drop text block by block.
+
+use ego_tree::iter::Edge;
+use scraper::{Html, Node};
+
+/// Container tags: each opens a content block [L2222].
+const BLOCK_TAGS: &[&str] = &[
+    "html",
+    "body",
+    "div",
+    "table",
+    "tbody",
+    "thead",
+    "tfoot",
+    "tr",
+    "td",
+    "th",
+    "p",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "nav",
+    "aside",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "center",
+    "form",
+    "fieldset",
+    "figure",
+    "figcaption",
+    "address",
+    "caption",
+    "menu",
+    "details",
+    "summary",
+];
+
+/// Tags whose content is never page text.
+const SKIP_TAGS: &[&str] = &[
+    "head", "script", "style", "noscript", "iframe", "object", "embed", "template", "svg", "math",
+    "select", "option", "textarea", "button", "map", "canvas", "audio", "video", "applet",
+    "frameset", "noframes", "input",
+];
+
+/// Weighty ("important information") tags [L2228]; headings are blocks and weighty at once.
+pub(crate) const WEIGHTY_TAGS: &[&str] = &[
+    "h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "em", "i", "u", "big", "font", "mark",
+];
+
+/// One hyperlink of the page.
+#[derive(Debug, Clone)]
+pub(crate) struct RawLink {
+    pub href: String,
+    pub anchor: String,
+    pub block: usize,
+}
+
+/// One weighty tag occurrence.
+#[derive(Debug, Clone)]
+pub(crate) struct RawWeighty {
+    pub tag: String,
+    pub text: String,
+    pub block: usize,
+}
+
+/// One line of text, owned by the innermost block around it.
+#[derive(Debug, Clone)]
+pub(crate) struct Line {
+    pub block: usize,
+    pub text: String,
+    /// Alphanumeric characters (CJK included) of the line, and those inside `<a>`.
+    pub chars: usize,
+    pub anchor_chars: usize,
+}
+
+/// A content block with its direct counts and its subtree totals.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TreeBlock {
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    pub depth: usize,
+    pub tag: String,
+    /// `#id.class.class`, for hints and display.
+    pub hint: String,
+    pub chars: usize,
+    pub anchor_chars: usize,
+    pub links: usize,
+    pub images: usize,
+    pub punct: usize,
+    pub sub_chars: usize,
+    pub sub_anchor: usize,
+    pub sub_links: usize,
+    pub sub_images: usize,
+    pub sub_punct: usize,
+    /// Index of the block's first and one-past-last line (its subtree's lines are contiguous).
+    pub line_start: usize,
+    pub line_end: usize,
+}
+
+/// The parsed page.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PageTree {
+    pub title: String,
+    pub blocks: Vec<TreeBlock>,
+    pub lines: Vec<Line>,
+    pub links: Vec<RawLink>,
+    pub weighty: Vec<RawWeighty>,
+    /// `<meta name="keywords">` / `description`, when present.
+    pub meta_keywords: String,
+    pub meta_description: String,
+    pub base_href: Option<String>,
+}
+
+/// Sentence punctuation counted as a sign of running text (Chinese and Latin).
+pub(crate) fn is_sentence_punct(c: char) -> bool {
+    matches!(
+        c,
+        '，' | '。' | '！' | '？' | '；' | '：' | '、' | ',' | '.' | '!' | '?' | ';'
+    )
+}
+
+/// Counted characters: letters and digits of any script (the metric's alphabet).
+pub(crate) fn is_counted(c: char) -> bool {
+    // Fast paths for ASCII and the CJK Unified Ideographs block (the slow Unicode table lookup
+    // dominated otherwise).
+    c.is_ascii_alphanumeric()
+        || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+        || (!c.is_ascii() && c.is_alphanumeric())
+}
+
+fn attr_hint(el: &scraper::node::Element) -> String {
+    let mut s = String::new();
+    if let Some(id) = el.id() {
+        s.push('#');
+        s.push_str(id);
+    }
+    for c in el.classes() {
+        s.push('.');
+        s.push_str(c);
+    }
+    s
+}
+
+struct Builder {
+    tree: PageTree,
+    stack: Vec<usize>,
+    /// Open `<a>` elements: index into `tree.links`.
+    anchors: Vec<usize>,
+    /// Open weighty tags: (tag, block, text accumulated so far).
+    weighty: Vec<(String, usize, String)>,
+    /// Whether the next text starts a new line.
+    line_break: bool,
+}
+
+impl Builder {
+    fn current(&self) -> usize {
+        self.stack.last().copied().unwrap_or(0)
+    }
+
+    fn open_block(&mut self, tag: &str, hint: String) {
+        let parent = self.stack.last().copied();
+        let id = self.tree.blocks.len();
+        let depth = self.stack.len();
+        self.tree.blocks.push(TreeBlock {
+            parent,
+            depth,
+            tag: tag.to_string(),
+            hint,
+            line_start: self.tree.lines.len(),
+            ..TreeBlock::default()
+        });
+        if let Some(p) = parent {
+            self.tree.blocks[p].children.push(id);
+        }
+        self.stack.push(id);
+        self.line_break = true;
+    }
+
+    fn close_block(&mut self) {
+        if let Some(id) = self.stack.pop() {
+            self.tree.blocks[id].line_end = self.tree.lines.len();
+        }
+        self.line_break = true;
+    }
+
+    fn text(&mut self, raw: &str) {
+        // HTML whitespace rules: runs of white space collapse to one space.
+        let mut norm = String::with_capacity(raw.len());
+        let mut last_space = false;
+        for c in raw.chars() {
+            if c.is_whitespace() {
+                if !last_space {
+                    norm.push(' ');
+                }
+                last_space = true;
+            } else {
+                norm.push(c);
+                last_space = false;
+            }
+        }
+        if norm.trim().is_empty() {
+            if !norm.is_empty()
+                && let Some(l) = self.tree.lines.last_mut()
+                && !self.line_break
+                && !l.text.ends_with(' ')
+            {
+                l.text.push(' ');
+            }
+            return;
+        }
+        let block = self.current();
+        let counted = norm.chars().filter(|c| is_counted(*c)).count();
+        let punct = norm.chars().filter(|c| is_sentence_punct(*c)).count();
+        let in_anchor = !self.anchors.is_empty();
+        if self.line_break || self.tree.lines.last().is_none_or(|l| l.block != block) {
+            self.tree.lines.push(Line {
+                block,
+                text: String::new(),
+                chars: 0,
+                anchor_chars: 0,
+            });
+            self.line_break = false;
+        }
+        if let Some(l) = self.tree.lines.last_mut() {
+            l.text.push_str(&norm);
+            l.chars += counted;
+            if in_anchor {
+                l.anchor_chars += counted;
+            }
+        }
+        let b = &mut self.tree.blocks[block];
+        b.chars += counted;
+        b.punct += punct;
+        if in_anchor {
+            b.anchor_chars += counted;
+            if let Some(&li) = self.anchors.last() {
+                self.tree.links[li].anchor.push_str(&norm);
+            }
+        }
+        for w in &mut self.weighty {
+            w.2.push_str(&norm);
+        }
+    }
+}
+
+/// Parse `html` into the block tree.
+pub(crate) fn build(html: &str) -> PageTree {
+    let doc = Html::parse_document(html);
+    let mut b = Builder {
+        tree: PageTree::default(),
+        stack: Vec::new(),
+        anchors: Vec::new(),
+        weighty: Vec::new(),
+        line_break: true,
+    };
+    // Head metadata first.
+    if let Ok(sel) = scraper::Selector::parse("title")
+        && let Some(t) = doc.select(&sel).next()
+    {
+        let s: String = t.text().collect();
+        b.tree.title = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    if let Ok(sel) = scraper::Selector::parse("meta[name]") {
+        for m in doc.select(&sel) {
+            let name = m.value().attr("name").unwrap_or("").to_ascii_lowercase();
+            let content = m.value().attr("content").unwrap_or("").trim().to_string();
+            match name.as_str() {
+                "keywords" => b.tree.meta_keywords = content,
+                "description" => b.tree.meta_description = content,
+                _ => {}
+            }
+        }
+    }
+    if let Ok(sel) = scraper::Selector::parse("base[href]") {
+        b.tree.base_href = doc
+            .select(&sel)
+            .next()
+            .and_then(|e| e.value().attr("href"))
+            .map(str::to_string);
+    }
+    // A root block so that text outside <html>/<body> still has an owner.
+    b.open_block("#document", String::new());
+    let mut skip = 0usize;
+    for edge in doc.tree.root().traverse() {
+        match edge {
+            Edge::Open(node) => match node.value() {
+                Node::Element(el) => {
+                    let name = el.name();
+                    if skip > 0 || SKIP_TAGS.contains(&name) {
+                        skip += 1;
+                        continue;
+                    }
+                    if BLOCK_TAGS.contains(&name) {
+                        b.open_block(name, attr_hint(el));
+                    }
+                    match name {
+                        "a" => {
+                            if let Some(href) = el.attr("href") {
+                                let block = b.current();
+                                b.tree.links.push(RawLink {
+                                    href: href.trim().to_string(),
+                                    anchor: String::new(),
+                                    block,
+                                });
+                                b.tree.blocks[block].links += 1;
+                                b.anchors.push(b.tree.links.len() - 1);
+                            } else {
+                                b.anchors.push(usize::MAX);
+                            }
+                        }
+                        "img" => {
+                            let block = b.current();
+                            b.tree.blocks[block].images += 1;
+                        }
+                        "br" | "hr" => b.line_break = true,
+                        _ => {}
+                    }
+                    if WEIGHTY_TAGS.contains(&name) {
+                        let block = b.current();
+                        b.weighty.push((name.to_string(), block, String::new()));
+                    }
+                }
+                Node::Text(t) if skip == 0 => {
+                    if b.anchors.last() == Some(&usize::MAX) {
+                        // An <a> without href: plain text.
+                        let saved = std::mem::take(&mut b.anchors);
+                        b.text(t);
+                        b.anchors = saved;
+                    } else {
+                        b.text(t);
+                    }
+                }
+                _ => {}
+            },
+            Edge::Close(node) => {
+                if let Node::Element(el) = node.value() {
+                    let name = el.name();
+                    if skip > 0 {
+                        skip -= 1;
+                        continue;
+                    }
+                    if WEIGHTY_TAGS.contains(&name)
+                        && let Some((tag, block, text)) = b.weighty.pop()
+                    {
+                        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                        if !text.is_empty() {
+                            b.tree.weighty.push(RawWeighty { tag, text, block });
+                        }
+                    }
+                    if name == "a" {
+                        b.anchors.pop();
+                    }
+                    if BLOCK_TAGS.contains(&name) {
+                        b.close_block();
+                    }
+                }
+            }
+        }
+    }
+    while !b.stack.is_empty() {
+        b.close_block();
+    }
+    let mut tree = b.tree;
+    for l in &mut tree.lines {
+        l.text = l.text.trim().to_string();
+    }
+    for link in &mut tree.links {
+        link.anchor = link.anchor.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    // Subtree totals, children before parents (ids grow with depth-first order).
+    for id in (0..tree.blocks.len()).rev() {
+        let (c, a, l, i, p) = {
+            let bl = &tree.blocks[id];
+            let mut t = (bl.chars, bl.anchor_chars, bl.links, bl.images, bl.punct);
+            for &ch in &bl.children {
+                let cb = &tree.blocks[ch];
+                t.0 += cb.sub_chars;
+                t.1 += cb.sub_anchor;
+                t.2 += cb.sub_links;
+                t.3 += cb.sub_images;
+                t.4 += cb.sub_punct;
+            }
+            t
+        };
+        let bl = &mut tree.blocks[id];
+        bl.sub_chars = c;
+        bl.sub_anchor = a;
+        bl.sub_links = l;
+        bl.sub_images = i;
+        bl.sub_punct = p;
+    }
+    tree
+}
+
+impl PageTree {
+    /// Whether `anc` is `b` or one of its ancestors.
+    pub(crate) fn is_within(&self, b: usize, anc: usize) -> bool {
+        let mut cur = Some(b);
+        while let Some(x) = cur {
+            if x == anc {
+                return true;
+            }
+            cur = self.blocks[x].parent;
+        }
+        false
+    }
+
+    /// The `<body>` block, or the document root when there is none.
+    pub(crate) fn body(&self) -> usize {
+        self.blocks
+            .iter()
+            .position(|b| b.tag == "body")
+            .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_lines_links_and_weighty_tags() {
+        let t = build(
+            "<html><head><title> 标题 页 </title><script>var x='不是正文';</script></head>\
+             <body><div id=nav><a href='/a'>首页</a> <a href='/b'>新闻</a></div>\
+             <div class='main'><h1>大标题</h1><p>第一段，<b>重点</b>内容。<br>第二行</p>\
+             <img src=x.png><!-- 注释 --></div></body></html>",
+        );
+        assert_eq!(t.title, "标题 页");
+        let tags: Vec<&str> = t.blocks.iter().map(|b| b.tag.as_str()).collect();
+        assert_eq!(tags, ["#document", "html", "body", "div", "div", "h1", "p"]);
+        assert_eq!(t.blocks[3].hint, "#nav");
+        assert_eq!(t.blocks[4].hint, ".main");
+        let lines: Vec<&str> = t.lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            lines,
+            ["首页 新闻", "大标题", "第一段，重点内容。", "第二行"]
+        );
+        assert_eq!(t.links.len(), 2);
+        assert_eq!(t.links[1].anchor, "新闻");
+        assert_eq!(t.blocks[3].anchor_chars, 4);
+        assert_eq!(t.blocks[4].images, 1);
+        assert_eq!(t.blocks[4].sub_chars, 3 + 7 + 3);
+        assert_eq!(t.blocks[2].sub_anchor, 4);
+        let w: Vec<(&str, &str)> = t
+            .weighty
+            .iter()
+            .map(|w| (w.tag.as_str(), w.text.as_str()))
+            .collect();
+        // In the order the tags close.
+        assert_eq!(w, [("h1", "大标题"), ("b", "重点")]);
+        assert!(t.is_within(6, 4) && !t.is_within(6, 3));
+        assert_eq!(t.body(), 2);
+    }
+
+    #[test]
+    fn text_around_child_blocks_keeps_reading_order() {
+        let t = build("<div>前言<p>中间</p>后记</div>");
+        let lines: Vec<(usize, &str)> =
+            t.lines.iter().map(|l| (l.block, l.text.as_str())).collect();
+        let div = t.blocks.iter().position(|b| b.tag == "div").unwrap();
+        assert_eq!(lines, [(div, "前言"), (div + 1, "中间"), (div, "后记")]);
+        assert_eq!(t.blocks[div].line_start, 0);
+        assert_eq!(t.blocks[div].line_end, 3);
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let html = "<div>".repeat(20_000) + "深" + &"</div>".repeat(20_000);
+        let t = build(&html);
+        assert_eq!(t.lines.len(), 1);
+    }
+}

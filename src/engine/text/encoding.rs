@@ -1,0 +1,998 @@
+//! Which character encoding is this page in, and who decided?
+//!
+//! A crawler stores bytes, not text. Before cleaning, segmentation or indexing (chapter 4,
+//! preprocessing) the bytes must become text, and for Chinese pages this is the first place things
+//! go wrong: the book's own sample pages are GB2312 (Fig 4-2 \[L1407\]), many pages declare
+//! nothing, and some declare an encoding they are not in.
+//!
+//! [`decide`] follows the order a browser uses (WHATWG HTML, "determining the character
+//! encoding") and records in [`DecidedBy`] which step won: a user override, a byte-order mark,
+//! the HTTP `Content-Type` `charset=`, a `<meta>` found by the WHATWG prescan of the first
+//! [`PRESCAN_BYTES`] bytes, or chardetng's guess (Firefox's detector) over the first
+//! [`GUESS_BYTES`] bytes with the top-level domain as a hint. Declarations are then checked
+//! against the bytes, because real pages lie (rules on [`decide`]). Labels `gb2312` and `gbk`
+//! (GBK under WHATWG) are decoded as gb18030, a superset. Every [`Decision`] carries a `note`
+//! saying what was seen, for the analysis-chain view (bytes → encoding → text → tokens).
+//!
+//! ```
+//! use tianwang::engine::text::encoding::{decide_and_decode, DecidedBy};
+//! let (gbk, _, _) = encoding_rs::GBK.encode("天网搜索引擎，北京大学网络实验室");
+//! let page = [b"<meta charset=gb2312><p>".as_slice(), &gbk].concat();
+//! let (decision, text) = decide_and_decode(&page, None, None, Some(b"cn"))?;
+//! assert_eq!(decision.decided_by, DecidedBy::Meta);
+//! assert_eq!(decision.encoding_name(), "gb18030");
+//! assert!(text.ends_with("天网搜索引擎，北京大学网络实验室"));
+//! # Ok::<(), tianwang::engine::text::encoding::UnknownLabel>(())
+//! ```
+
+use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
+use encoding_rs::{
+    BIG5, DecoderResult, Encoding, GB18030, GBK, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252,
+    X_USER_DEFINED,
+};
+use serde::{Serialize, Serializer};
+
+/// How many leading bytes the `<meta>` prescan looks at (WHATWG).
+pub const PRESCAN_BYTES: usize = 1024;
+/// How many leading bytes chardetng sees.
+pub const GUESS_BYTES: usize = 64 * 1024;
+/// At most this many bytes of non-ASCII evidence go to chardetng.
+pub const GUESS_EVIDENCE: usize = 8 * 1024;
+/// A declaration is doubted when its replacement characters exceed this share of the non-ASCII
+/// characters it decodes to.
+pub const MAX_ERROR_SHARE: f64 = 0.01;
+
+/// Which step of [`decide`] chose the encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DecidedBy {
+    /// A byte-order mark at the start of the bytes.
+    Bom,
+    /// The `charset=` parameter of the HTTP `Content-Type` header.
+    Header,
+    /// A `<meta>` charset found by the prescan.
+    Meta,
+    /// The bytes themselves: chardetng, or evidence that overruled a declaration.
+    Guess,
+    /// The user's override label.
+    Override,
+}
+
+/// The outcome of [`decide`]: the encoding, who chose it, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Decision {
+    /// The encoding used for decoding; serialised as its lower-case WHATWG name ("gb18030").
+    #[serde(serialize_with = "serialize_encoding")]
+    pub encoding: &'static Encoding,
+    pub decided_by: DecidedBy,
+    /// The label as written in the override, header or `<meta>`, whether used or overruled.
+    pub declared_label: Option<String>,
+    /// A human-readable explanation of the decision.
+    pub note: String,
+    /// Whether decoding produced replacement characters (U+FFFD).
+    pub had_errors: bool,
+}
+
+impl Decision {
+    /// The lower-case WHATWG name of the chosen encoding, e.g. "gb18030", "big5", "utf-8".
+    pub fn encoding_name(&self) -> String {
+        name(self.encoding)
+    }
+}
+
+/// An override label that the Encoding Standard does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown character encoding label {label:?}")]
+pub struct UnknownLabel {
+    pub label: String,
+}
+
+/// Decides which encoding `bytes` are in.
+///
+/// `content_type` is the HTTP `Content-Type` value, `override_label` a user's choice (labels that
+/// map to the WHATWG "replacement" encoding count as unknown), `tld` the host's top-level domain
+/// (a whole host such as `news.sina.com.cn` works; a non-ASCII label is ignored). An override is
+/// used as given and a BOM is trusted. A declaration (header, else `<meta>`) is checked:
+///
+/// * **WHATWG fix-ups**: a `<meta>` declaring UTF-16 means UTF-8; so does a header declaring
+///   UTF-16 when the first 1,024 bytes hold no NUL byte; x-user-defined means windows-1252.
+/// * **Latin-1 header**: a header saying iso-8859-1/windows-1252 (a common server default)
+///   yields to a `<meta>` that says something else.
+/// * **UTF-8 evidence**: a non-UTF-8 declaration over bytes that are valid UTF-8 with at least
+///   two non-ASCII characters is overruled: UTF-8, decided by the other declaration if it said
+///   UTF-8, else `Guess`.
+/// * **Error evidence**: if decoding as declared gives more than [`MAX_ERROR_SHARE`] replacement
+///   characters (per non-ASCII character), the other declaration, then chardetng's guess, is
+///   tried; the first that decodes under that share with no more errors wins.
+/// * **Windows-1252 evidence**: windows-1252 decodes any byte, so errors cannot expose it; when
+///   it is declared over non-ASCII bytes and chardetng guesses a multi-byte encoding (GBK, Big5,
+///   …) that decodes under the share, the guess wins. Single-byte guesses never overrule.
+///
+/// Not caught: Big5 bytes under a GBK label decode without errors (GBK's byte ranges cover
+/// Big5's); checking every declaration with chardetng (about 9 MB/s here) would cost too much.
+///
+/// `declared_label` keeps an overruled label and the note says why. Without a declaration
+/// chardetng decides (UTF-8 allowed); if it picks a single-byte encoding only because GBK or Big5
+/// had a few malformed sequences (a character cut in half), it is asked again without them.
+pub fn decide(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    override_label: Option<&str>,
+    tld: Option<&[u8]>,
+) -> Result<Decision, UnknownLabel> {
+    decide_and_decode(bytes, content_type, override_label, tld).map(|(decision, _)| decision)
+}
+
+/// Decodes `bytes` as `d` says: strips a BOM that matches the encoding and replaces malformed
+/// sequences with U+FFFD.
+pub fn decode(bytes: &[u8], d: &Decision) -> String {
+    decode_counted(bytes, d.encoding).text
+}
+
+/// [`decide`], then [`decode`].
+pub fn decide_and_decode(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    override_label: Option<&str>,
+    tld: Option<&[u8]>,
+) -> Result<(Decision, String), UnknownLabel> {
+    let mut notes = Vec::new();
+    let decision = if let Some(raw) = override_label {
+        let label = raw.trim();
+        let unknown = || UnknownLabel { label: raw.into() };
+        let enc = Encoding::for_label_no_replacement(label.as_bytes()).ok_or_else(unknown)?;
+        let head = format!("override: the user chose {label:?}{}", superset(enc));
+        verdict(enc, DecidedBy::Override, Some(label.into()), head, notes)
+    } else if let Some((enc, len)) = Encoding::for_bom(bytes) {
+        let head = format!(
+            "a {} byte-order mark ({len} bytes) outranks any declaration",
+            name(enc)
+        );
+        verdict(enc, DecidedBy::Bom, None, head, notes)
+    } else {
+        let header = content_type.and_then(header_charset).and_then(|label| {
+            let enc = Encoding::for_label_no_replacement(label.as_bytes());
+            if enc.is_none() {
+                notes.push(format!(
+                    "the header's charset {label:?} is unknown and was ignored"
+                ));
+            }
+            Some(claim(enc?, DecidedBy::Header, label, bytes, &mut notes))
+        });
+        let meta = prescan(window(bytes, PRESCAN_BYTES))
+            .map(|(enc, label, _)| claim(enc, DecidedBy::Meta, &label, bytes, &mut notes));
+        match (header, meta) {
+            (Some(h), Some(m)) if h.encoding == WINDOWS_1252 && m.encoding != WINDOWS_1252 => {
+                notes.push(format!(
+                    "the header's {:?} (a server default) yields",
+                    h.label
+                ));
+                check(bytes, tld, m, None, notes)
+            }
+            (Some(h), m) => {
+                if let Some(m) = m.as_ref().filter(|m| m.encoding != h.encoding) {
+                    notes.push(format!("the <meta> says {:?}; the header wins", m.label));
+                }
+                check(bytes, tld, h, m, notes)
+            }
+            (None, Some(m)) => check(bytes, tld, m, None, notes),
+            (None, None) => undeclared(bytes, tld, notes),
+        }
+    };
+    let decoded = decode_memo(bytes, decision.encoding);
+    let mut decision = Decision {
+        had_errors: decoded.errors > 0,
+        ..decision
+    };
+    if decoded.errors > 0 && !decision.note.contains("replacement") {
+        let count = format!("; {} replacement characters", decoded.errors);
+        decision.note.push_str(&count);
+    }
+    Ok((decision, decoded.text))
+}
+
+fn verdict(
+    encoding: &'static Encoding,
+    decided_by: DecidedBy,
+    declared_label: Option<String>,
+    head: String,
+    notes: Vec<String>,
+) -> Decision {
+    let note = [vec![head], notes].concat().join("; ");
+    let encoding = if encoding == GBK { GB18030 } else { encoding };
+    let had_errors = false; // set once decoded
+    Decision {
+        encoding,
+        decided_by,
+        declared_label,
+        note,
+        had_errors,
+    }
+}
+
+/// A declaration from the header or a `<meta>`, after the WHATWG fix-ups.
+struct Claim {
+    encoding: &'static Encoding,
+    by: DecidedBy,
+    label: String,
+}
+
+impl Claim {
+    fn says(&self) -> String {
+        let who = if self.by == DecidedBy::Header {
+            "the HTTP header"
+        } else {
+            "the <meta>"
+        };
+        format!("{who} says {:?}", self.label)
+    }
+}
+
+fn claim(
+    raw: &'static Encoding,
+    by: DecidedBy,
+    label: &str,
+    bytes: &[u8],
+    notes: &mut Vec<String>,
+) -> Claim {
+    let mut encoding = raw;
+    if (raw == UTF_16LE || raw == UTF_16BE)
+        && (by == DecidedBy::Meta || !window(bytes, PRESCAN_BYTES).contains(&0))
+    {
+        notes.push(format!(
+            "{label:?} read as UTF-8: these bytes cannot be UTF-16 markup"
+        ));
+        encoding = UTF_8;
+    } else if raw == X_USER_DEFINED {
+        notes.push("x-user-defined is read as windows-1252 (WHATWG)".into());
+        encoding = WINDOWS_1252;
+    }
+    let label = label.trim().to_string();
+    Claim {
+        encoding,
+        by,
+        label,
+    }
+}
+
+/// Applies the evidence rules listed on [`decide`] to the winning declaration.
+fn check(
+    bytes: &[u8],
+    tld: Option<&[u8]>,
+    declared: Claim,
+    other: Option<Claim>,
+    mut notes: Vec<String>,
+) -> Decision {
+    let (enc, label) = (
+        for_decoding(declared.encoding),
+        Some(declared.label.clone()),
+    );
+    let mut head = declared.says();
+    if enc != UTF_8 && looks_like_utf8(bytes) {
+        let by = other
+            .filter(|o| o.encoding == UTF_8)
+            .map_or(DecidedBy::Guess, |o| o.by);
+        head.push_str(" but the bytes are valid UTF-8 with non-ASCII text; decoded as UTF-8");
+        return verdict(UTF_8, by, label, head, notes);
+    }
+    let first = decode_counted(bytes, enc);
+    let mut alternatives = Vec::new();
+    if first.too_many_errors() {
+        let share = first.errors as f64 * 100.0 / first.non_ascii as f64;
+        let (n, name_) = (first.errors, name(enc));
+        head.push_str(&format!(
+            ", but as {name_} it gives {n} replacement characters ({share:.1}% of non-ASCII)"
+        ));
+        alternatives.extend(other.map(|o| (o.encoding, o.by, o.says())));
+        let guessed = guess(bytes, tld, &mut notes);
+        alternatives.push((
+            guessed,
+            DecidedBy::Guess,
+            format!("chardetng guesses {}", name(guessed)),
+        ));
+    } else if enc == WINDOWS_1252 && !bytes.is_ascii() {
+        let guessed = guess(bytes, tld, &mut notes);
+        if !guessed.is_single_byte() {
+            head.push_str(", a label under which any byte decodes");
+            alternatives.push((
+                guessed,
+                DecidedBy::Guess,
+                format!("chardetng finds {}", name(guessed)),
+            ));
+        }
+    }
+    for (alt, by, why) in alternatives {
+        let decoded = decode_counted(bytes, for_decoding(alt));
+        if for_decoding(alt) != enc && decoded.errors <= first.errors && !decoded.too_many_errors()
+        {
+            let n = decoded.errors;
+            head.push_str(&format!(
+                "; {why}, which gives {n} replacement characters; decoded as it"
+            ));
+            return verdict(alt, by, label, head, notes);
+        }
+    }
+    if first.too_many_errors() {
+        head.push_str("; nothing decodes better, so the declaration stands");
+    }
+    remember(bytes, enc, first);
+    head.push_str(superset(declared.encoding));
+    verdict(enc, declared.by, label, head, notes)
+}
+
+fn undeclared(bytes: &[u8], tld: Option<&[u8]>, mut notes: Vec<String>) -> Decision {
+    let guessed = guess(bytes, tld, &mut notes);
+    let hint = tld
+        .and_then(clean_tld)
+        .map(|t| format!(" (TLD .{})", String::from_utf8_lossy(&t)));
+    let (hint, seen) = (hint.unwrap_or_default(), bytes.len().min(GUESS_BYTES));
+    let mut head = format!(
+        "no BOM, header charset or <meta> in the first {PRESCAN_BYTES} bytes; chardetng guessed {} from {seen} bytes{hint}{}",
+        name(guessed),
+        superset(guessed)
+    );
+    if bytes.is_ascii() {
+        head.push_str("; the bytes are pure ASCII, read alike by every ASCII-based encoding");
+    }
+    if let Some((late, said, at)) = prescan(window(bytes, GUESS_BYTES)) {
+        let same = for_decoding(late) == for_decoding(guessed);
+        let agrees = if same { "agrees" } else { "differs" };
+        notes.insert(0, format!("a <meta> at byte {at} says {said:?} but ends past the prescan window; the guess {agrees}"));
+    }
+    verdict(guessed, DecidedBy::Guess, None, head, notes)
+}
+
+/// Decoded text with its error statistics.
+struct Decoded {
+    text: String,
+    errors: usize,
+    non_ascii: usize,
+}
+
+impl Decoded {
+    fn too_many_errors(&self) -> bool {
+        self.errors as f64 > MAX_ERROR_SHARE * self.non_ascii as f64
+    }
+}
+
+thread_local! {
+    /// The last decode on this thread, keyed by input address, length and encoding: `check`
+    /// decodes to count errors, and the final decode of the same bytes reuses that work.
+    static LAST: std::cell::RefCell<Option<(usize, usize, &'static Encoding, Decoded)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`decode_counted`], reusing this thread's previous decode of the same bytes.
+fn decode_memo(bytes: &[u8], encoding: &'static Encoding) -> Decoded {
+    let key = (bytes.as_ptr() as usize, bytes.len());
+    let hit = LAST.with(|l| {
+        let mut l = l.borrow_mut();
+        match l.take() {
+            Some((p, n, e, d)) if (p, n) == key && e == encoding => Some(d),
+            _ => None,
+        }
+    });
+    hit.unwrap_or_else(|| decode_counted(bytes, encoding))
+}
+
+fn remember(bytes: &[u8], encoding: &'static Encoding, d: Decoded) {
+    LAST.with(|l| *l.borrow_mut() = Some((bytes.as_ptr() as usize, bytes.len(), encoding, d)));
+}
+
+fn decode_counted(bytes: &[u8], encoding: &'static Encoding) -> Decoded {
+    let body = match Encoding::for_bom(bytes) {
+        Some((bom, len)) if bom == encoding => bytes.get(len..).unwrap_or_default(),
+        _ => bytes,
+    };
+    let (text, _) = encoding.decode_without_bom_handling(body);
+    let (mut errors, mut non_ascii) = (0, 0);
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        non_ascii += 1;
+        errors += usize::from(c == '\u{FFFD}');
+    }
+    Decoded {
+        text: text.into_owned(),
+        errors,
+        non_ascii,
+    }
+}
+
+/// Valid UTF-8 (one character cut off at the very end is allowed) with at least two non-ASCII
+/// characters.
+fn looks_like_utf8(bytes: &[u8]) -> bool {
+    let valid = Encoding::utf8_valid_up_to(bytes);
+    let (body, tail) = bytes.split_at(valid);
+    let cut_tail = match tail.split_first() {
+        None => true,
+        Some((&lead, rest)) => {
+            tail.len() < 4 && (0xC2..=0xF4).contains(&lead) && rest.iter().all(|b| b & 0xC0 == 0x80)
+        }
+    };
+    cut_tail && body.iter().filter(|&&b| b >= 0xC0).count() >= 2
+}
+
+/// The non-ASCII evidence of a page for chardetng: every run of bytes ≥ 0x80 with the byte
+/// before it and the byte after it (legacy CJK trail bytes may be ASCII), runs joined by a space,
+/// at most [`GUESS_EVIDENCE`] bytes. Markup, scripts and styles are ASCII, so a 60 KB page
+/// usually shrinks to a few KB and chardetng (about 9 MB/s) takes a fraction of the time.
+fn evidence(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(GUESS_EVIDENCE.min(bytes.len()) + 8);
+    let mut i = 0;
+    while i < bytes.len() && out.len() < GUESS_EVIDENCE {
+        if bytes[i] < 0x80 {
+            i += 1;
+            continue;
+        }
+        let start = i.saturating_sub(1);
+        while i < bytes.len() && bytes[i] >= 0x80 {
+            i += 1;
+        }
+        let end = (i + 1).min(bytes.len());
+        out.extend_from_slice(&bytes[start..end]);
+        out.push(b' ');
+        i = end;
+    }
+    out
+}
+
+fn guess(bytes: &[u8], tld: Option<&[u8]>, remarks: &mut Vec<String>) -> &'static Encoding {
+    let condensed = evidence(window(bytes, GUESS_BYTES));
+    let head = condensed.as_slice();
+    if head.is_empty() {
+        // Pure ASCII: chardetng would say windows-1252; every ASCII-based encoding reads it alike.
+        let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
+        detector.feed(window(bytes, 1024), true);
+        return detector.guess(tld.and_then(clean_tld).as_deref(), Utf8Detection::Allow);
+    }
+    let tld = tld.and_then(clean_tld);
+    let detect = |head: &[u8], last: bool| {
+        let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
+        detector.feed(head, last);
+        detector.guess(tld.as_deref(), Utf8Detection::Allow)
+    };
+    let first = detect(head, false);
+    if !first.is_single_byte() || head.is_ascii() {
+        return first;
+    }
+    // chardetng rules a multi-byte encoding out at its first malformed sequence, and pages with a
+    // character cut in half are common; ask again without those sequences.
+    for cjk in [GBK, BIG5] {
+        let (repaired, cut) = drop_malformed(head, cjk);
+        let decoded = decode_counted(head, cjk);
+        if cut > 0 && !decoded.too_many_errors() && detect(&repaired, false) == cjk {
+            remarks.push(format!(
+                "chardetng first said {}, but only because of {cut} malformed {} sequences; without them it finds {}",
+                name(first), name(cjk), name(cjk)
+            ));
+            return cjk;
+        }
+    }
+    first
+}
+
+/// `bytes` without the sequences `encoding` finds malformed, and how many there were.
+fn drop_malformed(bytes: &[u8], encoding: &'static Encoding) -> (Vec<u8>, usize) {
+    let mut kept = Vec::with_capacity(bytes.len());
+    let mut scratch = vec![0u8; 32 * 1024];
+    let (mut rest, mut cut) = (bytes, 0);
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    loop {
+        let (result, read, _) =
+            decoder.decode_to_utf8_without_replacement(rest, &mut scratch, true);
+        let (good, next) = match result {
+            DecoderResult::InputEmpty => {
+                kept.extend_from_slice(rest);
+                return (kept, cut);
+            }
+            DecoderResult::OutputFull => (read, read),
+            DecoderResult::Malformed(bad, extra) => {
+                cut += 1;
+                decoder = encoding.new_decoder_without_bom_handling();
+                let next = read.saturating_sub(usize::from(extra)).max(1);
+                (next.saturating_sub(usize::from(bad)), next)
+            }
+        };
+        kept.extend_from_slice(rest.get(..good).unwrap_or(rest));
+        rest = rest.get(next..).unwrap_or_default();
+    }
+}
+
+/// The last DNS label, lower-cased; `None` if empty or non-ASCII (chardetng panics on those).
+fn clean_tld(host: &[u8]) -> Option<Vec<u8>> {
+    let host = host.strip_suffix(b".").unwrap_or(host);
+    let label = host.rsplit(|&b| b == b'.').next()?;
+    (!label.is_empty() && label.is_ascii()).then(|| label.to_ascii_lowercase())
+}
+
+fn window(bytes: &[u8], len: usize) -> &[u8] {
+    bytes.get(..len).unwrap_or(bytes)
+}
+
+fn for_decoding(encoding: &'static Encoding) -> &'static Encoding {
+    if encoding == GBK { GB18030 } else { encoding }
+}
+
+fn superset(declared: &'static Encoding) -> &'static str {
+    if declared == GBK {
+        "; read with the gb18030 decoder, a superset of GBK and GB2312"
+    } else {
+        ""
+    }
+}
+
+fn name(encoding: &'static Encoding) -> String {
+    encoding.name().to_ascii_lowercase()
+}
+
+fn serialize_encoding<S: Serializer>(enc: &&'static Encoding, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&name(enc))
+}
+
+/// The `charset` parameter of a `Content-Type` value, unquoted and trimmed.
+fn header_charset(content_type: &str) -> Option<&str> {
+    content_type.split(';').skip(1).find_map(|param| {
+        let (key, value) = param.split_once('=')?;
+        if !key.trim().eq_ignore_ascii_case("charset") {
+            return None;
+        }
+        let value = value.trim();
+        let value = match value.chars().next() {
+            Some(q @ ('"' | '\'')) => value[1..].split(q).next().unwrap_or_default(),
+            _ => value.split([' ', '\t', ',']).next().unwrap_or_default(),
+        };
+        let value = value.trim();
+        (!value.is_empty()).then_some(value)
+    })
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
+}
+
+/// The input ran out inside a construct: the prescan gives up (WHATWG).
+struct OutOfBytes;
+
+/// WHATWG "prescan a byte stream to determine its encoding" over `buf`: the encoding, the label
+/// as written and the offset of its `<meta`.
+fn prescan(buf: &[u8]) -> Option<(&'static Encoding, String, usize)> {
+    let mut pos = 0;
+    while let Some(rest) = buf.get(pos..).filter(|rest| !rest.is_empty()) {
+        let at = |i: usize| rest.get(i).map_or(0, u8::to_ascii_lowercase);
+        if rest.starts_with(b"<!--") {
+            // To the '>' of the first "-->" after "<!" ("<!-->" closes itself).
+            pos += 2 + rest.get(2..)?.windows(3).position(|w| w == b"-->")? + 2;
+        } else if rest.len() > 5
+            && rest[..5].eq_ignore_ascii_case(b"<meta")
+            && (is_space(rest[5]) || rest[5] == b'/')
+        {
+            let start = pos;
+            pos += 5;
+            if let Some((encoding, label)) = meta_charset(buf, &mut pos).ok()? {
+                return Some((encoding, label, start));
+            }
+        } else if at(0) == b'<'
+            && (at(1).is_ascii_lowercase() || at(1) == b'/' && at(2).is_ascii_lowercase())
+        {
+            // Any other tag: skip its name and attributes, so a "<meta" inside an attribute
+            // value is never seen.
+            pos += rest.iter().position(|&b| is_space(b) || b == b'>')?;
+            while get_attribute(buf, &mut pos).ok()?.is_some() {}
+        } else if at(0) == b'<' && matches!(at(1), b'!' | b'/' | b'?') {
+            pos += rest.iter().position(|&b| b == b'>')?;
+        }
+        pos += 1;
+    }
+    None
+}
+
+/// The charset of one `<meta>`, from its attributes in any order; `Ok(None)` if it has none.
+fn meta_charset(
+    buf: &[u8],
+    pos: &mut usize,
+) -> Result<Option<(&'static Encoding, String)>, OutOfBytes> {
+    let (mut seen, mut got_pragma, mut need_pragma) = (Vec::new(), false, None);
+    // None: no charset yet; Some(None): a charset attribute with an unknown label.
+    let mut charset = None;
+    while let Some(attr) = get_attribute(buf, pos)? {
+        if seen.contains(&attr.name) {
+            continue;
+        }
+        match attr.name.as_slice() {
+            b"http-equiv" => got_pragma |= attr.value == b"content-type",
+            b"content" if charset.is_none() => {
+                if let Some(found) = charset_from_content(&attr.value, &attr.raw) {
+                    (charset, need_pragma) = (Some(Some(found)), Some(true));
+                }
+            }
+            b"charset" => (charset, need_pragma) = (Some(lookup(&attr.raw)), Some(false)),
+            _ => {}
+        }
+        seen.push(attr.name);
+    }
+    Ok(match need_pragma {
+        Some(need) if got_pragma || !need => charset.flatten(),
+        _ => None,
+    })
+}
+
+fn lookup(raw: &[u8]) -> Option<(&'static Encoding, String)> {
+    let encoding = Encoding::for_label_no_replacement(raw)?;
+    Some((encoding, String::from_utf8_lossy(raw).trim().to_string()))
+}
+
+/// WHATWG "extracting a character encoding from a meta element"; `lower` is the lower-cased
+/// `raw` content value.
+fn charset_from_content(lower: &[u8], raw: &[u8]) -> Option<(&'static Encoding, String)> {
+    let skip_spaces = |mut pos: usize| {
+        while lower.get(pos).is_some_and(|&b| is_space(b)) {
+            pos += 1;
+        }
+        pos
+    };
+    let mut pos = 0;
+    let start = loop {
+        pos += lower.get(pos..)?.windows(7).position(|w| w == b"charset")? + 7;
+        pos = skip_spaces(pos);
+        if lower.get(pos) == Some(&b'=') {
+            break skip_spaces(pos + 1);
+        }
+    };
+    let value = raw.get(start..)?;
+    match *value.first()? {
+        q @ (b'"' | b'\'') => lookup(&value[1..][..value[1..].iter().position(|&b| b == q)?]),
+        _ => lookup(value.split(|&b| is_space(b) || b == b';').next()?),
+    }
+}
+
+#[derive(Default)]
+struct Attribute {
+    name: Vec<u8>,
+    /// The value lower-cased (for matching) and as written (for labels).
+    value: Vec<u8>,
+    raw: Vec<u8>,
+}
+
+/// WHATWG "get an attribute"; `Ok(None)` at the tag's closing '>'.
+fn get_attribute(buf: &[u8], pos: &mut usize) -> Result<Option<Attribute>, OutOfBytes> {
+    let at = |p: usize| buf.get(p).copied().ok_or(OutOfBytes);
+    while is_space(at(*pos)?) || at(*pos)? == b'/' {
+        *pos += 1;
+    }
+    if at(*pos)? == b'>' {
+        return Ok(None);
+    }
+    let mut attr = Attribute::default();
+    loop {
+        match at(*pos)? {
+            b'=' if !attr.name.is_empty() => break,
+            b if is_space(b) => {
+                while is_space(at(*pos)?) {
+                    *pos += 1;
+                }
+                if at(*pos)? != b'=' {
+                    return Ok(Some(attr));
+                }
+                break;
+            }
+            b'/' | b'>' => return Ok(Some(attr)),
+            b => attr.name.push(b.to_ascii_lowercase()),
+        }
+        *pos += 1;
+    }
+    *pos += 1; // past '='
+    while is_space(at(*pos)?) {
+        *pos += 1;
+    }
+    let quote = at(*pos)?;
+    let quoted = quote == b'"' || quote == b'\'';
+    *pos += usize::from(quoted);
+    loop {
+        let b = at(*pos)?;
+        if quoted && b == quote {
+            *pos += 1;
+            return Ok(Some(attr));
+        }
+        if !quoted && (is_space(b) || b == b'>') {
+            return Ok(Some(attr));
+        }
+        attr.value.push(b.to_ascii_lowercase());
+        attr.raw.push(b);
+        *pos += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ZH: &str = "天网是北大网络实验室开发的搜索引擎，书中网页以国标码保存，预处理先确定编码。";
+    const TW: &str = "天網是北大網絡實驗室開發的搜尋引擎，書中網頁以國標碼保存，預處理先確定編碼。";
+
+    fn gbk(head: &str, s: &str) -> Vec<u8> {
+        [head.as_bytes(), &GBK.encode(s).0].concat()
+    }
+
+    /// "who encoding label" (label "-" if none), the text and the note.
+    fn run(bytes: &[u8], content_type: Option<&str>) -> (String, String, String) {
+        let (d, text) = decide_and_decode(bytes, content_type, None, None).expect("no override");
+        let label = d.declared_label.as_deref().unwrap_or("-");
+        let who = format!("{:?} {} {label}", d.decided_by, d.encoding_name());
+        (who, text, d.note)
+    }
+
+    #[test]
+    fn boms_win_and_are_stripped() {
+        let page = "\u{FEFF}<meta charset=gbk>天网";
+        let (who, text, _) = run(page.as_bytes(), Some("text/html; charset=gbk"));
+        assert_eq!(
+            (who.as_str(), text.as_str()),
+            ("Bom utf-8 -", "<meta charset=gbk>天网")
+        );
+        let units: Vec<u16> = "\u{FEFF}<p>天网".encode_utf16().collect();
+        let le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let be: Vec<u8> = units.iter().flat_map(|u| u.to_be_bytes()).collect();
+        assert_eq!(run(&le, None).0, "Bom utf-16le -");
+        assert_eq!(run(&be, None).0, "Bom utf-16be -");
+        assert_eq!(
+            (run(&le, None).1, run(&be, None).1),
+            ("<p>天网".into(), "<p>天网".into())
+        );
+    }
+
+    #[test]
+    fn header_charset_forms() {
+        let cases = [
+            ("text/html; charset=\"GB2312\"", Some("GB2312")),
+            ("text/html;CHARSET = gbk ", Some("gbk")),
+            ("text/html; q=1; Charset='big5'", Some("big5")),
+            ("text/html; charset=utf-8, x", Some("utf-8")),
+            ("text/html; charset=", None),
+            ("text/html", None),
+        ];
+        for (value, want) in cases {
+            assert_eq!(header_charset(value), want, "{value}");
+        }
+        let (who, text, _) = run(&gbk("", ZH), Some("text/html; charset=\"GB2312\""));
+        assert_eq!((who.as_str(), text.as_str()), ("Header gb18030 GB2312", ZH));
+        let (who, _, note) = run(&gbk("", ZH), Some("text/html; charset=klingon"));
+        assert!(
+            who == "Guess gb18030 -" && note.contains("unknown"),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn meta_prescan_forms() {
+        // Each line: the expected encoding ("-": none) and the head of a page.
+        let cases = r#"gbk <meta charset=gbk>
+            gbk <META CHARSET="GB2312">
+            big5 <meta charset='big5'>
+            gbk <meta/charset="gbk"/>
+            - <meta charset=gbk/>
+            gb18030 <meta http-equiv="Content-Type" content="text/html; charset=gb18030">
+            gb18030 <meta content='text/html;charset = "GB18030"' HTTP-EQUIV='content-type'>
+            gb18030 <meta content="text/html; charset=big5"><meta charset=gb18030>
+            gb18030 <?xml version="1.0"?><!DOCTYPE html><html lang=zh><meta name=x charset=gb18030>
+            gb18030 <a title="<meta charset=big5>"></a><meta charset=gb18030>
+            gb18030 </p x='<meta charset=big5>'><meta charset=gb18030>
+            gb18030 <!-- <meta charset=big5> --><meta charset=gb18030>
+            gb18030 <!--> <meta charset=gb18030>
+            - <!-- <meta charset=big5>
+            gb18030 <meta charset=klingon><meta charset=gb18030>
+            - <meta charset=gbk"#;
+        for line in cases.lines() {
+            let (want, head) = line.trim().split_once(' ').unwrap_or_default();
+            let got = prescan(head.as_bytes()).map_or("-".into(), |(enc, _, _)| name(enc));
+            assert_eq!(got, want, "{head}");
+        }
+        let late = format!("<p>{}</p><meta charset=big5>", "x".repeat(PRESCAN_BYTES));
+        assert!(prescan(window(late.as_bytes(), PRESCAN_BYTES)).is_none());
+    }
+
+    #[test]
+    fn meta_fixups_and_late_meta() {
+        assert_eq!(
+            run(b"<meta charset=utf-16><p>hi", None).0,
+            "Meta utf-8 utf-16"
+        );
+        let latin = b"<meta charset=x-user-defined><p>caf\xE9";
+        assert_eq!(run(latin, None).0, "Meta windows-1252 x-user-defined");
+        let head = format!("<p>{}</p><meta charset=gb2312>", "x".repeat(PRESCAN_BYTES));
+        let (who, text, note) = run(&gbk(&head, ZH), None);
+        assert_eq!(
+            (who.as_str(), text.ends_with(ZH)),
+            ("Guess gb18030 -", true)
+        );
+        assert!(note.contains("prescan window; the guess agrees"), "{note}");
+    }
+
+    #[test]
+    fn gb2312_label_decodes_as_gb18030() {
+        // 𠀀 needs a four-byte GB18030 sequence that GBK lacks.
+        let bytes = [b"<meta charset=gb2312>", &GB18030.encode("天网𠀀").0[..]].concat();
+        let (who, text, note) = run(&bytes, None);
+        assert_eq!(
+            (who.as_str(), text.ends_with("天网𠀀")),
+            ("Meta gb18030 gb2312", true)
+        );
+        assert!(note.contains("superset"), "{note}");
+    }
+
+    #[test]
+    fn undeclared_bytes_are_guessed() {
+        let (who, text, _) = run(&gbk("<p>", ZH), None);
+        assert_eq!(
+            (who.as_str(), text.ends_with(ZH)),
+            ("Guess gb18030 -", true)
+        );
+        let big5 = [b"<p>", &BIG5.encode(TW).0[..]].concat();
+        let (who, text, _) = run(&big5, None);
+        assert_eq!((who.as_str(), text.ends_with(TW)), ("Guess big5 -", true));
+        for tld in [&b"www.example.TW."[..], "例子.台灣".as_bytes()] {
+            let d = decide(&big5, None, None, Some(tld)).expect("no override");
+            assert_eq!(d.encoding, BIG5); // a non-ASCII TLD is dropped, not a panic
+        }
+        // Two characters cut in half disqualify GBK inside chardetng; the retry finds it.
+        let zh = GBK.encode(&ZH.repeat(3)).0.into_owned();
+        let cut = [b"<p>", &zh[..], b"\xB0 <br>", &zh[..], b"\xC4<br>", &zh[..]].concat();
+        let (who, text, note) = run(&cut, None);
+        assert_eq!((who.as_str(), text.contains(ZH)), ("Guess gb18030 -", true));
+        assert!(
+            note.contains("malformed") && note.contains("2 replacement"),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn declared_legacy_over_utf8_bytes() {
+        let (who, text, note) = run(format!("<meta charset=gb2312>{ZH}").as_bytes(), None);
+        assert_eq!(
+            (who.as_str(), text.ends_with(ZH)),
+            ("Guess utf-8 gb2312", true)
+        );
+        assert!(note.contains("valid UTF-8"), "{note}");
+        let page = format!("<meta charset=utf-8>{ZH}");
+        let (who, _, _) = run(page.as_bytes(), Some("text/html; charset=gbk"));
+        assert_eq!(who, "Meta utf-8 gbk"); // the meta agreed with the bytes
+    }
+
+    #[test]
+    fn declared_encoding_with_many_errors() {
+        // A server default of UTF-8 over a GBK page with a correct meta.
+        let page = gbk("<meta charset=gb2312>", ZH);
+        let (who, text, note) = run(&page, Some("text/html; charset=UTF-8"));
+        assert_eq!(
+            (who.as_str(), text.ends_with(ZH)),
+            ("Meta gb18030 UTF-8", true)
+        );
+        assert!(note.contains("replacement characters"), "{note}");
+        let (who, text, _) = run(&gbk("<meta charset=big5>", ZH), None);
+        assert_eq!(
+            (who.as_str(), text.ends_with(ZH)),
+            ("Guess gb18030 big5", true)
+        );
+        // One broken byte in a long page stays with the declaration.
+        let long = GBK.encode(&ZH.repeat(20)).0.into_owned();
+        let broken = [b"<meta charset=gbk>", &long[..], b"\x81 ", &long[..]].concat();
+        let d = decide(&broken, None, None, None).expect("no override");
+        assert_eq!(
+            (d.decided_by, d.encoding, d.had_errors),
+            (DecidedBy::Meta, GB18030, true)
+        );
+    }
+
+    #[test]
+    fn latin1_header_yields() {
+        let latin1 = Some("text/html; charset=ISO-8859-1");
+        let (who, _, note) = run(&gbk("<meta charset=gbk>", ZH), latin1);
+        assert!(
+            who == "Meta gb18030 gbk" && note.contains("server default"),
+            "{note}"
+        );
+        let (who, text, _) = run(&gbk("<p>", ZH), latin1);
+        assert_eq!(
+            (who.as_str(), text.ends_with(ZH)),
+            ("Guess gb18030 ISO-8859-1", true)
+        );
+        let (who, text, _) = run(
+            b"<p>Caf\xE9 cr\xE8me br\xFBl\xE9e, na\xEFve fa\xE7ade",
+            latin1,
+        );
+        assert_eq!(
+            (who.as_str(), &text[3..13]),
+            ("Header windows-1252 ISO-8859-1", "Café crè")
+        );
+    }
+
+    #[test]
+    fn override_wins_and_unknown_override_fails() {
+        let page = format!("\u{FEFF}<meta charset=gbk>{ZH}");
+        let d = decide(
+            page.as_bytes(),
+            Some("text/html; charset=gbk"),
+            Some(" Big5 "),
+            None,
+        );
+        let d = d.expect("big5 is a label");
+        assert_eq!((d.decided_by, d.encoding), (DecidedBy::Override, BIG5));
+        assert_eq!(d.declared_label.as_deref(), Some("Big5"));
+        let err = decide(page.as_bytes(), None, Some("klingon"), None).expect_err("unknown");
+        assert_eq!(err.label, "klingon");
+        assert!(decide(b"", None, Some("iso-2022-kr"), None).is_err()); // "replacement"
+        assert_eq!(
+            decide(b"", None, Some("gbk"), None).map(|d| d.encoding),
+            Ok(GB18030)
+        );
+    }
+
+    #[test]
+    fn serializes_lower_case_names() {
+        let d = decide(&gbk("<meta charset=gbk>", ZH), None, None, None).expect("no override");
+        let json = serde_json::to_string(&d).expect("serialisable");
+        let want = r#"{"encoding":"gb18030","decided_by":"meta","declared_label":"gbk","#;
+        assert!(
+            json.starts_with(want) && json.ends_with(r#""had_errors":false}"#),
+            "{json}"
+        );
+    }
+
+    /// Decodes the 69 real pages of `ccwe` and checks them against their hand-cleaned texts.
+    #[test]
+    fn ccwe_pages_decode_cleanly() {
+        use std::collections::{BTreeMap, HashSet};
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/extraction/ccwe");
+        let Ok(dir) = std::fs::read_dir(root.join("original")) else {
+            return eprintln!("skipped: {} is absent", root.display());
+        };
+        let mut paths: Vec<_> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        let (mut summary, mut failures) = (BTreeMap::new(), Vec::new());
+        let kept = |s: &str| -> Vec<char> { s.chars().filter(|c| c.is_alphanumeric()).collect() };
+        for path in &paths {
+            let bytes = std::fs::read(path).expect("readable page");
+            let (d, text) =
+                decide_and_decode(&bytes, None, None, Some(b"cn")).expect("no override");
+            let bare = decide(&bytes, None, None, None).expect("no override");
+            assert_eq!((bare.encoding, bare.decided_by), (d.encoding, d.decided_by)); // no TLD hint
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            *summary
+                .entry(format!("{:?} {}", d.decided_by, d.encoding_name()))
+                .or_insert(0) += 1;
+            let errors = text.chars().filter(|&c| c == '\u{FFFD}').count();
+            // Strip tags crudely so that tag names do not break the bigrams of the text.
+            let mut in_tag = false;
+            let visible: String = text
+                .chars()
+                .filter(|&c| {
+                    in_tag = (in_tag || c == '<') && c != '>';
+                    !in_tag && c != '>'
+                })
+                .collect();
+            let page: HashSet<_> = kept(&visible).windows(2).map(|w| (w[0], w[1])).collect();
+            let clean = std::fs::read_to_string(root.join(format!("cleaned/{stem}.txt")));
+            let clean = kept(&clean.expect("cleaned text"));
+            let found = clean
+                .windows(2)
+                .filter(|w| page.contains(&(w[0], w[1])))
+                .count();
+            let share = found as f64 / clean.len().saturating_sub(1).max(1) as f64;
+            println!(
+                "{stem} {:?} {} {errors} {share:.3} | {}",
+                d.decided_by,
+                d.encoding_name(),
+                d.note
+            );
+            if errors * 200 > text.chars().count() || share < 0.95 {
+                failures.push(format!(
+                    "{stem}: {errors} U+FFFD, {share:.3} of bigrams found"
+                ));
+            }
+        }
+        println!("{} pages: {summary:?}", paths.len());
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+}

@@ -166,10 +166,20 @@ pub(crate) fn analyse(
             continue;
         }
         let bw = weights[l.block];
-        for t in seg.terms(&l.text, p.segmenter) {
-            *vec.entry(t.clone()).or_default() += bw;
-            *tf.entry(t).or_default() += 1;
-        }
+        seg.for_each_term(&l.text, p.segmenter, |t| {
+            match vec.get_mut(t.as_ref()) {
+                Some(v) => *v += bw,
+                None => {
+                    vec.insert(t.to_string(), bw);
+                }
+            }
+            match tf.get_mut(t.as_ref()) {
+                Some(n) => *n += 1,
+                None => {
+                    tf.insert(t.into_owned(), 1);
+                }
+            }
+        });
     }
     let norm = vec.values().map(|v| v * v).sum::<f64>().sqrt();
     let mut cands: Vec<Keyword> = vec
@@ -385,9 +395,12 @@ pub(crate) fn links(
     for (l, g) in tree.links.iter().zip(&link_group) {
         if let Some(g) = g {
             let v = groups.entry(*g).or_default();
-            for t in seg.terms(&l.anchor, p.segmenter) {
-                *v.entry(t).or_default() += 1.0;
-            }
+            seg.for_each_term(&l.anchor, p.segmenter, |t| match v.get_mut(t.as_ref()) {
+                Some(x) => *x += 1.0,
+                None => {
+                    v.insert(t.into_owned(), 1.0);
+                }
+            });
         }
     }
     let group_sim: HashMap<usize, f64> = groups

@@ -5,3 +5,4 @@
 pub mod encoding;
 pub mod metric;
 pub mod segment;
+pub mod stopwords;

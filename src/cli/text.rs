@@ -407,6 +407,55 @@ fn bench_ours(
     }))
 }
 
+/// Our cleaner at [`docview::Detail::Body`] (the main text only, as the peers give): every page
+/// read first, then cleaned on all cores, best of `repeat` wall-clock passes, then scored.
+fn bench_ours_body(
+    html: &std::path::Path,
+    truth: &std::path::Path,
+    repeat: usize,
+) -> anyhow::Result<serde_json::Value> {
+    use rayon::prelude::*;
+    let mut pairs = Vec::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(html)?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for f in files {
+        let t = truth.join(f.with_extension("txt").file_name().unwrap_or_default());
+        if let Ok(truth_text) = std::fs::read_to_string(&t) {
+            pairs.push((std::fs::read(&f)?, truth_text));
+        }
+    }
+    let params = Params::default();
+    let seg = Segmenter::shared();
+    let mut best = f64::MAX;
+    let mut bodies = Vec::new();
+    for _ in 0..repeat.max(1) {
+        let t0 = std::time::Instant::now();
+        bodies = pairs
+            .par_iter()
+            .map(|(b, _)| {
+                docview::extract_detail(b, None, None, None, &params, seg, docview::Detail::Body)
+                    .map(|d| d.body)
+                    .unwrap_or_default()
+            })
+            .collect();
+        best = best.min(t0.elapsed().as_secs_f64());
+    }
+    let prfs: Vec<_> = bodies
+        .iter()
+        .zip(&pairs)
+        .map(|(b, (_, t))| crate::engine::text::metric::bigram_prf(b, t))
+        .collect();
+    let m = crate::engine::text::metric::macro_avg(&prfs);
+    Ok(json!({
+        "pages": pairs.len(), "seconds": best, "pages_per_s": pairs.len() as f64 / best,
+        "macro_p": m.p, "macro_r": m.r, "macro_f1": m.f1, "errors": 0,
+        "threads": rayon::current_num_threads(),
+    }))
+}
+
 /// Write the sample web's pages with a truth body in the ccwe layout.
 fn sample_as_folder(dir: &std::path::Path) -> anyhow::Result<(PathBuf, PathBuf)> {
     let web = crate::engine::sample::web::SampleWeb::build(80, false)?;
@@ -474,6 +523,7 @@ pub fn bench_clean(a: &BenchCleanArgs) -> anyhow::Result<()> {
     for (name, h, t) in &corpora {
         let mut tools = serde_json::Map::new();
         tools.insert("tianwang".into(), bench_ours(h, t, a.repeat)?);
+        tools.insert("tianwang-body".into(), bench_ours_body(h, t, a.repeat)?);
         if a.peers {
             let v = run_peers(h, t, a.repeat)?;
             if let Some(obj) = v["tools"].as_object() {
@@ -488,6 +538,23 @@ pub fn bench_clean(a: &BenchCleanArgs) -> anyhow::Result<()> {
         }
         results.insert(name.clone(), serde_json::Value::Object(tools));
     }
+    // Where the time goes, single-threaded, on the first corpus.
+    let mut pages = Vec::new();
+    if let Some((_, h, _)) = corpora.first() {
+        for e in std::fs::read_dir(h)?.flatten() {
+            pages.push(std::fs::read(e.path())?);
+        }
+    }
+    let stages = docview::stage_times(&pages, &Params::default());
+    results.insert(
+        "stages_ms_per_page".into(),
+        json!(
+            stages
+                .iter()
+                .map(|(k, v)| json!({"stage": k, "ms": v}))
+                .collect::<Vec<_>>()
+        ),
+    );
     let _ = std::fs::remove_dir_all(&tmp);
     let v = serde_json::Value::Object(results);
     if a.json {
@@ -498,6 +565,9 @@ pub fn bench_clean(a: &BenchCleanArgs) -> anyhow::Result<()> {
         "corpus", "tool", "pages/s", "P", "R", "F1", "speed×"
     );
     for (corpus, tools) in v.as_object().into_iter().flatten() {
+        if corpus == "stages_ms_per_page" {
+            continue;
+        }
         let base = tools["readability-lxml"]["pages_per_s"].as_f64();
         for (tool, r) in tools.as_object().into_iter().flatten() {
             let pps = r["pages_per_s"].as_f64().unwrap_or(0.0);
@@ -512,6 +582,13 @@ pub fn bench_clean(a: &BenchCleanArgs) -> anyhow::Result<()> {
                 base.map(|b| format!("{:.1}×", pps / b)).unwrap_or_default()
             );
         }
+    }
+    println!(
+        "single-threaded ms per page on {}:",
+        corpora.first().map_or("", |c| c.0.as_str())
+    );
+    for (k, ms) in &stages {
+        println!("  {k:<22} {ms:>7.3}");
     }
     Ok(())
 }

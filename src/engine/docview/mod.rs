@@ -380,6 +380,16 @@ pub fn extract(
     )
 }
 
+/// How much of the DocView to compute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything: keywords, abstract and related links too.
+    Full,
+    /// Encoding, blocks, type, title and body only (what a main-text extractor gives); the
+    /// keywords, abstract and links stay empty and every block weight is 1.
+    Body,
+}
+
 /// [`extract`] with a given segmenter (benchmarks and tests share one).
 pub fn extract_with(
     bytes: &[u8],
@@ -388,6 +398,19 @@ pub fn extract_with(
     charset: Option<&str>,
     params: &Params,
     seg: &Segmenter,
+) -> Result<DocView> {
+    extract_detail(bytes, url, content_type, charset, params, seg, Detail::Full)
+}
+
+/// [`extract_with`] at a chosen [`Detail`].
+pub fn extract_detail(
+    bytes: &[u8],
+    url: Option<&str>,
+    content_type: Option<&str>,
+    charset: Option<&str>,
+    params: &Params,
+    seg: &Segmenter,
+    detail: Detail,
 ) -> Result<DocView> {
     let parsed = url.and_then(|u| url::Url::parse(u).ok());
     let tld = parsed
@@ -407,7 +430,14 @@ pub fn extract_with(
         declared: decision.declared_label.clone(),
         note: decision.note.clone(),
     };
-    Ok(extract_decoded(&text, parsed.as_ref(), info, params, seg))
+    Ok(extract_decoded(
+        &text,
+        parsed.as_ref(),
+        info,
+        params,
+        seg,
+        detail,
+    ))
 }
 
 /// Clean an already decoded page.
@@ -417,13 +447,22 @@ pub(crate) fn extract_decoded(
     encoding: EncodingInfo,
     params: &Params,
     seg: &Segmenter,
+    detail: Detail,
 ) -> DocView {
     let tree = tree::build(html);
     let analysis = body::analyse(&tree, params);
-    let kw = keywords::analyse(&tree, &analysis, params, seg);
+    let kw = match detail {
+        Detail::Full => keywords::analyse(&tree, &analysis, params, seg),
+        Detail::Body => keywords::KeywordAnalysis::none(tree.blocks.len()),
+    };
     let (title, title_source) = body::choose_title(&tree, &analysis, &kw.keywords);
-    let links = keywords::links(&tree, &analysis, &kw, url, params, seg);
-    let abstract_text = keywords::abstract_text(&tree, &analysis, &kw, params);
+    let (links, abstract_text) = match detail {
+        Detail::Full => (
+            keywords::links(&tree, &analysis, &kw, url, params, seg),
+            keywords::abstract_text(&tree, &analysis, &kw, params),
+        ),
+        Detail::Body => (Vec::new(), String::new()),
+    };
     let blocks = tree
         .blocks
         .iter()
@@ -484,6 +523,52 @@ pub(crate) fn extract_decoded(
         region: analysis.region.clone(),
         html_chars: html.chars().count(),
     }
+}
+
+/// Where cleaning spends its time: milliseconds per page for each stage (decode, parse and
+/// block tree, block analysis, keywords, title and links, abstract), single-threaded, over
+/// `pages` (raw bytes). For `tianwang bench clean`.
+pub fn stage_times(pages: &[Vec<u8>], params: &Params) -> Vec<(&'static str, f64)> {
+    use std::time::Instant;
+    let seg = Segmenter::shared();
+    let mut t = [0f64; 6];
+    for bytes in pages {
+        let t0 = Instant::now();
+        let Ok((_, text)) = encoding::decide_and_decode(bytes, None, None, None) else {
+            continue;
+        };
+        let t1 = Instant::now();
+        let tree = tree::build(&text);
+        let t2 = Instant::now();
+        let a = body::analyse(&tree, params);
+        let t3 = Instant::now();
+        let kw = keywords::analyse(&tree, &a, params, seg);
+        let t4 = Instant::now();
+        let _ = body::choose_title(&tree, &a, &kw.keywords);
+        let _ = keywords::links(&tree, &a, &kw, None, params, seg);
+        let t5 = Instant::now();
+        let _ = keywords::abstract_text(&tree, &a, &kw, params);
+        let t6 = Instant::now();
+        for (i, (x, y)) in [(t0, t1), (t1, t2), (t2, t3), (t3, t4), (t4, t5), (t5, t6)]
+            .iter()
+            .enumerate()
+        {
+            t[i] += (*y - *x).as_secs_f64();
+        }
+    }
+    let n = pages.len().max(1) as f64;
+    [
+        "decode",
+        "parse + block tree",
+        "blocks, region, body",
+        "keywords (7-1)",
+        "title + links",
+        "abstract",
+    ]
+    .into_iter()
+    .zip(t)
+    .map(|(name, secs)| (name, secs * 1e3 / n))
+    .collect()
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub const PRESCAN_BYTES: usize = 1024;
 /// How many leading bytes chardetng sees.
 pub const GUESS_BYTES: usize = 64 * 1024;
 /// At most this many bytes of non-ASCII evidence go to chardetng.
-pub const GUESS_EVIDENCE: usize = 8 * 1024;
+pub const GUESS_EVIDENCE: usize = 4 * 1024;
 /// A declaration is doubted when its replacement characters exceed this share of the non-ASCII
 /// characters it decodes to.
 pub const MAX_ERROR_SHARE: f64 = 0.01;
@@ -321,6 +321,14 @@ fn check(
 }
 
 fn undeclared(bytes: &[u8], tld: Option<&[u8]>, mut notes: Vec<String>) -> Decision {
+    // Valid UTF-8 with non-ASCII text is UTF-8: chardetng (Utf8Detection::Allow) would answer
+    // the same after a far longer look.
+    if looks_like_utf8(bytes) {
+        let head = format!(
+            "no BOM, header charset or <meta> in the first {PRESCAN_BYTES} bytes; the bytes are valid UTF-8 with non-ASCII text"
+        );
+        return verdict(UTF_8, DecidedBy::Guess, None, head, notes);
+    }
     let guessed = guess(bytes, tld, &mut notes);
     let hint = tld
         .and_then(clean_tld)

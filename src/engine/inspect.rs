@@ -261,8 +261,9 @@ pub struct SnapshotView {
     /// The request this snapshot answered, when the crawler recorded it.
     pub request: Option<String>,
     pub body_bytes: usize,
-    /// The charset used to decode, and the text.
+    /// The charset used to decode, the step that decided it and why, and the text.
     pub encoding: String,
+    pub encoding_decision: String,
     pub text: String,
     /// The first bytes of the body as a hex dump (offset, hex, ASCII).
     pub hex: String,
@@ -293,15 +294,21 @@ pub fn snapshot(ws: &Workspace, id: i64, hex_bytes: usize) -> Result<SnapshotVie
             .find(|l| l.to_ascii_lowercase().starts_with("content-type:"))
             .map(|l| l[13..].trim().to_string())
     });
-    let enc = crate::engine::crawl::links::sniff_encoding(ct.as_deref(), &content);
-    let (text, _, _) = enc.decode(&content);
+    let (decision, text) =
+        crate::engine::text::encoding::decide_and_decode(&content, ct.as_deref(), None, None)
+            .map_err(|e| EngineError::Internal(e.to_string()))?;
     Ok(SnapshotView {
         id,
         head,
         request,
         body_bytes: content.len(),
-        encoding: enc.name().to_string(),
-        text: text.into_owned(),
+        encoding: decision.encoding.name().to_string(),
+        encoding_decision: format!(
+            "{}: {}",
+            format!("{:?}", decision.decided_by).to_lowercase(),
+            decision.note
+        ),
+        text,
         // The bytes as stored (compressed if they came compressed).
         hex: hex_dump(&stored_body[..stored_body.len().min(hex_bytes)]),
     })
@@ -495,9 +502,12 @@ mod tests {
         .unwrap();
         assert!(hosts.len() >= 6 && !items.is_empty());
         let gbk = page(&ws, &items[0].url).unwrap();
-        assert_eq!(
-            snapshot(&ws, gbk.snapshots[0].id, 16).unwrap().encoding,
-            "GBK"
+        let view = snapshot(&ws, gbk.snapshots[0].id, 16).unwrap();
+        assert_eq!(view.encoding, "gb18030", "GBK pages decode with GB18030");
+        assert!(
+            view.encoding_decision.contains("gb18030"),
+            "{}",
+            view.encoding_decision
         );
         assert!(
             page(&ws, "http://nowhere.localhost/")

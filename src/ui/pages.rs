@@ -245,7 +245,9 @@ fn detail_ui(lang: Lang, ui: &mut Ui, p: &mut PagesPanel, path: &std::path::Path
             if let Some(v) = &p.shown_a {
                 ui.label(
                     RichText::new(lang.tf("pages.decoded", &[&v.encoding, &v.body_bytes])).weak(),
-                );
+                )
+                .on_hover_text(&v.encoding_decision);
+                ui.label(RichText::new(&v.encoding_decision).small().weak());
                 mono(ui, &v.text);
             }
         }

@@ -1,52 +1,10 @@
-//! Out-links of a fetched page: the charset (HTTP header, then a `<meta>` prescan of the first
-//! 1,024 bytes, else UTF-8), the HTML parsed with html5ever (as browsers do), and every
+//! Out-links of a fetched page: the charset (the text pipeline's decision chain: BOM, HTTP header,
+//! `<meta>` prescan, statistical guess), the HTML parsed with html5ever (as browsers do), and every
 //! `<a href>` / `<area href>` / `<frame src>` resolved against the page's base URL by
 //! [`crate::engine::urls::resolve_link`] — queries percent-encoded in the page's own encoding,
 //! as browsers do for GBK pages.
 
 use encoding_rs::Encoding;
-
-/// The label of a `charset=` parameter in a Content-Type value.
-fn charset_param(ct: &str) -> Option<&str> {
-    ct.split(';').find_map(|p| {
-        let (k, v) = p.split_once('=')?;
-        (k.trim().eq_ignore_ascii_case("charset")).then(|| v.trim().trim_matches('"'))
-    })
-}
-
-/// The page's encoding: header, then `<meta>` in the first 1,024 bytes, else UTF-8.
-/// (The full decision chain with BOM and statistical guessing is the text pipeline's job.)
-pub(crate) fn sniff_encoding(content_type: Option<&str>, body: &[u8]) -> &'static Encoding {
-    if let Some((enc, _)) = Encoding::for_bom(body) {
-        return enc;
-    }
-    if let Some(enc) = content_type
-        .and_then(charset_param)
-        .and_then(|l| Encoding::for_label(l.as_bytes()))
-    {
-        return enc;
-    }
-    let head = &body[..body.len().min(1024)];
-    let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
-    if let Some(pos) = lower.windows(8).position(|w| w == b"charset=") {
-        let rest = &head[pos + 8..];
-        let label: Vec<u8> = rest
-            .iter()
-            .copied()
-            .skip_while(|c| *c == b'"' || *c == b'\'')
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_')
-            .collect();
-        if let Some(enc) = Encoding::for_label(&label) {
-            // A meta that claims UTF-16 is read as UTF-8 (the HTML standard).
-            return if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
-                encoding_rs::UTF_8
-            } else {
-                enc
-            };
-        }
-    }
-    encoding_rs::UTF_8
-}
 
 /// Decode the page and list its out-links (resolved, in document order, without repeats).
 pub(crate) fn extract(
@@ -54,8 +12,22 @@ pub(crate) fn extract(
     content_type: Option<&str>,
     body: &[u8],
 ) -> (Vec<url::Url>, &'static Encoding) {
-    let enc = sniff_encoding(content_type, body);
-    let (text, _, _) = enc.decode(body);
+    let tld = page_url
+        .host_str()
+        .and_then(|h| h.rsplit('.').next())
+        .map(str::to_string);
+    let (enc, text) = match crate::engine::text::encoding::decide_and_decode(
+        body,
+        content_type,
+        None,
+        tld.as_deref().map(str::as_bytes),
+    ) {
+        Ok((d, text)) => (d.encoding, text),
+        Err(_) => (
+            encoding_rs::UTF_8,
+            String::from_utf8_lossy(body).into_owned(),
+        ),
+    };
     let doc = scraper::Html::parse_document(&text);
     let mut base = page_url.clone();
     if let Ok(sel) = scraper::Selector::parse("base[href]")
@@ -87,18 +59,30 @@ mod tests {
 
     #[test]
     fn charset_from_header_meta_or_default() {
+        let sniff_encoding = |ct: Option<&str>, body: &[u8]| {
+            crate::engine::text::encoding::decide(body, ct, None, None)
+                .unwrap()
+                .encoding
+        };
+        // GBK and GB2312 labels decode with GB18030, their superset.
         assert_eq!(
             sniff_encoding(Some("text/html; charset=GBK"), b"x"),
-            encoding_rs::GBK
+            encoding_rs::GB18030
         );
         let page =
             b"<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=gb2312\">";
-        assert_eq!(sniff_encoding(Some("text/html"), page), encoding_rs::GBK);
+        assert_eq!(
+            sniff_encoding(Some("text/html"), page),
+            encoding_rs::GB18030
+        );
         assert_eq!(
             sniff_encoding(None, b"<meta charset=\"big5\">"),
             encoding_rs::BIG5
         );
-        assert_eq!(sniff_encoding(None, b"<p>plain</p>"), encoding_rs::UTF_8);
+        let utf8 = "<p>没有声明的中文网页</p>".as_bytes();
+        assert_eq!(sniff_encoding(None, utf8), encoding_rs::UTF_8);
+        let (gbk, _, _) = encoding_rs::GBK.encode("<p>没有声明的中文网页，用国标码写成。</p>");
+        assert_eq!(sniff_encoding(None, &gbk), encoding_rs::GB18030);
     }
 
     #[test]
@@ -109,7 +93,7 @@ mod tests {
              <a href='javascript:void(0)'>j</a><a href=\"mailto:a@b\">m</a><a href=\"b.html\">again</a>",
         );
         let (links, enc) = extract(&base, Some("text/html"), &gbk);
-        assert_eq!(enc, encoding_rs::GBK);
+        assert_eq!(enc, encoding_rs::GB18030);
         let s: Vec<String> = links.iter().map(|u| u.to_string()).collect();
         assert_eq!(
             s,

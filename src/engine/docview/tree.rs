@@ -68,6 +68,9 @@ pub(crate) const WEIGHTY_TAGS: &[&str] = &[
     "h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "em", "i", "u", "big", "font", "mark",
 ];
 
+/// Longest weighty-tag text kept, in bytes.
+const WEIGHTY_MAX: usize = 512;
+
 /// One hyperlink of the page.
 #[derive(Debug, Clone)]
 pub(crate) struct RawLink {
@@ -263,8 +266,12 @@ impl Builder {
                 self.tree.links[li].anchor.push_str(&norm);
             }
         }
+        // Emphasis is short; a <font> around a whole article is styling, not emphasis, so
+        // weighty text is kept up to WEIGHTY_MAX bytes (and copying stays cheap).
         for w in &mut self.weighty {
-            w.2.push_str(&norm);
+            if w.2.len() < WEIGHTY_MAX {
+                w.2.push_str(&norm);
+            }
         }
     }
 }

@@ -392,11 +392,14 @@ fn decode_counted(bytes: &[u8], encoding: &'static Encoding) -> Decoded {
         Some((bom, len)) if bom == encoding => bytes.get(len..).unwrap_or_default(),
         _ => bytes,
     };
-    let (text, _) = encoding.decode_without_bom_handling(body);
+    let (text, had_errors) = encoding.decode_without_bom_handling(body);
     let (mut errors, mut non_ascii) = (0, 0);
-    for c in text.chars().filter(|c| !c.is_ascii()) {
-        non_ascii += 1;
-        errors += usize::from(c == '\u{FFFD}');
+    // Error statistics are only needed when there were errors.
+    if had_errors {
+        for c in text.chars().filter(|c| !c.is_ascii()) {
+            non_ascii += 1;
+            errors += usize::from(c == '\u{FFFD}');
+        }
     }
     Decoded {
         text: text.into_owned(),

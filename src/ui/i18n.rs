@@ -98,8 +98,20 @@ mod tests {
         let zh = keys("zh.txt", ZH);
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
         let mut used = BTreeSet::new();
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
+        // Every .rs file under src/ui, subfolders included.
+        let mut files = Vec::new();
+        let mut dirs = vec![dir];
+        while let Some(d) = dirs.pop() {
+            for entry in std::fs::read_dir(&d).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    files.push(path);
+                }
+            }
+        }
+        for path in files {
             // (This file holds the scanner's own patterns.)
             if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("i18n.rs") {
                 let src = std::fs::read_to_string(&path).unwrap();

@@ -4,6 +4,7 @@
 
 mod capacity;
 mod crawl;
+mod docview;
 pub mod fonts;
 pub mod i18n;
 mod jobs;
@@ -32,15 +33,17 @@ pub enum Panel {
     Sample,
     Crawl,
     Pages,
+    DocView,
     Jobs,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 5] = [
+    pub const ALL: [Panel; 6] = [
         Panel::Overview,
         Panel::Sample,
         Panel::Crawl,
         Panel::Pages,
+        Panel::DocView,
         Panel::Jobs,
     ];
 
@@ -51,6 +54,7 @@ impl Panel {
             Panel::Sample => lang.t("nav.sample"),
             Panel::Crawl => lang.t("nav.crawl"),
             Panel::Pages => lang.t("nav.pages"),
+            Panel::DocView => lang.t("nav.docview"),
             Panel::Jobs => lang.t("nav.jobs"),
         }
     }
@@ -172,6 +176,7 @@ pub struct WorkbenchApp {
     pub(crate) sample_ui: sample::SamplePanel,
     pub(crate) crawl_ui: crawl::CrawlPanel,
     pub(crate) pages_ui: pages::PagesPanel,
+    pub(crate) docview_ui: docview::DocViewPanel,
     pub(crate) font_task: Option<Task<Option<fonts::SystemCjkFont>>>,
     pub(crate) system_font: Option<PathBuf>,
     ctx: egui::Context,
@@ -205,6 +210,7 @@ impl WorkbenchApp {
             sample_ui: sample::SamplePanel::default(),
             crawl_ui: crawl::CrawlPanel::default(),
             pages_ui: pages::PagesPanel::default(),
+            docview_ui: docview::DocViewPanel::default(),
             load_sample_on_create: options.sample_if_new,
             font_task,
             system_font: None,
@@ -528,6 +534,7 @@ impl eframe::App for WorkbenchApp {
                     Panel::Sample => sample::show(self, ui),
                     Panel::Crawl => crawl::show(self, ui),
                     Panel::Pages => pages::show(self, ui),
+                    Panel::DocView => docview::show(self, ui),
                     Panel::Jobs => jobs::show(self, ui),
                 });
         });

@@ -28,6 +28,7 @@ fn guide(lang: super::Lang, panel: Panel) -> (&'static str, &'static str) {
         Panel::Sample => (lang.t("guide.sample"), lang.t("guide.sample_book")),
         Panel::Crawl => (lang.t("guide.crawl"), lang.t("guide.crawl_book")),
         Panel::Pages => (lang.t("guide.pages"), lang.t("guide.pages_book")),
+        Panel::DocView => (lang.t("guide.docview"), lang.t("guide.docview_book")),
         Panel::Jobs => (lang.t("guide.jobs"), lang.t("guide.jobs_book")),
     }
 }

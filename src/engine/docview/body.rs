@@ -8,6 +8,8 @@
 //! `1 − link density` and by class/id hints; the best candidate and its qualifying siblings form
 //! the region. Inside it, the book's body rule keeps the topic blocks in depth-first order.
 
+use std::borrow::Cow;
+
 use super::tree::{PageTree, TreeBlock};
 use super::{BlockKind, Keyword, PageType, Params, Role, TitleSource, TypeRatios};
 
@@ -428,8 +430,14 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
         None => region.push(body_block),
     }
     let mut in_region = vec![false; n];
-    for (id, flag) in in_region.iter_mut().enumerate() {
-        *flag = region.iter().any(|&r| tree.is_within(id, r));
+    for &r in &region {
+        // Ids are depth-first: a subtree is a contiguous run.
+        for (id, flag) in in_region.iter_mut().enumerate().skip(r) {
+            if !tree.is_within(id, r) {
+                break;
+            }
+            *flag = true;
+        }
     }
     // 3. Page type from the region's ratios.
     let (mut text, mut anchor, mut images) = (0usize, 0usize, 0usize);
@@ -501,7 +509,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     };
     // 4. Line roles.
     let mut line_roles = vec![Role::Other; tree.lines.len()];
-    let mut line_reasons: Vec<Option<String>> = vec![None; tree.lines.len()];
+    let mut line_reasons: Vec<Option<Cow<'static, str>>> = vec![None; tree.lines.len()];
     let title_norm = norm_title(&tree.title);
     let mut seen_prose = false;
     let mut seen_lines: std::collections::HashSet<&str> = std::collections::HashSet::new();
@@ -510,12 +518,13 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
         let mut role = role;
         let mut why = why;
         if role == Role::Body {
-            let ln = norm_title(&l.text);
             if !seen_prose
-                && ln.chars().count() >= 4
-                && !title_norm.is_empty()
-                && title_norm.contains(&ln)
                 && l.chars < 80
+                && !title_norm.is_empty()
+                && ({
+                    let ln = norm_title(&l.text);
+                    ln.chars().count() >= 4 && title_norm.contains(&ln)
+                })
             {
                 role = Role::Title;
                 why = "repeats the <title>".into();
@@ -559,7 +568,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     // 5. Block roles for the map: the role of most of their own characters.
     let mut roles = vec![Role::Container; n];
     let mut reasons = vec![String::new(); n];
-    let mut tally: Vec<Vec<(Role, usize, String)>> = vec![Vec::new(); n];
+    let mut tally: Vec<Vec<(Role, usize, Cow<'static, str>)>> = vec![Vec::new(); n];
     for (i, l) in tree.lines.iter().enumerate() {
         let t = &mut tally[l.block];
         let why = line_reasons[i].clone().unwrap_or_default();
@@ -571,7 +580,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     for id in 0..n {
         if let Some((r, _, why)) = tally[id].iter().max_by_key(|(_, c, _)| *c) {
             roles[id] = *r;
-            reasons[id] = why.clone();
+            reasons[id] = why.to_string();
         } else if tree.blocks[id].images > 0 {
             roles[id] = Role::Picture;
             reasons[id] = format!("{} image(s), no text", tree.blocks[id].images);
@@ -605,7 +614,7 @@ fn line_role(
     in_region: &[bool],
     l: &super::tree::Line,
     page_type: PageType,
-) -> (Role, String) {
+) -> (Role, Cow<'static, str>) {
     // Hints on the chain from the line's block up to (not including) the region root.
     let mut cur = Some(l.block);
     while let Some(b) = cur {
@@ -613,7 +622,7 @@ fn line_role(
             break;
         }
         if let Some((role, why)) = &hints[b] {
-            return (*role, why.clone());
+            return (*role, Cow::Owned(why.clone()));
         }
         cur = tree.blocks[b].parent;
     }
@@ -632,7 +641,7 @@ fn line_role(
     if l.chars > 0 && l.anchor_chars * 2 > l.chars {
         return (
             Role::LinkList,
-            format!("{} of {} characters are link text", l.anchor_chars, l.chars),
+            format!("{} of {} characters are link text", l.anchor_chars, l.chars).into(),
         );
     }
     // A link list: the nearest listing block is a hub.
@@ -641,7 +650,7 @@ fn line_role(
         if kinds[b] == BlockKind::Hub && !region.contains(&b) {
             return (
                 Role::LinkList,
-                format!("inside a hub block <{}> [L2234]", tree.blocks[b].tag),
+                format!("inside a hub block <{}> [L2234]", tree.blocks[b].tag).into(),
             );
         }
         if region.contains(&b) {

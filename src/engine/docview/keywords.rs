@@ -66,7 +66,7 @@ pub(crate) fn is_noise_phrase(text: &str) -> bool {
 pub(crate) struct KeywordAnalysis {
     pub keywords: Vec<Keyword>,
     /// Σ_j BWeight_j·BTf_ij of every term of the body.
-    pub body_vector: HashMap<String, f64>,
+    pub body_vector: HashMap<String, f64, FastHash>,
     pub influence: Vec<f64>,
     pub weights: Vec<f64>,
 }
@@ -76,7 +76,7 @@ impl KeywordAnalysis {
     pub(crate) fn none(blocks: usize) -> Self {
         KeywordAnalysis {
             keywords: Vec::new(),
-            body_vector: HashMap::new(),
+            body_vector: HashMap::default(),
             influence: vec![1.0; blocks],
             weights: vec![1.0; blocks],
         }
@@ -124,18 +124,14 @@ pub(crate) fn block_weights(tree: &PageTree, a: &Analysis, p: &Params) -> (Vec<f
     // range add and point query, so a page with thousands of blocks and hundreds of weighty
     // tags costs O(k·depth·log n) instead of O(k·depth·n).
     let mut log_w = Fenwick::new(n);
-    for leaf in 0..n {
-        let lambda = influence[leaf];
+    for (leaf, &lambda) in influence.iter().enumerate() {
         if lambda <= 1.0 {
             continue;
         }
         log_w.range_add(leaf, leaf + 1, lambda.ln());
         let mut source = leaf;
         let mut f = lambda.sqrt();
-        loop {
-            let Some(parent) = tree.blocks[source].parent else {
-                break;
-            };
+        while let Some(parent) = tree.blocks[source].parent {
             if parent <= body
                 || tree.blocks[parent].tag == "body"
                 || log_w.point(parent).exp() > p.weight_cap
@@ -155,6 +151,31 @@ pub(crate) fn block_weights(tree: &PageTree, a: &Analysis, p: &Params) -> (Vec<f
     }
     let weights: Vec<f64> = (0..n).map(|i| log_w.point(i).exp()).collect();
     (influence, weights)
+}
+
+/// FNV-1a: a fast hash for short term keys (the standard SipHash guards against adversarial
+/// keys, which a page's own words are not worth guarding against here).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FastHash;
+
+pub(crate) struct Fnv(u64);
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// Fenwick tree over differences: add to a range, read one point.
@@ -203,54 +224,67 @@ pub(crate) fn analyse(
     seg: &Segmenter,
 ) -> KeywordAnalysis {
     let (influence, weights) = block_weights(tree, a, p);
-    let mut vec: HashMap<String, f64> = HashMap::new();
-    let mut tf: HashMap<String, usize> = HashMap::new();
+    // One map from term to (Σ BWeight·BTf, TF); a fast hasher (terms are short, trusted keys).
+    let mut acc: HashMap<String, (f64, usize), FastHash> = HashMap::default();
+    // Consecutive lines of one block are segmented in one call (fewer, longer calls are faster).
+    let mut run = String::new();
+    let mut run_block = usize::MAX;
+    let mut flush = |text: &str, block: usize| {
+        if text.is_empty() {
+            return;
+        }
+        let bw = weights[block];
+        seg.for_each_term(text, p.segmenter, |t| match acc.get_mut(t.as_ref()) {
+            Some(e) => {
+                e.0 += bw;
+                e.1 += 1;
+            }
+            None => {
+                acc.insert(t.into_owned(), (bw, 1));
+            }
+        });
+    };
     for (i, l) in tree.lines.iter().enumerate() {
         if !matches!(a.line_roles[i], Role::Body | Role::Title) {
             continue;
         }
-        let bw = weights[l.block];
-        seg.for_each_term(&l.text, p.segmenter, |t| {
-            match vec.get_mut(t.as_ref()) {
-                Some(v) => *v += bw,
-                None => {
-                    vec.insert(t.to_string(), bw);
-                }
-            }
-            match tf.get_mut(t.as_ref()) {
-                Some(n) => *n += 1,
-                None => {
-                    tf.insert(t.into_owned(), 1);
-                }
-            }
-        });
+        if l.block != run_block {
+            flush(&run, run_block);
+            run.clear();
+            run_block = l.block;
+        } else {
+            run.push('\n');
+        }
+        run.push_str(&l.text);
     }
-    let norm = vec.values().map(|v| v * v).sum::<f64>().sqrt();
-    let mut cands: Vec<Keyword> = vec
+    flush(&run, run_block);
+    let norm = acc.values().map(|v| v.0 * v.0).sum::<f64>().sqrt();
+    let weight = |v: f64| if norm > 0.0 { v / norm } else { 0.0 };
+    let mut cands: Vec<(&str, f64, usize)> = acc
         .iter()
         .filter(|(w, _)| keyword_candidate(w))
-        .map(|(w, v)| Keyword {
-            word: w.clone(),
-            weight: if norm > 0.0 { v / norm } else { 0.0 },
-            tf: tf.get(w).copied().unwrap_or(0),
-            weighted_tf: *v,
-        })
+        .map(|(w, v)| (w.as_str(), v.0, v.1))
         .collect();
     let mean = if cands.is_empty() {
         0.0
     } else {
-        cands.iter().map(|k| k.weight).sum::<f64>() / cands.len() as f64
+        cands.iter().map(|k| weight(k.1)).sum::<f64>() / cands.len() as f64
     };
-    cands.retain(|k| k.weight > mean * p.beta_kw);
-    cands.sort_by(|x, y| {
-        y.weight
-            .total_cmp(&x.weight)
-            .then_with(|| x.word.cmp(&y.word))
-    });
+    cands.retain(|k| weight(k.1) > mean * p.beta_kw);
+    cands.sort_by(|x, y| y.1.total_cmp(&x.1).then_with(|| x.0.cmp(y.0)));
     cands.truncate(p.max_keywords);
+    let keywords = cands
+        .into_iter()
+        .map(|(w, v, tf)| Keyword {
+            word: w.to_string(),
+            weight: weight(v),
+            tf,
+            weighted_tf: v,
+        })
+        .collect();
     KeywordAnalysis {
-        keywords: cands,
-        body_vector: vec,
+        keywords,
+        body_vector: acc.into_iter().map(|(k, v)| (k, v.0)).collect(),
         influence,
         weights,
     }
@@ -388,7 +422,7 @@ pub(crate) fn abstract_text(
     }
 }
 
-fn cosine(a: &HashMap<String, f64>, b: &HashMap<String, f64>) -> f64 {
+fn cosine(a: &HashMap<String, f64, FastHash>, b: &HashMap<String, f64, FastHash>) -> f64 {
     let dot: f64 = b.iter().filter_map(|(k, v)| a.get(k).map(|x| x * v)).sum();
     let na = a.values().map(|v| v * v).sum::<f64>().sqrt();
     let nb = b.values().map(|v| v * v).sum::<f64>().sqrt();
@@ -426,7 +460,7 @@ pub(crate) fn links(
         b
     };
     // Anchor-text vectors of the link groups outside the body, built in one pass.
-    let mut groups: HashMap<usize, HashMap<String, f64>> = HashMap::new();
+    let mut groups: HashMap<usize, HashMap<String, f64, FastHash>> = HashMap::new();
     let link_group: Vec<Option<usize>> = tree
         .links
         .iter()

@@ -196,7 +196,7 @@ impl Params {
             } else {
                 Err(EngineError::invalid(
                     name,
-                    &format!("must be between {min} and {max} (got {v})"),
+                    format!("must be between {min} and {max} (got {v})"),
                 ))
             }
         };
@@ -423,7 +423,7 @@ pub fn extract_detail(
         charset,
         tld.as_deref().map(str::as_bytes),
     )
-    .map_err(|e| EngineError::invalid("charset", &e.to_string()))?;
+    .map_err(|e| EngineError::invalid("charset", e.to_string()))?;
     let info = EncodingInfo {
         name: decision.encoding.name().to_ascii_lowercase(),
         decided_by: decision.decided_by,

@@ -388,20 +388,31 @@ pub(crate) fn abstract_text(
             _ => paragraphs.push((key, l.text.clone())),
         }
     }
+    // Sentence weight: the sum of the weights of the keyword occurrences in it, found in one
+    // pass over the sentence (candidates by first character).
+    let firsts: Vec<(char, &Keyword)> = kw
+        .keywords
+        .iter()
+        .filter_map(|k| k.word.chars().next().map(|c| (c, k)))
+        .collect();
+    let score = |s: &str| -> f64 {
+        let mut total = 0.0;
+        for (i, c) in s.char_indices() {
+            for (fc, k) in &firsts {
+                if *fc == c && s[i..].starts_with(k.word.as_str()) {
+                    total += k.weight;
+                }
+            }
+        }
+        total
+    };
     let mut picked: Vec<&str> = Vec::new();
     for (_, text) in &paragraphs {
         let sents = sentences(text);
         let mut scored: Vec<(usize, f64)> = sents
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                let score = kw
-                    .keywords
-                    .iter()
-                    .map(|k| s.matches(k.word.as_str()).count() as f64 * k.weight)
-                    .sum();
-                (i, score)
-            })
+            .map(|(i, s)| (i, score(s)))
             .collect();
         scored.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
         let mut take: Vec<usize> = scored

@@ -93,6 +93,8 @@ const NEGATIVE_HINTS: &[(&str, Role)] = &[
     ("social", Role::Other),
     ("tags", Role::Other),
     ("advert", Role::Ad),
+    ("gg", Role::Ad),
+    ("guanggao", Role::Ad),
     ("ad", Role::Ad),
     ("ads", Role::Ad),
     ("adv", Role::Ad),
@@ -251,6 +253,24 @@ fn has_time(text: &str) -> bool {
             && c[i + 1].is_ascii_digit()
             && c[i + 2].is_ascii_digit()
     })
+}
+
+/// A short line that labels itself an advertisement (【广告】, 【推广】, 分类广告：…).
+pub(crate) fn is_ad_line(text: &str) -> bool {
+    let t = text.trim_start();
+    t.chars().count() <= 80
+        && [
+            "【广告】",
+            "【推广】",
+            "[广告]",
+            "广告：",
+            "广告:",
+            "分类广告",
+            "推广：",
+            "赞助商：",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
 }
 
 /// Short boilerplate lines found on article pages.
@@ -459,6 +479,25 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     let tpi = (images > 0).then(|| text as f64 / images as f64);
     let page_total: usize = tree.blocks[0].sub_chars.max(1);
     let page_anchor = tree.blocks[0].sub_anchor;
+    // A listing: the region's items (≥ 5 with text) nearly all begin with a link line — a
+    // channel page of headlines with teasers is a hub even when its teasers outweigh its anchors.
+    let (mut items, mut led) = (0usize, 0usize);
+    for &r in &region {
+        for &c in &tree.blocks[r].children {
+            let cb = &tree.blocks[c];
+            if cb.sub_chars == 0 {
+                continue;
+            }
+            items += 1;
+            let first = tree.lines[cb.line_start..cb.line_end]
+                .iter()
+                .find(|l| l.chars > 0);
+            if cb.sub_links > 0 && first.is_some_and(|l| l.anchor_chars * 2 > l.chars) {
+                led += 1;
+            }
+        }
+    }
+    let listing = items >= 5 && led * 5 >= items * 4;
     let (page_type, reason) = if images >= 2 && tpi.is_some_and(|r| r < p.pic_ratio) {
         (
             PageType::Pic,
@@ -467,6 +506,11 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
                 tpi.unwrap_or(0.0),
                 p.pic_ratio
             ),
+        )
+    } else if listing {
+        (
+            PageType::Hub,
+            format!("a listing: {led} of its {items} items begin with a link"),
         )
     } else if tpa.is_some_and(|r| r < p.hub_ratio) {
         (
@@ -531,6 +575,9 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
             } else if is_byline(&l.text) {
                 role = Role::Meta;
                 why = "by-line: date with source/author/editor".into();
+            } else if is_ad_line(&l.text) {
+                role = Role::Ad;
+                why = "an advertisement by its own label".into();
             } else if page_type == PageType::Topic && is_boilerplate(&l.text) {
                 role = Role::Other;
                 why = "boilerplate phrase".into();
@@ -753,6 +800,11 @@ mod tests {
         assert!(is_byline("2005-03-21 11:21:30 来源：新浪网"));
         assert!(is_byline("作者：张三"));
         assert!(is_byline("发布时间：2012年5月3日"));
+        assert!(is_ad_line("分类广告：吉屋出租 / 二手车转让"));
+        assert!(is_ad_line("【推广】家装季大促"));
+        assert!(!is_ad_line(
+            "广告业去年的收入增长了三成，专家认为原因有三。"
+        ));
         assert!(!is_byline(
             "2012年，该市的生产总值增长了百分之八，居全省首位。"
         ));

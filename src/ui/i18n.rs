@@ -57,6 +57,22 @@ impl Lang {
         table.get(key).copied().unwrap_or(key)
     }
 
+    /// A reason the engine gave ([`crate::engine::docview::Why`]) in this language: the table's
+    /// `why.KEY` template with the arguments filled in, else the engine's English.
+    pub fn why(self, why: &crate::engine::docview::Why) -> String {
+        let key = format!("why.{}", why.key);
+        match TABLES[self as usize].get(key.as_str()) {
+            Some(t) => {
+                let mut s = t.to_string();
+                for (i, a) in why.args.iter().enumerate() {
+                    s = s.replace(&format!("{{{i}}}"), a);
+                }
+                s
+            }
+            None => why.english(),
+        }
+    }
+
     /// `t(key)` with `{0}`, `{1}` … replaced by `args`.
     pub fn tf(self, key: &'static str, args: &[&dyn std::fmt::Display]) -> String {
         let mut s = self.t(key).to_string();
@@ -133,6 +149,39 @@ mod tests {
         assert!(
             missing.is_empty(),
             "keys used but not in the tables: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn every_reason_of_the_cleaner_is_translated() {
+        use crate::engine::docview::Why;
+        for key in Why::KEYS {
+            let why = Why {
+                key,
+                args: vec!["A".into(), "B".into(), "C".into()],
+            };
+            assert!(!why.english().is_empty(), "{key}: no English template");
+            for lang in [Lang::Zh, Lang::En] {
+                let k = format!("why.{key}");
+                assert!(
+                    TABLES[lang as usize].contains_key(k.as_str()),
+                    "{k} missing"
+                );
+                // The same arguments appear in every language.
+                let text = lang.why(&why);
+                for (i, a) in ["A", "B", "C"].iter().enumerate() {
+                    if Why::template(key).contains(&format!("{{{i}}}")) {
+                        assert!(text.contains(a), "{k} in {lang:?} drops argument {i}");
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            Lang::En.why(&Why {
+                key: "link_text",
+                args: vec!["3".into(), "4".into()]
+            }),
+            "3 of 4 characters are link text"
         );
     }
 

@@ -8,16 +8,14 @@
 //! `1 − link density` and by class/id hints; the best candidate and its qualifying siblings form
 //! the region. Inside it, the book's body rule keeps the topic blocks in depth-first order.
 
-use std::borrow::Cow;
-
 use super::tree::{PageTree, TreeBlock};
-use super::{BlockKind, Keyword, PageType, Params, Role, TitleSource, TypeRatios};
+use super::{BlockKind, Keyword, PageType, Params, Role, TitleSource, TypeRatios, Why};
 
 /// What the analysis decided, per block and per line.
 pub(crate) struct Analysis {
     pub kinds: Vec<BlockKind>,
     pub roles: Vec<Role>,
-    pub reasons: Vec<String>,
+    pub reasons: Vec<Why>,
     pub scores: Vec<f64>,
     pub in_region: Vec<bool>,
     /// Role of every line of the tree.
@@ -121,12 +119,12 @@ fn hint_tokens(hint: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// The role a class/id hint gives, if any.
-fn negative_hint(b: &TreeBlock) -> Option<(Role, String)> {
+fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
     match b.tag.as_str() {
-        "nav" => return Some((Role::Navigation, "<nav>".into())),
-        "footer" => return Some((Role::Footer, "<footer>".into())),
-        "aside" => return Some((Role::LinkList, "<aside>".into())),
-        "header" => return Some((Role::Navigation, "<header>".into())),
+        "nav" => return Some((Role::Navigation, Why::of("tag", ["nav"]))),
+        "footer" => return Some((Role::Footer, Why::of("tag", ["footer"]))),
+        "aside" => return Some((Role::LinkList, Why::of("tag", ["aside"]))),
+        "header" => return Some((Role::Navigation, Why::of("tag", ["header"]))),
         _ => {}
     }
     if b.hint.is_empty() {
@@ -146,7 +144,7 @@ fn negative_hint(b: &TreeBlock) -> Option<(Role, String)> {
                 tok.contains(word)
             };
             if hit {
-                return Some((role, format!("class/id \"{}\" says {}", b.hint, word)));
+                return Some((role, Why::of("hint", [b.hint.as_str(), word])));
             }
         }
     }
@@ -328,7 +326,7 @@ fn norm_title(s: &str) -> String {
 pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     let n = tree.blocks.len();
     let kinds: Vec<BlockKind> = tree.blocks.iter().map(|b| block_kind(b, p)).collect();
-    let hints: Vec<Option<(Role, String)>> = tree.blocks.iter().map(negative_hint).collect();
+    let hints: Vec<Option<(Role, Why)>> = tree.blocks.iter().map(negative_hint).collect();
     // 1. Paragraph scores flow to containers.
     let mut scores = vec![0.0f64; n];
     for (id, b) in tree.blocks.iter().enumerate() {
@@ -498,46 +496,45 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
         }
     }
     let listing = items >= 5 && led * 5 >= items * 4;
-    let (page_type, reason) = if images >= 2 && tpi.is_some_and(|r| r < p.pic_ratio) {
+    let (page_type, why) = if images >= 2 && tpi.is_some_and(|r| r < p.pic_ratio) {
         (
             PageType::Pic,
-            format!(
-                "{images} images, {:.0} characters of text per image < {}",
-                tpi.unwrap_or(0.0),
-                p.pic_ratio
+            Why::of(
+                "type_pic",
+                [
+                    images.to_string(),
+                    format!("{:.0}", tpi.unwrap_or(0.0)),
+                    p.pic_ratio.to_string(),
+                ],
             ),
         )
     } else if listing {
         (
             PageType::Hub,
-            format!("a listing: {led} of its {items} items begin with a link"),
+            Why::of("type_listing", [led.to_string(), items.to_string()]),
         )
     } else if tpa.is_some_and(|r| r < p.hub_ratio) {
         (
             PageType::Hub,
-            format!(
-                "main region has {:.2} text characters per anchor character < {}",
-                tpa.unwrap_or(0.0),
-                p.hub_ratio
+            Why::of(
+                "type_hub",
+                [
+                    format!("{:.2}", tpa.unwrap_or(0.0)),
+                    p.hub_ratio.to_string(),
+                ],
             ),
         )
     } else if top.is_none()
         || (text < 150 && page_anchor > 3 * text)
         || (text < 60 && page_anchor * 2 > page_total)
     {
-        (
-            PageType::Hub,
-            "no running text; the page is mostly links".to_string(),
-        )
+        (PageType::Hub, Why::new("type_no_text"))
     } else {
         (
             PageType::Topic,
             match tpa {
-                Some(r) => format!(
-                    "{r:.1} text characters per anchor character ≥ {}",
-                    p.hub_ratio
-                ),
-                None => "running text without links".to_string(),
+                Some(r) => Why::of("type_topic", [format!("{r:.1}"), p.hub_ratio.to_string()]),
+                None => Why::new("type_topic_nolinks"),
             },
         )
     };
@@ -549,11 +546,12 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
         images,
         text_per_anchor: tpa,
         text_per_image: tpi,
-        reason,
+        reason: why.english(),
+        why,
     };
     // 4. Line roles.
     let mut line_roles = vec![Role::Other; tree.lines.len()];
-    let mut line_reasons: Vec<Option<Cow<'static, str>>> = vec![None; tree.lines.len()];
+    let mut line_reasons: Vec<Option<Why>> = vec![None; tree.lines.len()];
     let title_norm = norm_title(&tree.title);
     let mut seen_prose = false;
     let mut seen_lines: std::collections::HashSet<&str> = std::collections::HashSet::new();
@@ -571,19 +569,19 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
                 })
             {
                 role = Role::Title;
-                why = "repeats the <title>".into();
+                why = Why::new("title");
             } else if is_byline(&l.text) {
                 role = Role::Meta;
-                why = "by-line: date with source/author/editor".into();
+                why = Why::new("byline");
             } else if is_ad_line(&l.text) {
                 role = Role::Ad;
-                why = "an advertisement by its own label".into();
+                why = Why::new("ad_label");
             } else if page_type == PageType::Topic && is_boilerplate(&l.text) {
                 role = Role::Other;
-                why = "boilerplate phrase".into();
+                why = Why::new("boilerplate");
             } else if l.chars >= 10 && !seen_lines.insert(l.text.as_str()) {
                 role = Role::Other;
-                why = "repeats an earlier body line (a page that holds its text twice)".into();
+                why = Why::new("repeat");
             } else if l.chars >= 20 {
                 seen_prose = true;
             }
@@ -608,14 +606,14 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
                 && hints[l.block].is_none()
             {
                 line_roles[i] = Role::Body;
-                line_reasons[i] = Some("fallback: every topic block is body [L2306]".into());
+                line_reasons[i] = Some(Why::new("fallback"));
             }
         }
     }
     // 5. Block roles for the map: the role of most of their own characters.
     let mut roles = vec![Role::Container; n];
-    let mut reasons = vec![String::new(); n];
-    let mut tally: Vec<Vec<(Role, usize, Cow<'static, str>)>> = vec![Vec::new(); n];
+    let mut reasons = vec![Why::default(); n];
+    let mut tally: Vec<Vec<(Role, usize, Why)>> = vec![Vec::new(); n];
     for (i, l) in tree.lines.iter().enumerate() {
         let t = &mut tally[l.block];
         let why = line_reasons[i].clone().unwrap_or_default();
@@ -627,15 +625,15 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     for id in 0..n {
         if let Some((r, _, why)) = tally[id].iter().max_by_key(|(_, c, _)| *c) {
             roles[id] = *r;
-            reasons[id] = why.to_string();
+            reasons[id] = why.clone();
         } else if tree.blocks[id].images > 0 {
             roles[id] = Role::Picture;
-            reasons[id] = format!("{} image(s), no text", tree.blocks[id].images);
+            reasons[id] = Why::of("images", [tree.blocks[id].images.to_string()]);
         } else {
             reasons[id] = if scores[id] > 0.0 {
-                format!("container, content score {:.1}", scores[id])
+                Why::of("container_score", [format!("{:.1}", scores[id])])
             } else {
-                "container without text of its own".into()
+                Why::new("container")
             };
         }
     }
@@ -656,12 +654,12 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
 fn line_role(
     tree: &PageTree,
     kinds: &[BlockKind],
-    hints: &[Option<(Role, String)>],
+    hints: &[Option<(Role, Why)>],
     region: &[usize],
     in_region: &[bool],
     l: &super::tree::Line,
     page_type: PageType,
-) -> (Role, Cow<'static, str>) {
+) -> (Role, Why) {
     // Hints on the chain from the line's block up to (not including) the region root.
     let mut cur = Some(l.block);
     while let Some(b) = cur {
@@ -669,26 +667,26 @@ fn line_role(
             break;
         }
         if let Some((role, why)) = &hints[b] {
-            return (*role, Cow::Owned(why.clone()));
+            return (*role, why.clone());
         }
         cur = tree.blocks[b].parent;
     }
     if !in_region[l.block] {
         if l.anchor_chars * 2 > l.chars {
-            return (Role::LinkList, "link text outside the main region".into());
+            return (Role::LinkList, Why::new("outside_links"));
         }
-        return (Role::Other, "outside the main region".into());
+        return (Role::Other, Why::new("outside"));
     }
     if page_type == PageType::Hub {
-        return (
-            Role::Body,
-            "hub page: its links are the body [L2404]".into(),
-        );
+        return (Role::Body, Why::new("hub_page"));
     }
     if l.chars > 0 && l.anchor_chars * 2 > l.chars {
         return (
             Role::LinkList,
-            format!("{} of {} characters are link text", l.anchor_chars, l.chars).into(),
+            Why::of(
+                "link_text",
+                [l.anchor_chars.to_string(), l.chars.to_string()],
+            ),
         );
     }
     // A link list: the nearest listing block is a hub.
@@ -697,7 +695,7 @@ fn line_role(
         if kinds[b] == BlockKind::Hub && !region.contains(&b) {
             return (
                 Role::LinkList,
-                format!("inside a hub block <{}> [L2234]", tree.blocks[b].tag).into(),
+                Why::of("hub_block", [tree.blocks[b].tag.as_str()]),
             );
         }
         if region.contains(&b) {
@@ -706,9 +704,9 @@ fn line_role(
         cur = tree.blocks[b].parent;
     }
     if l.chars == 0 {
-        return (Role::Other, "no letters or digits".into());
+        return (Role::Other, Why::new("no_text"));
     }
-    (Role::Body, "topic text in the main region [L2306]".into())
+    (Role::Body, Why::new("topic"))
 }
 
 /// The bad titles the book lists [L2351] (compared case-folded).

@@ -237,6 +237,98 @@ pub struct EncodingInfo {
     pub note: String,
 }
 
+/// A reason as a key with arguments, so a view can say it in its own language; [`Why::english`]
+/// renders it for the command line and JSON.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Why {
+    pub key: &'static str,
+    pub args: Vec<String>,
+}
+
+impl Why {
+    pub(crate) fn new(key: &'static str) -> Self {
+        Why {
+            key,
+            args: Vec::new(),
+        }
+    }
+
+    pub(crate) fn of<const N: usize>(key: &'static str, args: [impl ToString; N]) -> Self {
+        Why {
+            key,
+            args: args.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// Every key a reason can have.
+    pub const KEYS: &'static [&'static str] = &[
+        "tag",
+        "hint",
+        "title",
+        "byline",
+        "ad_label",
+        "boilerplate",
+        "repeat",
+        "fallback",
+        "images",
+        "container_score",
+        "container",
+        "outside_links",
+        "outside",
+        "hub_page",
+        "link_text",
+        "hub_block",
+        "no_text",
+        "topic",
+        "type_pic",
+        "type_listing",
+        "type_hub",
+        "type_no_text",
+        "type_topic",
+        "type_topic_nolinks",
+    ];
+
+    /// The English template of a key; `{0}`, `{1}` … stand for the arguments. The GUI's
+    /// string tables carry the same keys as `why.KEY`.
+    pub fn template(key: &str) -> &'static str {
+        match key {
+            "tag" => "<{0}> element",
+            "hint" => "class/id \"{0}\" says {1}",
+            "title" => "repeats the <title>",
+            "byline" => "by-line: date with source/author/editor",
+            "ad_label" => "an advertisement by its own label",
+            "boilerplate" => "boilerplate phrase",
+            "repeat" => "repeats an earlier body line (a page that holds its text twice)",
+            "fallback" => "fallback: every topic block is body [L2306]",
+            "images" => "{0} image(s), no text",
+            "container_score" => "container, content score {0}",
+            "container" => "container without text of its own",
+            "outside_links" => "link text outside the main region",
+            "outside" => "outside the main region",
+            "hub_page" => "hub page: its links are the body [L2404]",
+            "link_text" => "{0} of {1} characters are link text",
+            "hub_block" => "inside a hub block <{0}> [L2234]",
+            "no_text" => "no letters or digits",
+            "topic" => "topic text in the main region [L2306]",
+            "type_pic" => "{0} images, {1} characters of text per image < {2}",
+            "type_listing" => "a listing: {0} of its {1} items begin with a link",
+            "type_hub" => "main region has {0} text characters per anchor character < {1}",
+            "type_no_text" => "no running text; the page is mostly links",
+            "type_topic" => "{0} text characters per anchor character ≥ {1}",
+            "type_topic_nolinks" => "running text without links",
+            _ => "",
+        }
+    }
+
+    pub fn english(&self) -> String {
+        let mut s = Self::template(self.key).to_string();
+        for (i, a) in self.args.iter().enumerate() {
+            s = s.replace(&format!("{{{i}}}"), a);
+        }
+        s
+    }
+}
+
 /// The figures the page type was decided from.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct TypeRatios {
@@ -252,8 +344,9 @@ pub struct TypeRatios {
     pub text_per_anchor: Option<f64>,
     /// Non-anchor characters per image (no image → `None`).
     pub text_per_image: Option<f64>,
-    /// Why the type was chosen.
+    /// Why the type was chosen, in English and as a key with arguments.
     pub reason: String,
+    pub why: Why,
 }
 
 /// Where the title came from.
@@ -331,8 +424,9 @@ pub struct Block {
     pub weight: f64,
     /// Weighty tags inside it: (tag, text, counted as important).
     pub weighty: Vec<(String, String, bool)>,
-    /// Why the role was given.
+    /// Why the role was given, in English and as a key with arguments.
     pub reason: String,
+    pub why: Why,
     /// Inside the main region.
     pub in_region: bool,
 }
@@ -503,7 +597,8 @@ pub(crate) fn extract_decoded(
                     )
                 })
                 .collect(),
-            reason: analysis.reasons[id].clone(),
+            reason: analysis.reasons[id].english(),
+            why: analysis.reasons[id].clone(),
             in_region: analysis.in_region[id],
         })
         .collect();

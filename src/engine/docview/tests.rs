@@ -66,8 +66,14 @@ fn article_body_title_and_roles() {
     assert_eq!(role_of("版权所有"), Some(Role::Footer));
     assert_eq!(role_of("热门文章一篇"), Some(Role::LinkList));
     assert_eq!(role_of("倒排索引的压缩方法"), Some(Role::LinkList));
-    // Every block explains itself.
+    // Every block explains itself, with a key a view can translate.
     assert!(dv.blocks.iter().all(|b| !b.reason.is_empty()));
+    assert!(
+        dv.blocks
+            .iter()
+            .all(|b| Why::KEYS.contains(&b.why.key) && b.reason == b.why.english())
+    );
+    assert!(Why::KEYS.contains(&dv.type_ratios.why.key));
 }
 
 #[test]

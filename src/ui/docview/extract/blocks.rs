@@ -228,7 +228,7 @@ fn block_details(lang: Lang, ui: &mut Ui, b: &Block) {
         ui.label(RichText::new(role_name(lang, b.role)).strong());
         ui.label(RichText::new(format!("#{} <{}>{}", b.id, b.tag, b.hint)).monospace());
     });
-    ui.label(lang.tf("docview.block_reason", &[&b.reason]));
+    ui.label(lang.tf("docview.block_reason", &[&lang.why(&b.why)]));
     ui.label(lang.tf(
         "docview.block_weight",
         &[&format!("{:.2}", b.influence), &format!("{:.3}", b.weight)],

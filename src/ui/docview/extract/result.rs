@@ -109,8 +109,8 @@ pub(super) fn result_view(lang: Lang, ui: &mut Ui, ex: &mut ExtractState) {
                 ))
                 .weak(),
             );
-            if !r.reason.is_empty() {
-                ui.label(RichText::new(&r.reason).weak());
+            if !r.why.key.is_empty() {
+                ui.label(RichText::new(lang.why(&r.why)).weak());
             }
 
             section(ui, lang.t("docview.title"));

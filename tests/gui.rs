@@ -10,42 +10,22 @@ use egui_kittest::kittest::Queryable;
 use tianwang::engine::calibrate::{Calibrate, CalibrateParams};
 use tianwang::engine::jobs::JobRunner;
 use tianwang::engine::store::Workspace;
-use tianwang::ui::{AppOptions, Lang, WorkbenchApp};
+use tianwang::ui::{Lang, WorkbenchApp};
+
+mod common;
+use common::harness_with;
 
 fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
     harness_with(ws, false)
 }
 
-fn harness_with(ws: &Path, sample_if_new: bool) -> Harness<'static, WorkbenchApp> {
-    let ws = ws.to_path_buf();
-    Harness::builder()
-        .with_size([1280.0, 800.0])
-        .with_theme(egui::Theme::Light)
-        .build_eframe(move |cc| {
-            WorkbenchApp::new(
-                cc,
-                AppOptions {
-                    workspace: Some(ws),
-                    system_fonts: false,
-                    sample_if_new,
-                },
-            )
-        })
-}
-
-/// Step frames (sleeping a little between) until `done` holds.
+/// Step frames until `done` holds (20 s at most).
 fn wait_for(
     h: &mut Harness<'_, WorkbenchApp>,
     what: &str,
     done: impl Fn(&Harness<'_, WorkbenchApp>) -> bool,
 ) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !done(h) {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    h.step();
+    common::wait_secs(h, what, 20, done)
 }
 
 fn opened(h: &mut Harness<'_, WorkbenchApp>) {

@@ -4,13 +4,12 @@
 //! the evaluation on the sample web and open a page from its table.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::docview::{PageType, Params, extract};
-use tianwang::ui::{AppOptions, Lang, WorkbenchApp};
+use tianwang::ui::{Lang, WorkbenchApp};
 
 /// A small article: navigation, a heading, two paragraphs, a related-links list, a footer.
 /// The main region has about 4.6 text characters per list-anchor character: a topic page at
@@ -28,37 +27,11 @@ const PAGE: &str = r#"<!DOCTYPE html>
 <div id="footer">版权所有 课堂测试网 联系我们</div>
 </body></html>"#;
 
-fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
-    let ws = ws.to_path_buf();
-    Harness::builder()
-        .with_size([1280.0, 800.0])
-        .with_theme(egui::Theme::Light)
-        .build_eframe(move |cc| {
-            WorkbenchApp::new(
-                cc,
-                AppOptions {
-                    workspace: Some(ws),
-                    system_fonts: false,
-                    sample_if_new: false,
-                },
-            )
-        })
-}
+mod common;
+use common::wait_secs as wait_for;
 
-/// Step frames (sleeping a little between) until `done` holds.
-fn wait_for(
-    h: &mut Harness<'_, WorkbenchApp>,
-    what: &str,
-    secs: u64,
-    done: impl Fn(&Harness<'_, WorkbenchApp>) -> bool,
-) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while !done(h) {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    h.step();
+fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
+    common::harness_with(ws, false)
 }
 
 fn has(h: &Harness<'_, WorkbenchApp>, label: &str) -> bool {

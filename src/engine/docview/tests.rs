@@ -9,6 +9,15 @@ fn page(body: &str, title: &str) -> String {
     )
 }
 
+/// The DocView of an HTML string with the default parameters.
+fn clean(html: impl AsRef<str>) -> DocView {
+    clean_with(html, &Params::default())
+}
+
+fn clean_with(html: impl AsRef<str>, p: &Params) -> DocView {
+    extract(html.as_ref().as_bytes(), None, None, None, p).unwrap()
+}
+
 const ARTICLE: &str = "<div id=header><a href=/>首页</a> | <a href=/news>新闻</a> | <a href=/sports>体育</a> | <a href=/tech>科技</a></div>\
 <div class=ad>【广告】全场五折，点击了解详情</div>\
 <table><tr><td class=sidebar><ul><li><a href=/a1>热门文章一篇</a></li><li><a href=/a2>热门文章二篇</a></li><li><a href=/a3>热门文章三篇</a></li></ul></td>\
@@ -117,7 +126,7 @@ fn static_abstract_is_a_prefix_of_the_body() {
         abstract_bytes: 40,
         ..Params::default()
     };
-    let dv = extract(html.as_bytes(), None, None, None, &p).unwrap();
+    let dv = clean_with(html, &p);
     assert!(dv.body.starts_with(&dv.abstract_text));
     let n = keywords::gb_bytes(&dv.abstract_text);
     assert!((39..=40).contains(&n), "{n} bytes");
@@ -137,21 +146,21 @@ fn page_types_follow_the_ratios() {
         &format!("<h1>新闻列表</h1><ul>{items}</ul><p>版权所有</p>"),
         "新闻列表",
     );
-    let dv = extract(hub.as_bytes(), None, None, None, &Params::default()).unwrap();
+    let dv = clean(hub);
     assert_eq!(dv.page_type, PageType::Hub, "{}", dv.type_ratios.reason);
 
     let photos: String = (0..6)
         .map(|i| format!("<div class=photo><img src=/p{i}.jpg><p>第{i}张：湖边的早晨。</p></div>"))
         .collect();
     let pic = page(&format!("<h1>组图：湖边</h1>{photos}"), "组图");
-    let dv = extract(pic.as_bytes(), None, None, None, &Params::default()).unwrap();
+    let dv = clean(&pic);
     assert_eq!(dv.page_type, PageType::Pic, "{}", dv.type_ratios.reason);
     // The threshold is a parameter: below the page's text per image it is no picture page.
     let p = Params {
         pic_ratio: 1.0,
         ..Params::default()
     };
-    let dv = extract(pic.as_bytes(), None, None, None, &p).unwrap();
+    let dv = clean_with(pic, &p);
     assert_ne!(dv.page_type, PageType::Pic);
 
     // The article stays a topic page unless the hub threshold is raised above its ratio.
@@ -161,44 +170,23 @@ fn page_types_follow_the_ratios() {
         ..Params::default()
     };
     let html = page(ARTICLE, "t");
-    let dv = extract(html.as_bytes(), None, None, None, &p).unwrap();
+    let dv = clean_with(html, &p);
     assert_eq!(dv.page_type, PageType::Hub);
 }
 
 #[test]
 fn poor_titles_fall_back() {
     let body = "<div><p>倒排索引是搜索引擎的核心数据结构，它把词映射到包含它的网页。倒排索引建立以后，查询只需要查找词典。</p></div>";
-    let dv = extract(
-        page(body, "Untitled Document").as_bytes(),
-        None,
-        None,
-        None,
-        &Params::default(),
-    )
-    .unwrap();
+    let dv = clean(page(body, "Untitled Document"));
     assert_eq!(dv.title_source, TitleSource::Keyword);
     assert_eq!(dv.title, dv.keywords[0].word);
     let with_h1 = format!("<h1>倒排索引简介</h1>{body}");
-    let dv = extract(
-        page(&with_h1, "欢迎访问").as_bytes(),
-        None,
-        None,
-        None,
-        &Params::default(),
-    )
-    .unwrap();
+    let dv = clean(page(&with_h1, "欢迎访问"));
     assert_eq!(
         (dv.title.as_str(), dv.title_source),
         ("倒排索引简介", TitleSource::Heading)
     );
-    let dv = extract(
-        page(body, "倒排索引简介 - 天网百科").as_bytes(),
-        None,
-        None,
-        None,
-        &Params::default(),
-    )
-    .unwrap();
+    let dv = clean(page(body, "倒排索引简介 - 天网百科"));
     assert_eq!(
         (dv.title.as_str(), dv.title_source),
         ("倒排索引简介", TitleSource::Tag)
@@ -213,7 +201,7 @@ fn repeated_text_and_threads() {
         &format!("<div class=content>{p1}<div class=copy>{p1}</div></div>"),
         "t",
     );
-    let dv = extract(html.as_bytes(), None, None, None, &Params::default()).unwrap();
+    let dv = clean(html);
     assert_eq!(dv.body.matches("第一段文字").count(), 1, "{}", dv.body);
     // A thread: the first post is the topic, a longer reply is not.
     let long: String = "回复的内容很长，一句接着一句，说了很多与主题无关的话。".repeat(12);
@@ -226,7 +214,7 @@ fn repeated_text_and_threads() {
         ),
         "t",
     );
-    let dv = extract(html.as_bytes(), None, None, None, &Params::default()).unwrap();
+    let dv = clean(html);
     assert!(dv.body.contains("今天去了西湖"), "{}", dv.body);
     assert!(!dv.body.contains("回复的内容很长"));
 }

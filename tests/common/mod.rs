@@ -1,0 +1,45 @@
+//! Helpers shared by the GUI tests: a kittest harness on a workspace file, and waiting for
+//! background work to land.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use tianwang::ui::{AppOptions, WorkbenchApp};
+
+/// The app at 1280×800, light theme, bundled fonts only (pixel-stable), on workspace `ws`
+/// (`sample_if_new`: load the sample web if opening creates it).
+pub fn harness_with(ws: &Path, sample_if_new: bool) -> Harness<'static, WorkbenchApp> {
+    let ws = ws.to_path_buf();
+    Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_theme(egui::Theme::Light)
+        .build_eframe(move |cc| {
+            WorkbenchApp::new(
+                cc,
+                AppOptions {
+                    workspace: Some(ws),
+                    system_fonts: false,
+                    sample_if_new,
+                },
+            )
+        })
+}
+
+/// Step frames (sleeping a little between) until `done` holds, for at most `secs` seconds.
+pub fn wait_secs(
+    h: &mut Harness<'_, WorkbenchApp>,
+    what: &str,
+    secs: u64,
+    done: impl Fn(&Harness<'_, WorkbenchApp>) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !done(h) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.step();
+}

@@ -213,6 +213,13 @@ pub(crate) fn is_byline(text: &str) -> bool {
         "字号",
         "人气",
     ];
+    // A line that is nothing but a date (and time) is one too.
+    let only_date = text
+        .chars()
+        .all(|c| c.is_ascii_digit() || " -/.:年月日时分秒()（）".contains(c));
+    if only_date && has_date(text) {
+        return true;
+    }
     let has_word = WORDS.iter().any(|w| text.contains(w));
     let starts = [
         "来源：",
@@ -798,6 +805,9 @@ mod tests {
         assert!(is_byline("2005-03-21 11:21:30 来源：新浪网"));
         assert!(is_byline("作者：张三"));
         assert!(is_byline("发布时间：2012年5月3日"));
+        assert!(is_byline("2025-12-10"));
+        assert!(is_byline("2012年5月3日 10:20"));
+        assert!(!is_byline("2012"));
         assert!(is_ad_line("分类广告：吉屋出租 / 二手车转让"));
         assert!(is_ad_line("【推广】家装季大促"));
         assert!(!is_ad_line(

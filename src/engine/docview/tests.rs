@@ -425,3 +425,24 @@ fn sample_web_truth() {
         r.title_exact
     );
 }
+
+#[test]
+fn readability_zh_pages_out_of_sample() {
+    // Four Chinese pages of another project's test suite (gmw, qq, youth, pixnet), never used
+    // for tuning: their expected main content, as text, against our body.
+    let Some(dir) = shared("extraction/readability_zh/test/test-pages") else {
+        return;
+    };
+    for name in ["gmw", "qq", "youth", "pixnet"] {
+        let source = std::fs::read(dir.join(name).join("source.html")).unwrap();
+        let expected = std::fs::read_to_string(dir.join(name).join("expected.html")).unwrap();
+        let truth: Vec<String> = tree::build(&expected)
+            .lines
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        let dv = extract(&source, None, None, None, &Params::default()).unwrap();
+        let f1 = crate::engine::text::metric::bigram_prf(&dv.body, &truth.join("\n")).f1;
+        assert!(f1 >= 0.9, "{name}: body F1 {f1:.3}");
+    }
+}

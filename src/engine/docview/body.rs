@@ -213,6 +213,10 @@ pub(crate) fn is_byline(text: &str) -> bool {
         "字号",
         "人气",
     ];
+    // Running text (a full stop, or clauses) is not a by-line, dates and "日期" or not.
+    if text.contains('。') || text.matches('，').count() >= 2 {
+        return false;
+    }
     // A line that is nothing but a date (and time) is one too.
     let only_date = text
         .chars()

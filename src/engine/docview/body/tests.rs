@@ -10,6 +10,9 @@ fn bylines_and_boilerplate() {
     assert!(is_byline("2025-12-10"));
     assert!(is_byline("2012年5月3日 10:20"));
     assert!(!is_byline("2012"));
+    assert!(!is_byline(
+        "近日，启晟汽车向监管部门备案了召回计划，自2025年10月20日起，召回生产日期在2024年3月之后的车辆。"
+    ));
     assert!(is_ad_line("分类广告：吉屋出租 / 二手车转让"));
     assert!(is_ad_line("【推广】家装季大促"));
     assert!(!is_ad_line(

@@ -413,10 +413,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     // In a thread, siblings holding other posts do not join the region.
     let holds_post = |s: usize| {
         thread_sig.as_deref().is_some_and(|want| {
-            // Ids are in depth-first order: a subtree is a contiguous run.
-            (s..tree.blocks.len())
-                .take_while(|&i| tree.is_within(i, s))
-                .any(|i| sig(&tree.blocks[i]).as_deref() == Some(want))
+            (s..tree.blocks[s].sub_end).any(|i| sig(&tree.blocks[i]).as_deref() == Some(want))
         })
     };
     // Climb while the block is its parent's only child and the parent has no text of its own:
@@ -460,13 +457,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     }
     let mut in_region = vec![false; n];
     for &r in &region {
-        // Ids are depth-first: a subtree is a contiguous run.
-        for (id, flag) in in_region.iter_mut().enumerate().skip(r) {
-            if !tree.is_within(id, r) {
-                break;
-            }
-            *flag = true;
-        }
+        in_region[r..tree.blocks[r].sub_end].fill(true);
     }
     // 3. Page type from the region's ratios.
     let (mut text, mut anchor, mut images) = (0usize, 0usize, 0usize);

@@ -90,18 +90,6 @@ fn factor(tag: &str, lambda: f64) -> f64 {
     }
 }
 
-/// End (exclusive) of every block's subtree in id order (ids are depth-first).
-fn subtree_ends(tree: &PageTree) -> Vec<usize> {
-    let n = tree.blocks.len();
-    let mut end: Vec<usize> = (0..n).map(|i| i + 1).collect();
-    for id in (0..n).rev() {
-        if let Some(p) = tree.blocks[id].parent {
-            end[p] = end[p].max(end[id]);
-        }
-    }
-    end
-}
-
 /// Influence factors and propagated weights of every block.
 pub(crate) fn block_weights(tree: &PageTree, a: &Analysis, p: &Params) -> (Vec<f64>, Vec<f64>) {
     let n = tree.blocks.len();
@@ -117,7 +105,6 @@ pub(crate) fn block_weights(tree: &PageTree, a: &Analysis, p: &Params) -> (Vec<f
             *f = 1.0;
         }
     }
-    let end = subtree_ends(tree);
     let body = tree.body();
     // Weights are products of factors applied to ranges of the depth-first order (a parent's
     // subtree, minus the source's subtree): kept as sums of logarithms in a Fenwick tree with
@@ -139,8 +126,8 @@ pub(crate) fn block_weights(tree: &PageTree, a: &Analysis, p: &Params) -> (Vec<f
                 break;
             }
             // The parent and its other subtrees: its whole subtree but the source's.
-            log_w.range_add(parent, end[parent], f.ln());
-            log_w.range_add(source, end[source], -f.ln());
+            log_w.range_add(parent, tree.blocks[parent].sub_end, f.ln());
+            log_w.range_add(source, tree.blocks[source].sub_end, -f.ln());
             match p.propagation {
                 Propagation::Geometric => f = f.sqrt(),
                 Propagation::Constant => {}

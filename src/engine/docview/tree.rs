@@ -119,6 +119,9 @@ pub(crate) struct TreeBlock {
     /// Index of the block's first and one-past-last line (its subtree's lines are contiguous).
     pub line_start: usize,
     pub line_end: usize,
+    /// One past the last block of its subtree: ids are depth-first, so the subtree is the run
+    /// `id..sub_end`.
+    pub sub_end: usize,
 }
 
 /// The parsed page.
@@ -446,11 +449,18 @@ pub(crate) fn build(html: &str) -> PageTree {
     for link in &mut tree.links {
         link.anchor = link.anchor.split_whitespace().collect::<Vec<_>>().join(" ");
     }
-    // Subtree totals, children before parents (ids grow with depth-first order).
+    // Subtree totals and ends, children before parents (ids grow with depth-first order).
     for id in (0..tree.blocks.len()).rev() {
-        let (c, a, l, i, p) = {
+        let (c, a, l, i, p, end) = {
             let bl = &tree.blocks[id];
-            let mut t = (bl.chars, bl.anchor_chars, bl.links, bl.images, bl.punct);
+            let mut t = (
+                bl.chars,
+                bl.anchor_chars,
+                bl.links,
+                bl.images,
+                bl.punct,
+                id + 1,
+            );
             for &ch in &bl.children {
                 let cb = &tree.blocks[ch];
                 t.0 += cb.sub_chars;
@@ -458,10 +468,12 @@ pub(crate) fn build(html: &str) -> PageTree {
                 t.2 += cb.sub_links;
                 t.3 += cb.sub_images;
                 t.4 += cb.sub_punct;
+                t.5 = t.5.max(cb.sub_end);
             }
             t
         };
         let bl = &mut tree.blocks[id];
+        bl.sub_end = end;
         bl.sub_chars = c;
         bl.sub_anchor = a;
         bl.sub_links = l;
@@ -472,18 +484,6 @@ pub(crate) fn build(html: &str) -> PageTree {
 }
 
 impl PageTree {
-    /// Whether `anc` is `b` or one of its ancestors.
-    pub(crate) fn is_within(&self, b: usize, anc: usize) -> bool {
-        let mut cur = Some(b);
-        while let Some(x) = cur {
-            if x == anc {
-                return true;
-            }
-            cur = self.blocks[x].parent;
-        }
-        false
-    }
-
     /// The `<body>` block, or the document root when there is none.
     pub(crate) fn body(&self) -> usize {
         self.blocks
@@ -528,7 +528,14 @@ mod tests {
             .collect();
         // In the order the tags close.
         assert_eq!(w, [("h1", "大标题"), ("b", "重点")]);
-        assert!(t.is_within(6, 4) && !t.is_within(6, 3));
+        assert_eq!(
+            (
+                t.blocks[2].sub_end,
+                t.blocks[3].sub_end,
+                t.blocks[4].sub_end
+            ),
+            (7, 4, 7)
+        );
         assert_eq!(t.body(), 2);
     }
 

@@ -466,8 +466,7 @@ fn sample_as_folder(dir: &std::path::Path) -> anyhow::Result<(PathBuf, PathBuf)>
         if p.body.trim().is_empty() {
             continue;
         }
-        let u = url::Url::parse(&p.url)?;
-        if let Some(res) = web.get(u.host_str().unwrap_or(""), u.path()) {
+        if let Some(res) = web.at(&p.url) {
             std::fs::write(h.join(format!("{i:04}.html")), &res.body)?;
             std::fs::write(t.join(format!("{i:04}.txt")), &p.body)?;
         }

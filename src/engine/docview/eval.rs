@@ -299,14 +299,7 @@ pub fn eval_sample(params: &Params, progress: &mut ProgressFn) -> Result<EvalRep
     let web = crate::engine::sample::web::SampleWeb::build(80, false)?;
     let mut cases = Vec::new();
     for p in &web.truth.pages {
-        let Ok(u) = url::Url::parse(&p.url) else {
-            continue;
-        };
-        let mut path = u.path().to_string();
-        if let Some(q) = u.query() {
-            path = format!("{path}?{q}");
-        }
-        let Some(res) = web.get(u.host_str().unwrap_or(""), &path) else {
+        let Some(res) = web.at(&p.url) else {
             continue;
         };
         cases.push(Case {
@@ -331,11 +324,7 @@ pub fn eval_workspace(
     progress: &mut ProgressFn,
 ) -> Result<EvalReport> {
     let web = crate::engine::sample::web::SampleWeb::build(80, false)?;
-    let key = |u: &str| {
-        url::Url::parse(u)
-            .ok()
-            .map(|u| format!("{}{}", u.host_str().unwrap_or(""), u.path()))
-    };
+    use crate::engine::sample::web::page_key as key;
     let truth: std::collections::HashMap<String, &crate::engine::sample::web::TruthPage> = web
         .truth
         .pages

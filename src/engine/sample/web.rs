@@ -265,6 +265,16 @@ impl SampleWeb {
             .get(&(host.to_ascii_lowercase(), path_and_query.to_string()))
     }
 
+    /// The resource an absolute URL of the sample web names (host, path and query; any port).
+    pub fn at(&self, url: &str) -> Option<&Resource> {
+        let u = url::Url::parse(url).ok()?;
+        let path = match u.query() {
+            Some(q) => format!("{}?{q}", u.path()),
+            None => u.path().to_string(),
+        };
+        self.get(u.host_str()?, &path)
+    }
+
     pub fn resource_count(&self) -> usize {
         self.resources.len()
     }
@@ -273,6 +283,12 @@ impl SampleWeb {
     pub fn build(port: u16, changed: bool) -> Result<Self> {
         super::sites::build(port, changed)
     }
+}
+
+/// Host and path of a URL: how a stored page (crawled on any port) is matched to its truth.
+pub fn page_key(url: &str) -> Option<String> {
+    let u = url::Url::parse(url).ok()?;
+    Some(format!("{}{}", u.host_str().unwrap_or(""), u.path()))
 }
 
 /// Origin of a host at `port`.

@@ -21,7 +21,7 @@ use super::{PageRef, fmt3};
 use crate::engine::docview::eval::EvalPage;
 use crate::engine::docview::{self as docview, DocView, Params};
 use crate::engine::inspect::{self, PageFilter, PageList};
-use crate::engine::sample::web::SampleWeb;
+use crate::engine::sample::web::{SampleWeb, page_key};
 use crate::engine::store::Workspace;
 use crate::engine::text::encoding;
 use crate::engine::text::segment::Segmenter;
@@ -112,13 +112,6 @@ fn sample_web() -> Result<Arc<SampleWeb>, String> {
     Ok(w)
 }
 
-/// Host and path of a URL, to match pages across ports.
-fn url_key(u: &str) -> Option<String> {
-    url::Url::parse(u)
-        .ok()
-        .map(|u| format!("{}{}", u.host_str().unwrap_or(""), u.path()))
-}
-
 /// Read a page (in a task).
 fn load(lang: Lang, r: PageRef, ws: Option<PathBuf>, want_truth: bool) -> Result<Page, String> {
     match r {
@@ -149,11 +142,11 @@ fn load(lang: Lang, r: PageRef, ws: Option<PathBuf>, want_truth: bool) -> Result
         }
         PageRef::Url(u) => {
             let truth = |web: &SampleWeb| {
-                let k = url_key(&u)?;
+                let k = page_key(&u)?;
                 web.truth
                     .pages
                     .iter()
-                    .find(|p| url_key(&p.url).as_deref() == Some(k.as_str()))
+                    .find(|p| page_key(&p.url).as_deref() == Some(k.as_str()))
                     .map(|p| p.body.clone())
             };
             if let Some(ws) = ws {
@@ -178,13 +171,8 @@ fn load(lang: Lang, r: PageRef, ws: Option<PathBuf>, want_truth: bool) -> Result
             }
             // Not stored: the sample web has it when it is one of its pages.
             let web = sample_web()?;
-            let parsed = url::Url::parse(&u).map_err(|e| format!("{u}: {e}"))?;
-            let mut path = parsed.path().to_string();
-            if let Some(q) = parsed.query() {
-                path = format!("{path}?{q}");
-            }
             let res = web
-                .get(parsed.host_str().unwrap_or(""), &path)
+                .at(&u)
                 .ok_or_else(|| lang.tf("docview.not_found", &[&u]))?;
             Ok(Page {
                 name: u.clone(),

@@ -12,22 +12,16 @@ pub(crate) fn extract(
     content_type: Option<&str>,
     body: &[u8],
 ) -> (Vec<url::Url>, &'static Encoding) {
-    let tld = page_url
-        .host_str()
-        .and_then(|h| h.rsplit('.').next())
-        .map(str::to_string);
-    let (enc, text) = match crate::engine::text::encoding::decide_and_decode(
-        body,
-        content_type,
-        None,
-        tld.as_deref().map(str::as_bytes),
-    ) {
-        Ok((d, text)) => (d.encoding, text),
-        Err(_) => (
-            encoding_rs::UTF_8,
-            String::from_utf8_lossy(body).into_owned(),
-        ),
-    };
+    // The host is the TLD hint (encoding takes its last label).
+    let host = page_url.host_str().map(str::as_bytes);
+    let (enc, text) =
+        match crate::engine::text::encoding::decide_and_decode(body, content_type, None, host) {
+            Ok((d, text)) => (d.encoding, text),
+            Err(_) => (
+                encoding_rs::UTF_8,
+                String::from_utf8_lossy(body).into_owned(),
+            ),
+        };
     let doc = scraper::Html::parse_document(&text);
     let mut base = page_url.clone();
     if let Ok(sel) = scraper::Selector::parse("base[href]")

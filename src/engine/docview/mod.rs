@@ -507,17 +507,11 @@ pub fn extract_detail(
     detail: Detail,
 ) -> Result<DocView> {
     let parsed = url.and_then(|u| url::Url::parse(u).ok());
-    let tld = parsed
-        .as_ref()
-        .and_then(|u| u.host_str().map(str::to_string))
-        .and_then(|h| h.rsplit('.').next().map(str::to_string));
-    let (decision, text) = encoding::decide_and_decode(
-        bytes,
-        content_type,
-        charset,
-        tld.as_deref().map(str::as_bytes),
-    )
-    .map_err(|e| EngineError::invalid("charset", e.to_string()))?;
+    // The host is the TLD hint (encoding takes its last label).
+    let host = parsed.as_ref().and_then(|u| u.host_str());
+    let (decision, text) =
+        encoding::decide_and_decode(bytes, content_type, charset, host.map(str::as_bytes))
+            .map_err(|e| EngineError::invalid("charset", e.to_string()))?;
     let info = EncodingInfo {
         name: decision.encoding.name().to_ascii_lowercase(),
         decided_by: decision.decided_by,

@@ -146,14 +146,9 @@ pub(crate) fn is_sentence_punct(c: char) -> bool {
     )
 }
 
-/// Counted characters: letters and digits of any script (the metric's alphabet).
-pub(crate) fn is_counted(c: char) -> bool {
-    // Fast paths for ASCII and the CJK Unified Ideographs block (the slow Unicode table lookup
-    // dominated otherwise).
-    c.is_ascii_alphanumeric()
-        || ('\u{4E00}'..='\u{9FFF}').contains(&c)
-        || (!c.is_ascii() && c.is_alphanumeric())
-}
+/// Counted characters: letters and digits of any script, exactly the metric's alphabet
+/// ([`crate::engine::text::metric::is_kept`], Python's `isalnum`).
+pub(crate) use crate::engine::text::metric::is_kept as is_counted;
 
 fn attr_hint(el: &scraper::node::Element) -> String {
     let mut s = String::new();

@@ -1,5 +1,4 @@
-//! Block types, the main region, the page type, the body, and the title [L2234, L2294–L2310,
-//! L2349–L2351].
+//! Block types, the main region, the page type and the body [L2234, L2294–L2310].
 //!
 //! The book locates the body in the page's *middle region* by layout position [L2298]. We have
 //! no renderer, so the middle region is found by content: every block with running text of its
@@ -8,8 +7,9 @@
 //! `1 − link density` and by class/id hints; the best candidate and its qualifying siblings form
 //! the region. Inside it, the book's body rule keeps the topic blocks in depth-first order.
 
+use super::title::norm_title;
 use super::tree::{PageTree, TreeBlock};
-use super::{BlockKind, Keyword, PageType, Params, Role, TitleSource, TypeRatios, Why};
+use super::{BlockKind, PageType, Params, Role, TypeRatios, Why};
 
 /// What the analysis decided, per block and per line.
 pub(crate) struct Analysis {
@@ -324,13 +324,6 @@ pub(crate) fn is_boilerplate(text: &str) -> bool {
         "更多>>",
     ];
     PHRASES.iter().any(|p| text.contains(p))
-}
-
-fn norm_title(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// Run the block and region analysis.
@@ -709,86 +702,6 @@ fn line_role(
         return (Role::Other, Why::new("no_text"));
     }
     (Role::Body, Why::new("topic"))
-}
-
-/// The bad titles the book lists [L2351] (compared case-folded).
-const BAD_TITLES: &[&str] = &[
-    "untitled document",
-    "untitled",
-    "new page",
-    "new page 1",
-    "welcome",
-    "欢迎访问",
-    "无标题文档",
-    "无标题页",
-    "index",
-    "home",
-];
-
-/// The title: a heading the `<title>` contains, else the `<title>`'s longest part, else (the
-/// title missing or poor) the top keyword [L2349–L2351].
-pub(crate) fn choose_title(
-    tree: &PageTree,
-    a: &Analysis,
-    keywords: &[Keyword],
-) -> (String, TitleSource) {
-    let raw = tree.title.trim();
-    let raw_norm = norm_title(raw);
-    let poor = raw_norm.is_empty() || BAD_TITLES.iter().any(|b| raw.to_lowercase().trim() == *b);
-    // Headings and title-role lines, in document order.
-    let mut candidates: Vec<String> = Vec::new();
-    for w in &tree.weighty {
-        if w.tag.starts_with('h') || w.tag == "strong" || w.tag == "b" || w.tag == "font" {
-            candidates.push(w.text.clone());
-        }
-    }
-    for (i, l) in tree.lines.iter().enumerate() {
-        if a.line_roles[i] == Role::Title {
-            candidates.push(l.text.clone());
-        }
-    }
-    if !poor {
-        let best = candidates
-            .iter()
-            .filter(|c| {
-                let n = norm_title(c);
-                n.chars().count() >= 4 && raw_norm.contains(&n)
-            })
-            .max_by_key(|c| norm_title(c).chars().count());
-        if let Some(h) = best {
-            return (h.trim().to_string(), TitleSource::Heading);
-        }
-        return (longest_part(raw), TitleSource::Tag);
-    }
-    if let Some(h) = tree
-        .weighty
-        .iter()
-        .find(|w| matches!(w.tag.as_str(), "h1" | "h2") && norm_title(&w.text).chars().count() >= 2)
-    {
-        return (h.text.trim().to_string(), TitleSource::Heading);
-    }
-    match keywords.first() {
-        Some(k) => (k.word.clone(), TitleSource::Keyword),
-        None => (raw.to_string(), TitleSource::None),
-    }
-}
-
-/// The longest part of a `<title>` split at the separators sites append their name with.
-fn longest_part(raw: &str) -> String {
-    const SEPS: &[&str] = &[" - ", " — ", " – ", "——", "_", "|", "｜", " :: ", "－", "-"];
-    let mut parts = vec![raw.to_string()];
-    for sep in SEPS {
-        if parts.len() > 1 {
-            break;
-        }
-        if raw.contains(sep) {
-            parts = raw.split(sep).map(|s| s.trim().to_string()).collect();
-        }
-    }
-    parts
-        .into_iter()
-        .max_by_key(|s| norm_title(s).chars().count())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

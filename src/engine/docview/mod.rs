@@ -34,6 +34,7 @@
 mod body;
 pub mod eval;
 mod keywords;
+mod title;
 pub(crate) mod tree;
 
 use serde::{Deserialize, Serialize};
@@ -543,7 +544,7 @@ pub(crate) fn extract_decoded(
         Detail::Full => keywords::analyse(&tree, &analysis, params, seg),
         Detail::Body => keywords::KeywordAnalysis::none(tree.blocks.len()),
     };
-    let (title, title_source) = body::choose_title(&tree, &analysis, &kw.keywords);
+    let (title, title_source) = title::choose_title(&tree, &analysis, &kw.keywords);
     let (links, abstract_text) = match detail {
         Detail::Full => (
             keywords::links(&tree, &analysis, &kw, url, params, seg),
@@ -633,7 +634,7 @@ pub fn stage_times(pages: &[Vec<u8>], params: &Params) -> Vec<(&'static str, f64
         let t3 = Instant::now();
         let kw = keywords::analyse(&tree, &a, params, seg);
         let t4 = Instant::now();
-        let _ = body::choose_title(&tree, &a, &kw.keywords);
+        let _ = title::choose_title(&tree, &a, &kw.keywords);
         let _ = keywords::links(&tree, &a, &kw, None, params, seg);
         let t5 = Instant::now();
         let _ = keywords::abstract_text(&tree, &a, &kw, params);

@@ -28,16 +28,6 @@ fn bylines_and_boilerplate() {
 }
 
 #[test]
-fn title_parts() {
-    assert_eq!(
-        longest_part("四年前中500万现穷困潦倒__商贸_新浪网"),
-        "四年前中500万现穷困潦倒"
-    );
-    assert_eq!(longest_part("新知科技 | 新知科技"), "新知科技");
-    assert_eq!(longest_part("组图：千元手机 - 光影图集"), "组图：千元手机");
-}
-
-#[test]
 fn hint_matching_is_token_based_for_short_words() {
     let b = |hint: &str| TreeBlock {
         hint: hint.into(),

@@ -24,6 +24,11 @@ pub enum EngineError {
     #[error("{path}: {reason}")]
     BadPath { path: PathBuf, reason: String },
 
+    /// A line or record of the user's input that cannot be read: `location` is `file:line`
+    /// (or `file:byte` for binary formats), `reason` says what is wrong with it.
+    #[error("{location}: {reason}")]
+    BadInput { location: String, reason: String },
+
     /// A parameter out of range or malformed.
     #[error("invalid parameter `{name}`: {message}")]
     InvalidParam { name: String, message: String },
@@ -58,8 +63,21 @@ impl EngineError {
             EngineError::NotAWorkspace { .. }
                 | EngineError::TooNew { .. }
                 | EngineError::BadPath { .. }
+                | EngineError::BadInput { .. }
                 | EngineError::InvalidParam { .. }
         )
+    }
+
+    /// A bad line of the user's input at `file:line`.
+    pub fn bad_input(
+        file: impl std::fmt::Display,
+        line: impl std::fmt::Display,
+        reason: impl Into<String>,
+    ) -> Self {
+        EngineError::BadInput {
+            location: format!("{file}:{line}"),
+            reason: reason.into(),
+        }
     }
 
     pub(crate) fn invalid(name: &str, message: impl Into<String>) -> Self {

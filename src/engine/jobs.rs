@@ -52,6 +52,27 @@ pub trait Job: Send + 'static {
     fn run(&mut self, cx: &JobContext) -> Result<Value>;
 }
 
+/// Progress and cancellation for engine algorithms, so they need not know about jobs: a job
+/// passes its [`JobContext`], a test or a library caller passes `&()` (never cancelled).
+pub trait Tick: Sync {
+    /// Report `fraction` (0..=1) done with a short message; `Err(Cancelled)` means stop now.
+    /// Call it often enough (every ~50 ms of work) and propagate the error with `?`.
+    fn tick(&self, fraction: f32, message: &str) -> Result<()>;
+}
+
+impl Tick for () {
+    fn tick(&self, _fraction: f32, _message: &str) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl Tick for JobContext {
+    fn tick(&self, fraction: f32, message: &str) -> Result<()> {
+        self.progress(fraction, message);
+        self.check_cancel()
+    }
+}
+
 /// What a job's progress looks like right now.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Progress {

@@ -133,7 +133,7 @@ fn zoom_theme_and_preferences() {
     let saved: tianwang::ui::Prefs =
         eframe::get_value(&store, "tianwang.prefs").expect("prefs saved");
     assert_eq!(&saved, h.state().prefs());
-    assert_eq!(saved.panel, tianwang::ui::Panel::Jobs);
+    assert_eq!(saved.panel, "Jobs");
     assert_eq!(
         saved.recent.first().map(PathBuf::as_path),
         h.state().workspace_path()

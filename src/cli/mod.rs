@@ -246,6 +246,14 @@ pub fn run_job_with_progress(
     ws: &Workspace,
     job: Box<dyn Job>,
 ) -> anyhow::Result<serde_json::Value> {
+    run_job_with_id(ws, job).map(|(v, _)| v)
+}
+
+/// [`run_job_with_progress`], also returning the run's id in the experiment log.
+pub fn run_job_with_id(
+    ws: &Workspace,
+    job: Box<dyn Job>,
+) -> anyhow::Result<(serde_json::Value, i64)> {
     let runner = JobRunner::new(ws.path().to_path_buf(), std::sync::Arc::new(|| {}));
     let handle = runner.spawn(job);
     let bar = indicatif::ProgressBar::new(1000);
@@ -272,7 +280,13 @@ pub fn run_job_with_progress(
     };
     bar.finish_and_clear();
     match state {
-        JobState::Done(v) => Ok(v),
+        JobState::Done(v) => {
+            let id = handle
+                .snapshot()
+                .id
+                .ok_or_else(|| EngineError::Internal("a finished job without a log row".into()))?;
+            Ok((v, id))
+        }
         JobState::Cancelled => Err(EngineError::Cancelled.into()),
         JobState::Failed {
             message,

@@ -7,10 +7,11 @@ use anyhow::Context as _;
 use clap::Args;
 use serde_json::json;
 
-use super::{print_json, run_job_with_progress, workspace_path};
+use super::{print_json, run_job_with_id, workspace_path};
 use crate::engine::docview::eval::{CleanEval, EvalReport, EvalSource};
 use crate::engine::docview::{self, AbstractMode, Params, Propagation};
 use crate::engine::error::EngineError;
+use crate::engine::jobs::registry::TypedJob;
 use crate::engine::store::Workspace;
 use crate::engine::text::segment::{Method, Segmenter};
 
@@ -242,11 +243,11 @@ pub fn clean(cli: &super::Cli, a: &CleanArgs) -> anyhow::Result<()> {
         }
     };
     let ws = Workspace::open_or_create(&workspace_path(cli)?)?;
-    let v = run_job_with_progress(&ws, Box::new(CleanEval::new(source, params)?))?;
+    let (v, id) = run_job_with_id(&ws, Box::new(CleanEval::new(source, params)?))?;
+    let r = CleanEval::decode(&v)?.attach_pages(&ws, id)?;
     if a.json {
-        return print_json(&v);
+        return print_json(&serde_json::to_value(&r)?);
     }
-    let r: EvalReport = serde_json::from_value(v).context("reading the evaluation report")?;
     print_report(&r, a.worst);
     Ok(())
 }

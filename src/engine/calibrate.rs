@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 
 use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::{Job, JobContext};
+use crate::engine::jobs::JobContext;
+use crate::engine::jobs::registry::TypedJob;
 
 /// The book's average page size: 13 KB ([L1138]; KB = 1024 B).
 pub const PAGE_BYTES: usize = 13 * 1024;
@@ -80,18 +81,35 @@ fn page_bytes() -> Vec<u8> {
         .collect()
 }
 
-impl Job for Calibrate {
-    fn kind(&self) -> &'static str {
-        "calibrate"
+/// What a calibration measured.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CalibrateResult {
+    /// Wall time of the whole run.
+    pub seconds: f64,
+    pub page_bytes: usize,
+    pub md5_pages: u64,
+    pub md5_mb_per_s: f64,
+    pub md5_pages_per_s: f64,
+    pub sqlite_pages: u64,
+    pub sqlite_pages_per_s: f64,
+}
+
+impl TypedJob for Calibrate {
+    const KIND: &'static str = "calibrate";
+    type Params = CalibrateParams;
+    type Output = CalibrateResult;
+
+    fn from_params(p: CalibrateParams) -> Result<Self> {
+        Calibrate::new(p)
     }
 
-    fn params(&self) -> Value {
-        json!(CalibrateParams {
-            seconds: self.seconds
-        })
+    fn params(&self) -> CalibrateParams {
+        CalibrateParams {
+            seconds: self.seconds,
+        }
     }
 
-    fn run(&mut self, cx: &JobContext) -> Result<Value> {
+    fn run_typed(&mut self, cx: &JobContext) -> Result<CalibrateResult> {
         let total = Duration::from_secs_f64(self.seconds);
         let half = total / 2;
         let page = page_bytes();
@@ -127,15 +145,15 @@ impl Job for Calibrate {
         crate::engine::store::remove_database_files(&scratch);
         let (rows, sql_s) = result?;
         cx.progress(1.0, "done");
-        Ok(json!({
-            "seconds": started.elapsed().as_secs_f64(),
-            "page_bytes": PAGE_BYTES,
-            "md5_pages": pages,
-            "md5_mb_per_s": md5_pages_per_s * PAGE_BYTES as f64 / 1e6,
-            "md5_pages_per_s": md5_pages_per_s,
-            "sqlite_pages": rows,
-            "sqlite_pages_per_s": rows as f64 / sql_s,
-        }))
+        Ok(CalibrateResult {
+            seconds: started.elapsed().as_secs_f64(),
+            page_bytes: PAGE_BYTES,
+            md5_pages: pages,
+            md5_mb_per_s: md5_pages_per_s * PAGE_BYTES as f64 / 1e6,
+            md5_pages_per_s,
+            sqlite_pages: rows,
+            sqlite_pages_per_s: rows as f64 / sql_s,
+        })
     }
 }
 
@@ -188,6 +206,7 @@ fn sqlite_phase(
 mod tests {
     use super::*;
     use crate::engine::jobs::{JobRunner, JobState};
+    use serde_json::json;
     use std::sync::Arc;
 
     #[test]
@@ -200,7 +219,7 @@ mod tests {
             );
         }
         let ok = Calibrate::new(CalibrateParams { seconds: 1.5 }).unwrap();
-        let back = Calibrate::params_from_json(&ok.params()).unwrap();
+        let back = Calibrate::params_from_json(&crate::engine::jobs::Job::params(&ok)).unwrap();
         assert_eq!(back, CalibrateParams { seconds: 1.5 });
         assert!(Calibrate::params_from_json(&json!({"x": 1})).is_err());
     }
@@ -215,11 +234,9 @@ mod tests {
         let JobState::Done(v) = runner.spawn(Box::new(job)).wait() else {
             panic!("calibration failed")
         };
-        let md5 = v["md5_pages_per_s"].as_f64().unwrap();
-        let sql = v["sqlite_pages_per_s"].as_f64().unwrap();
-        assert!(md5 > 0.0 && sql > 0.0, "{v}");
-        assert!(v["md5_pages"].as_u64().unwrap() >= 16);
-        let mb = v["md5_mb_per_s"].as_f64().unwrap();
-        assert!((mb - md5 * PAGE_BYTES as f64 / 1e6).abs() < 1e-6);
+        let r = Calibrate::decode(&v).unwrap();
+        assert!(r.md5_pages_per_s > 0.0 && r.sqlite_pages_per_s > 0.0, "{v}");
+        assert!(r.md5_pages >= 16);
+        assert!((r.md5_mb_per_s - r.md5_pages_per_s * PAGE_BYTES as f64 / 1e6).abs() < 1e-6);
     }
 }

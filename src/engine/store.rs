@@ -142,6 +142,20 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
     ),
     // v5: the request each snapshot answered (method, path, headers sent).
     M::up("ALTER TABLE snapshots ADD COLUMN request TEXT;"),
+    // v6: when the process running a job started (Linux: /proc/PID/stat field 22, clock ticks
+    // since boot), so liveness is judged by pid + start time rather than by a heartbeat that a
+    // job's own long write transaction can hold up.
+    M::up("ALTER TABLE jobs ADD COLUMN proc_start TEXT;"),
+    // v7: large parts of a job's result (per-page tables), kept beside its log row so the
+    // experiment log stays small to read; `name` says which part.
+    M::up(
+        "CREATE TABLE job_details (
+             job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+             name   TEXT NOT NULL,
+             data   TEXT NOT NULL,
+             PRIMARY KEY (job_id, name)
+         ) STRICT, WITHOUT ROWID;",
+    ),
 ];
 
 /// The migrations as a runnable set.

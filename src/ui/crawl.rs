@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
 
+use super::Lang;
+use super::panel::{Cx, LabPanel, PanelInfo};
 use super::task::{Loaded, Task};
-use super::{Lang, WorkbenchApp};
 use crate::engine::crawl::report::{CrawlReport, report};
-use crate::engine::crawl::{Crawl, CrawlParams, IN_FLIGHT_PREFIX, Scope, Strategy};
+use crate::engine::crawl::{Crawl, CrawlCounters, CrawlParams, IN_FLIGHT_PREFIX, Scope, Strategy};
 use crate::engine::jobs::{JobHandle, JobSnapshot};
 use crate::engine::sample::server::{SampleServer, ServeOptions};
 use crate::engine::store::Workspace;
@@ -69,6 +70,25 @@ impl Default for CrawlPanel {
     }
 }
 
+impl CrawlPanel {
+    /// Fill the form from a logged crawl's parameters (the experiment log's "re-open").
+    fn set_params(&mut self, p: CrawlParams) {
+        self.seeds_text = p.seeds.join("\n");
+        self.filter_text = p.url_filter.join("\n");
+        self.max_pages = p.max_pages.unwrap_or(0);
+        self.max_depth = p.max_depth.unwrap_or(0);
+        match &p.scope {
+            Scope::Hosts => self.scope_choice = 0,
+            Scope::Any => self.scope_choice = 1,
+            Scope::Suffix(s) => {
+                self.scope_choice = 2;
+                self.suffix = s.clone();
+            }
+        }
+        self.params = p;
+    }
+}
+
 const STRATEGIES: [(Strategy, &str); 5] = [
     (Strategy::Bfs, "BFS"),
     (Strategy::Dfs, "DFS"),
@@ -77,8 +97,7 @@ const STRATEGIES: [(Strategy, &str); 5] = [
     (Strategy::Random, "random"),
 ];
 
-fn start(app: &mut WorkbenchApp, resume: bool) {
-    let p = &mut app.crawl_ui;
+fn start(cx: &mut Cx<'_>, p: &mut CrawlPanel, resume: bool) {
     let mut params = p.params.clone();
     params.seeds = p
         .seeds_text
@@ -108,22 +127,10 @@ fn start(app: &mut WorkbenchApp, resume: bool) {
             p.series.clear();
             p.last_sample = None;
             p.final_report = false;
-            if let Some(s) = &app.session {
-                let h = s.runner.spawn(Box::new(job));
-                app.crawl_ui.handle = Some(h.clone());
-                app.running.push(h);
-            }
+            p.handle = cx.start_job(Box::new(job));
         }
         Err(e) => p.error = Some(e.to_string()),
     }
-}
-
-fn counter(s: &JobSnapshot, name: &str) -> f64 {
-    s.progress
-        .counters
-        .iter()
-        .find(|(n, _)| n == name)
-        .map_or(0.0, |(_, v)| *v)
 }
 
 fn sample(p: &mut CrawlPanel) {
@@ -135,45 +142,42 @@ fn sample(p: &mut CrawlPanel) {
     {
         return;
     }
+    let c: CrawlCounters = s.progress.read().unwrap_or_default();
     if s.finished_after.is_some()
         && p.series
             .last()
-            .is_some_and(|x| x.fetched == counter(&s, "fetched"))
+            .is_some_and(|x| x.fetched == c.fetched as f64)
     {
         return;
     }
     p.last_sample = Some(Instant::now());
     p.series.push(Sample {
         t: s.elapsed.as_secs_f64(),
-        fetched: counter(&s, "fetched"),
-        stored: counter(&s, "stored"),
-        replicas: counter(&s, "replicas"),
-        frontier: counter(&s, "frontier"),
-        bytes: counter(&s, "bytes"),
+        fetched: c.fetched as f64,
+        stored: c.stored as f64,
+        replicas: c.replicas as f64,
+        frontier: c.frontier as f64,
+        bytes: c.bytes as f64,
     });
 }
 
-fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
+    let lang = cx.lang;
     let ctx = ui.ctx().clone();
     // The sample web, served with one click, gives the seeds.
-    if let Some(t) = &app.crawl_ui.starting_sample
+    if let Some(t) = &me.starting_sample
         && let Some(r) = t.poll()
     {
-        app.crawl_ui.starting_sample = None;
+        me.starting_sample = None;
         match r.and_then(|x| x) {
             Ok(server) => {
-                app.crawl_ui.seeds_text = server.web().truth.seeds.join("\n");
-                app.sample_ui.server = Some(server);
+                me.seeds_text = server.web().truth.seeds.join("\n");
+                cx.hub.sample_server = Some(server);
             }
-            Err(e) => app.crawl_ui.error = Some(e),
+            Err(e) => me.error = Some(e),
         }
     }
-    let running = app
-        .crawl_ui
-        .handle
-        .as_ref()
-        .is_some_and(|h| !h.is_finished());
+    let running = me.handle.as_ref().is_some_and(|h| !h.is_finished());
     egui::Frame::group(ui.style())
         .inner_margin(10.0)
         .show(ui, |ui| {
@@ -181,15 +185,15 @@ fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
                 ui.label(RichText::new(lang.t("crawl.seeds")).strong());
                 if ui
                     .add_enabled(
-                        app.crawl_ui.starting_sample.is_none(),
+                        me.starting_sample.is_none(),
                         egui::Button::new(lang.t("crawl.use_sample")),
                     )
                     .clicked()
                 {
-                    match &app.sample_ui.server {
-                        Some(s) => app.crawl_ui.seeds_text = s.web().truth.seeds.join("\n"),
+                    match &cx.hub.sample_server {
+                        Some(s) => me.seeds_text = s.web().truth.seeds.join("\n"),
                         None => {
-                            app.crawl_ui.starting_sample = Some(Task::spawn(&ctx, || {
+                            me.starting_sample = Some(Task::spawn(&ctx, || {
                                 SampleServer::start(ServeOptions::default())
                                     .map_err(|e| e.to_string())
                             }))
@@ -198,12 +202,12 @@ fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
                 }
             });
             ui.add(
-                egui::TextEdit::multiline(&mut app.crawl_ui.seeds_text)
+                egui::TextEdit::multiline(&mut me.seeds_text)
                     .desired_rows(3)
                     .desired_width(f32::INFINITY)
                     .hint_text("http://www.huaxia.localhost:8080/"),
             );
-            let p = &mut app.crawl_ui;
+            let p = &mut *me;
             egui::Grid::new("crawl_params")
                 .num_columns(4)
                 .spacing([12.0, 6.0])
@@ -283,32 +287,31 @@ fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
                 .show(ui, |ui| {
                     ui.label(RichText::new(lang.t("crawl.url_filter_hint")).weak());
                     ui.add(
-                        egui::TextEdit::multiline(&mut app.crawl_ui.filter_text)
+                        egui::TextEdit::multiline(&mut me.filter_text)
                             .desired_rows(6)
                             .code_editor(),
                     );
                     ui.horizontal(|ui| {
                         ui.label(lang.t("crawl.max_url_len"));
                         ui.add(
-                            egui::DragValue::new(&mut app.crawl_ui.params.max_url_len)
-                                .range(16..=100_000),
+                            egui::DragValue::new(&mut me.params.max_url_len).range(16..=100_000),
                         );
                         if ui.button(lang.t("cap.book_defaults")).clicked() {
                             let d = CrawlParams::default();
-                            app.crawl_ui.filter_text = d.url_filter.join("\n");
-                            app.crawl_ui.params.max_url_len = d.max_url_len;
+                            me.filter_text = d.url_filter.join("\n");
+                            me.params.max_url_len = d.max_url_len;
                         }
                     });
                 });
             ui.horizontal(|ui| {
-                let has_ws = app.session.is_some();
+                let has_ws = cx.session.is_some();
                 if ui
                     .add_enabled(has_ws && !running, egui::Button::new(lang.t("crawl.start")))
                     .clicked()
                 {
-                    start(app, false);
+                    start(cx, me, false);
                 }
-                let paused = app.crawl_ui.handle.as_ref().is_some_and(|h| h.is_paused());
+                let paused = me.handle.as_ref().is_some_and(|h| h.is_paused());
                 let pause_label = if paused {
                     lang.t("crawl.unpause")
                 } else {
@@ -317,14 +320,14 @@ fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
                 if ui
                     .add_enabled(running, egui::Button::new(pause_label))
                     .clicked()
-                    && let Some(h) = &app.crawl_ui.handle
+                    && let Some(h) = &me.handle
                 {
                     h.set_paused(!paused);
                 }
                 if ui
                     .add_enabled(running, egui::Button::new(lang.t("crawl.stop")))
                     .clicked()
-                    && let Some(h) = &app.crawl_ui.handle
+                    && let Some(h) = &me.handle
                 {
                     h.cancel();
                 }
@@ -335,11 +338,11 @@ fn controls(app: &mut WorkbenchApp, ui: &mut Ui) {
                     )
                     .clicked()
                 {
-                    start(app, true);
+                    start(cx, me, true);
                 }
                 ui.label(RichText::new(lang.t("crawl.stop_hint")).weak());
             });
-            if let Some(e) = &app.crawl_ui.error {
+            if let Some(e) = &me.error {
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
         });
@@ -523,36 +526,55 @@ fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport) {
     }
 }
 
-pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+impl LabPanel for CrawlPanel {
+    fn info(&self) -> PanelInfo {
+        PanelInfo {
+            id: "Crawl",
+            label: "nav.crawl",
+            guide: "guide.crawl",
+            book: "guide.crawl_book",
+            job_kinds: &["crawl"],
+        }
+    }
+
+    fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        show(cx, self, ui);
+    }
+
+    fn reopen(
+        &mut self,
+        _kind: &str,
+        _id: i64,
+        params: &serde_json::Value,
+        _lang: Lang,
+    ) -> Result<(), String> {
+        let p: CrawlParams = serde_json::from_value(params.clone()).map_err(|e| e.to_string())?;
+        self.set_params(p);
+        Ok(())
+    }
+}
+
+fn show(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
+    let lang = cx.lang;
     ui.heading(lang.t("crawl.heading"));
     ui.label(RichText::new(lang.t("crawl.intro")).weak());
     ui.add_space(6.0);
-    controls(app, ui);
-    sample(&mut app.crawl_ui);
-    let running = app
-        .crawl_ui
-        .handle
-        .as_ref()
-        .is_some_and(|h| !h.is_finished());
-    if let Some(sess) = &app.session {
-        let finished = app
-            .crawl_ui
-            .handle
-            .as_ref()
-            .is_some_and(|h| h.is_finished());
+    controls(cx, me, ui);
+    sample(me);
+    let running = me.handle.as_ref().is_some_and(|h| !h.is_finished());
+    if let Some(sess) = &cx.session {
+        let finished = me.handle.as_ref().is_some_and(|h| h.is_finished());
         if (running
-            && app
-                .crawl_ui
+            && me
                 .report
                 .age()
                 .is_some_and(|a| a > Duration::from_millis(700)))
-            || (finished && !std::mem::replace(&mut app.crawl_ui.final_report, true))
+            || (finished && !std::mem::replace(&mut me.final_report, true))
         {
-            app.crawl_ui.report.invalidate();
+            me.report.invalidate();
         }
         let path = sess.path.clone();
-        app.crawl_ui.report.update(ui.ctx(), move || {
+        me.report.update(ui.ctx(), move || {
             Workspace::open_existing(&path)
                 .and_then(|ws| report(&ws, 30, 40))
                 .map_err(|e| e.to_string())
@@ -562,15 +584,15 @@ pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
         ui.ctx().request_repaint_after(Duration::from_millis(250));
     }
     ui.add_space(8.0);
-    plots(lang, ui, &app.crawl_ui);
-    if let Some(h) = &app.crawl_ui.handle {
+    plots(lang, ui, me);
+    if let Some(h) = &me.handle {
         in_flight(lang, ui, &h.snapshot());
     }
     ui.add_space(8.0);
-    if let Some(r) = &app.crawl_ui.report.value {
+    if let Some(r) = &me.report.value {
         tables(lang, ui, r);
     }
     ui.add_space(12.0);
-    let ws = app.session.as_ref().map(|s| s.path.clone());
-    super::capacity::show(lang, ui, &mut app.crawl_ui.capacity, ws.as_deref());
+    let ws = cx.session.as_ref().map(|s| s.path.clone());
+    super::capacity::show(lang, ui, &mut me.capacity, ws.as_deref());
 }

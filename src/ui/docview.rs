@@ -25,7 +25,8 @@ use std::path::PathBuf;
 
 use egui::{Color32, RichText, Ui};
 
-use super::{Lang, WorkbenchApp};
+use super::Lang;
+use super::panel::{Cx, LabPanel, PanelInfo};
 
 /// The panel's tabs.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -118,13 +119,44 @@ pub(super) fn preview(s: &str, n: usize) -> String {
     out
 }
 
-pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+impl LabPanel for DocViewPanel {
+    fn info(&self) -> PanelInfo {
+        PanelInfo {
+            id: "DocView",
+            label: "nav.docview",
+            guide: "guide.docview",
+            book: "guide.docview_book",
+            job_kinds: &["clean-eval"],
+        }
+    }
+
+    fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        show(cx, self, ui);
+    }
+
+    fn reopen(
+        &mut self,
+        _kind: &str,
+        _id: i64,
+        params: &serde_json::Value,
+        _lang: Lang,
+    ) -> Result<(), String> {
+        let p: crate::engine::docview::eval::CleanEvalParams =
+            serde_json::from_value(params.clone()).map_err(|e| e.to_string())?;
+        self.ex.params = p.params;
+        self.ev.set_source(&p.source);
+        self.tab = Tab::Eval;
+        Ok(())
+    }
+}
+
+fn show(cx: &mut Cx<'_>, me: &mut DocViewPanel, ui: &mut Ui) {
+    let lang = cx.lang;
     ui.heading(lang.t("docview.heading"));
     ui.label(RichText::new(lang.t("docview.intro")).weak());
     ui.add_space(4.0);
     ui.horizontal(|ui| {
-        let p = &mut app.docview_ui;
+        let p = &mut *me;
         for (t, key) in [
             (Tab::Extract, lang.t("docview.tab_extract")),
             (Tab::Segment, lang.t("docview.tab_segment")),
@@ -138,20 +170,20 @@ pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
     });
     ui.separator();
     // Work in the background keeps going whichever tab is shown.
-    let ws = app.session.as_ref().map(|s| s.path.clone());
+    let ws = cx.session.as_ref().map(|s| s.path.clone());
     let ctx = ui.ctx().clone();
-    app.docview_ui.ex.poll(&ctx, lang, ws.clone());
-    app.docview_ui.seg.poll(&ctx);
-    app.docview_ui.ev.poll(&ctx);
-    match app.docview_ui.tab {
-        Tab::Extract => extract::show(lang, ui, &mut app.docview_ui.ex, ws),
+    me.ex.poll(&ctx, lang, ws.clone());
+    me.seg.poll(&ctx);
+    me.ev.poll(&ctx, ws.as_deref());
+    match me.tab {
+        Tab::Extract => extract::show(lang, ui, &mut me.ex, ws),
         Tab::Segment => {
-            let shown = app.docview_ui.ex.shown();
-            segment::show(lang, ui, &mut app.docview_ui.seg, shown);
+            let shown = me.ex.shown();
+            segment::show(lang, ui, &mut me.seg, shown);
         }
         Tab::Eval => {
-            if let Some((page, row)) = eval::show(app, ui) {
-                let p = &mut app.docview_ui;
+            if let Some((page, row)) = eval::show(cx, me, ui) {
+                let p = &mut *me;
                 p.tab = Tab::Extract;
                 p.ex.open(&ctx, lang, page, ws, Some(row));
             }

@@ -4,9 +4,10 @@
 
 use egui::{RichText, Ui};
 
-use super::{Lang, WorkbenchApp};
+use super::Lang;
+use super::panel::{Cx, LabPanel, PanelInfo, Request};
 use crate::engine::calibrate::{Calibrate, CalibrateParams, MAX_SECONDS, MIN_SECONDS};
-use crate::engine::jobs::{JobRecord, JobSnapshot, JobState, STATUSES};
+use crate::engine::jobs::{JobRecord, JobState, STATUSES};
 
 /// At most this many log rows are drawn (the filter narrows the rest).
 const MAX_ROWS: usize = 300;
@@ -18,8 +19,84 @@ pub(crate) struct JobsPanel {
     pub status_filter: Option<String>,
     pub kind_filter: Option<String>,
     pub selected: Option<i64>,
-    pub last_finished: Option<JobSnapshot>,
     pub form_note: Option<(String, bool)>,
+    /// The log as drawn, recomputed only when the log or the filter changes.
+    view: Option<LogView>,
+}
+
+/// One log row's display strings, computed once per log load.
+struct RowView {
+    id: i64,
+    kind: String,
+    status: String,
+    started: String,
+    duration: String,
+    params: String,
+    result: String,
+    /// Lower-cased text the filter searches.
+    haystack: String,
+}
+
+/// The filtered log with its display strings.
+struct LogView {
+    key: (u64, String, Option<String>, Option<String>),
+    rows: Vec<RowView>,
+    kinds: Vec<String>,
+    /// Indices into `rows` that pass the filter.
+    shown: Vec<usize>,
+}
+
+impl LogView {
+    fn build(log: &[JobRecord], key: (u64, String, Option<String>, Option<String>)) -> LogView {
+        let rows: Vec<RowView> = log
+            .iter()
+            .map(|r| {
+                let params = r.params.to_string();
+                let result = match (&r.result, &r.error) {
+                    (Some(v), _) => v.to_string(),
+                    (None, Some(e)) => e.clone(),
+                    _ => String::new(),
+                };
+                RowView {
+                    id: r.id,
+                    kind: r.kind.clone(),
+                    status: r.status.clone(),
+                    started: r
+                        .started_at
+                        .replace('T', " ")
+                        .trim_end_matches('Z')
+                        .to_string(),
+                    duration: r.duration_s.map_or("—".into(), |d| format!("{d:.1} s")),
+                    params: compact_json(&r.params, 60),
+                    result: match &r.result {
+                        Some(v) => compact_json(v, 70),
+                        None => compact_json(&serde_json::Value::String(result.clone()), 70),
+                    },
+                    haystack: format!("{} {} {}", r.kind, params, result).to_lowercase(),
+                }
+            })
+            .collect();
+        let mut kinds: Vec<String> = rows.iter().map(|r| r.kind.clone()).collect();
+        kinds.sort();
+        kinds.dedup();
+        let q = key.1.trim().to_lowercase();
+        let shown = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                key.2.as_ref().is_none_or(|s| *s == r.status)
+                    && key.3.as_ref().is_none_or(|k| *k == r.kind)
+                    && (q.is_empty() || r.haystack.contains(&q) || format!("#{}", r.id) == q)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        LogView {
+            key,
+            rows,
+            kinds,
+            shown,
+        }
+    }
 }
 
 fn status_word(lang: Lang, s: &str) -> &'static str {
@@ -40,26 +117,6 @@ fn status_color(ui: &Ui, s: &str) -> egui::Color32 {
         "running" => ui.visuals().hyperlink_color,
         _ => ui.visuals().weak_text_color(),
     }
-}
-
-fn matches(r: &JobRecord, p: &JobsPanel) -> bool {
-    if p.status_filter.as_ref().is_some_and(|s| s != &r.status) {
-        return false;
-    }
-    if p.kind_filter.as_ref().is_some_and(|k| k != &r.kind) {
-        return false;
-    }
-    let q = p.filter_text.trim().to_lowercase();
-    q.is_empty()
-        || r.kind.to_lowercase().contains(&q)
-        || r.params.to_string().to_lowercase().contains(&q)
-        || r.result
-            .as_ref()
-            .is_some_and(|v| v.to_string().to_lowercase().contains(&q))
-        || r.error
-            .as_ref()
-            .is_some_and(|e| e.to_lowercase().contains(&q))
-        || format!("#{}", r.id) == q
 }
 
 /// Floats rounded for display (the log keeps full precision).
@@ -84,8 +141,8 @@ fn compact_json(v: &serde_json::Value, max: usize) -> String {
     s
 }
 
-fn new_job_section(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+fn new_job_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
+    let lang = cx.lang;
     ui.label(RichText::new(lang.t("jobs.new")).size(18.0).strong());
     egui::Frame::group(ui.style())
         .inner_margin(10.0)
@@ -95,26 +152,26 @@ fn new_job_section(app: &mut WorkbenchApp, ui: &mut Ui) {
             ui.horizontal(|ui| {
                 ui.label(lang.t("jobs.seconds"));
                 ui.add(
-                    egui::DragValue::new(&mut app.jobs_ui.calibrate.seconds)
+                    egui::DragValue::new(&mut me.calibrate.seconds)
                         .range(MIN_SECONDS..=MAX_SECONDS)
                         .speed(0.25)
                         .suffix(" s"),
                 );
-                let can_run = app.session.is_some();
+                let can_run = cx.session.is_some();
                 if ui
                     .add_enabled(can_run, egui::Button::new(lang.t("jobs.run_calibrate")))
                     .clicked()
                 {
-                    match Calibrate::new(app.jobs_ui.calibrate.clone()) {
+                    match Calibrate::new(me.calibrate.clone()) {
                         Ok(job) => {
-                            app.jobs_ui.form_note = None;
-                            app.start_job(Box::new(job));
+                            me.form_note = None;
+                            cx.start_job(Box::new(job));
                         }
-                        Err(e) => app.jobs_ui.form_note = Some((e.to_string(), true)),
+                        Err(e) => me.form_note = Some((e.to_string(), true)),
                     }
                 }
             });
-            if let Some((note, err)) = &app.jobs_ui.form_note {
+            if let Some((note, err)) = &me.form_note {
                 if *err {
                     ui.colored_label(ui.visuals().error_fg_color, note);
                 } else {
@@ -124,15 +181,15 @@ fn new_job_section(app: &mut WorkbenchApp, ui: &mut Ui) {
         });
 }
 
-fn running_section(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
-    if app.running.is_empty() {
+fn running_section(cx: &Cx<'_>, ui: &mut Ui) {
+    let lang = cx.lang;
+    if cx.running.is_empty() {
         return;
     }
     ui.add_space(10.0);
     ui.label(RichText::new(lang.t("jobs.running")).size(18.0).strong());
     let mut cancel = None;
-    for (i, h) in app.running.iter().enumerate() {
+    for (i, h) in cx.running.iter().enumerate() {
         let s = h.snapshot();
         egui::Frame::group(ui.style())
             .inner_margin(10.0)
@@ -151,7 +208,7 @@ fn running_section(app: &mut WorkbenchApp, ui: &mut Ui) {
                 });
                 ui.add(
                     egui::ProgressBar::new(s.progress.fraction.unwrap_or(0.0))
-                        .text(super::shell::progress_text(app, &s))
+                        .text(super::shell::progress_text(lang, &s))
                         .animate(true),
                 );
                 ui.horizontal_wrapped(|ui| {
@@ -182,13 +239,13 @@ fn running_section(app: &mut WorkbenchApp, ui: &mut Ui) {
             });
     }
     if let Some(i) = cancel {
-        app.running[i].cancel();
+        cx.running[i].cancel();
     }
 }
 
-fn last_finished_section(app: &WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
-    let Some(s) = &app.jobs_ui.last_finished else {
+fn last_finished_section(cx: &Cx<'_>, ui: &mut Ui) {
+    let lang = cx.lang;
+    let Some(s) = &cx.hub.last_finished else {
         return;
     };
     ui.add_space(10.0);
@@ -214,19 +271,29 @@ fn last_finished_section(app: &WorkbenchApp, ui: &mut Ui) {
     }
 }
 
-fn log_section(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
+    let lang = cx.lang;
     ui.add_space(14.0);
     ui.label(RichText::new(lang.t("jobs.log")).size(18.0).strong());
     ui.label(RichText::new(lang.t("jobs.log_desc")).weak());
-    let Some(sess) = &mut app.session else {
+    let Some(sess) = cx.session else {
         return;
     };
-    let rows: Vec<JobRecord> = sess.log.value.clone().unwrap_or_default();
-    let mut kinds: Vec<String> = rows.iter().map(|r| r.kind.clone()).collect();
-    kinds.sort();
-    kinds.dedup();
-    let p = &mut app.jobs_ui;
+    let key = (
+        sess.log.generation(),
+        me.filter_text.clone(),
+        me.status_filter.clone(),
+        me.kind_filter.clone(),
+    );
+    if me.view.as_ref().is_none_or(|v| v.key != key) {
+        me.view = Some(LogView::build(
+            sess.log.value.as_deref().unwrap_or_default(),
+            key,
+        ));
+    }
+    let Some(view) = me.view.take() else { return };
+    let p = &mut *me;
+    let mut refresh = false;
     ui.horizontal_wrapped(|ui| {
         ui.label(lang.t("jobs.filter"));
         ui.add(
@@ -258,25 +325,26 @@ fn log_section(app: &mut WorkbenchApp, ui: &mut Ui) {
             )
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut p.kind_filter, None, lang.t("jobs.all_kinds"));
-                for k in &kinds {
+                for k in &view.kinds {
                     ui.selectable_value(&mut p.kind_filter, Some(k.clone()), k);
                 }
             });
-        if ui.button(lang.t("jobs.refresh")).clicked() {
-            sess.invalidate();
-        }
+        refresh = ui.button(lang.t("jobs.refresh")).clicked();
         if sess.log.is_loading() {
             ui.spinner();
         }
     });
+    if refresh {
+        cx.request(Request::Refresh);
+    }
     if let Some(e) = &sess.log.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
     }
 
-    let shown: Vec<&JobRecord> = rows.iter().filter(|r| matches(r, p)).collect();
-    ui.label(RichText::new(lang.tf("jobs.count", &[&shown.len(), &rows.len()])).weak());
-    if rows.is_empty() {
+    ui.label(RichText::new(lang.tf("jobs.count", &[&view.shown.len(), &view.rows.len()])).weak());
+    if view.rows.is_empty() {
         ui.label(RichText::new(lang.t("jobs.empty")).italics());
+        me.view = Some(view);
         return;
     }
     egui::Grid::new("job_log")
@@ -296,41 +364,32 @@ fn log_section(app: &mut WorkbenchApp, ui: &mut Ui) {
                 ui.label(RichText::new(h).strong());
             }
             ui.end_row();
-            for r in shown.iter().take(MAX_ROWS) {
+            for r in view.shown.iter().take(MAX_ROWS).map(|&i| &view.rows[i]) {
                 let sel = p.selected == Some(r.id);
                 if ui.selectable_label(sel, format!("#{}", r.id)).clicked() {
                     p.selected = if sel { None } else { Some(r.id) };
                 }
                 ui.label(&r.kind);
                 ui.colored_label(status_color(ui, &r.status), status_word(lang, &r.status));
-                ui.label(
-                    r.started_at
-                        .replace('T', " ")
-                        .trim_end_matches('Z')
-                        .to_string(),
-                );
-                ui.label(r.duration_s.map_or("—".into(), |d| format!("{d:.1} s")));
-                ui.label(RichText::new(compact_json(&r.params, 60)).monospace());
-                let res = match (&r.result, &r.error) {
-                    (Some(v), _) => compact_json(v, 70),
-                    (None, Some(e)) => compact_json(&serde_json::Value::String(e.clone()), 70),
-                    _ => String::new(),
-                };
-                ui.label(RichText::new(res).monospace());
+                ui.label(&r.started);
+                ui.label(&r.duration);
+                ui.label(RichText::new(&r.params).monospace());
+                ui.label(RichText::new(&r.result).monospace());
                 ui.end_row();
             }
         });
-    let selected = p
+    me.view = Some(view);
+    let selected = me
         .selected
-        .and_then(|id| rows.iter().find(|r| r.id == id))
-        .cloned();
+        .and_then(|id| sess.log.value.as_ref()?.iter().find(|r| r.id == id));
     if let Some(r) = selected {
-        details(app, ui, &r);
+        details(cx, ui, r);
     }
 }
 
-fn details(app: &mut WorkbenchApp, ui: &mut Ui, r: &JobRecord) {
-    let lang = app.prefs.lang;
+fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
+    let lang = cx.lang;
+    let mut reopen = false;
     ui.add_space(12.0);
     egui::Frame::group(ui.style())
         .inner_margin(10.0)
@@ -363,28 +422,56 @@ fn details(app: &mut WorkbenchApp, ui: &mut Ui, r: &JobRecord) {
                 ui.label(RichText::new(lang.t("jobs.error")).strong());
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
-            let reopenable = r.kind == "calibrate";
+            let owner = super::panel::owner_of(cx.panels, &r.kind);
+            let reopenable = owner.is_some()
+                && crate::engine::jobs::registry::find(&r.kind).is_some_and(|k| k.reopenable);
             if ui
                 .add_enabled(reopenable, egui::Button::new(lang.t("jobs.reopen")))
                 .on_disabled_hover_text(lang.t("jobs.reopen_unavailable"))
                 .clicked()
             {
-                match Calibrate::params_from_json(&r.params) {
-                    Ok(params) => {
-                        app.jobs_ui.calibrate = params;
-                        app.jobs_ui.form_note = Some((lang.tf("jobs.reopened", &[&r.id]), false));
-                    }
-                    Err(e) => app.jobs_ui.form_note = Some((e.to_string(), true)),
-                }
+                reopen = true;
             }
         });
+    if reopen {
+        cx.request(Request::Reopen {
+            kind: r.kind.clone(),
+            id: r.id,
+            params: r.params.clone(),
+        });
+    }
 }
 
-pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
-    ui.heading(app.t("jobs.heading"));
-    ui.add_space(6.0);
-    new_job_section(app, ui);
-    running_section(app, ui);
-    last_finished_section(app, ui);
-    log_section(app, ui);
+impl LabPanel for JobsPanel {
+    fn info(&self) -> PanelInfo {
+        PanelInfo {
+            id: "Jobs",
+            label: "nav.jobs",
+            guide: "guide.jobs",
+            book: "guide.jobs_book",
+            job_kinds: &["calibrate"],
+        }
+    }
+
+    fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        ui.heading(cx.lang.t("jobs.heading"));
+        ui.add_space(6.0);
+        new_job_section(cx, self, ui);
+        running_section(cx, ui);
+        last_finished_section(cx, ui);
+        log_section(cx, self, ui);
+    }
+
+    fn reopen(
+        &mut self,
+        _kind: &str,
+        id: i64,
+        params: &serde_json::Value,
+        lang: Lang,
+    ) -> Result<(), String> {
+        let p = Calibrate::params_from_json(params).map_err(|e| e.to_string())?;
+        self.calibrate = p;
+        self.form_note = Some((lang.tf("jobs.reopened", &[&id]), false));
+        Ok(())
+    }
 }

@@ -10,6 +10,7 @@ pub mod i18n;
 mod jobs;
 mod overview;
 mod pages;
+pub(crate) mod panel;
 mod sample;
 mod shell;
 pub mod task;
@@ -25,41 +26,6 @@ use crate::engine::store::{Workspace, WorkspaceSummary};
 pub use i18n::Lang;
 use task::{Loaded, Task};
 
-/// The panels, in the order of the navigation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Panel {
-    #[default]
-    Overview,
-    Sample,
-    Crawl,
-    Pages,
-    DocView,
-    Jobs,
-}
-
-impl Panel {
-    pub const ALL: [Panel; 6] = [
-        Panel::Overview,
-        Panel::Sample,
-        Panel::Crawl,
-        Panel::Pages,
-        Panel::DocView,
-        Panel::Jobs,
-    ];
-
-    /// The navigation label.
-    pub fn label(self, lang: Lang) -> &'static str {
-        match self {
-            Panel::Overview => lang.t("nav.overview"),
-            Panel::Sample => lang.t("nav.sample"),
-            Panel::Crawl => lang.t("nav.crawl"),
-            Panel::Pages => lang.t("nav.pages"),
-            Panel::DocView => lang.t("nav.docview"),
-            Panel::Jobs => lang.t("nav.jobs"),
-        }
-    }
-}
-
 /// What persists between runs (window size is kept by eframe itself).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
@@ -68,7 +34,8 @@ pub struct Prefs {
     pub dark: bool,
     /// 1.0–2.5 (100–250 %).
     pub zoom: f32,
-    pub panel: Panel,
+    /// The shown panel's id ([`panel::PanelInfo::id`]).
+    pub panel: String,
     pub recent: Vec<PathBuf>,
 }
 
@@ -78,7 +45,7 @@ impl Default for Prefs {
             lang: Lang::Zh,
             dark: false,
             zoom: 1.0,
-            panel: Panel::Overview,
+            panel: "Overview".into(),
             recent: Vec::new(),
         }
     }
@@ -127,6 +94,51 @@ pub(crate) struct Session {
     pub runner: JobRunner,
     pub summary: Loaded<WorkspaceSummary>,
     pub log: Loaded<Vec<JobRecord>>,
+    /// One connection for the background refreshes, opened (and migrated) once: a crawl
+    /// refreshes every second, and reopening the file each time re-ran the opening checks.
+    reader: Reader,
+}
+
+/// A workspace connection shared by background reads, opened on first use off the UI thread.
+#[derive(Clone)]
+pub(crate) struct Reader {
+    path: PathBuf,
+    conn: Arc<std::sync::Mutex<Option<Workspace>>>,
+}
+
+impl Reader {
+    fn new(path: PathBuf) -> Self {
+        Reader {
+            path,
+            conn: Arc::default(),
+        }
+    }
+
+    /// Run `f` on the shared connection (never call on the UI thread: it may open the file
+    /// and waits for other reads). A failed read drops the connection so the next one reopens.
+    pub fn read<T>(
+        &self,
+        f: impl FnOnce(&Workspace) -> crate::engine::error::Result<T>,
+    ) -> Result<T, String> {
+        let mut g = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        if g.is_none() {
+            *g = Some(Workspace::open_existing(&self.path).map_err(|e| e.to_string())?);
+        }
+        let Some(ws) = g.as_ref() else {
+            return Err("workspace not open".into());
+        };
+        let r = f(ws).map_err(|e| e.to_string());
+        if r.is_err() {
+            *g = None;
+        }
+        r
+    }
+
+    /// Is a connection open (tests)?
+    #[cfg(test)]
+    fn is_open(&self) -> bool {
+        self.conn.lock().map(|g| g.is_some()).unwrap_or(false)
+    }
 }
 
 impl Session {
@@ -134,6 +146,7 @@ impl Session {
         let repaint = ctx.clone();
         Session {
             runner: JobRunner::new(path.clone(), Arc::new(move || repaint.request_repaint())),
+            reader: Reader::new(path.clone()),
             path,
             summary: Loaded::default(),
             log: Loaded::default(),
@@ -172,11 +185,10 @@ pub struct WorkbenchApp {
     pub(crate) finishing: Vec<JobHandle>,
     pub(crate) status: Option<Status>,
     pub(crate) error_modal: Option<String>,
-    pub(crate) jobs_ui: jobs::JobsPanel,
-    pub(crate) sample_ui: sample::SamplePanel,
-    pub(crate) crawl_ui: crawl::CrawlPanel,
-    pub(crate) pages_ui: pages::PagesPanel,
-    pub(crate) docview_ui: docview::DocViewPanel,
+    /// Every panel (see [`panel::registry`]) and its static facts, in navigation order.
+    pub(crate) panels: Vec<Box<dyn panel::LabPanel>>,
+    pub(crate) panel_infos: Vec<panel::PanelInfo>,
+    pub(crate) hub: panel::Hub,
     pub(crate) font_task: Option<Task<Option<fonts::SystemCjkFont>>>,
     pub(crate) system_font: Option<PathBuf>,
     ctx: egui::Context,
@@ -206,16 +218,18 @@ impl WorkbenchApp {
             finishing: Vec::new(),
             status: None,
             error_modal: None,
-            jobs_ui: jobs::JobsPanel::default(),
-            sample_ui: sample::SamplePanel::default(),
-            crawl_ui: crawl::CrawlPanel::default(),
-            pages_ui: pages::PagesPanel::default(),
-            docview_ui: docview::DocViewPanel::default(),
+            panel_infos: Vec::new(),
+            panels: panel::registry(),
+            hub: panel::Hub::default(),
             load_sample_on_create: options.sample_if_new,
             font_task,
             system_font: None,
             ctx: ctx.clone(),
         };
+        app.panel_infos = app.panels.iter().map(|p| p.info()).collect();
+        if !app.panel_infos.iter().any(|i| i.id == app.prefs.panel) {
+            app.prefs.panel = "Overview".into();
+        }
         app.apply_style();
         let target = match options.workspace {
             Some(p) => Ok(p),
@@ -447,7 +461,7 @@ impl WorkbenchApp {
                 }
                 _ => continue,
             }
-            self.jobs_ui.last_finished = Some(s);
+            self.hub.last_finished = Some(s);
             if let Some(sess) = &mut self.session {
                 sess.invalidate();
             }
@@ -460,28 +474,77 @@ impl WorkbenchApp {
             if any_running && sess.log.age().is_some_and(|a| a > Duration::from_secs(1)) {
                 sess.invalidate();
             }
-            let p = sess.path.clone();
-            sess.summary.update(&ctx, move || {
-                Workspace::open_existing(&p)
-                    .and_then(|ws| ws.summary())
-                    .map_err(|e| e.to_string())
-            });
-            let p = sess.path.clone();
+            let r = sess.reader.clone();
+            sess.summary.update(&ctx, move || r.read(|ws| ws.summary()));
+            let r = sess.reader.clone();
             sess.log.update(&ctx, move || {
-                Workspace::open_existing(&p)
-                    .and_then(|ws| {
-                        crate::engine::jobs::list_jobs(
-                            &ws,
-                            &crate::engine::jobs::JobFilter {
-                                limit: Some(2000),
-                                ..Default::default()
-                            },
-                        )
-                    })
-                    .map_err(|e| e.to_string())
+                r.read(|ws| {
+                    crate::engine::jobs::list_jobs(
+                        ws,
+                        &crate::engine::jobs::JobFilter {
+                            limit: Some(2000),
+                            ..Default::default()
+                        },
+                    )
+                })
             });
             if any_running {
                 ctx.request_repaint_after(Duration::from_millis(500));
+            }
+        }
+    }
+
+    /// Draw the shown panel, then start what it started and do what it asked.
+    fn panel_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(i) = self
+            .panel_infos
+            .iter()
+            .position(|p| p.id == self.prefs.panel)
+        else {
+            return;
+        };
+        let mut cx = panel::Cx::new(
+            self.prefs.lang,
+            self.session.as_ref(),
+            self.opening.is_some(),
+            &self.running,
+            &mut self.hub,
+            &self.panel_infos,
+        );
+        self.panels[i].ui(&mut cx, ui);
+        let (started, requests) = cx.finish();
+        self.running.extend(started);
+        for r in requests {
+            self.handle_request(r);
+        }
+    }
+
+    fn handle_request(&mut self, r: panel::Request) {
+        match r {
+            panel::Request::Goto(id) => self.prefs.panel = id.to_string(),
+            panel::Request::Refresh => {
+                if let Some(s) = &mut self.session {
+                    s.invalidate();
+                }
+            }
+            panel::Request::Reopen { kind, id, params } => {
+                let lang = self.prefs.lang;
+                let Some(owner) = panel::owner_of(&self.panel_infos, &kind).map(|p| p.id) else {
+                    return;
+                };
+                let Some(i) = self.panel_infos.iter().position(|p| p.id == owner) else {
+                    return;
+                };
+                match self.panels[i].reopen(&kind, id, &params, lang) {
+                    Ok(()) => {
+                        self.prefs.panel = owner.to_string();
+                        let name = lang.t(self.panel_infos[i].label).to_string();
+                        self.set_status("status.reopened", vec![id.to_string(), name], false);
+                    }
+                    Err(e) => {
+                        self.set_status("status.reopen_failed", vec![id.to_string(), e], true)
+                    }
+                }
             }
         }
     }
@@ -529,14 +592,7 @@ impl eframe::App for WorkbenchApp {
         egui::CentralPanel::default().show(ui, |ui| {
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
-                .show(ui, |ui| match self.prefs.panel {
-                    Panel::Overview => overview::show(self, ui),
-                    Panel::Sample => sample::show(self, ui),
-                    Panel::Crawl => crawl::show(self, ui),
-                    Panel::Pages => pages::show(self, ui),
-                    Panel::DocView => docview::show(self, ui),
-                    Panel::Jobs => jobs::show(self, ui),
-                });
+                .show(ui, |ui| self.panel_ui(ui));
         });
         shell::dialogs(self, &ctx);
     }
@@ -577,4 +633,31 @@ pub fn run_gui(workspace: Option<PathBuf>) -> anyhow::Result<()> {
         }),
     )
     .map_err(|e| anyhow::anyhow!("could not open the window: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reader_opens_once_and_reopens_after_a_failure() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("w.tianwang");
+        Workspace::open_or_create(&p).unwrap();
+        let r = Reader::new(p.clone());
+        assert!(!r.is_open());
+        let a = r.read(|ws| ws.summary()).unwrap();
+        assert!(r.is_open());
+        // The same connection serves the next read.
+        let b = r.read(|ws| ws.summary()).unwrap();
+        assert_eq!(a.pages, b.pages);
+        let e = r.read(|_| -> crate::engine::error::Result<()> {
+            Err(crate::engine::error::EngineError::Internal("boom".into()))
+        });
+        assert!(e.is_err());
+        assert!(!r.is_open(), "a failed read drops the connection");
+        assert!(r.read(|ws| ws.summary()).is_ok());
+        let gone = Reader::new(d.path().join("missing.tianwang"));
+        assert!(gone.read(|ws| ws.summary()).is_err());
+    }
 }

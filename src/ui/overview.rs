@@ -4,7 +4,7 @@
 
 use egui::{RichText, Ui};
 
-use super::{Panel, WorkbenchApp};
+use super::panel::{Cx, LabPanel, PanelInfo};
 
 fn card(ui: &mut Ui, title: &str, value: Option<i64>, note: &str) {
     egui::Frame::group(ui.style())
@@ -21,24 +21,12 @@ fn card(ui: &mut Ui, title: &str, value: Option<i64>, note: &str) {
         });
 }
 
-/// Guide entries: panel, what it does, which part of the book it follows.
-fn guide(lang: super::Lang, panel: Panel) -> (&'static str, &'static str) {
-    match panel {
-        Panel::Overview => (lang.t("guide.overview"), lang.t("guide.overview_book")),
-        Panel::Sample => (lang.t("guide.sample"), lang.t("guide.sample_book")),
-        Panel::Crawl => (lang.t("guide.crawl"), lang.t("guide.crawl_book")),
-        Panel::Pages => (lang.t("guide.pages"), lang.t("guide.pages_book")),
-        Panel::DocView => (lang.t("guide.docview"), lang.t("guide.docview_book")),
-        Panel::Jobs => (lang.t("guide.jobs"), lang.t("guide.jobs_book")),
-    }
-}
-
-pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+fn show(cx: &mut Cx<'_>, ui: &mut Ui) {
+    let lang = cx.lang;
     ui.heading(lang.t("overview.heading"));
     ui.add_space(4.0);
-    let Some(sess) = &app.session else {
-        if app.opening.is_some() {
+    let Some(sess) = cx.session else {
+        if cx.opening {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label(lang.t("ws.opening"));
@@ -112,8 +100,9 @@ pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
             .size(18.0)
             .strong(),
     );
-    for p in Panel::ALL {
-        let (what, book) = guide(lang, p);
+    let mut goto = None;
+    for p in cx.panels {
+        let (what, book) = (lang.t(p.guide), lang.t(p.book));
         egui::Frame::group(ui.style())
             .inner_margin(10.0)
             .corner_radius(6.0)
@@ -122,13 +111,13 @@ pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
                 ui.horizontal(|ui| {
                     if ui
                         .link(
-                            RichText::new(format!("{} →", p.label(lang)))
+                            RichText::new(format!("{} →", lang.t(p.label)))
                                 .size(17.0)
                                 .strong(),
                         )
                         .clicked()
                     {
-                        app.prefs.panel = p;
+                        goto = Some(p.id);
                     }
                     ui.label(RichText::new(lang.tf("overview.book_ref", &[&book])).weak());
                 });
@@ -136,6 +125,28 @@ pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
             });
         ui.add_space(4.0);
     }
+    if let Some(id) = goto {
+        cx.goto(id);
+    }
     ui.add_space(16.0);
     ui.label(RichText::new(lang.t("overview.tips")).weak());
+}
+
+/// The overview panel (no state of its own).
+pub(crate) struct OverviewPanel;
+
+impl LabPanel for OverviewPanel {
+    fn info(&self) -> PanelInfo {
+        PanelInfo {
+            id: "Overview",
+            label: "nav.overview",
+            guide: "guide.overview",
+            book: "guide.overview_book",
+            job_kinds: &[],
+        }
+    }
+
+    fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        show(cx, ui);
+    }
 }

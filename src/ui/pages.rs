@@ -4,8 +4,9 @@
 
 use egui::{Color32, RichText, Ui};
 
+use super::Lang;
+use super::panel::{Cx, LabPanel, PanelInfo};
 use super::task::{Loaded, Task};
-use super::{Lang, WorkbenchApp};
 use crate::engine::inspect::{self, DiffLine, PageDetail, PageFilter, PageList, SnapshotView};
 use crate::engine::store::Workspace;
 
@@ -301,12 +302,28 @@ fn detail_ui(lang: Lang, ui: &mut Ui, p: &mut PagesPanel, path: &std::path::Path
     }
 }
 
-pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+impl LabPanel for PagesPanel {
+    fn info(&self) -> PanelInfo {
+        PanelInfo {
+            id: "Pages",
+            label: "nav.pages",
+            guide: "guide.pages",
+            book: "guide.pages_book",
+            job_kinds: &[],
+        }
+    }
+
+    fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        show(cx, self, ui);
+    }
+}
+
+fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
+    let lang = cx.lang;
     ui.heading(lang.t("pages.heading"));
-    let Some(sess) = &app.session else { return };
+    let Some(sess) = cx.session else { return };
     let path = sess.path.clone();
-    let p = &mut app.pages_ui;
+    let p = me;
     poll(p);
     filters(lang, ui, p);
     let wanted = (

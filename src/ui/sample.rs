@@ -3,8 +3,9 @@
 
 use egui::{RichText, Ui};
 
+use super::Lang;
+use super::panel::{Cx, LabPanel, PanelInfo};
 use super::task::Task;
-use super::{Lang, WorkbenchApp};
 use crate::engine::sample::load::LoadSample;
 use crate::engine::sample::server::{SampleServer, ServeOptions};
 use crate::engine::sample::web::{SampleWeb, Truth};
@@ -12,7 +13,6 @@ use crate::engine::sample::web::{SampleWeb, Truth};
 #[derive(Default)]
 pub(crate) struct SamplePanel {
     pub truth: super::task::Loaded<Truth>,
-    pub server: Option<SampleServer>,
     pub starting: Option<Task<Result<SampleServer, String>>>,
     pub error: Option<String>,
     pub serve_changed: bool,
@@ -31,17 +31,18 @@ fn site_note(lang: Lang, key: &str) -> &'static str {
     }
 }
 
-fn server_section(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+fn server_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
+    let lang = cx.lang;
     let ctx = ui.ctx().clone();
-    let p = &mut app.sample_ui;
+    let p = &mut *me;
+    let server = &mut cx.hub.sample_server;
     if let Some(t) = &p.starting
         && let Some(r) = t.poll()
     {
         p.starting = None;
         match r.and_then(|x| x) {
             Ok(s) => {
-                p.server = Some(s);
+                (*server) = Some(s);
                 p.error = None;
             }
             Err(e) => p.error = Some(e),
@@ -52,7 +53,7 @@ fn server_section(app: &mut WorkbenchApp, ui: &mut Ui) {
         .show(ui, |ui| {
             ui.label(RichText::new(lang.t("sample.serve_title")).strong());
             ui.horizontal(|ui| {
-                match &p.server {
+                match &(*server) {
                     None => {
                         let busy = p.starting.is_some();
                         if ui
@@ -74,7 +75,7 @@ fn server_section(app: &mut WorkbenchApp, ui: &mut Ui) {
                     }
                     Some(_) => {
                         if ui.button(lang.t("sample.stop")).clicked()
-                            && let Some(s) = p.server.take()
+                            && let Some(s) = server.take()
                         {
                             // Stopping waits for open connections: not on the UI thread.
                             std::thread::spawn(move || s.stop());
@@ -84,7 +85,7 @@ fn server_section(app: &mut WorkbenchApp, ui: &mut Ui) {
                 if ui
                     .checkbox(&mut p.serve_changed, lang.t("sample.changed"))
                     .changed()
-                    && let Some(s) = &p.server
+                    && let Some(s) = &(*server)
                 {
                     s.set_changed(p.serve_changed);
                 }
@@ -92,7 +93,7 @@ fn server_section(app: &mut WorkbenchApp, ui: &mut Ui) {
             if let Some(e) = &p.error {
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
-            if let Some(s) = &p.server {
+            if let Some(s) = &(*server) {
                 let stats = s.stats();
                 ui.label(lang.tf(
                     "sample.serving",
@@ -113,32 +114,26 @@ fn server_section(app: &mut WorkbenchApp, ui: &mut Ui) {
         });
 }
 
-fn load_section(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+fn load_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
+    let lang = cx.lang;
     egui::Frame::group(ui.style())
         .inner_margin(10.0)
         .show(ui, |ui| {
             ui.label(RichText::new(lang.t("sample.load_title")).strong());
             ui.label(lang.t("sample.load_desc"));
             ui.horizontal(|ui| {
-                let running = app
-                    .running
-                    .iter()
-                    .any(|h| h.snapshot().kind == "sample-load");
+                let running = cx.is_running("sample-load");
                 if ui
                     .add_enabled(
-                        app.session.is_some() && !running,
+                        cx.session.is_some() && !running,
                         egui::Button::new(lang.t("sample.load")),
                     )
                     .clicked()
                 {
-                    let changed = app.sample_ui.load_changed;
-                    app.start_job(Box::new(LoadSample { changed }));
+                    let changed = me.load_changed;
+                    cx.start_job(Box::new(LoadSample { changed }));
                 }
-                ui.checkbox(
-                    &mut app.sample_ui.load_changed,
-                    lang.t("sample.load_changed"),
-                );
+                ui.checkbox(&mut me.load_changed, lang.t("sample.load_changed"));
             });
         });
 }
@@ -208,32 +203,54 @@ fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth) {
     ui.label(RichText::new(lang.t("sample.truth_cli")).weak());
 }
 
-pub(crate) fn show(app: &mut WorkbenchApp, ui: &mut Ui) {
-    let lang = app.prefs.lang;
+impl LabPanel for SamplePanel {
+    fn info(&self) -> PanelInfo {
+        PanelInfo {
+            id: "Sample",
+            label: "nav.sample",
+            guide: "guide.sample",
+            book: "guide.sample_book",
+            job_kinds: &["sample-load"],
+        }
+    }
+
+    fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        show(cx, self, ui);
+    }
+
+    fn reopen(
+        &mut self,
+        _kind: &str,
+        _id: i64,
+        params: &serde_json::Value,
+        _lang: Lang,
+    ) -> Result<(), String> {
+        let p: crate::engine::sample::load::LoadSampleParams =
+            serde_json::from_value(params.clone()).map_err(|e| e.to_string())?;
+        self.load_changed = p.changed;
+        Ok(())
+    }
+}
+
+fn show(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
+    let lang = cx.lang;
     ui.heading(lang.t("sample.heading"));
-    ui.label(
-        lang.tf(
-            "sample.intro",
-            &[&app
-                .sample_ui
-                .truth
-                .value
-                .as_ref()
-                .map_or(0, |t| t.pages.len())],
-        ),
-    );
+    ui.label(lang.tf(
+        "sample.intro",
+        &[&me.truth.value.as_ref().map_or(0, |t| t.pages.len())],
+    ));
     ui.add_space(6.0);
     let ctx = ui.ctx().clone();
-    app.sample_ui.truth.update(&ctx, || {
+    me.truth.update(&ctx, || {
         SampleWeb::build(80, false)
             .map(|w| w.truth)
             .map_err(|e| e.to_string())
     });
-    server_section(app, ui);
+    server_section(cx, me, ui);
     ui.add_space(6.0);
-    load_section(app, ui);
+    load_section(cx, me, ui);
     ui.add_space(10.0);
-    match &app.sample_ui.truth.value {
+    match &me.truth.value {
         Some(t) => truth_section(lang, ui, t),
         None => {
             ui.spinner();

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use egui::{Align, Layout, RichText};
 
 use super::task::Task;
-use super::{FileAction, Lang, Panel, WorkbenchApp, ZOOM_MAX, ZOOM_MIN, ZOOM_STEP};
+use super::{FileAction, Lang, WorkbenchApp, ZOOM_MAX, ZOOM_MIN, ZOOM_STEP};
 
 /// Show a native file dialog on a background thread (rfd blocks while it is open).
 fn native_dialog(app: &mut WorkbenchApp, action: FileAction, ctx: &egui::Context) {
@@ -86,17 +86,14 @@ fn format_duration(d: std::time::Duration) -> String {
 }
 
 /// Progress bar text: "42 % · 0:03 left".
-pub(crate) fn progress_text(app: &WorkbenchApp, s: &crate::engine::jobs::JobSnapshot) -> String {
+pub(crate) fn progress_text(lang: super::Lang, s: &crate::engine::jobs::JobSnapshot) -> String {
     let pct = s
         .progress
         .fraction
         .map(|f| format!("{:.0}%", f * 100.0))
         .unwrap_or_default();
     match s.eta {
-        Some(eta) => app
-            .prefs
-            .lang
-            .tf("jobs.eta", &[&pct, &format_duration(eta)]),
+        Some(eta) => lang.tf("jobs.eta", &[&pct, &format_duration(eta)]),
         None => pct,
     }
 }
@@ -134,7 +131,7 @@ pub(crate) fn top_bar(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
                 ui.add(
                     egui::ProgressBar::new(s.progress.fraction.unwrap_or(0.0))
                         .desired_width(140.0)
-                        .text(progress_text(app, &s))
+                        .text(progress_text(app.prefs.lang, &s))
                         .animate(true),
                 );
                 let cancelling = matches!(s.state, crate::engine::jobs::JobState::Cancelling);
@@ -203,9 +200,9 @@ pub(crate) fn navigation(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
         .default_size(150.0)
         .show(ui, |ui| {
             ui.add_space(8.0);
-            for panel in Panel::ALL {
-                let selected = app.prefs.panel == panel;
-                let text = RichText::new(panel.label(app.prefs.lang)).size(17.0);
+            for panel in &app.panel_infos {
+                let selected = app.prefs.panel == panel.id;
+                let text = RichText::new(app.prefs.lang.t(panel.label)).size(17.0);
                 if ui
                     .add_sized(
                         [ui.available_width(), 34.0],
@@ -213,7 +210,7 @@ pub(crate) fn navigation(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
                     )
                     .clicked()
                 {
-                    app.prefs.panel = panel;
+                    app.prefs.panel = panel.id.to_string();
                 }
             }
         });

@@ -42,6 +42,7 @@ pub struct Loaded<T> {
     task: Option<Task<Result<T, String>>>,
     loaded_at: Option<std::time::Instant>,
     stale: bool,
+    generation: u64,
 }
 
 impl<T> Default for Loaded<T> {
@@ -52,6 +53,7 @@ impl<T> Default for Loaded<T> {
             task: None,
             loaded_at: None,
             stale: true,
+            generation: 0,
         }
     }
 }
@@ -64,6 +66,12 @@ impl<T: Send + 'static> Loaded<T> {
 
     pub fn is_loading(&self) -> bool {
         self.task.is_some()
+    }
+
+    /// Grows by one each time a new value lands: views derived from the value recompute only
+    /// when it changes.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     pub fn age(&self) -> Option<std::time::Duration> {
@@ -85,6 +93,7 @@ impl<T: Send + 'static> Loaded<T> {
                 Ok(v) => {
                     self.value = Some(v);
                     self.error = None;
+                    self.generation += 1;
                 }
                 Err(e) => self.error = Some(e),
             }

@@ -24,15 +24,15 @@ pub(crate) mod links;
 mod record;
 pub mod report;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::time::{Duration, Instant};
 
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::{Job, JobContext};
+use crate::engine::jobs::JobContext;
+use crate::engine::jobs::registry::TypedJob;
 use crate::engine::store::{Workspace, now_rfc3339};
 use crate::engine::urls;
 use fetch::FetchLimits;
@@ -218,16 +218,51 @@ fn validators(ws: &Workspace, url: &str) -> Result<(Option<String>, Option<Strin
         .unwrap_or((None, None)))
 }
 
-impl Job for Crawl {
-    fn kind(&self) -> &'static str {
-        "crawl"
+/// Live counters of a running crawl (the panel's plots sample them).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+pub struct CrawlCounters {
+    pub fetched: u64,
+    pub stored: u64,
+    pub replicas: u64,
+    /// URLs queued in the frontier.
+    pub frontier: u64,
+    pub bytes: u64,
+}
+
+/// What a finished crawl did.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct CrawlResult {
+    pub fetched: u64,
+    pub stored: u64,
+    pub replicas: u64,
+    /// Failed fetches by error kind.
+    pub errors: BTreeMap<String, u64>,
+    pub robots_blocked: u64,
+    pub not_modified: u64,
+    pub dns_cache_hits: u64,
+    pub dns_cache_misses: u64,
+    /// URLs the substring filter or the MIME list kept out.
+    pub filtered: u64,
+    pub bytes: u64,
+    pub frontier_left: u64,
+    pub elapsed_s: f64,
+    pub pages_per_s: f64,
+}
+
+impl TypedJob for Crawl {
+    const KIND: &'static str = "crawl";
+    type Params = CrawlParams;
+    type Output = CrawlResult;
+
+    fn from_params(p: CrawlParams) -> Result<Self> {
+        Crawl::new(p)
     }
 
-    fn params(&self) -> Value {
-        serde_json::to_value(&self.p).unwrap_or(Value::Null)
+    fn params(&self) -> CrawlParams {
+        self.p.clone()
     }
 
-    fn run(&mut self, cx: &JobContext) -> Result<Value> {
+    fn run_typed(&mut self, cx: &JobContext) -> Result<CrawlResult> {
         run_crawl(self, cx)
     }
 }
@@ -360,17 +395,11 @@ impl Ctx<'_> {
     }
 }
 
-fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
+fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
     let p = &job.p;
     let ws = Workspace::open_existing(cx.workspace_path())?;
-    let job_id: Option<i64> = ws
-        .conn()
-        .query_row(
-            "SELECT id FROM jobs WHERE status = 'running' AND kind = 'crawl' ORDER BY id DESC LIMIT 1",
-            [],
-            |r| r.get(0),
-        )
-        .optional()?;
+    // The runner hands the job its own row id (two crawls at once each get theirs).
+    let job_id: Option<i64> = cx.job_id();
     let limits = FetchLimits {
         connect_timeout: Duration::from_millis(p.connect_timeout_ms),
         timeout: Duration::from_millis(p.timeout_ms),
@@ -589,11 +618,13 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
                         .max_pages
                         .map_or((c.stats.fetched + c.sched.queued() as u64).max(1), |m| m);
                     cx.progress(c.stats.fetched as f32 / total as f32, "crawling");
-                    cx.counter("fetched", c.stats.fetched as f64);
-                    cx.counter("stored", c.stats.stored as f64);
-                    cx.counter("replicas", c.stats.replicas as f64);
-                    cx.counter("frontier", c.sched.queued() as f64);
-                    cx.counter("bytes", c.stats.bytes as f64);
+                    cx.counters(&CrawlCounters {
+                        fetched: c.stats.fetched,
+                        stored: c.stats.stored,
+                        replicas: c.stats.replicas,
+                        frontier: c.sched.queued() as u64,
+                        bytes: c.stats.bytes,
+                    });
                     for (host, h) in &c.sched.hosts {
                         cx.counter(&format!("{IN_FLIGHT_PREFIX}{host}"), h.in_flight as f64);
                     }
@@ -618,21 +649,25 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<Value> {
     committed?;
     let elapsed = started.elapsed().as_secs_f64();
     cx.progress(1.0, "done");
-    Ok(json!({
-        "fetched": c.stats.fetched,
-        "stored": c.stats.stored,
-        "replicas": c.stats.replicas,
-        "errors": c.stats.errors,
-        "robots_blocked": c.stats.robots_blocked,
-        "not_modified": c.stats.not_modified,
-        "dns_cache_hits": resolver.hits.load(std::sync::atomic::Ordering::Relaxed),
-        "dns_cache_misses": resolver.misses.load(std::sync::atomic::Ordering::Relaxed),
-        "filtered": c.stats.filtered,
-        "bytes": c.stats.bytes,
-        "frontier_left": c.sched.queued(),
-        "elapsed_s": elapsed,
-        "pages_per_s": if elapsed > 0.0 { c.stats.fetched as f64 / elapsed } else { 0.0 },
-    }))
+    Ok(CrawlResult {
+        fetched: c.stats.fetched,
+        stored: c.stats.stored,
+        replicas: c.stats.replicas,
+        errors: c.stats.errors.clone(),
+        robots_blocked: c.stats.robots_blocked,
+        not_modified: c.stats.not_modified,
+        dns_cache_hits: resolver.hits.load(std::sync::atomic::Ordering::Relaxed),
+        dns_cache_misses: resolver.misses.load(std::sync::atomic::Ordering::Relaxed),
+        filtered: c.stats.filtered,
+        bytes: c.stats.bytes,
+        frontier_left: c.sched.queued() as u64,
+        elapsed_s: elapsed,
+        pages_per_s: if elapsed > 0.0 {
+            c.stats.fetched as f64 / elapsed
+        } else {
+            0.0
+        },
+    })
 }
 
 fn handle(

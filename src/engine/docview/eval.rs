@@ -22,11 +22,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::{Params, extract_with};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::{Job, JobContext};
+use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::{JobContext, load_detail, save_detail};
 use crate::engine::text::metric::{Prf, bigram_prf, macro_avg};
 use crate::engine::text::segment::Segmenter;
 
@@ -56,7 +56,13 @@ pub struct EvalPage {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalReport {
     pub source: String,
+    /// Per-page results; empty in the experiment log's row, whose job stores them in
+    /// `job_details` (see [`EvalReport::attach_pages`]).
+    #[serde(default)]
     pub pages: Vec<EvalPage>,
+    /// How many per-page results were moved to `job_details`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pages_detached: usize,
     /// Macro-averaged body P/R/F1 over pages with a truth body.
     pub body: Prf,
     pub body_pages: usize,
@@ -68,6 +74,10 @@ pub struct EvalReport {
     pub seconds: f64,
     pub pages_per_s: f64,
     pub threads: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One page to clean and what it should give.
@@ -206,6 +216,7 @@ pub fn summarise(source: String, pages: Vec<EvalPage>, seconds: f64) -> EvalRepo
     let n = pages.len();
     EvalReport {
         source,
+        pages_detached: 0,
         body: macro_avg(&prfs),
         body_pages: prfs.len(),
         type_accuracy: share(&typed),
@@ -383,16 +394,33 @@ impl CleanEval {
     }
 }
 
-impl Job for CleanEval {
-    fn kind(&self) -> &'static str {
-        "clean-eval"
+/// The evaluation job's parameters, as logged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CleanEvalParams {
+    pub source: EvalSource,
+    pub params: Params,
+}
+
+/// Name of the per-page table in `job_details`: the log row keeps the totals only.
+pub const PAGES_DETAIL: &str = "pages";
+
+impl TypedJob for CleanEval {
+    const KIND: &'static str = "clean-eval";
+    type Params = CleanEvalParams;
+    type Output = EvalReport;
+
+    fn from_params(p: CleanEvalParams) -> Result<Self> {
+        CleanEval::new(p.source, p.params)
     }
 
-    fn params(&self) -> Value {
-        serde_json::json!({ "source": self.source, "params": self.params })
+    fn params(&self) -> CleanEvalParams {
+        CleanEvalParams {
+            source: self.source.clone(),
+            params: self.params.clone(),
+        }
     }
 
-    fn run(&mut self, cx: &JobContext) -> Result<Value> {
+    fn run_typed(&mut self, cx: &JobContext) -> Result<EvalReport> {
         let mut progress = |done: usize, total: usize| -> Result<()> {
             cx.check_cancel()?;
             cx.progress(
@@ -406,14 +434,33 @@ impl Job for CleanEval {
             cx.counter("pages", done as f64);
             Ok(())
         };
-        let report = match &self.source {
+        let ws = crate::engine::store::Workspace::open_existing(cx.workspace_path())?;
+        let mut report = match &self.source {
             EvalSource::Dir { html, truth } => eval_dir(html, truth, &self.params, &mut progress)?,
             EvalSource::Sample => eval_sample(&self.params, &mut progress)?,
-            EvalSource::Workspace => {
-                let ws = crate::engine::store::Workspace::open_existing(cx.workspace_path())?;
-                eval_workspace(&ws, &self.params, &mut progress)?
-            }
+            EvalSource::Workspace => eval_workspace(&ws, &self.params, &mut progress)?,
         };
-        serde_json::to_value(&report).map_err(|e| EngineError::Internal(e.to_string()))
+        // The per-page table goes beside the log row, which keeps the totals.
+        if let Some(id) = cx.job_id() {
+            save_detail(&ws, id, PAGES_DETAIL, &report.pages)?;
+            report.pages_detached = report.pages.len();
+            report.pages.clear();
+        }
+        Ok(report)
+    }
+}
+
+impl EvalReport {
+    /// Put the per-page table back into a report read from the experiment log (run `job_id`).
+    pub fn attach_pages(
+        mut self,
+        ws: &crate::engine::store::Workspace,
+        job_id: i64,
+    ) -> Result<EvalReport> {
+        if self.pages_detached > 0 {
+            self.pages = load_detail(ws, job_id, PAGES_DETAIL)?.unwrap_or_default();
+            self.pages_detached = 0;
+        }
+        Ok(self)
     }
 }

@@ -5,11 +5,12 @@
 //! Runs as a job in one transaction: cancelled or failed, it writes nothing.
 
 use rusqlite::OptionalExtension;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 use super::web::SampleWeb;
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::{Job, JobContext};
+use crate::engine::jobs::JobContext;
+use crate::engine::jobs::registry::TypedJob;
 use crate::engine::store::{Workspace, now_rfc3339};
 
 /// The sample-load job.
@@ -19,16 +20,42 @@ pub struct LoadSample {
     pub changed: bool,
 }
 
-impl Job for LoadSample {
-    fn kind(&self) -> &'static str {
-        "sample-load"
+/// The sample-load job's parameters.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+pub struct LoadSampleParams {
+    /// Load the updated edition.
+    #[serde(default)]
+    pub changed: bool,
+}
+
+/// What a sample load did.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LoadSampleResult {
+    pub pages: u64,
+    pub new_pages: u64,
+    pub new_snapshots: u64,
+    pub unchanged: u64,
+    pub sites: u64,
+    /// `original` or `changed`.
+    pub edition: String,
+}
+
+impl TypedJob for LoadSample {
+    const KIND: &'static str = "sample-load";
+    type Params = LoadSampleParams;
+    type Output = LoadSampleResult;
+
+    fn from_params(p: LoadSampleParams) -> Result<Self> {
+        Ok(LoadSample { changed: p.changed })
     }
 
-    fn params(&self) -> Value {
-        json!({ "changed": self.changed })
+    fn params(&self) -> LoadSampleParams {
+        LoadSampleParams {
+            changed: self.changed,
+        }
     }
 
-    fn run(&mut self, cx: &JobContext) -> Result<Value> {
+    fn run_typed(&mut self, cx: &JobContext) -> Result<LoadSampleResult> {
         cx.progress(0.0, "generating");
         // URLs are written without a port, as if served on port 80.
         let web = SampleWeb::build(80, self.changed)?;
@@ -53,7 +80,7 @@ fn raw_response(r: &super::web::Resource) -> Vec<u8> {
     raw
 }
 
-fn load(ws: &mut Workspace, web: &SampleWeb, cx: &JobContext) -> Result<Value> {
+fn load(ws: &mut Workspace, web: &SampleWeb, cx: &JobContext) -> Result<LoadSampleResult> {
     let now = now_rfc3339();
     let total = web.truth.pages.len();
     let (mut new_pages, mut new_snapshots, mut unchanged) = (0u64, 0u64, 0u64);
@@ -135,14 +162,19 @@ fn load(ws: &mut Workspace, web: &SampleWeb, cx: &JobContext) -> Result<Value> {
     )?;
     tx.commit()?;
     cx.progress(1.0, "done");
-    Ok(json!({
-        "pages": total,
-        "new_pages": new_pages,
-        "new_snapshots": new_snapshots,
-        "unchanged": unchanged,
-        "sites": web.truth.sites.len(),
-        "edition": if web.truth.edition_changed { "changed" } else { "original" },
-    }))
+    Ok(LoadSampleResult {
+        pages: total as u64,
+        new_pages,
+        new_snapshots,
+        unchanged,
+        sites: web.truth.sites.len() as u64,
+        edition: if web.truth.edition_changed {
+            "changed"
+        } else {
+            "original"
+        }
+        .into(),
+    })
 }
 
 #[cfg(test)]

@@ -12,9 +12,11 @@ use egui_extras::{Column, TableBuilder};
 
 use super::{PageRef, fmt3, score_color, tick};
 use crate::engine::docview::eval::{CleanEval, EvalPage, EvalReport, EvalSource};
+use crate::engine::jobs::registry::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
+use crate::ui::Lang;
+use crate::ui::panel::Cx;
 use crate::ui::task::Task;
-use crate::ui::{Lang, WorkbenchApp};
 
 /// The ccwe folders of the shared data, offered when they exist.
 const CCWE: (&str, &str) = (
@@ -53,6 +55,21 @@ pub(crate) struct EvalState {
     only_mistyped: bool,
 }
 
+impl EvalState {
+    /// Select the source of a logged run (re-open).
+    pub(super) fn set_source(&mut self, src: &EvalSource) {
+        match src {
+            EvalSource::Sample => self.src = Src::Sample,
+            EvalSource::Workspace => self.src = Src::Workspace,
+            EvalSource::Dir { html, truth } => {
+                self.src = Src::Dir;
+                self.html_dir = html.display().to_string();
+                self.truth_dir = truth.display().to_string();
+            }
+        }
+    }
+}
+
 /// Errors first, then pages by body F1 (lowest first), then pages without a truth body
 /// (wrong type first).
 fn order(p: &EvalPage) -> (u8, f64) {
@@ -67,8 +84,16 @@ fn order(p: &EvalPage) -> (u8, f64) {
 }
 
 /// Read a finished job's result (in a task).
-fn parse(v: serde_json::Value, truth_dir: Option<PathBuf>) -> Result<Report, String> {
-    let mut r: EvalReport = serde_json::from_value(v).map_err(|e| e.to_string())?;
+fn parse(
+    v: serde_json::Value,
+    run: Option<(PathBuf, i64)>,
+    truth_dir: Option<PathBuf>,
+) -> Result<Report, String> {
+    let mut r: EvalReport = CleanEval::decode(&v).map_err(|e| e.to_string())?;
+    if let Some((ws, id)) = run {
+        let ws = crate::engine::store::Workspace::open_existing(&ws).map_err(|e| e.to_string())?;
+        r = r.attach_pages(&ws, id).map_err(|e| e.to_string())?;
+    }
     r.pages.sort_by(|a, b| {
         let (ga, fa) = order(a);
         let (gb, fb) = order(b);
@@ -80,7 +105,7 @@ fn parse(v: serde_json::Value, truth_dir: Option<PathBuf>) -> Result<Report, Str
 }
 
 impl EvalState {
-    pub(super) fn poll(&mut self, ctx: &egui::Context) {
+    pub(super) fn poll(&mut self, ctx: &egui::Context, workspace: Option<&Path>) {
         if !self.defaults_asked {
             self.defaults_asked = true;
             self.defaults = Some(Task::spawn(ctx, || {
@@ -110,7 +135,8 @@ impl EvalState {
                 match s.state {
                     JobState::Done(v) => {
                         let truth = self.run_truth.take();
-                        self.parsing = Some(Task::spawn(ctx, move || parse(v, truth)));
+                        let run = workspace.map(Path::to_path_buf).zip(s.id);
+                        self.parsing = Some(Task::spawn(ctx, move || parse(v, run, truth)));
                     }
                     JobState::Failed { message, .. } => self.error = Some(message),
                     _ => self.cancelled = true,
@@ -130,10 +156,10 @@ impl EvalState {
 }
 
 /// Start the evaluation job with the Extract tab's parameters.
-fn start(app: &mut WorkbenchApp) {
-    let params = app.docview_ui.ex.params.clone();
-    let lang = app.prefs.lang;
-    let st = &mut app.docview_ui.ev;
+fn start(cx: &mut Cx<'_>, me: &mut super::DocViewPanel) {
+    let params = me.ex.params.clone();
+    let lang = cx.lang;
+    let st = &mut me.ev;
     st.error = None;
     st.cancelled = false;
     let (source, truth) = match st.src {
@@ -157,11 +183,9 @@ fn start(app: &mut WorkbenchApp) {
     };
     match CleanEval::new(source, params) {
         Ok(job) => {
-            if let Some(s) = &app.session {
-                let h = s.runner.spawn(Box::new(job));
-                st.handle = Some(h.clone());
+            if let Some(h) = cx.start_job(Box::new(job)) {
+                st.handle = Some(h);
                 st.run_truth = truth;
-                app.running.push(h);
             }
         }
         Err(e) => st.error = Some(e.to_string()),
@@ -187,14 +211,18 @@ fn card(ui: &mut Ui, title: &str, value: String, note: String, colour: Option<eg
 }
 
 /// Draw the tab; a click on a page returns it (with its row) to open in the Extract tab.
-pub(super) fn show(app: &mut WorkbenchApp, ui: &mut Ui) -> Option<(PageRef, EvalPage)> {
-    let lang = app.prefs.lang;
-    let has_ws = app.session.is_some();
+pub(super) fn show(
+    cx: &mut Cx<'_>,
+    me: &mut super::DocViewPanel,
+    ui: &mut Ui,
+) -> Option<(PageRef, EvalPage)> {
+    let lang = cx.lang;
+    let has_ws = cx.session.is_some();
     ui.label(RichText::new(lang.t("docview.eval_intro")).weak());
     let mut run = false;
     let mut cancel = false;
     {
-        let st = &mut app.docview_ui.ev;
+        let st = &mut me.ev;
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(lang.t("docview.eval_source")).strong());
             ui.radio_value(&mut st.src, Src::Sample, lang.t("docview.src_sample"));
@@ -225,7 +253,7 @@ pub(super) fn show(app: &mut WorkbenchApp, ui: &mut Ui) -> Option<(PageRef, Eval
             ui.label(RichText::new(lang.t("docview.dir_note")).weak().small());
         }
     }
-    let p = &app.docview_ui.ex.params;
+    let p = &me.ex.params;
     ui.label(
         RichText::new(lang.tf(
             "docview.eval_params",
@@ -239,7 +267,7 @@ pub(super) fn show(app: &mut WorkbenchApp, ui: &mut Ui) -> Option<(PageRef, Eval
         ))
         .weak(),
     );
-    let st = &mut app.docview_ui.ev;
+    let st = &mut me.ev;
     let busy = st.handle.is_some() || st.parsing.is_some();
     ui.horizontal(|ui| {
         if ui
@@ -286,10 +314,10 @@ pub(super) fn show(app: &mut WorkbenchApp, ui: &mut Ui) -> Option<(PageRef, Eval
         h.cancel();
     }
     if run {
-        start(app);
+        start(cx, me);
         return None;
     }
-    let st = &mut app.docview_ui.ev;
+    let st = &mut me.ev;
     let rep = st.report.clone()?;
     ui.add_space(8.0);
     totals(lang, ui, &rep.r);

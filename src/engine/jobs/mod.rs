@@ -28,7 +28,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -81,6 +80,27 @@ pub struct Progress {
     pub message: String,
     /// Named counters, in the order the job first reported them.
     pub counters: Vec<(String, f64)>,
+}
+
+impl Progress {
+    /// The counters as a typed struct (the one the job reported with
+    /// [`JobContext::counters`]); `None` before the job has reported all its fields.
+    pub fn read<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        let m: serde_json::Map<String, Value> = self
+            .counters
+            .iter()
+            .map(|(n, v)| {
+                // Whole numbers read back as integers, so `u64` fields deserialise.
+                let v = if v.fract() == 0.0 && *v >= 0.0 && *v < 9.0e15 {
+                    Value::from(*v as u64)
+                } else {
+                    Value::from(*v)
+                };
+                (n.clone(), v)
+            })
+            .collect();
+        serde_json::from_value(Value::Object(m)).ok()
+    }
 }
 
 /// Where a job is in its life.
@@ -169,6 +189,11 @@ pub struct JobContext {
 }
 
 impl JobContext {
+    /// This run's row in the experiment log (`jobs.id`): set before [`Job::run`] is called.
+    pub fn job_id(&self) -> Option<i64> {
+        self.shared.id.get().copied()
+    }
+
     /// The workspace file this job belongs to (jobs open their own connection).
     pub fn workspace_path(&self) -> &std::path::Path {
         &self.workspace
@@ -188,6 +213,23 @@ impl JobContext {
         match g.progress.counters.iter_mut().find(|(n, _)| n == name) {
             Some(c) => c.1 = value,
             None => g.progress.counters.push((name.to_string(), value)),
+        }
+        self.maybe_notify(g);
+    }
+
+    /// Set every numeric field of `counters` (a struct) as a named counter: the job's typed
+    /// counters, read back with [`Progress::read`].
+    pub fn counters<T: Serialize>(&self, counters: &T) {
+        let Ok(Value::Object(m)) = serde_json::to_value(counters) else {
+            return;
+        };
+        let mut g = self.shared.lock();
+        for (name, v) in m {
+            let Some(value) = v.as_f64() else { continue };
+            match g.progress.counters.iter_mut().find(|(n, _)| *n == name) {
+                Some(c) => c.1 = value,
+                None => g.progress.counters.push((name, value)),
+            }
         }
         self.maybe_notify(g);
     }
@@ -456,360 +498,13 @@ fn heartbeat_loop(workspace: &std::path::Path, id: i64, stop: &crossbeam_channel
     }
 }
 
-fn record_start(workspace: &std::path::Path, kind: &str, params: &Value) -> Result<i64> {
-    let ws = Workspace::open_existing(workspace)?;
-    let now = now_rfc3339();
-    ws.conn().execute(
-        "INSERT INTO jobs(kind, params, status, started_at, heartbeat_at, pid)
-         VALUES (?1, ?2, 'running', ?3, ?3, ?4)",
-        (
-            kind,
-            params.to_string(),
-            &now,
-            i64::from(std::process::id()),
-        ),
-    )?;
-    Ok(ws.conn().last_insert_rowid())
-}
-
-fn record_end(workspace: &std::path::Path, id: i64, state: &JobState) -> Result<()> {
-    let (status, result, error) = match state {
-        JobState::Done(v) => ("done", Some(v.to_string()), None),
-        JobState::Failed { message, .. } => ("failed", None, Some(message.clone())),
-        JobState::Cancelled => ("cancelled", None, None),
-        other => {
-            return Err(EngineError::Internal(format!(
-                "record_end on an unfinished job: {other:?}"
-            )));
-        }
-    };
-    let ws = Workspace::open_existing(workspace)?;
-    ws.conn().execute(
-        "UPDATE jobs SET status = ?1, ended_at = ?2, result = ?3, error = ?4 WHERE id = ?5",
-        (status, now_rfc3339(), result, error, id),
-    )?;
-    Ok(())
-}
-
-/// Is process `pid` alive on this machine? `None` where we cannot tell.
-fn process_alive(pid: i64) -> Option<bool> {
-    if cfg!(target_os = "linux") {
-        Some(std::path::Path::new("/proc").join(pid.to_string()).exists())
-    } else {
-        None
-    }
-}
-
-/// Mark `running` rows whose process is gone (or whose heartbeat is stale) as `interrupted`.
-/// Returns how many rows changed.
-pub(crate) fn reap_interrupted(conn: &Connection) -> Result<usize> {
-    let mut stmt =
-        conn.prepare("SELECT id, pid, heartbeat_at FROM jobs WHERE status = 'running'")?;
-    let rows: Vec<(i64, Option<i64>, Option<String>)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<std::result::Result<_, _>>()?;
-    let now = chrono::Utc::now();
-    let mut n = 0;
-    for (id, pid, beat) in rows {
-        let stale = beat
-            .and_then(|b| chrono::DateTime::parse_from_rfc3339(&b).ok())
-            .is_none_or(|b| {
-                (now - b.with_timezone(&chrono::Utc))
-                    .to_std()
-                    .is_ok_and(|age| age > HEARTBEAT_STALE)
-            });
-        let dead = pid.and_then(process_alive) == Some(false);
-        if dead || stale {
-            n += conn.execute(
-                "UPDATE jobs SET status = 'interrupted', ended_at = coalesce(heartbeat_at, started_at),
-                        error = 'the process running this job stopped before it finished'
-                 WHERE id = ?1 AND status = 'running'",
-                [id],
-            )?;
-        }
-    }
-    Ok(n)
-}
-
-/// Every status a logged run can have (the `jobs` table's CHECK constraint).
-pub const STATUSES: [&str; 5] = ["running", "done", "failed", "cancelled", "interrupted"];
-
-/// One row of the experiment log.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct JobRecord {
-    pub id: i64,
-    pub kind: String,
-    pub params: Value,
-    pub status: String,
-    pub started_at: String,
-    pub ended_at: Option<String>,
-    /// Wall-clock seconds from start to end (or to the last heartbeat of an interrupted job).
-    pub duration_s: Option<f64>,
-    pub result: Option<Value>,
-    pub error: Option<String>,
-}
-
-/// Which rows of the experiment log to list.
-#[derive(Debug, Clone, Default)]
-pub struct JobFilter {
-    pub kind: Option<String>,
-    pub status: Option<String>,
-    /// At most this many, newest first.
-    pub limit: Option<usize>,
-}
-
-/// The experiment log, newest first. Reaps interrupted jobs first so their status is true.
-pub fn list_jobs(ws: &Workspace, filter: &JobFilter) -> Result<Vec<JobRecord>> {
-    select_jobs(ws, None, filter)
-}
-
-/// Rows matching `filter` (and `id`, when given), newest first.
-fn select_jobs(ws: &Workspace, id: Option<i64>, filter: &JobFilter) -> Result<Vec<JobRecord>> {
-    reap_interrupted(ws.conn())?;
-    let limit = filter.limit.map_or(-1, |l| l as i64);
-    let mut stmt = ws.conn().prepare(
-        "SELECT id, kind, params, status, started_at, ended_at, result, error FROM jobs
-         WHERE (?1 IS NULL OR kind = ?1) AND (?2 IS NULL OR status = ?2) AND (?4 IS NULL OR id = ?4)
-         ORDER BY id DESC LIMIT ?3",
-    )?;
-    let rows = stmt.query_map((&filter.kind, &filter.status, limit, id), |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, String>(3)?,
-            r.get::<_, String>(4)?,
-            r.get::<_, Option<String>>(5)?,
-            r.get::<_, Option<String>>(6)?,
-            r.get::<_, Option<String>>(7)?,
-        ))
-    })?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (id, kind, params, status, started_at, ended_at, result, error) = row?;
-        let duration_s = ended_at
-            .as_deref()
-            .and_then(|e| seconds_between(&started_at, e));
-        out.push(JobRecord {
-            id,
-            kind,
-            params: serde_json::from_str(&params).unwrap_or(Value::String(params)),
-            status,
-            started_at,
-            ended_at,
-            duration_s,
-            result: result.map(|r| serde_json::from_str(&r).unwrap_or(Value::String(r))),
-            error,
-        });
-    }
-    Ok(out)
-}
-
-/// One job's row.
-pub fn get_job(ws: &Workspace, id: i64) -> Result<Option<JobRecord>> {
-    Ok(select_jobs(ws, Some(id), &JobFilter::default())?.pop())
-}
-
-fn seconds_between(a: &str, b: &str) -> Option<f64> {
-    let a = chrono::DateTime::parse_from_rfc3339(a).ok()?;
-    let b = chrono::DateTime::parse_from_rfc3339(b).ok()?;
-    Some((b - a).num_milliseconds() as f64 / 1000.0)
-}
+mod log;
+pub mod registry;
+#[cfg(test)]
+mod tests;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A job that counts to `steps`, sleeping `step_ms` per step; fails at `fail_at`.
-    struct Counter {
-        steps: u32,
-        step_ms: u64,
-        fail_at: Option<u32>,
-    }
-
-    impl Job for Counter {
-        fn kind(&self) -> &'static str {
-            "test-counter"
-        }
-        fn params(&self) -> Value {
-            serde_json::json!({"steps": self.steps})
-        }
-        fn run(&mut self, cx: &JobContext) -> Result<Value> {
-            for i in 0..self.steps {
-                cx.check_cancel()?;
-                if Some(i) == self.fail_at {
-                    return Err(EngineError::invalid("steps", "told to fail"));
-                }
-                std::thread::sleep(Duration::from_millis(self.step_ms));
-                cx.progress((i + 1) as f32 / self.steps as f32, format!("step {i}"));
-                cx.counter("done", f64::from(i + 1));
-            }
-            Ok(serde_json::json!({"counted": self.steps}))
-        }
-    }
-
-    fn setup() -> (tempfile::TempDir, JobRunner) {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("w.tianwang");
-        Workspace::open_or_create(&p).unwrap();
-        (d, JobRunner::new(p, Arc::new(|| {})))
-    }
-
-    #[test]
-    fn done_job_is_logged_with_params_and_result() {
-        let (_d, runner) = setup();
-        let h = runner.spawn(Box::new(Counter {
-            steps: 5,
-            step_ms: 1,
-            fail_at: None,
-        }));
-        let state = h.wait();
-        assert_eq!(state, JobState::Done(serde_json::json!({"counted": 5})));
-        let snap = h.snapshot();
-        assert_eq!(snap.progress.fraction, Some(1.0));
-        assert_eq!(snap.progress.counters, vec![("done".to_string(), 5.0)]);
-        let ws = Workspace::open_existing(runner.workspace_path()).unwrap();
-        let log = list_jobs(&ws, &JobFilter::default()).unwrap();
-        assert_eq!(log.len(), 1);
-        assert_eq!(log[0].status, "done");
-        assert_eq!(log[0].params, serde_json::json!({"steps": 5}));
-        assert_eq!(log[0].result, Some(serde_json::json!({"counted": 5})));
-        assert!(log[0].duration_s.is_some());
-        assert_eq!(get_job(&ws, log[0].id).unwrap().unwrap(), log[0]);
-        assert!(get_job(&ws, 999).unwrap().is_none());
-    }
-
-    #[test]
-    fn failure_and_cancel_are_logged() {
-        let (_d, runner) = setup();
-        let h = runner.spawn(Box::new(Counter {
-            steps: 5,
-            step_ms: 1,
-            fail_at: Some(2),
-        }));
-        assert!(matches!(
-            h.wait(),
-            JobState::Failed {
-                user_error: true,
-                ..
-            }
-        ));
-
-        let h = runner.spawn(Box::new(Counter {
-            steps: 100_000,
-            step_ms: 2,
-            fail_at: None,
-        }));
-        while h.snapshot().state != JobState::Running {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        let t = Instant::now();
-        h.cancel();
-        assert_eq!(h.snapshot().state, JobState::Cancelling);
-        assert_eq!(h.wait(), JobState::Cancelled);
-        assert!(
-            t.elapsed() < Duration::from_millis(200),
-            "{:?}",
-            t.elapsed()
-        );
-
-        let ws = Workspace::open_existing(runner.workspace_path()).unwrap();
-        let f = |s: &str| {
-            list_jobs(
-                &ws,
-                &JobFilter {
-                    status: Some(s.into()),
-                    ..Default::default()
-                },
-            )
-            .unwrap()
-        };
-        assert_eq!(f("failed").len(), 1);
-        assert!(
-            f("failed")[0]
-                .error
-                .as_deref()
-                .unwrap()
-                .contains("told to fail")
-        );
-        assert_eq!(f("cancelled").len(), 1);
-        let by_kind = list_jobs(
-            &ws,
-            &JobFilter {
-                kind: Some("test-counter".into()),
-                limit: Some(1),
-                ..Default::default()
-            },
-        )
-        .unwrap();
-        assert_eq!(by_kind.len(), 1);
-        assert_eq!(by_kind[0].status, "cancelled", "newest first");
-    }
-
-    #[test]
-    fn panicking_job_is_a_failure_not_a_crash() {
-        struct Boom;
-        impl Job for Boom {
-            fn kind(&self) -> &'static str {
-                "boom"
-            }
-            fn params(&self) -> Value {
-                Value::Null
-            }
-            fn run(&mut self, _: &JobContext) -> Result<Value> {
-                panic!("kaboom")
-            }
-        }
-        let (_d, runner) = setup();
-        match runner.spawn(Box::new(Boom)).wait() {
-            JobState::Failed {
-                message,
-                user_error,
-            } => {
-                assert!(message.contains("kaboom"));
-                assert!(!user_error);
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn dead_processes_jobs_are_interrupted() {
-        let (_d, runner) = setup();
-        let ws = Workspace::open_existing(runner.workspace_path()).unwrap();
-        let now = now_rfc3339();
-        // A fresh heartbeat but a pid that cannot exist; and a live pid with a stale heartbeat;
-        // and a live, fresh one that must stay running.
-        ws.conn()
-            .execute(
-                "INSERT INTO jobs(kind, params, status, started_at, heartbeat_at, pid) VALUES
-                 ('a','{}','running',?1,?1, 2147483000),
-                 ('b','{}','running','2020-01-01T00:00:00.000Z','2020-01-01T00:00:05.000Z', ?2),
-                 ('c','{}','running',?1,?1, ?2)",
-                (&now, i64::from(std::process::id())),
-            )
-            .unwrap();
-        let log = list_jobs(&ws, &JobFilter::default()).unwrap();
-        let status = |k: &str| log.iter().find(|j| j.kind == k).unwrap().status.clone();
-        if cfg!(target_os = "linux") {
-            assert_eq!(status("a"), "interrupted");
-        }
-        assert_eq!(status("b"), "interrupted");
-        assert_eq!(status("c"), "running");
-        let b = log.iter().find(|j| j.kind == "b").unwrap();
-        assert_eq!(b.duration_s, Some(5.0));
-    }
-
-    #[test]
-    fn missing_workspace_fails_the_job_cleanly() {
-        let d = tempfile::tempdir().unwrap();
-        let runner = JobRunner::new(d.path().join("gone.tianwang"), Arc::new(|| {}));
-        let h = runner.spawn(Box::new(Counter {
-            steps: 1,
-            step_ms: 1,
-            fail_at: None,
-        }));
-        assert!(matches!(h.wait(), JobState::Failed { .. }));
-        assert!(!d.path().join("gone.tianwang").exists());
-    }
-}
+use log::process_start;
+pub(crate) use log::reap_interrupted;
+pub use log::{JobFilter, JobRecord, STATUSES, get_job, list_jobs, load_detail, save_detail};
+use log::{record_end, record_start};

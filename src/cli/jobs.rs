@@ -1,0 +1,104 @@
+//! The experiment-log subcommands: `jobs` (the log, filtered) and `calibrate` (a job).
+
+use clap::Args;
+use serde_json::json;
+
+use super::{Cli, print_json, run_job_with_progress, workspace_path};
+use crate::engine::calibrate::{Calibrate, CalibrateParams};
+use crate::engine::error::EngineError;
+use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::{self, JobFilter, STATUSES};
+use crate::engine::store::Workspace;
+
+/// `tianwang jobs`.
+#[derive(Debug, Args)]
+pub struct JobsArgs {
+    /// Only this kind of job (e.g. calibrate).
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Only this status: running, done, failed, cancelled, interrupted.
+    #[arg(long)]
+    pub status: Option<String>,
+    /// At most this many rows, newest first.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// One JSON document on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Print the experiment log.
+pub fn list(cli: &Cli, a: &JobsArgs) -> anyhow::Result<()> {
+    if let Some(s) = &a.status
+        && !STATUSES.contains(&s.as_str())
+    {
+        return Err(EngineError::invalid(
+            "status",
+            format!("`{s}` is not one of {}", STATUSES.join(", ")),
+        )
+        .into());
+    }
+    let path = workspace_path(cli)?;
+    let ws = Workspace::open_or_create(&path)?;
+    let rows = jobs::list_jobs(
+        &ws,
+        &JobFilter {
+            kind: a.kind.clone(),
+            status: a.status.clone(),
+            limit: a.limit,
+        },
+    )?;
+    if a.json {
+        return print_json(&json!({ "workspace": path, "jobs": rows }));
+    }
+    if rows.is_empty() {
+        println!("no jobs in {}", path.display());
+        return Ok(());
+    }
+    println!(
+        "{:>5}  {:<12} {:<11} {:<24} {:>8}  params",
+        "id", "kind", "status", "started", "took"
+    );
+    for r in rows {
+        println!(
+            "{:>5}  {:<12} {:<11} {:<24} {:>8}  {}",
+            r.id,
+            r.kind,
+            r.status,
+            r.started_at,
+            r.duration_s.map_or("-".into(), |d| format!("{d:.1}s")),
+            r.params
+        );
+    }
+    Ok(())
+}
+
+/// `tianwang calibrate`.
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// Measuring time in seconds (0.5–600).
+    #[arg(long, default_value_t = CalibrateParams::default().seconds)]
+    pub seconds: f64,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Measure MD5 and SQLite throughput on 13 KB pages (a job, logged in the workspace).
+pub fn calibrate(cli: &Cli, a: &CalibrateArgs) -> anyhow::Result<()> {
+    let job = Calibrate::new(CalibrateParams { seconds: a.seconds })?;
+    let ws = Workspace::open_or_create(&workspace_path(cli)?)?;
+    let v = run_job_with_progress(&ws, Box::new(job))?;
+    if a.json {
+        return print_json(&v);
+    }
+    let r = Calibrate::decode(&v)?;
+    println!(
+        "MD5 on 13 KB pages:    {:>10.0} pages/s ({:.0} MB/s)",
+        r.md5_pages_per_s, r.md5_mb_per_s
+    );
+    println!(
+        "SQLite 13 KB inserts:  {:>10.0} pages/s",
+        r.sqlite_pages_per_s
+    );
+    Ok(())
+}

@@ -8,6 +8,7 @@ pub mod capacity;
 pub mod crawl;
 pub mod docview;
 pub mod error;
+pub mod export;
 pub mod formats;
 pub mod inspect;
 pub mod jobs;

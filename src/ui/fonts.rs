@@ -11,7 +11,7 @@ use std::sync::Arc;
 use egui::{FontData, FontDefinitions, FontFamily};
 
 /// The bundled subset font.
-pub const BUNDLED_CJK: &[u8] = include_bytes!("../../assets/fonts/NotoSansCJKsc-subset.otf");
+pub const BUNDLED_CJK: &[u8] = crate::engine::export::BUNDLED_CJK;
 const BUNDLED_NAME: &str = "tianwang-cjk-bundled";
 const SYSTEM_NAME: &str = "tianwang-cjk-system";
 

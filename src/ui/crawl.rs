@@ -9,10 +9,12 @@ use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
 
 use super::Lang;
+use super::export::{Exports, plot_buttons, table_button};
 use super::panel::{Cx, LabPanel, PanelInfo};
 use super::task::{Loaded, Task};
 use crate::engine::crawl::report::{CrawlReport, report};
 use crate::engine::crawl::{Crawl, CrawlCounters, CrawlParams, IN_FLIGHT_PREFIX, Scope, Strategy};
+use crate::engine::export::{Plot as XPlot, Series as XSeries, Table};
 use crate::engine::jobs::{JobHandle, JobSnapshot};
 use crate::engine::sample::server::{SampleServer, ServeOptions};
 use crate::engine::store::Workspace;
@@ -348,7 +350,23 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
         });
 }
 
-fn plots(lang: Lang, ui: &mut Ui, p: &CrawlPanel) {
+/// The crawl's counters over time as exportable plot data.
+fn totals_plot(lang: Lang, s: &[Sample]) -> XPlot {
+    let series = |name: &str, f: fn(&Sample) -> f64| {
+        XSeries::line(name, s.iter().map(|x| [x.t, f(x)]).collect::<Vec<_>>())
+    };
+    XPlot::new(
+        lang.t("crawl.plot_total"),
+        lang.t("export.axis_seconds"),
+        lang.t("export.axis_pages"),
+    )
+    .series(series(lang.t("crawl.fetched"), |x| x.fetched))
+    .series(series(lang.t("crawl.stored"), |x| x.stored))
+    .series(series(lang.t("crawl.replicas"), |x| x.replicas))
+    .series(series(lang.t("crawl.frontier"), |x| x.frontier))
+}
+
+fn plots(lang: Lang, ui: &mut Ui, p: &CrawlPanel, ex: &mut Exports) {
     let s = &p.series;
     if s.len() < 2 {
         return;
@@ -365,17 +383,30 @@ fn plots(lang: Lang, ui: &mut Ui, p: &CrawlPanel) {
         )
     };
     ui.columns(2, |cols| {
-        cols[0].label(RichText::new(lang.t("crawl.plot_rate")).strong());
+        cols[0].horizontal(|ui| {
+            ui.label(RichText::new(lang.t("crawl.plot_rate")).strong());
+            plot_buttons(ui, lang, ex, || {
+                XPlot::new(
+                    lang.t("crawl.plot_rate"),
+                    lang.t("export.axis_seconds"),
+                    lang.t("crawl.pages_per_s"),
+                )
+                .series(XSeries::line(lang.t("crawl.pages_per_s"), rate.clone()))
+            });
+        });
         Plot::new("crawl_rate")
             .height(180.0)
             .x_axis_label("s")
             .show(&mut cols[0], |pl| {
                 pl.line(Line::new(
                     lang.t("crawl.pages_per_s"),
-                    PlotPoints::from(rate),
+                    PlotPoints::from(rate.clone()),
                 ));
             });
-        cols[1].label(RichText::new(lang.t("crawl.plot_total")).strong());
+        cols[1].horizontal(|ui| {
+            ui.label(RichText::new(lang.t("crawl.plot_total")).strong());
+            plot_buttons(ui, lang, ex, || totals_plot(lang, s));
+        });
         Plot::new("crawl_total")
             .height(180.0)
             .legend(Legend::default())
@@ -387,7 +418,20 @@ fn plots(lang: Lang, ui: &mut Ui, p: &CrawlPanel) {
                 pl.line(line(lang.t("crawl.frontier"), |x| x.frontier));
             });
     });
-    ui.label(RichText::new(lang.t("crawl.plot_bytes")).strong());
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(lang.t("crawl.plot_bytes")).strong());
+        plot_buttons(ui, lang, ex, || {
+            XPlot::new(
+                lang.t("crawl.plot_bytes"),
+                lang.t("export.axis_seconds"),
+                "MB",
+            )
+            .series(XSeries::line(
+                "MB",
+                s.iter().map(|x| [x.t, x.bytes / 1e6]).collect::<Vec<_>>(),
+            ))
+        });
+    });
     Plot::new("crawl_bytes")
         .height(110.0)
         .x_axis_label("s")
@@ -432,9 +476,33 @@ fn in_flight(lang: Lang, ui: &mut Ui, snap: &JobSnapshot) {
         });
 }
 
-fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport) {
+fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport, ex: &mut Exports) {
     ui.columns(2, |cols| {
-        cols[0].label(RichText::new(lang.t("crawl.outcomes")).strong());
+        cols[0].horizontal(|ui| {
+            ui.label(RichText::new(lang.t("crawl.outcomes")).strong());
+            table_button(ui, lang, ex, || {
+                Table::new(
+                    lang.t("crawl.outcomes"),
+                    [lang.t("export.col_outcome"), lang.t("export.col_count")],
+                )
+                .with_rows(r.outcomes.iter().map(|(k, n)| [k.clone(), n.to_string()]))
+            });
+            plot_buttons(ui, lang, ex, || {
+                XPlot::new(
+                    lang.t("crawl.outcomes"),
+                    lang.t("export.col_outcome"),
+                    lang.t("export.col_count"),
+                )
+                .series(XSeries::bars(
+                    lang.t("crawl.outcomes"),
+                    r.outcomes
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (_, n))| [i as f64, *n as f64])
+                        .collect::<Vec<_>>(),
+                ))
+            });
+        });
         if !r.outcomes.is_empty() {
             let bars: Vec<Bar> = r
                 .outcomes
@@ -458,8 +526,16 @@ fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport) {
                     ui.end_row();
                 }
             });
-        cols[1]
-            .label(RichText::new(lang.tf("crawl.frontier_head", &[&r.frontier_queued])).strong());
+        cols[1].horizontal(|ui| {
+            ui.label(RichText::new(lang.tf("crawl.frontier_head", &[&r.frontier_queued])).strong());
+            table_button(ui, lang, ex, || {
+                Table::new(lang.t("export.frontier"), ["priority", "why", "url"]).with_rows(
+                    r.frontier_head
+                        .iter()
+                        .map(|f| [format!("{}", f.priority), f.why.clone(), f.url.clone()]),
+                )
+            });
+        });
         egui::Grid::new("frontier_head")
             .striped(true)
             .show(&mut cols[1], |ui| {
@@ -472,7 +548,25 @@ fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport) {
             });
     });
     ui.add_space(8.0);
-    ui.label(RichText::new(lang.t("crawl.recent")).strong());
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(lang.t("crawl.recent")).strong());
+        table_button(ui, lang, ex, || {
+            Table::new(
+                lang.t("crawl.recent"),
+                ["fetched_at", "status", "error", "bytes", "replica", "url"],
+            )
+            .with_rows(r.recent.iter().map(|f| {
+                [
+                    f.fetched_at.clone(),
+                    f.status.map_or(String::new(), |s| s.to_string()),
+                    f.error_kind.clone().unwrap_or_default(),
+                    f.bytes.map_or(String::new(), |b| b.to_string()),
+                    f.replica.to_string(),
+                    f.url.clone(),
+                ]
+            }))
+        });
+    });
     egui::Grid::new("recent_fetches")
         .striped(true)
         .num_columns(5)
@@ -584,13 +678,13 @@ fn show(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
         ui.ctx().request_repaint_after(Duration::from_millis(250));
     }
     ui.add_space(8.0);
-    plots(lang, ui, me);
+    plots(lang, ui, me, &mut cx.hub.exports);
     if let Some(h) = &me.handle {
         in_flight(lang, ui, &h.snapshot());
     }
     ui.add_space(8.0);
     if let Some(r) = &me.report.value {
-        tables(lang, ui, r);
+        tables(lang, ui, r, &mut cx.hub.exports);
     }
     ui.add_space(12.0);
     let ws = cx.session.as_ref().map(|s| s.path.clone());

@@ -5,8 +5,10 @@
 use egui::{RichText, Ui};
 
 use super::Lang;
+use super::export::table_button;
 use super::panel::{Cx, LabPanel, PanelInfo, Request};
 use crate::engine::calibrate::{Calibrate, CalibrateParams, MAX_SECONDS, MIN_SECONDS};
+use crate::engine::export::Table;
 use crate::engine::jobs::{JobRecord, JobState, STATUSES};
 
 /// At most this many log rows are drawn (the filter narrows the rest).
@@ -341,7 +343,41 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
         ui.colored_label(ui.visuals().error_fg_color, e);
     }
 
-    ui.label(RichText::new(lang.tf("jobs.count", &[&view.shown.len(), &view.rows.len()])).weak());
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new(lang.tf("jobs.count", &[&view.shown.len(), &view.rows.len()])).weak(),
+        );
+        table_button(ui, lang, &mut cx.hub.exports, || {
+            let log = sess.log.value.as_deref().unwrap_or_default();
+            Table::new(
+                lang.t("jobs.log"),
+                [
+                    "id",
+                    "kind",
+                    "status",
+                    "started_at",
+                    "ended_at",
+                    "duration_s",
+                    "params",
+                    "result",
+                    "error",
+                ],
+            )
+            .with_rows(view.shown.iter().filter_map(|&i| log.get(i)).map(|r| {
+                [
+                    r.id.to_string(),
+                    r.kind.clone(),
+                    r.status.clone(),
+                    r.started_at.clone(),
+                    r.ended_at.clone().unwrap_or_default(),
+                    r.duration_s.map_or(String::new(), |d| d.to_string()),
+                    r.params.to_string(),
+                    r.result.as_ref().map_or(String::new(), |v| v.to_string()),
+                    r.error.clone().unwrap_or_default(),
+                ]
+            }))
+        });
+    });
     if view.rows.is_empty() {
         ui.label(RichText::new(lang.t("jobs.empty")).italics());
         me.view = Some(view);

@@ -5,6 +5,7 @@
 mod capacity;
 mod crawl;
 mod docview;
+mod export;
 pub mod fonts;
 pub mod i18n;
 mod jobs;
@@ -67,6 +68,8 @@ pub struct AppOptions {
     /// Load the sample web into the workspace if opening creates it (the default workspace on
     /// first start).
     pub sample_if_new: bool,
+    /// Write exported tables and plots into this folder without asking (tests, classes).
+    pub export_dir: Option<PathBuf>,
 }
 
 /// A status-bar message: a string-table key and its arguments, so it follows the language.
@@ -227,6 +230,7 @@ impl WorkbenchApp {
             ctx: ctx.clone(),
         };
         app.panel_infos = app.panels.iter().map(|p| p.info()).collect();
+        app.hub.exports.folder = options.export_dir;
         if !app.panel_infos.iter().any(|i| i.id == app.prefs.panel) {
             app.prefs.panel = "Overview".into();
         }
@@ -430,6 +434,13 @@ impl WorkbenchApp {
             }
         }
 
+        for r in self.hub.exports.poll() {
+            match r {
+                Ok(p) => self.set_status("status.exported", vec![p.display().to_string()], false),
+                Err(e) => self.set_status("status.export_failed", vec![e], true),
+            }
+        }
+
         // Finished jobs leave the top bar; their outcome goes to the status bar.
         let mut finished = Vec::new();
         let mut finishing = Vec::new();
@@ -628,6 +639,7 @@ pub fn run_gui(workspace: Option<PathBuf>) -> anyhow::Result<()> {
                     sample_if_new: workspace.is_none(),
                     workspace,
                     system_fonts: true,
+                    export_dir: std::env::var_os("TIANWANG_EXPORT_DIR").map(PathBuf::from),
                 },
             )))
         }),

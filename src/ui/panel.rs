@@ -35,6 +35,8 @@ pub(crate) struct Hub {
     pub sample_server: Option<SampleServer>,
     /// The job that finished last (the Jobs panel shows its outcome).
     pub last_finished: Option<JobSnapshot>,
+    /// Table and plot exports (CSV, PNG, SVG) in flight.
+    pub exports: super::export::Exports,
 }
 
 /// What a panel asks of the app, carried out after the frame's panel code returns.

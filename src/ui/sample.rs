@@ -4,8 +4,10 @@
 use egui::{RichText, Ui};
 
 use super::Lang;
+use super::export::{Exports, table_button};
 use super::panel::{Cx, LabPanel, PanelInfo};
 use super::task::Task;
+use crate::engine::export::Table;
 use crate::engine::sample::load::LoadSample;
 use crate::engine::sample::server::{SampleServer, ServeOptions};
 use crate::engine::sample::web::{SampleWeb, Truth};
@@ -138,12 +140,39 @@ fn load_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
         });
 }
 
-fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth) {
-    ui.label(
-        RichText::new(lang.t("sample.sites_title"))
-            .size(18.0)
-            .strong(),
-    );
+fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth, ex: &mut Exports) {
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new(lang.t("sample.sites_title"))
+                .size(18.0)
+                .strong(),
+        );
+        table_button(ui, lang, ex, || {
+            Table::new(
+                lang.t("sample.sites_title"),
+                [
+                    lang.t("sample.col_site"),
+                    lang.t("sample.col_host"),
+                    lang.t("sample.col_encoding"),
+                    lang.t("sample.col_pages"),
+                    "topic",
+                    "hub",
+                    "picture",
+                ],
+            )
+            .with_rows(t.sites.iter().map(|s| {
+                [
+                    s.name.clone(),
+                    s.host.clone(),
+                    s.encoding.clone(),
+                    s.pages.to_string(),
+                    s.topic.to_string(),
+                    s.hub.to_string(),
+                    s.picture.to_string(),
+                ]
+            }))
+        });
+    });
     egui::Grid::new("sample_sites")
         .striped(true)
         .num_columns(6)
@@ -178,22 +207,29 @@ fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth) {
     );
     let counts = t.relation_counts();
     let n = |k: &str| counts.get(k).copied().unwrap_or(0);
+    let rows = [
+        (lang.t("sample.rel_exact"), n("exact")),
+        (lang.t("sample.rel_near"), n("near")),
+        (lang.t("sample.rel_contains"), n("contains")),
+        (lang.t("sample.rel_mirror"), n("mirror")),
+        (lang.t("sample.hard_negatives"), t.hard_negatives.len()),
+        (lang.t("sample.robots"), t.robots_disallowed.len()),
+        (lang.t("sample.broken"), t.broken_links.len()),
+        (lang.t("sample.redirects"), t.redirects.len()),
+        (lang.t("sample.canonical"), t.canonical_cases.len()),
+        (lang.t("sample.changed_pages"), t.changed.len()),
+    ];
+    table_button(ui, lang, ex, || {
+        Table::new(
+            lang.t("sample.truth_title"),
+            [lang.t("sample.truth_title"), lang.t("export.col_count")],
+        )
+        .with_rows(rows.iter().map(|(l, c)| [l.to_string(), c.to_string()]))
+    });
     egui::Grid::new("sample_truth")
         .num_columns(2)
         .spacing([14.0, 4.0])
         .show(ui, |ui| {
-            let rows = [
-                (lang.t("sample.rel_exact"), n("exact")),
-                (lang.t("sample.rel_near"), n("near")),
-                (lang.t("sample.rel_contains"), n("contains")),
-                (lang.t("sample.rel_mirror"), n("mirror")),
-                (lang.t("sample.hard_negatives"), t.hard_negatives.len()),
-                (lang.t("sample.robots"), t.robots_disallowed.len()),
-                (lang.t("sample.broken"), t.broken_links.len()),
-                (lang.t("sample.redirects"), t.redirects.len()),
-                (lang.t("sample.canonical"), t.canonical_cases.len()),
-                (lang.t("sample.changed_pages"), t.changed.len()),
-            ];
             for (label, count) in rows {
                 ui.label(label);
                 ui.label(RichText::new(count.to_string()).strong());
@@ -251,7 +287,7 @@ fn show(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
     load_section(cx, me, ui);
     ui.add_space(10.0);
     match &me.truth.value {
-        Some(t) => truth_section(lang, ui, t),
+        Some(t) => truth_section(lang, ui, t, &mut cx.hub.exports),
         None => {
             ui.spinner();
         }

@@ -12,7 +12,17 @@ use tianwang::ui::{AppOptions, WorkbenchApp};
 /// The app at 1280×800, light theme, bundled fonts only (pixel-stable), on workspace `ws`
 /// (`sample_if_new`: load the sample web if opening creates it).
 pub fn harness_with(ws: &Path, sample_if_new: bool) -> Harness<'static, WorkbenchApp> {
+    harness_full(ws, sample_if_new, None)
+}
+
+/// [`harness_with`], exporting tables and plots into `export_dir` without a dialog.
+pub fn harness_full(
+    ws: &Path,
+    sample_if_new: bool,
+    export_dir: Option<&Path>,
+) -> Harness<'static, WorkbenchApp> {
     let ws = ws.to_path_buf();
+    let export_dir = export_dir.map(Path::to_path_buf);
     Harness::builder()
         .with_size([1280.0, 800.0])
         .with_theme(egui::Theme::Light)
@@ -23,6 +33,7 @@ pub fn harness_with(ws: &Path, sample_if_new: bool) -> Harness<'static, Workbenc
                     workspace: Some(ws),
                     system_fonts: false,
                     sample_if_new,
+                    export_dir: export_dir.clone(),
                 },
             )
         })

@@ -98,3 +98,50 @@ fn a_crawl_plot_exports_as_png_at_twice_the_size_and_as_svg() {
     assert!(svg.starts_with("<svg"));
     assert!(svg.contains("每秒网页数"), "the series name is in the SVG");
 }
+
+#[test]
+fn ticked_runs_compare_side_by_side_and_a_run_runs_again() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("w.tianwang");
+    Workspace::open_or_create(&path).unwrap();
+    let runner = JobRunner::new(path.clone(), std::sync::Arc::new(|| {}));
+    for seconds in [0.5, 0.75] {
+        let job = Calibrate::new(CalibrateParams { seconds }).unwrap();
+        runner.spawn(Box::new(job)).wait();
+    }
+    let mut h = harness_full(&path, false, None);
+    wait_secs(&mut h, "the workspace", 20, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h.get_by_label("任务").click();
+    wait_secs(&mut h, "the log rows", 20, |h| {
+        h.query_by_label("#2").is_some()
+    });
+    let boxes: Vec<_> = h
+        .query_all_by_role(egui::accesskit::Role::CheckBox)
+        .collect();
+    assert_eq!(boxes.len(), 2, "one tick box per run");
+    for b in boxes {
+        b.click();
+    }
+    h.run_steps(3);
+    h.get_by_label("对比 calibrate：#2 · #1");
+    h.get_by_label("1 个参数不同，0 个相同");
+    h.get_by_label("md5_pages_per_s").click();
+    h.run_steps(3);
+    h.get_by_label("md5_pages_per_s 在各次运行中的变化");
+
+    // Run #1 again from its details: a third run with the same parameters.
+    // "#1" is both the log row (first) and a comparison column.
+    h.query_all_by_label("#1").next().unwrap().click();
+    h.run_steps(2);
+    h.get_by_label("再次运行").scroll_to_me();
+    h.run_steps(3);
+    h.get_by_label("再次运行").click();
+    wait_secs(&mut h, "the third run", 30, |h| {
+        h.query_all_by_label("#3").next().is_some()
+    });
+    let ws = Workspace::open_existing(&path).unwrap();
+    let third = tianwang::engine::jobs::get_job(&ws, 3).unwrap().unwrap();
+    assert_eq!(third.params["seconds"], 0.5);
+}

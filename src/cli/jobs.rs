@@ -22,13 +22,26 @@ pub struct JobsArgs {
     /// At most this many rows, newest first.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Compare these runs (two or more ids of one kind): parameters that differ, every
+    /// result figure side by side with its change from the first run.
+    #[arg(long, num_args = 2.., value_name = "ID", conflicts_with_all = ["kind", "status", "limit", "rerun"])]
+    pub compare: Vec<i64>,
+    /// Run a logged run again with the same parameters (a new run in the log).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["kind", "status", "limit"])]
+    pub rerun: Option<i64>,
     /// One JSON document on stdout.
     #[arg(long)]
     pub json: bool,
 }
 
-/// Print the experiment log.
+/// Print the experiment log, compare runs, or run one again.
 pub fn list(cli: &Cli, a: &JobsArgs) -> anyhow::Result<()> {
+    if !a.compare.is_empty() {
+        return compare(cli, a);
+    }
+    if let Some(id) = a.rerun {
+        return rerun(cli, id, a.json);
+    }
     if let Some(s) = &a.status
         && !STATUSES.contains(&s.as_str())
     {
@@ -99,6 +112,67 @@ pub fn calibrate(cli: &Cli, a: &CalibrateArgs) -> anyhow::Result<()> {
     println!(
         "SQLite 13 KB inserts:  {:>10.0} pages/s",
         r.sqlite_pages_per_s
+    );
+    Ok(())
+}
+
+fn compare(cli: &Cli, a: &JobsArgs) -> anyhow::Result<()> {
+    let ws = Workspace::open_existing(&workspace_path(cli)?)?;
+    let c = jobs::compare::compare(&ws, &a.compare)?;
+    if a.json {
+        return print_json(&serde_json::to_value(&c)?);
+    }
+    let ids: Vec<String> = c.runs.iter().map(|r| format!("#{}", r.id)).collect();
+    println!("{} runs {}", c.kind, ids.join(" vs "));
+    println!(
+        "parameters: {} differ, {} the same",
+        c.params.len(),
+        c.params_same
+    );
+    for p in &c.params {
+        let v: Vec<String> = p
+            .values
+            .iter()
+            .map(|v| v.as_ref().map_or("—".into(), |v| v.to_string()))
+            .collect();
+        println!("  {:<32} {}", p.name, v.join("  →  "));
+    }
+    println!("figures:");
+    for f in &c.figures {
+        let v: Vec<String> = f
+            .values
+            .iter()
+            .zip(&f.relative)
+            .enumerate()
+            .map(|(i, (v, r))| match (v, r) {
+                (Some(v), Some(r)) if i > 0 => format!("{v:.4} ({:+.1} %)", r * 100.0),
+                (Some(v), _) => format!("{v:.4}"),
+                (None, _) => "—".into(),
+            })
+            .collect();
+        println!("  {:<32} {}", f.name, v.join("  "));
+    }
+    Ok(())
+}
+
+fn rerun(cli: &Cli, id: i64, json: bool) -> anyhow::Result<()> {
+    let ws = Workspace::open_existing(&workspace_path(cli)?)?;
+    let rec = jobs::get_job(&ws, id)?
+        .ok_or_else(|| EngineError::invalid("--rerun", format!("no run #{id} in the log")))?;
+    let kind = jobs::registry::find(&rec.kind).ok_or_else(|| {
+        EngineError::invalid(
+            "--rerun",
+            format!("runs of kind {} cannot be re-run", rec.kind),
+        )
+    })?;
+    let job = (kind.rebuild)(&rec.params)?;
+    let (v, new_id) = super::run_job_with_id(&ws, job)?;
+    if json {
+        return print_json(&json!({ "rerun_of": id, "id": new_id, "kind": rec.kind, "result": v }));
+    }
+    println!(
+        "run #{new_id} ({}) re-ran #{id} with the same parameters",
+        rec.kind
     );
     Ok(())
 }

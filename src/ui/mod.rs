@@ -533,6 +533,7 @@ impl WorkbenchApp {
     fn handle_request(&mut self, r: panel::Request) {
         match r {
             panel::Request::Goto(id) => self.prefs.panel = id.to_string(),
+            panel::Request::Status(e) => self.set_status("status.error", vec![e], true),
             panel::Request::Refresh => {
                 if let Some(s) = &mut self.session {
                     s.invalidate();

@@ -46,6 +46,8 @@ pub(crate) enum Request {
     Goto(&'static str),
     /// Re-read the workspace summary and the experiment log.
     Refresh,
+    /// Say something went wrong, in the status bar.
+    Status(String),
     /// Open a logged run's parameters in the panel that starts jobs of `kind`.
     Reopen {
         kind: String,

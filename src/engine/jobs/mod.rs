@@ -498,6 +498,7 @@ fn heartbeat_loop(workspace: &std::path::Path, id: i64, stop: &crossbeam_channel
     }
 }
 
+pub mod compare;
 mod log;
 pub mod registry;
 #[cfg(test)]

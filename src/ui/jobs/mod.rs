@@ -2,6 +2,8 @@
 //! (fraction, counters, ETA) with cancel, and lists the experiment log — filterable, with each
 //! run's parameters and result — from which a past run's parameters can be re-opened.
 
+mod compare;
+
 use egui::{RichText, Ui};
 
 use super::Lang;
@@ -24,6 +26,8 @@ pub(crate) struct JobsPanel {
     pub form_note: Option<(String, bool)>,
     /// The log as drawn, recomputed only when the log or the filter changes.
     view: Option<LogView>,
+    /// Runs ticked for side-by-side comparison, and the comparison drawn.
+    compare: compare::CompareState,
 }
 
 /// One log row's display strings, computed once per log load.
@@ -385,9 +389,10 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
     }
     egui::Grid::new("job_log")
         .striped(true)
-        .num_columns(7)
+        .num_columns(8)
         .spacing([14.0, 6.0])
         .show(ui, |ui| {
+            ui.label(RichText::new(lang.t("jobs.col_compare")).strong());
             for h in [
                 lang.t("jobs.col_id"),
                 lang.t("jobs.col_kind"),
@@ -401,6 +406,14 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
             }
             ui.end_row();
             for r in view.shown.iter().take(MAX_ROWS).map(|&i| &view.rows[i]) {
+                let mut ticked = p.compare.ids.contains(&r.id);
+                if ui
+                    .checkbox(&mut ticked, "")
+                    .on_hover_text(lang.t("jobs.compare_tick"))
+                    .changed()
+                {
+                    p.compare.toggle(r.id);
+                }
                 let sel = p.selected == Some(r.id);
                 if ui.selectable_label(sel, format!("#{}", r.id)).clicked() {
                     p.selected = if sel { None } else { Some(r.id) };
@@ -415,6 +428,7 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
             }
         });
     me.view = Some(view);
+    compare::section(cx, &mut me.compare, ui, sess);
     let selected = me
         .selected
         .and_then(|id| sess.log.value.as_ref()?.iter().find(|r| r.id == id));
@@ -426,6 +440,7 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
 fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
     let lang = cx.lang;
     let mut reopen = false;
+    let mut rerun = false;
     ui.add_space(12.0);
     egui::Frame::group(ui.style())
         .inner_margin(10.0)
@@ -468,7 +483,24 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
             {
                 reopen = true;
             }
+            let rerunnable = crate::engine::jobs::registry::find(&r.kind).is_some();
+            if ui
+                .add_enabled(rerunnable, egui::Button::new(lang.t("jobs.rerun")))
+                .on_hover_text(lang.t("jobs.rerun_hint"))
+                .clicked()
+            {
+                rerun = true;
+            }
         });
+    if rerun {
+        match crate::engine::jobs::registry::find(&r.kind).map(|k| (k.rebuild)(&r.params)) {
+            Some(Ok(job)) => {
+                cx.start_job(job);
+            }
+            Some(Err(e)) => cx.request(Request::Status(e.to_string())),
+            None => {}
+        }
+    }
     if reopen {
         cx.request(Request::Reopen {
             kind: r.kind.clone(),

@@ -1,0 +1,87 @@
+//! The experiment log from the command line: runs compared side by side, and re-run.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run(ws: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tianwang"))
+        .arg("--workspace")
+        .arg(ws)
+        .args(args)
+        .output()
+        .expect("run tianwang")
+}
+
+fn ok_json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
+}
+
+#[test]
+fn compare_two_runs_then_rerun_one() {
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("w.tianwang");
+    ok_json(&run(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
+    ok_json(&run(&ws, &["calibrate", "--seconds", "0.75", "--json"]));
+
+    let c = ok_json(&run(&ws, &["jobs", "--compare", "1", "2", "--json"]));
+    assert_eq!(c["kind"], "calibrate");
+    assert_eq!(c["runs"][0]["id"], 1);
+    assert_eq!(c["runs"][1]["id"], 2);
+    assert_eq!(c["params"].as_array().unwrap().len(), 1);
+    assert_eq!(c["params"][0]["name"], "seconds");
+    assert_eq!(c["params"][0]["values"], serde_json::json!([0.5, 0.75]));
+    let fig = c["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "md5_pages_per_s")
+        .expect("every result number is a figure");
+    let (a, b) = (
+        fig["values"][0].as_f64().unwrap(),
+        fig["values"][1].as_f64().unwrap(),
+    );
+    assert!((fig["change"][1].as_f64().unwrap() - (b - a)).abs() < 1e-6);
+    assert_eq!(fig["change"][0], 0.0);
+
+    let r = ok_json(&run(&ws, &["jobs", "--rerun", "1", "--json"]));
+    assert_eq!(r["rerun_of"], 1);
+    assert_eq!(r["id"], 3);
+    let log = ok_json(&run(&ws, &["jobs", "--json"]));
+    let third = log["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["id"] == 3)
+        .unwrap()
+        .clone();
+    assert_eq!(third["params"]["seconds"], 0.5, "same parameters as #1");
+    assert_eq!(third["status"], "done");
+}
+
+#[test]
+fn bad_comparisons_exit_2_naming_the_flag() {
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("w.tianwang");
+    ok_json(&run(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
+    ok_json(&run(&ws, &["sample", "load", "--json"]));
+    for args in [
+        vec!["jobs", "--compare", "1", "2"],
+        vec!["jobs", "--compare", "1", "9"],
+        vec!["jobs", "--rerun", "9"],
+    ] {
+        let out = run(&ws, &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--compare") || err.contains("--rerun"),
+            "{err}"
+        );
+    }
+    // One id is not a comparison (clap refuses: exit 2 too).
+    assert_eq!(run(&ws, &["jobs", "--compare", "1"]).status.code(), Some(2));
+}

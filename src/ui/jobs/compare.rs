@@ -12,6 +12,9 @@ use crate::ui::Session;
 use crate::ui::export::{plot_buttons, table_button};
 use crate::ui::panel::Cx;
 
+/// (log generation, ticked ids): when either changes the comparison is rebuilt.
+type Key = (u64, Vec<i64>);
+
 #[derive(Default)]
 pub(super) struct CompareState {
     /// Ticked runs, in the order ticked.
@@ -19,7 +22,7 @@ pub(super) struct CompareState {
     /// The figure plotted across runs.
     figure: Option<String>,
     /// The comparison for (log generation, ids), or why there is none.
-    cached: Option<((u64, Vec<i64>), Result<Comparison, String>)>,
+    cached: Option<(Key, Result<Comparison, String>)>,
 }
 
 impl CompareState {

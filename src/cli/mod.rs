@@ -18,6 +18,7 @@ use crate::engine::error::EngineError;
 use crate::engine::jobs::{Job, JobRunner, JobState};
 use crate::engine::store::{self, Workspace};
 
+pub mod classify;
 pub mod crawl;
 pub mod jobs;
 pub mod sample;
@@ -72,6 +73,9 @@ pub enum Command {
     Segment(text::SegmentArgs),
     /// Measure MD5 and SQLite throughput on 13 KB pages (a job, logged in the workspace).
     Calibrate(jobs::CalibrateArgs),
+    /// Train and test a text classifier (kNN, NB, Rocchio, tree, linear SVM; DF/IG/MI/CHI
+    /// feature selection; RCut/PCut/SCut), sweep a parameter, or predict with a stored model.
+    Classify(Box<classify::ClassifyArgs>),
 }
 
 #[derive(Debug, Subcommand)]
@@ -86,6 +90,9 @@ pub enum BenchCommand {
     Crawl(crawl::BenchCrawlArgs),
     /// Build an in-memory frontier of N URLs and report the memory it takes.
     Frontier(crawl::BenchFrontierArgs),
+    /// Classifier training and testing on the THUCNews titles, with --peers side by side
+    /// with scikit-learn.
+    Classify(classify::BenchClassifyArgs),
 }
 
 pub(crate) fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
@@ -187,6 +194,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Clean(a) => text::clean(&cli, a),
         Command::Segment(a) => text::segment(a),
         Command::Calibrate(a) => jobs::calibrate(&cli, a),
+        Command::Classify(a) => classify::run(a, Some(workspace_path(&cli)?)),
     }
 }
 
@@ -196,6 +204,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Segment(a) => text::bench_segment(a),
         BenchCommand::Crawl(a) => crawl::bench_crawl(a),
         BenchCommand::Frontier(a) => crawl::bench_frontier(a),
+        BenchCommand::Classify(a) => classify::bench(a),
     }
 }
 

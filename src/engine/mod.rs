@@ -5,6 +5,7 @@
 pub mod archive;
 pub mod calibrate;
 pub mod capacity;
+pub mod classify;
 pub mod crawl;
 pub mod docview;
 pub mod error;

@@ -156,6 +156,22 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
              PRIMARY KEY (job_id, name)
          ) STRICT, WITHOUT ROWID;",
     ),
+    // v8: trained classifiers (engine::classify::persist), each with its full configuration.
+    M::up(
+        "CREATE TABLE classify_models (
+             id         INTEGER PRIMARY KEY,
+             name       TEXT NOT NULL,
+             kind       TEXT NOT NULL,
+             created    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+             train_docs INTEGER NOT NULL,
+             features   INTEGER NOT NULL,
+             labels     TEXT NOT NULL,   -- JSON array of class names
+             config     TEXT NOT NULL,   -- JSON PipelineConfig
+             metrics    TEXT,            -- JSON Metrics of the test run, when known
+             model      TEXT NOT NULL    -- JSON Model (configuration included)
+         );
+         CREATE INDEX classify_models_name ON classify_models(name);",
+    ),
 ];
 
 /// The migrations as a runnable set.

@@ -339,4 +339,46 @@ mod tests {
         assert!(rep.records >= 38 && rep.records < 40, "{rep:?}");
         assert!(rep.damaged_bytes > 0);
     }
+
+    /// A full disk (here the workspace's size quota, `PRAGMA max_page_count`) during an
+    /// import: the import fails with a message that says the disk is full and that nothing
+    /// was written, and what was committed before is all still there.
+    #[test]
+    fn a_full_disk_loses_nothing_committed_and_says_so() {
+        let (d, ws) = loaded();
+        let warc = d.path().join("x.warc");
+        export(&ws, Format::Warc, &warc).unwrap();
+        drop(ws);
+        let target = d.path().join("b.tianwang");
+        let mut ws = Workspace::open_or_create(&target).unwrap();
+        let pages: i64 = ws
+            .conn()
+            .query_row("SELECT count(*) FROM pages", [], |r| r.get(0))
+            .unwrap();
+        let used: i64 = ws
+            .conn()
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .unwrap();
+        ws.conn()
+            .pragma_update(None, "max_page_count", used + 3)
+            .unwrap();
+        let e = import(&mut ws, Format::Warc, &warc, false).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("full") && msg.contains("nothing of this step was written"),
+            "{msg}"
+        );
+        assert!(e.is_user_error());
+        drop(ws);
+        let ws = Workspace::open_existing(&target).unwrap();
+        let after: i64 = ws
+            .conn()
+            .query_row("SELECT count(*) FROM pages", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(after, pages, "the failed import left nothing half-written");
+        // With room again the same import succeeds.
+        let mut ws = ws;
+        let rep = import(&mut ws, Format::Warc, &warc, false).unwrap();
+        assert_eq!(rep.new_pages, 40);
+    }
 }

@@ -45,7 +45,7 @@ pub enum EngineError {
         source: std::io::Error,
     },
 
-    #[error("database error: {0}")]
+    #[error("database error: {}", describe_sql(.0))]
     Sql(#[from] rusqlite::Error),
 
     #[error("schema migration failed: {0}")]
@@ -56,8 +56,15 @@ pub enum EngineError {
 }
 
 impl EngineError {
-    /// True when the user can fix this by changing their input (CLI exit code 2).
+    /// True when the user can fix this by changing their input or their machine (CLI exit
+    /// code 2): a bad file or parameter, a read-only workspace, a full disk.
     pub fn is_user_error(&self) -> bool {
+        if let EngineError::Sql(rusqlite::Error::SqliteFailure(f, _)) = self {
+            return matches!(
+                f.code,
+                rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::DiskFull
+            );
+        }
         matches!(
             self,
             EngineError::NotAWorkspace { .. }
@@ -90,9 +97,55 @@ impl EngineError {
 
 pub type Result<T, E = EngineError> = std::result::Result<T, E>;
 
+/// SQLite's error in words a user can act on: a full disk, a read-only file and a damaged
+/// file say so and what to do; nothing of the failed step was written (every write is one
+/// transaction), which the message says too.
+pub fn describe_sql(e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode as C;
+    let rusqlite::Error::SqliteFailure(f, _) = e else {
+        return e.to_string();
+    };
+    match f.code {
+        C::DiskFull => format!(
+            "the disk (or the workspace's size limit) is full ({e}); nothing of this step was written — free some space and run it again"
+        ),
+        C::ReadOnly => format!(
+            "the workspace is read-only ({e}); nothing was written — make the file and its folder writable, or Save As a copy"
+        ),
+        C::DatabaseCorrupt | C::NotADatabase => format!(
+            "the workspace file is damaged ({e}); what was committed before the damage may be recoverable from a backup or with `sqlite3 .recover`"
+        ),
+        C::DatabaseBusy | C::DatabaseLocked => format!(
+            "the workspace is busy in another program ({e}); try again when it has finished"
+        ),
+        C::SystemIoFailure => {
+            format!("the disk reported an I/O error ({e}); nothing of this step was written")
+        }
+        _ => e.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn full_disk_and_read_only_say_what_to_do() {
+        let full = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
+            None,
+        );
+        let msg = EngineError::Sql(full).to_string();
+        assert!(
+            msg.contains("full") && msg.contains("nothing of this step was written"),
+            "{msg}"
+        );
+        let ro = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_READONLY),
+            None,
+        );
+        assert!(EngineError::Sql(ro).to_string().contains("read-only"));
+    }
 
     #[test]
     fn user_errors_are_told_apart_from_faults() {

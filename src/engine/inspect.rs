@@ -515,4 +515,32 @@ mod tests {
                 .is_user_error()
         );
     }
+
+    /// A page (or snapshot) deleted from under the inspector — by another process, a
+    /// re-import — is an error that names it, never a panic.
+    #[test]
+    fn a_page_deleted_from_under_the_inspector_is_an_error() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("w.tianwang");
+        let ws = Workspace::open_or_create(&p).unwrap();
+        ws.conn()
+            .execute_batch(
+                "INSERT INTO sites(host, first_seen) VALUES ('a.localhost', 'x');
+                 INSERT INTO pages(url, site_id, first_seen) VALUES ('http://a.localhost/', 1, 'x');
+                 INSERT INTO snapshots(page_id, fetched_at, status, raw) VALUES (1, 'x', 200, x'48');",
+            )
+            .unwrap();
+        assert!(page(&ws, "http://a.localhost/").is_ok());
+        let other = Workspace::open_existing(&p).unwrap();
+        other
+            .conn()
+            .execute_batch("DELETE FROM snapshots; DELETE FROM pages;")
+            .unwrap();
+        let e = page(&ws, "http://a.localhost/").unwrap_err();
+        assert!(
+            e.is_user_error() && e.to_string().contains("not in this workspace"),
+            "{e}"
+        );
+        assert!(snapshot(&ws, 1, 16).is_err());
+    }
 }

@@ -213,6 +213,11 @@ pub(crate) enum FileKind {
     Sqlite {
         application_id: i32,
     },
+    /// An SQLite database shorter than its header says.
+    Truncated {
+        expected: u64,
+        found: u64,
+    },
 }
 
 pub(crate) fn inspect(path: &Path) -> Result<FileKind> {
@@ -245,6 +250,28 @@ pub(crate) fn inspect(path: &Path) -> Result<FileKind> {
     if header.len() < 100 || &header[..16] != b"SQLite format 3\0" {
         return Ok(FileKind::NotSqlite);
     }
+    // A file shorter than the size its header states was cut off (a copy that did not
+    // finish, a full disk during a copy): opening it would fail later, page by page. The
+    // stated size counts only when the header says it is current (offsets 24 and 92 agree).
+    let be32 = |at: usize| {
+        u32::from_be_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+    };
+    let page_size = match u16::from_be_bytes([header[16], header[17]]) {
+        1 => 65_536u64,
+        n => u64::from(n),
+    };
+    let pages = u64::from(be32(28));
+    // With a write-ahead log beside it the log may still hold the rest (a checkpoint cut
+    // short): SQLite recovers that, so only a file without one is judged.
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let wal_holds_pages = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
+    if be32(24) == be32(92) && pages > 0 && meta.len() < pages * page_size && !wal_holds_pages {
+        return Ok(FileKind::Truncated {
+            expected: pages * page_size,
+            found: meta.len(),
+        });
+    }
     let application_id = i32::from_be_bytes([header[68], header[69], header[70], header[71]]);
     Ok(FileKind::Sqlite { application_id })
 }
@@ -261,12 +288,28 @@ pub struct WorkspaceSummary {
     pub jobs: i64,
     pub jobs_running: i64,
     pub created_at: Option<String>,
+    /// Opened read-only (the file or its folder is not writable).
+    pub read_only: bool,
 }
 
 /// An open workspace: one connection to one SQLite file.
 pub struct Workspace {
     conn: Connection,
     path: PathBuf,
+    /// Opened read-only (the file is not writable): everything reads, every write fails
+    /// with a message that says so, and the file is never changed.
+    read_only: bool,
+}
+
+/// The file (or, for the write-ahead log, its folder) cannot be written by us.
+fn read_only_file(path: &Path) -> bool {
+    let file_ro = std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly());
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let dir_ro = std::fs::metadata(dir).is_ok_and(|m| m.permissions().readonly());
+    file_ro || dir_ro
 }
 
 impl std::fmt::Debug for Workspace {
@@ -339,6 +382,7 @@ impl Workspace {
         let mut ws = Workspace {
             conn,
             path: path.into(),
+            read_only: false,
         };
         ws.configure()?;
         ws.migrate()?;
@@ -364,6 +408,14 @@ impl Workspace {
             }
             FileKind::Empty => return Err(not_a_workspace(path, "the file is empty")),
             FileKind::NotSqlite => return Err(not_a_workspace(path, "not an SQLite database")),
+            FileKind::Truncated { expected, found } => {
+                return Err(not_a_workspace(
+                    path,
+                    &format!(
+                        "the file is cut short: {found} of the {expected} bytes its header states (an unfinished copy?); restore it from the original or a backup"
+                    ),
+                ));
+            }
             FileKind::Sqlite { application_id } if application_id != APPLICATION_ID => {
                 return Err(not_a_workspace(
                     path,
@@ -390,6 +442,9 @@ impl Workspace {
                 });
             }
         }
+        if read_only_file(path) {
+            return Self::open_read_only(path);
+        }
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -401,6 +456,7 @@ impl Workspace {
         let mut ws = Workspace {
             conn,
             path: path.into(),
+            read_only: false,
         };
         ws.configure().map_err(|e| match e {
             EngineError::Sql(s) => classify_sql(path, s),
@@ -408,6 +464,39 @@ impl Workspace {
         })?;
         ws.migrate()?;
         Ok(ws)
+    }
+
+    /// Open a workspace whose file is not writable: reads work, writes fail with "read-only".
+    /// A workspace that would need a migration cannot be opened this way (upgrading writes).
+    fn open_read_only(path: &Path) -> Result<Self> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| classify_sql(path, e))?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| classify_sql(path, e))?;
+        if version < latest_schema_version() {
+            return Err(EngineError::BadPath {
+                path: path.into(),
+                reason: format!(
+                    "read-only, and written by an older build (schema {version}; this build upgrades to {}): make it writable once so it can be upgraded",
+                    latest_schema_version()
+                ),
+            });
+        }
+        Ok(Workspace {
+            conn,
+            path: path.into(),
+            read_only: true,
+        })
+    }
+
+    /// Opened read-only because the file or its folder is not writable.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
     }
 
     fn configure(&mut self) -> Result<()> {
@@ -470,6 +559,7 @@ impl Workspace {
                     r.get(0)
                 })
                 .optional()?,
+            read_only: self.read_only,
         })
     }
 

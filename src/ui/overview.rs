@@ -54,6 +54,9 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui) {
             .weak(),
         );
     }
+    if sum.is_some_and(|s| s.read_only) {
+        ui.colored_label(ui.visuals().warn_fg_color, lang.t("overview.read_only"));
+    }
     ui.add_space(10.0);
     ui.horizontal_wrapped(|ui| {
         card(

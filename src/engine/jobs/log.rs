@@ -105,7 +105,7 @@ pub(crate) fn reap_interrupted(conn: &Connection) -> Result<usize> {
             Some(alive) => !alive,
             None => pid.and_then(process_alive) == Some(false) || stale(),
         };
-        if gone {
+        if gone && !conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
             n += conn.execute(
                 "UPDATE jobs SET status = 'interrupted', ended_at = coalesce(heartbeat_at, started_at),
                         error = 'the process running this job stopped before it finished'

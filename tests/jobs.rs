@@ -85,3 +85,68 @@ fn bad_comparisons_exit_2_naming_the_flag() {
     // One id is not a comparison (clap refuses: exit 2 too).
     assert_eq!(run(&ws, &["jobs", "--compare", "1"]).status.code(), Some(2));
 }
+
+#[test]
+fn tables_leave_as_csv_with_a_bom() {
+    use tianwang::engine::export::table::parse_csv;
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("w.tianwang");
+    ok_json(&run(&ws, &["sample", "load", "--json"]));
+    ok_json(&run(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
+    ok_json(&run(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
+    let read = |name: &str| {
+        let bytes = std::fs::read(d.path().join(name)).unwrap();
+        assert!(bytes.starts_with(&[0xEF, 0xBB, 0xBF]), "{name}: BOM");
+        parse_csv(std::str::from_utf8(&bytes).unwrap())
+    };
+
+    let log = d.path().join("log.csv");
+    ok_json(&run(
+        &ws,
+        &["jobs", "--csv", log.to_str().unwrap(), "--json"],
+    ));
+    let rows = read("log.csv");
+    assert_eq!(rows[0][..3], ["id", "kind", "status"]);
+    assert_eq!(rows.len(), 4, "header + three runs");
+
+    let cmp = d.path().join("cmp.csv");
+    ok_json(&run(
+        &ws,
+        &[
+            "jobs",
+            "--compare",
+            "2",
+            "3",
+            "--csv",
+            cmp.to_str().unwrap(),
+            "--json",
+        ],
+    ));
+    let rows = read("cmp.csv");
+    assert_eq!(rows[0], ["figure", "#2", "#3", "Δ #3"]);
+    assert!(rows.iter().any(|r| r[0] == "md5_pages_per_s"));
+
+    let pages = d.path().join("pages.csv");
+    ok_json(&run(
+        &ws,
+        &["pages", "--csv", pages.to_str().unwrap(), "--json"],
+    ));
+    let rows = read("pages.csv");
+    assert_eq!(rows[0][0], "url");
+    assert!(rows.len() > 400);
+
+    let eval = d.path().join("eval.csv");
+    ok_json(&run(
+        &ws,
+        &[
+            "clean",
+            "--sample",
+            "--csv",
+            eval.to_str().unwrap(),
+            "--json",
+        ],
+    ));
+    let rows = read("eval.csv");
+    assert_eq!(rows[0][..5], ["page", "location", "p", "r", "f1"]);
+    assert_eq!(rows.len(), 435, "header + the 434 sample pages");
+}

@@ -29,6 +29,9 @@ pub struct JobsArgs {
     /// Run a logged run again with the same parameters (a new run in the log).
     #[arg(long, value_name = "ID", conflicts_with_all = ["kind", "status", "limit"])]
     pub rerun: Option<i64>,
+    /// Also write the log (or the comparison) to FILE as CSV (UTF-8 with BOM).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<std::path::PathBuf>,
     /// One JSON document on stdout.
     #[arg(long)]
     pub json: bool,
@@ -61,6 +64,9 @@ pub fn list(cli: &Cli, a: &JobsArgs) -> anyhow::Result<()> {
             limit: a.limit,
         },
     )?;
+    if let Some(f) = &a.csv {
+        crate::engine::export::save_table(&jobs::log_table("jobs", &rows), f)?;
+    }
     if a.json {
         return print_json(&json!({ "workspace": path, "jobs": rows }));
     }
@@ -119,6 +125,9 @@ pub fn calibrate(cli: &Cli, a: &CalibrateArgs) -> anyhow::Result<()> {
 fn compare(cli: &Cli, a: &JobsArgs) -> anyhow::Result<()> {
     let ws = Workspace::open_existing(&workspace_path(cli)?)?;
     let c = jobs::compare::compare(&ws, &a.compare)?;
+    if let Some(f) = &a.csv {
+        crate::engine::export::save_table(&c.to_table(), f)?;
+    }
     if a.json {
         return print_json(&serde_json::to_value(&c)?);
     }

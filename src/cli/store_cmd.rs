@@ -38,6 +38,9 @@ pub fn info(cli: &Cli, a: &InfoArgs) -> anyhow::Result<()> {
 /// `tianwang pages`.
 #[derive(Debug, Args)]
 pub struct PagesArgs {
+    /// Also write the list to FILE as CSV (UTF-8 with BOM).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }
@@ -46,6 +49,9 @@ pub struct PagesArgs {
 pub fn pages(cli: &Cli, a: &PagesArgs) -> anyhow::Result<()> {
     let ws = Workspace::open_or_create(&workspace_path(cli)?)?;
     let pages = crate::engine::inspect::list_pages(&ws)?;
+    if let Some(f) = &a.csv {
+        crate::engine::export::save_table(&crate::engine::inspect::pages_table(&pages), f)?;
+    }
     if a.json {
         return print_json(&serde_json::to_value(&pages)?);
     }

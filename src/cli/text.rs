@@ -157,6 +157,9 @@ pub struct CleanArgs {
     /// Human output of a scored run: list this many worst pages.
     #[arg(long, default_value_t = 10)]
     pub worst: usize,
+    /// Also write a scored run's per-page table to FILE as CSV (UTF-8 with BOM).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
     #[command(flatten)]
     pub params: ParamArgs,
     #[arg(long)]
@@ -245,6 +248,9 @@ pub fn clean(cli: &super::Cli, a: &CleanArgs) -> anyhow::Result<()> {
     let ws = Workspace::open_or_create(&workspace_path(cli)?)?;
     let (v, id) = run_job_with_id(&ws, Box::new(CleanEval::new(source, params)?))?;
     let r = CleanEval::decode(&v)?.attach_pages(&ws, id)?;
+    if let Some(f) = &a.csv {
+        crate::engine::export::save_table(&r.to_table(), f)?;
+    }
     if a.json {
         return print_json(&serde_json::to_value(&r)?);
     }

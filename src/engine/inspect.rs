@@ -164,6 +164,33 @@ pub fn list_pages(ws: &Workspace) -> Result<Vec<PageRow>> {
     Ok(rows)
 }
 
+/// The page list as a table (`tianwang pages --csv`).
+pub fn pages_table(rows: &[PageRow]) -> crate::engine::export::Table {
+    crate::engine::export::Table::new(
+        "pages",
+        [
+            "url",
+            "status",
+            "md5",
+            "fetched_at",
+            "snapshots",
+            "replica_of",
+            "depth",
+        ],
+    )
+    .with_rows(rows.iter().map(|p| {
+        [
+            p.url.clone(),
+            p.status.map_or(String::new(), |s| s.to_string()),
+            p.md5.clone().unwrap_or_default(),
+            p.fetched_at.clone().unwrap_or_default(),
+            p.snapshots.to_string(),
+            p.replica_of.clone().unwrap_or_default(),
+            p.depth.map_or(String::new(), |d| d.to_string()),
+        ]
+    }))
+}
+
 /// One snapshot's summary.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SnapshotInfo {

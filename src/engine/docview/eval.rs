@@ -451,6 +451,49 @@ impl TypedJob for CleanEval {
 }
 
 impl EvalReport {
+    /// The per-page results as a table (full precision): CSV export in the GUI and `--csv`.
+    pub fn to_table(&self) -> crate::engine::export::Table {
+        let r = self;
+        let f = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6}"));
+        crate::engine::export::Table::new(
+            format!("clean-eval {}", r.source),
+            [
+                "page",
+                "location",
+                "p",
+                "r",
+                "f1",
+                "type",
+                "truth_type",
+                "title",
+                "truth_title",
+                "encoding",
+                "decided_by",
+                "body_chars",
+                "truth_chars",
+                "error",
+            ],
+        )
+        .with_rows(r.pages.iter().map(|p| {
+            [
+                p.name.clone(),
+                p.location.clone(),
+                f(p.p),
+                f(p.r),
+                f(p.f1),
+                p.page_type.clone(),
+                p.truth_type.clone().unwrap_or_default(),
+                p.title.clone(),
+                p.truth_title.clone().unwrap_or_default(),
+                p.encoding.clone(),
+                p.decided_by.clone(),
+                p.body_chars.to_string(),
+                p.truth_chars.to_string(),
+                p.error.clone().unwrap_or_default(),
+            ]
+        }))
+    }
+
     /// Put the per-page table back into a report read from the experiment log (run `job_id`).
     pub fn attach_pages(
         mut self,

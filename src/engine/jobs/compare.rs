@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use super::{JobRecord, get_job};
 use crate::engine::error::{EngineError, Result};
+use crate::engine::export::Table;
 use crate::engine::store::Workspace;
 
 /// One run in a comparison.
@@ -62,6 +63,43 @@ pub struct Comparison {
     /// How many parameters are the same in every run.
     pub params_same: usize,
     pub figures: Vec<Figure>,
+}
+
+impl Comparison {
+    /// The comparison as a table: one row per figure (values, then changes from the first
+    /// run), then one per differing parameter.
+    pub fn to_table(&self) -> Table {
+        let c = self;
+        let mut headers = vec!["figure".to_string()];
+        headers.extend(c.runs.iter().map(|r| format!("#{}", r.id)));
+        headers.extend(c.runs.iter().skip(1).map(|r| format!("Δ #{}", r.id)));
+        let mut t = Table::new(format!("{} comparison", c.kind), headers);
+        for f in &c.figures {
+            let mut row = vec![f.name.clone()];
+            row.extend(
+                f.values
+                    .iter()
+                    .map(|v| v.map_or(String::new(), |v| v.to_string())),
+            );
+            row.extend(
+                f.change
+                    .iter()
+                    .skip(1)
+                    .map(|v| v.map_or(String::new(), |v| v.to_string())),
+            );
+            t.push(row);
+        }
+        for p in &c.params {
+            let mut row = vec![format!("param {}", p.name)];
+            row.extend(
+                p.values
+                    .iter()
+                    .map(|v| v.as_ref().map_or(String::new(), |v| v.to_string())),
+            );
+            t.push(row);
+        }
+        t
+    }
 }
 
 /// Flatten objects to dotted paths; keep leaves (arrays whole).

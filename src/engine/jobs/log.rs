@@ -239,3 +239,35 @@ pub fn load_detail<T: serde::de::DeserializeOwned>(
     })
     .transpose()
 }
+
+/// Runs of the experiment log as a table (parameters and results as JSON text): CSV export in
+/// the Jobs panel and `tianwang jobs --csv`.
+pub fn log_table(title: &str, rows: &[JobRecord]) -> crate::engine::export::Table {
+    crate::engine::export::Table::new(
+        title,
+        [
+            "id",
+            "kind",
+            "status",
+            "started_at",
+            "ended_at",
+            "duration_s",
+            "params",
+            "result",
+            "error",
+        ],
+    )
+    .with_rows(rows.iter().map(|r| {
+        [
+            r.id.to_string(),
+            r.kind.clone(),
+            r.status.clone(),
+            r.started_at.clone(),
+            r.ended_at.clone().unwrap_or_default(),
+            r.duration_s.map_or(String::new(), |d| d.to_string()),
+            r.params.to_string(),
+            r.result.as_ref().map_or(String::new(), |v| v.to_string()),
+            r.error.clone().unwrap_or_default(),
+        ]
+    }))
+}

@@ -507,5 +507,7 @@ mod tests;
 #[cfg(test)]
 use log::process_start;
 pub(crate) use log::reap_interrupted;
-pub use log::{JobFilter, JobRecord, STATUSES, get_job, list_jobs, load_detail, save_detail};
+pub use log::{
+    JobFilter, JobRecord, STATUSES, get_job, list_jobs, load_detail, log_table, save_detail,
+};
 use log::{record_end, record_start};

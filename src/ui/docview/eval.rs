@@ -12,7 +12,6 @@ use egui_extras::{Column, TableBuilder};
 
 use super::{PageRef, fmt3, score_color, tick};
 use crate::engine::docview::eval::{CleanEval, EvalPage, EvalReport, EvalSource};
-use crate::engine::export::Table;
 use crate::engine::jobs::registry::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
 use crate::ui::Lang;
@@ -327,48 +326,6 @@ pub(super) fn show(
     table(lang, ui, st, &rep, &mut cx.hub.exports)
 }
 
-/// The per-page results as an exportable table (full precision).
-fn export_table(r: &EvalReport) -> Table {
-    let f = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6}"));
-    Table::new(
-        format!("clean-eval {}", r.source),
-        [
-            "page",
-            "location",
-            "p",
-            "r",
-            "f1",
-            "type",
-            "truth_type",
-            "title",
-            "truth_title",
-            "encoding",
-            "decided_by",
-            "body_chars",
-            "truth_chars",
-            "error",
-        ],
-    )
-    .with_rows(r.pages.iter().map(|p| {
-        [
-            p.name.clone(),
-            p.location.clone(),
-            f(p.p),
-            f(p.r),
-            f(p.f1),
-            p.page_type.clone(),
-            p.truth_type.clone().unwrap_or_default(),
-            p.title.clone(),
-            p.truth_title.clone().unwrap_or_default(),
-            p.encoding.clone(),
-            p.decided_by.clone(),
-            p.body_chars.to_string(),
-            p.truth_chars.to_string(),
-            p.error.clone().unwrap_or_default(),
-        ]
-    }))
-}
-
 fn totals(lang: Lang, ui: &mut Ui, r: &EvalReport) {
     let pct = |v: Option<f64>| v.map_or_else(|| "—".into(), |v| format!("{:.1}%", v * 100.0));
     ui.label(
@@ -451,7 +408,7 @@ fn table(
         ui.label(
             RichText::new(lang.tf("docview.eval_shown", &[&rows.len(), &rep.r.pages.len()])).weak(),
         );
-        table_button(ui, lang, ex, || export_table(&rep.r));
+        table_button(ui, lang, ex, || rep.r.to_table());
     });
     ui.label(RichText::new(lang.t("docview.eval_click")).weak().small());
     let row_h = ui.text_style_height(&TextStyle::Body) + 8.0;

@@ -5,7 +5,7 @@
 use egui::{RichText, Ui};
 use egui_plot::{Line, Plot, PlotPoints, Points};
 
-use crate::engine::export::{Plot as XPlot, Series as XSeries, Table};
+use crate::engine::export::{Plot as XPlot, Series as XSeries};
 use crate::engine::jobs::JobRecord;
 use crate::engine::jobs::compare::{Comparison, compare_records};
 use crate::ui::Session;
@@ -55,38 +55,6 @@ fn fmt(v: Option<f64>) -> String {
     }
 }
 
-fn figures_table(c: &Comparison) -> Table {
-    let mut headers = vec!["figure".to_string()];
-    headers.extend(c.runs.iter().map(|r| format!("#{}", r.id)));
-    headers.extend(c.runs.iter().skip(1).map(|r| format!("Δ #{}", r.id)));
-    let mut t = Table::new(format!("{} comparison", c.kind), headers);
-    for f in &c.figures {
-        let mut row = vec![f.name.clone()];
-        row.extend(
-            f.values
-                .iter()
-                .map(|v| v.map_or(String::new(), |v| v.to_string())),
-        );
-        row.extend(
-            f.change
-                .iter()
-                .skip(1)
-                .map(|v| v.map_or(String::new(), |v| v.to_string())),
-        );
-        t.push(row);
-    }
-    for p in &c.params {
-        let mut row = vec![format!("param {}", p.name)];
-        row.extend(
-            p.values
-                .iter()
-                .map(|v| v.as_ref().map_or(String::new(), |v| v.to_string())),
-        );
-        t.push(row);
-    }
-    t
-}
-
 /// Draw the comparison of the ticked runs (nothing when fewer than two are ticked).
 pub(super) fn section(cx: &mut Cx<'_>, st: &mut CompareState, ui: &mut Ui, sess: &Session) {
     let lang = cx.lang;
@@ -123,7 +91,7 @@ pub(super) fn section(cx: &mut Cx<'_>, st: &mut CompareState, ui: &mut Ui, sess:
                         .size(17.0)
                         .strong(),
                 );
-                table_button(ui, lang, &mut cx.hub.exports, || figures_table(c));
+                table_button(ui, lang, &mut cx.hub.exports, || c.to_table());
                 if ui.small_button(lang.t("jobs.compare_clear")).clicked() {
                     st.ids.clear();
                 }

@@ -10,7 +10,6 @@ use super::Lang;
 use super::export::table_button;
 use super::panel::{Cx, LabPanel, PanelInfo, Request};
 use crate::engine::calibrate::{Calibrate, CalibrateParams, MAX_SECONDS, MIN_SECONDS};
-use crate::engine::export::Table;
 use crate::engine::jobs::{JobRecord, JobState, STATUSES};
 
 /// At most this many log rows are drawn (the filter narrows the rest).
@@ -353,33 +352,12 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
         );
         table_button(ui, lang, &mut cx.hub.exports, || {
             let log = sess.log.value.as_deref().unwrap_or_default();
-            Table::new(
-                lang.t("jobs.log"),
-                [
-                    "id",
-                    "kind",
-                    "status",
-                    "started_at",
-                    "ended_at",
-                    "duration_s",
-                    "params",
-                    "result",
-                    "error",
-                ],
-            )
-            .with_rows(view.shown.iter().filter_map(|&i| log.get(i)).map(|r| {
-                [
-                    r.id.to_string(),
-                    r.kind.clone(),
-                    r.status.clone(),
-                    r.started_at.clone(),
-                    r.ended_at.clone().unwrap_or_default(),
-                    r.duration_s.map_or(String::new(), |d| d.to_string()),
-                    r.params.to_string(),
-                    r.result.as_ref().map_or(String::new(), |v| v.to_string()),
-                    r.error.clone().unwrap_or_default(),
-                ]
-            }))
+            let shown: Vec<JobRecord> = view
+                .shown
+                .iter()
+                .filter_map(|&i| log.get(i).cloned())
+                .collect();
+            crate::engine::jobs::log_table(lang.t("jobs.log"), &shown)
         });
     });
     if view.rows.is_empty() {

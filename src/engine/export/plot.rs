@@ -1,7 +1,7 @@
 //! Plots rendered off-screen with plotters: PNG at any size and scale, or SVG. A [`Plot`] is
 //! plain data — series of points with the colour they have on screen, axis titles with units,
-//! optional log axes and the book's reference marks — so the panel that draws it with
-//! the panel that draws it on screen and the exporter draw the same thing. Text uses the bundled CJK font.
+//! optional log axes and the book's reference marks — so the panel that draws it on screen
+//! and the exporter draw the same thing. Text uses the bundled CJK font.
 
 use std::sync::Once;
 

@@ -98,6 +98,13 @@ pub(super) fn section(cx: &mut Cx<'_>, st: &mut CompareState, ui: &mut Ui, sess:
             });
             ui.label(lang.tf("jobs.compare_params", &[&c.params.len(), &c.params_same]));
             egui::Grid::new("cmp_params").striped(true).show(ui, |ui| {
+                if !c.params.is_empty() {
+                    ui.label(RichText::new(lang.t("jobs.compare_param")).strong());
+                    for id in &ids {
+                        ui.label(RichText::new(id).strong());
+                    }
+                    ui.end_row();
+                }
                 for p in &c.params {
                     ui.label(RichText::new(&p.name).monospace());
                     for v in &p.values {
@@ -159,8 +166,17 @@ pub(super) fn section(cx: &mut Cx<'_>, st: &mut CompareState, ui: &mut Ui, sess:
                     .series(XSeries::points(ids.join(" "), pts.clone()))
                 });
             });
+            let marks = ids.clone();
             Plot::new("cmp_plot")
                 .height(180.0)
+                .x_axis_formatter(move |m, _| {
+                    let i = m.value.round();
+                    if (m.value - i).abs() < 1e-9 && i >= 1.0 && (i as usize) <= marks.len() {
+                        marks[i as usize - 1].clone()
+                    } else {
+                        String::new()
+                    }
+                })
                 .x_axis_label(lang.t("jobs.compare_axis_run"))
                 .y_axis_label(name.clone())
                 .show(ui, |pl| {

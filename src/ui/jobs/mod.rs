@@ -72,10 +72,10 @@ impl LogView {
                         .trim_end_matches('Z')
                         .to_string(),
                     duration: r.duration_s.map_or("—".into(), |d| format!("{d:.1} s")),
-                    params: compact_json(&r.params, 60),
+                    params: compact_json(&r.params, 48),
                     result: match &r.result {
-                        Some(v) => compact_json(v, 70),
-                        None => compact_json(&serde_json::Value::String(result.clone()), 70),
+                        Some(v) => compact_json(v, 48),
+                        None => compact_json(&serde_json::Value::String(result.clone()), 48),
                     },
                     haystack: format!("{} {} {}", r.kind, params, result).to_lowercase(),
                 }

@@ -1,0 +1,100 @@
+//! The README's screenshots, rendered by the real app in a kittest harness (wgpu on Mesa), in
+//! Chinese and English and at 100 % and 200 % zoom. Not a check — run on demand:
+//!
+//! ```sh
+//! cargo test --test screenshots -- --ignored --nocapture   # writes docs/*.png
+//! ```
+
+mod common;
+
+use std::path::Path;
+
+use common::{harness_full, wait_secs};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tianwang::engine::calibrate::{Calibrate, CalibrateParams};
+use tianwang::engine::jobs::JobRunner;
+use tianwang::engine::store::Workspace;
+use tianwang::ui::WorkbenchApp;
+
+fn save(h: &mut Harness<'_, WorkbenchApp>, name: &str) {
+    h.run_steps(4);
+    let img = h.render().expect("render");
+    let out = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs")
+        .join(format!("{name}.png"));
+    img.save(&out).expect("save png");
+    println!("wrote {}", out.display());
+}
+
+fn english(h: &mut Harness<'_, WorkbenchApp>) {
+    h.get_by_label("English").click();
+    h.run_steps(3);
+}
+
+fn zoom_200(h: &mut Harness<'_, WorkbenchApp>) {
+    for _ in 0..4 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+        h.run_steps(1);
+    }
+}
+
+/// The experiment log with two runs compared side by side and a figure plotted across them.
+#[test]
+#[ignore = "writes docs/*.png; run on demand"]
+fn jobs_comparison() {
+    for (lang, zoom) in [("zh", 1), ("en", 1), ("zh", 2)] {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("w.tianwang");
+        Workspace::open_or_create(&path).unwrap();
+        let runner = JobRunner::new(path.clone(), std::sync::Arc::new(|| {}));
+        for seconds in [0.5, 1.0] {
+            let job = Calibrate::new(CalibrateParams { seconds }).unwrap();
+            runner.spawn(Box::new(job)).wait();
+        }
+        let mut h = harness_full(&path, false, None);
+        wait_secs(&mut h, "the workspace", 20, |h| {
+            h.state().workspace_path().is_some()
+        });
+        if lang == "en" {
+            english(&mut h);
+        }
+        if zoom == 2 {
+            zoom_200(&mut h);
+        }
+        let jobs = if lang == "en" { "Jobs" } else { "任务" };
+        h.get_by_label(jobs).click();
+        wait_secs(&mut h, "the log", 20, |h| h.query_by_label("#2").is_some());
+        let boxes: Vec<_> = h
+            .query_all_by_role(egui::accesskit::Role::CheckBox)
+            .collect();
+        for b in boxes {
+            b.scroll_to_me();
+        }
+        h.run_steps(2);
+        let boxes: Vec<_> = h
+            .query_all_by_role(egui::accesskit::Role::CheckBox)
+            .collect();
+        for b in boxes {
+            b.click();
+        }
+        h.run_steps(3);
+        h.get_by_label("md5_pages_per_s").scroll_to_me();
+        h.run_steps(2);
+        h.get_by_label("md5_pages_per_s").click();
+        h.run_steps(3);
+        let plot_title = if lang == "en" {
+            "md5_pages_per_s across the runs"
+        } else {
+            "md5_pages_per_s 在各次运行中的变化"
+        };
+        if let Some(n) = h.query_by_label(plot_title) {
+            n.scroll_to_me();
+            h.run_steps(3);
+        }
+        save(
+            &mut h,
+            &format!("jobs_compare_{lang}{}", if zoom == 2 { "_200" } else { "" }),
+        );
+    }
+}

@@ -21,6 +21,7 @@ use crate::engine::store::{self, Workspace};
 pub mod classify;
 pub mod crawl;
 pub mod jobs;
+pub mod rank;
 pub mod sample;
 pub mod store_cmd;
 pub mod text;
@@ -76,6 +77,9 @@ pub enum Command {
     /// Train and test a text classifier (kNN, NB, Rocchio, tree, linear SVM; DF/IG/MI/CHI
     /// feature selection; RCut/PCut/SCut), sweep a parameter, or predict with a stored model.
     Classify(Box<classify::ClassifyArgs>),
+    /// Link analysis and evaluation: PageRank and HITS over a crawl or a graph file
+    /// (explained, with convergence), P@N/MAP/nDCG with a paired t-test, ranking diffs.
+    Rank(rank::RankArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -93,6 +97,9 @@ pub enum BenchCommand {
     /// Classifier training and testing on the THUCNews titles, with --peers side by side
     /// with scikit-learn.
     Classify(classify::BenchClassifyArgs),
+    /// PageRank and HITS on hollins (and a generated graph), with --peers side by side with
+    /// networkx.
+    Rank(rank::BenchRankArgs),
 }
 
 pub(crate) fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
@@ -195,6 +202,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Segment(a) => text::segment(a),
         Command::Calibrate(a) => jobs::calibrate(&cli, a),
         Command::Classify(a) => classify::run(a, Some(workspace_path(&cli)?)),
+        // Only an explicit --workspace: the crawl graph, not the default workspace's.
+        Command::Rank(a) => rank::run(a, cli.workspace.as_deref()),
     }
 }
 
@@ -205,6 +214,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Crawl(a) => crawl::bench_crawl(a),
         BenchCommand::Frontier(a) => crawl::bench_frontier(a),
         BenchCommand::Classify(a) => classify::bench(a),
+        BenchCommand::Rank(a) => rank::bench(a),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod export;
 pub mod formats;
 pub mod inspect;
 pub mod jobs;
+pub mod rank;
 pub mod sample;
 pub mod store;
 pub mod text;

@@ -1,0 +1,778 @@
+//! `tianwang rank pagerank|hits|eval` and `tianwang bench rank`.
+//!
+//! `--workspace` is main's global flag, so `run` takes it as a parameter.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde::Serialize;
+
+use crate::engine::error::EngineError;
+use crate::engine::rank::eval::{self, EvalConfig, Gain, Metric};
+use crate::engine::rank::graph::{Graph, GraphStats};
+use crate::engine::rank::hits::{HitsConfig, HitsNorm, hits};
+use crate::engine::rank::pagerank::{Dangling, Form, PageRankConfig, pagerank, rank_desc};
+
+#[derive(Debug, Args)]
+pub struct RankArgs {
+    #[command(subcommand)]
+    pub what: RankCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RankCommand {
+    /// PageRank by power iteration (book ch. 10.2.1).
+    Pagerank(LinkArgs),
+    /// HITS hubs and authorities (book ch. 10.2.2).
+    Hits(LinkArgs),
+    /// Evaluate one or two runs against relevance judgements (book ch. 10.4).
+    Eval(EvalArgs),
+    /// Ranking diff of two runs per query: who moved up/down, new and lost results.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum DanglingArg {
+    Uniform,
+    Ignore,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormArg {
+    Normalised,
+    Book,
+}
+
+#[derive(Debug, Args)]
+pub struct LinkArgs {
+    /// Graph file: `n m` header + `id url` + `src dst` lines, or a plain `src dst` edge list.
+    #[arg(long, value_name = "FILE")]
+    pub graph: Option<PathBuf>,
+    #[arg(long, default_value_t = 0.85)]
+    pub damping: f64,
+    #[arg(long, value_enum, default_value_t = DanglingArg::Uniform)]
+    pub dangling: DanglingArg,
+    /// normalised: (1-d)/N, sum 1; book: (1-d), sum N [L3620].
+    #[arg(long, value_enum, default_value_t = FormArg::Normalised)]
+    pub form: FormArg,
+    #[arg(long, default_value_t = 1e-10)]
+    pub tol: f64,
+    #[arg(long, default_value_t = 1000)]
+    pub max_iter: usize,
+    /// Only the N best nodes (default all).
+    #[arg(long)]
+    pub top: Option<usize>,
+    /// HITS: report vectors normalised by sum (networkx) or L2.
+    #[arg(long, value_enum, default_value_t = HitsNormArg::Sum)]
+    pub hits_norm: HitsNormArg,
+    /// Include the L1 change of every iteration.
+    #[arg(long)]
+    pub history: bool,
+    /// PageRank: teleport only to these nodes (comma-separated graph ids), uniformly.
+    #[arg(long, value_name = "ID,ID,…")]
+    pub personalize: Option<String>,
+    /// PageRank: give each listed node its score's parts (teleport, dangling, in-links).
+    #[arg(long)]
+    pub explain: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum HitsNormArg {
+    Sum,
+    L2,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum GainArg {
+    Exp,
+    Linear,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum MetricArg {
+    P,
+    Ap,
+    Ndcg,
+    Rprec,
+    Rr,
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// A run (TREC `qid Q0 doc rank score tag` or TSV `qid doc [score]`); give two to compare.
+    #[arg(long = "run", value_name = "FILE", required = true)]
+    pub runs: Vec<PathBuf>,
+    /// Judgements (TREC `qid 0 doc rel` or TSV `qid doc rel`).
+    #[arg(long, value_name = "FILE")]
+    pub qrels: PathBuf,
+    /// Cut-off N of P@N and nDCG@N.
+    #[arg(long, default_value_t = 10)]
+    pub at: usize,
+    #[arg(long, value_enum, default_value_t = GainArg::Exp)]
+    pub gain: GainArg,
+    /// Metric of the per-query comparison and t-test.
+    #[arg(long, value_enum, default_value_t = MetricArg::P)]
+    pub metric: MetricArg,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Run A then run B (same formats as `rank eval`).
+    #[arg(long = "run", value_name = "FILE", num_args = 1, required = true)]
+    pub runs: Vec<PathBuf>,
+    /// Only this query (default all queries in either run).
+    #[arg(long)]
+    pub query: Option<String>,
+    /// Compare only the first N results of each list.
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct DiffQuery {
+    qid: String,
+    moves: Vec<eval::Move>,
+}
+
+#[derive(Debug, Serialize)]
+struct DiffOut {
+    a: String,
+    b: String,
+    queries: Vec<DiffQuery>,
+}
+
+#[derive(Debug, Serialize)]
+struct ScoreRow {
+    node: String,
+    url: Option<String>,
+    score: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<crate::engine::rank::pagerank::PageRankExplain>,
+}
+
+#[derive(Debug, Serialize)]
+struct HitsRow {
+    node: String,
+    url: Option<String>,
+    hub: f64,
+    authority: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct LinkOut<R> {
+    nodes: usize,
+    edges: usize,
+    graph: GraphStats,
+    iterations: usize,
+    converged: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sum: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history: Option<Vec<f64>>,
+    scores: Vec<R>,
+}
+
+#[derive(Debug, Serialize)]
+struct EvalOut {
+    qrels: String,
+    runs: Vec<NamedEval>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<eval::Comparison>,
+}
+
+#[derive(Debug, Serialize)]
+struct NamedEval {
+    run: String,
+    #[serde(flatten)]
+    eval: eval::RunEval,
+}
+
+/// Dispatch; `workspace` is main's global `--workspace`.
+pub fn run(args: &RankArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
+    match &args.what {
+        RankCommand::Pagerank(a) => run_pagerank(a, workspace),
+        RankCommand::Hits(a) => run_hits(a, workspace),
+        RankCommand::Eval(a) => run_eval(a),
+        RankCommand::Diff(a) => run_diff(a),
+    }
+}
+
+fn load_graph(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<Graph> {
+    match (&a.graph, workspace) {
+        (Some(g), None) => Ok(Graph::read_file(g)?),
+        (Some(_), Some(_)) => Err(EngineError::invalid(
+            "--graph",
+            "give either --graph or --workspace, not both",
+        )
+        .into()),
+        (None, Some(w)) => {
+            let ws = crate::engine::store::Workspace::open_existing(w)?;
+            Ok(Graph::from_workspace(&ws)?)
+        }
+        (None, None) => {
+            Err(EngineError::invalid("--graph", "give --graph FILE or --workspace W").into())
+        }
+    }
+}
+
+fn run_pagerank(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
+    let dangling = match a.dangling {
+        DanglingArg::Uniform => Dangling::Uniform,
+        DanglingArg::Ignore => Dangling::Ignore,
+    };
+    let form = match a.form {
+        FormArg::Normalised => Form::Normalised,
+        FormArg::Book => Form::Book,
+    };
+    let mut cfg = PageRankConfig::new(a.damping, dangling, form, a.tol, a.max_iter)?;
+    let g = load_graph(a, workspace)?;
+    if let Some(list) = &a.personalize {
+        let index: std::collections::HashMap<&str, usize> =
+            (0..g.node_count()).map(|v| (g.id(v), v)).collect();
+        let mut w = vec![0.0; g.node_count()];
+        for id in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let v = index.get(id).ok_or_else(|| {
+                EngineError::invalid("--personalize", format!("node `{id}` is not in the graph"))
+            })?;
+            w[*v] = 1.0;
+        }
+        cfg = cfg.with_personalization(w)?;
+    }
+    let r = pagerank(&g, &cfg, &(), &mut ())?;
+    let order = r.ranking(a.top);
+    let mut explains = if a.explain {
+        r.explain_many(&g, &order, 5)
+            .into_iter()
+            .map(Some)
+            .collect()
+    } else {
+        vec![None; order.len()]
+    };
+    let scores: Vec<ScoreRow> = order
+        .into_iter()
+        .zip(explains.drain(..))
+        .map(|(v, explain)| ScoreRow {
+            node: g.id(v).to_string(),
+            url: g.url(v).map(str::to_string),
+            score: r.scores[v],
+            explain,
+        })
+        .collect();
+    let out = LinkOut {
+        nodes: r.nodes,
+        edges: r.edges,
+        graph: g.stats.clone(),
+        iterations: r.iterations,
+        converged: r.converged,
+        sum: Some(r.sum),
+        history: a.history.then(|| r.history.clone()),
+        scores,
+    };
+    if a.json {
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        println!(
+            "PageRank: {} nodes, {} edges, {} iterations ({}), sum {:.6}",
+            out.nodes,
+            out.edges,
+            out.iterations,
+            if out.converged {
+                "converged"
+            } else {
+                "NOT converged"
+            },
+            r.sum
+        );
+        for (i, s) in out.scores.iter().take(a.top.unwrap_or(20)).enumerate() {
+            println!(
+                "{:>4}. {:<8} {:.8}  {}",
+                i + 1,
+                s.node,
+                s.score,
+                s.url.as_deref().unwrap_or("")
+            );
+        }
+    }
+    Ok(())
+}
+
+fn run_hits(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
+    let norm = match a.hits_norm {
+        HitsNormArg::Sum => HitsNorm::Sum,
+        HitsNormArg::L2 => HitsNorm::L2,
+    };
+    let cfg = HitsConfig::new(a.tol, a.max_iter, norm)?;
+    let g = load_graph(a, workspace)?;
+    let r = hits(&g, &cfg, &(), &mut ())?;
+    // sorted by authority, then hub
+    let mut order = rank_desc(&r.authority, None);
+    order.sort_by(|&x, &y| {
+        r.authority[y]
+            .total_cmp(&r.authority[x])
+            .then(r.hub[y].total_cmp(&r.hub[x]))
+            .then(x.cmp(&y))
+    });
+    if let Some(k) = a.top {
+        order.truncate(k);
+    }
+    let scores: Vec<HitsRow> = order
+        .into_iter()
+        .map(|v| HitsRow {
+            node: g.id(v).to_string(),
+            url: g.url(v).map(str::to_string),
+            hub: r.hub[v],
+            authority: r.authority[v],
+        })
+        .collect();
+    let out = LinkOut {
+        nodes: r.nodes,
+        edges: g.edge_count(),
+        graph: g.stats.clone(),
+        iterations: r.iterations,
+        converged: r.converged,
+        sum: None,
+        history: a.history.then(|| r.history.clone()),
+        scores,
+    };
+    if a.json {
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        println!(
+            "HITS: {} nodes, {} iterations ({})",
+            out.nodes,
+            out.iterations,
+            if out.converged {
+                "converged"
+            } else {
+                "NOT converged"
+            }
+        );
+        println!("top authorities:");
+        for v in r.top_authorities(a.top.unwrap_or(10)) {
+            println!(
+                "  {:<8} {:.8}  {}",
+                g.id(v),
+                r.authority[v],
+                g.url(v).unwrap_or("")
+            );
+        }
+        println!("top hubs:");
+        for v in r.top_hubs(a.top.unwrap_or(10)) {
+            println!(
+                "  {:<8} {:.8}  {}",
+                g.id(v),
+                r.hub[v],
+                g.url(v).unwrap_or("")
+            );
+        }
+    }
+    Ok(())
+}
+
+fn run_eval(a: &EvalArgs) -> anyhow::Result<()> {
+    if a.runs.len() > 2 {
+        return Err(EngineError::invalid("--run", "give one or two runs").into());
+    }
+    let gain = match a.gain {
+        GainArg::Exp => Gain::Exponential,
+        GainArg::Linear => Gain::Linear,
+    };
+    let metric = match a.metric {
+        MetricArg::P => Metric::P,
+        MetricArg::Ap => Metric::Ap,
+        MetricArg::Ndcg => Metric::Ndcg,
+        MetricArg::Rprec => Metric::Rprec,
+        MetricArg::Rr => Metric::Rr,
+    };
+    let cfg = EvalConfig::new(a.at, gain, metric)?;
+    let qrels = eval::read_qrels(&a.qrels)?;
+    let mut runs = Vec::new();
+    for p in &a.runs {
+        let run = eval::read_run(p)?;
+        runs.push(NamedEval {
+            run: p.display().to_string(),
+            eval: eval::evaluate(&run, &qrels, &cfg)?,
+        });
+    }
+    let comparison = match runs.as_slice() {
+        [x, y] => Some(eval::compare(&x.eval, &y.eval, metric)?),
+        _ => None,
+    };
+    let out = EvalOut {
+        qrels: a.qrels.display().to_string(),
+        runs,
+        comparison,
+    };
+    if a.json {
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        for r in &out.runs {
+            let m = &r.eval.mean;
+            println!(
+                "{}: {} queries  P@{n} {:.4}  R-prec {:.4}  MAP {:.4}  nDCG@{n} {:.4}  MRR {:.4}",
+                r.run,
+                r.eval.queries,
+                m.p_at,
+                m.r_prec,
+                m.ap,
+                m.ndcg_at,
+                m.rr,
+                n = r.eval.at
+            );
+        }
+        if let Some(c) = &out.comparison {
+            println!(
+                "A vs B on {:?}: {} wins, {} losses, {} ties",
+                c.metric, c.wins, c.losses, c.ties
+            );
+            if let Some(t) = &c.t_test {
+                println!("paired t-test: {}", t.verdict);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn run_diff(a: &DiffArgs) -> anyhow::Result<()> {
+    let [pa, pb] = a.runs.as_slice() else {
+        return Err(EngineError::invalid("--run", "give exactly two runs (A then B)").into());
+    };
+    let (ra, rb) = (eval::read_run(pa)?, eval::read_run(pb)?);
+    let mut qids: Vec<&String> = ra.keys().chain(rb.keys()).collect();
+    qids.sort();
+    qids.dedup();
+    if let Some(q) = &a.query {
+        qids.retain(|x| *x == q);
+        if qids.is_empty() {
+            return Err(
+                EngineError::invalid("--query", format!("query `{q}` is in neither run")).into(),
+            );
+        }
+    }
+    let empty = Vec::new();
+    let cut = |l: &Vec<String>| l.iter().take(a.top).cloned().collect::<Vec<_>>();
+    let queries: Vec<DiffQuery> = qids
+        .into_iter()
+        .map(|q| DiffQuery {
+            qid: q.clone(),
+            moves: eval::ranking_diff(
+                &cut(ra.get(q).unwrap_or(&empty)),
+                &cut(rb.get(q).unwrap_or(&empty)),
+            ),
+        })
+        .collect();
+    let out = DiffOut {
+        a: pa.display().to_string(),
+        b: pb.display().to_string(),
+        queries,
+    };
+    if a.json {
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        for q in &out.queries {
+            println!("query {}:", q.qid);
+            for m in &q.moves {
+                let r = |x: Option<usize>| x.map_or("-".to_string(), |v| v.to_string());
+                println!(
+                    "  {:<5} {:>3} → {:>3}  {}",
+                    m.change,
+                    r(m.rank_a),
+                    r(m.rank_b),
+                    m.doc
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- bench
+
+#[derive(Debug, Args)]
+pub struct BenchRankArgs {
+    /// Also run networkx (bench/peers/rank_peers.py in the peers venv) on hollins.
+    #[arg(long)]
+    pub peers: bool,
+    /// Nodes of the generated graph (0 skips it).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub gen_nodes: usize,
+    /// Edges of the generated graph.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub gen_edges: usize,
+    /// Repetitions on hollins (best time reported).
+    #[arg(long, default_value_t = 5)]
+    pub repeat: usize,
+    /// Python of the peers venv (default ~/.cache/tianwang/peers-venv/bin/python).
+    #[arg(long)]
+    pub python: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct BenchRow {
+    tool: String,
+    corpus: String,
+    algorithm: String,
+    nodes: usize,
+    edges: usize,
+    seconds: f64,
+    /// None where the tool does not report it (networkx HITS uses scipy's svds).
+    iterations: Option<usize>,
+    edges_per_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l1_to_reference: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top10_equal_reference: Option<bool>,
+}
+
+#[derive(Debug, Serialize)]
+struct BenchOut {
+    rows: Vec<BenchRow>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pagerank_l1_ours_vs_networkx: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hits_authority_l1_ours_vs_networkx: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pagerank_speed_ratio_vs_networkx: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hits_speed_ratio_vs_networkx: Option<f64>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct PeerOut {
+    pagerank_seconds: f64,
+    pagerank_iterations: Option<usize>,
+    pagerank: std::collections::HashMap<String, f64>,
+    hits_seconds: f64,
+    authorities: std::collections::HashMap<String, f64>,
+}
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+}
+
+fn reference_ids(key: &str) -> anyhow::Result<Vec<String>> {
+    let p = data_dir().join("references/hollins_reference.json");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).map_err(
+        |e| EngineError::BadPath {
+            path: p.clone(),
+            reason: e.to_string(),
+        },
+    )?)?;
+    Ok(v[key]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|r| r[0].as_i64().map(|i| i.to_string()))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// `tianwang bench rank`: hollins (ours vs networkx) and a generated graph.
+pub fn bench(a: &BenchRankArgs) -> anyhow::Result<()> {
+    let hollins = data_dir().join("graph/hollins/hollins.dat");
+    let g = Graph::read_file(&hollins)?;
+    let nx_ref: std::collections::HashMap<String, f64> = {
+        let p = data_dir().join("graph/hollins/hollins_pagerank_networkx_a0.85.json");
+        serde_json::from_str(
+            &std::fs::read_to_string(&p).map_err(|e| EngineError::BadPath {
+                path: p.clone(),
+                reason: e.to_string(),
+            })?,
+        )?
+    };
+    let l1_to = |scores: &[f64], other: &std::collections::HashMap<String, f64>| -> f64 {
+        (0..g.node_count())
+            .map(|v| (scores[v] - other.get(g.id(v)).copied().unwrap_or(0.0)).abs())
+            .sum()
+    };
+    let cfg = PageRankConfig::default();
+    let (mut best_pr, mut pr) = (f64::INFINITY, None);
+    let (mut best_h, mut hr) = (f64::INFINITY, None);
+    for _ in 0..a.repeat.max(1) {
+        let t = Instant::now();
+        let r = pagerank(&g, &cfg, &(), &mut ())?;
+        best_pr = best_pr.min(t.elapsed().as_secs_f64());
+        pr = Some(r);
+        let t = Instant::now();
+        let r = hits(&g, &HitsConfig::default(), &(), &mut ())?;
+        best_h = best_h.min(t.elapsed().as_secs_f64());
+        hr = Some(r);
+    }
+    let (Some(pr), Some(hr)) = (pr, hr) else {
+        return Err(EngineError::Internal("no bench run".into()).into());
+    };
+    let ids = |v: Vec<usize>| {
+        v.into_iter()
+            .map(|i| g.id(i).to_string())
+            .collect::<Vec<_>>()
+    };
+    let auth_ok = ids(hr.top_authorities(10)) == reference_ids("hits_top10_authority")?;
+    let hub_ok = ids(hr.top_hubs(10)) == reference_ids("hits_top10_hub")?;
+    let e = g.edge_count() as f64;
+    let mut out = BenchOut {
+        rows: vec![
+            BenchRow {
+                tool: "tianwang".into(),
+                corpus: "hollins".into(),
+                algorithm: "pagerank".into(),
+                nodes: g.node_count(),
+                edges: g.edge_count(),
+                seconds: best_pr,
+                iterations: Some(pr.iterations),
+                edges_per_s: Some(e * pr.iterations as f64 / best_pr),
+                l1_to_reference: Some(l1_to(&pr.scores, &nx_ref)),
+                top10_equal_reference: None,
+            },
+            BenchRow {
+                tool: "tianwang".into(),
+                corpus: "hollins".into(),
+                algorithm: "hits".into(),
+                nodes: g.node_count(),
+                edges: g.edge_count(),
+                seconds: best_h,
+                iterations: Some(hr.iterations),
+                edges_per_s: Some(2.0 * e * hr.iterations as f64 / best_h),
+                l1_to_reference: None,
+                top10_equal_reference: Some(auth_ok && hub_ok),
+            },
+        ],
+        pagerank_l1_ours_vs_networkx: None,
+        hits_authority_l1_ours_vs_networkx: None,
+        pagerank_speed_ratio_vs_networkx: None,
+        hits_speed_ratio_vs_networkx: None,
+    };
+    if a.peers {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/rank_peers.py");
+        let python = a.python.clone().unwrap_or_else(|| {
+            let home = std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .unwrap_or_default();
+            home.join(".cache/tianwang/peers-venv/bin/python")
+        });
+        let o = std::process::Command::new(&python)
+            .arg(&script)
+            .arg(&hollins)
+            .arg(a.repeat.max(1).to_string())
+            .arg(cfg.tol.to_string())
+            .output()
+            .map_err(|e| EngineError::BadPath {
+                path: python.clone(),
+                reason: e.to_string(),
+            })?;
+        if !o.status.success() {
+            return Err(EngineError::Internal(format!(
+                "rank_peers.py failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            ))
+            .into());
+        }
+        let p: PeerOut = serde_json::from_slice(&o.stdout)?;
+        let nx_auth_rank = {
+            let v: Vec<f64> = (0..g.node_count())
+                .map(|i| p.authorities.get(g.id(i)).copied().unwrap_or(0.0))
+                .collect();
+            rank_desc(&v, Some(10))
+        };
+        out.rows.push(BenchRow {
+            tool: "networkx".into(),
+            corpus: "hollins".into(),
+            algorithm: "pagerank".into(),
+            nodes: g.node_count(),
+            edges: g.edge_count(),
+            seconds: p.pagerank_seconds,
+            iterations: p.pagerank_iterations,
+            edges_per_s: p
+                .pagerank_iterations
+                .map(|i| e * i as f64 / p.pagerank_seconds),
+            l1_to_reference: Some(l1_to(
+                &(0..g.node_count())
+                    .map(|i| p.pagerank.get(g.id(i)).copied().unwrap_or(0.0))
+                    .collect::<Vec<_>>(),
+                &nx_ref,
+            )),
+            top10_equal_reference: None,
+        });
+        out.rows.push(BenchRow {
+            tool: "networkx".into(),
+            corpus: "hollins".into(),
+            algorithm: "hits".into(),
+            nodes: g.node_count(),
+            edges: g.edge_count(),
+            seconds: p.hits_seconds,
+            iterations: None,
+            edges_per_s: None,
+            l1_to_reference: None,
+            top10_equal_reference: Some(
+                ids(nx_auth_rank) == reference_ids("hits_top10_authority")?,
+            ),
+        });
+        out.pagerank_l1_ours_vs_networkx = Some(l1_to(&pr.scores, &p.pagerank));
+        out.hits_authority_l1_ours_vs_networkx = Some(l1_to(&hr.authority, &p.authorities));
+        out.pagerank_speed_ratio_vs_networkx = Some(p.pagerank_seconds / best_pr);
+        out.hits_speed_ratio_vs_networkx = Some(p.hits_seconds / best_h);
+    }
+    if a.gen_nodes > 0 {
+        let big = generated_graph(a.gen_nodes, a.gen_edges)?;
+        let t = Instant::now();
+        let r = pagerank(&big, &cfg, &(), &mut ())?;
+        let s = t.elapsed().as_secs_f64();
+        out.rows.push(BenchRow {
+            tool: "tianwang".into(),
+            corpus: format!("generated {}n {}e", big.node_count(), big.edge_count()),
+            algorithm: "pagerank".into(),
+            nodes: big.node_count(),
+            edges: big.edge_count(),
+            seconds: s,
+            iterations: Some(r.iterations),
+            edges_per_s: Some(big.edge_count() as f64 * r.iterations as f64 / s),
+            l1_to_reference: None,
+            top10_equal_reference: None,
+        });
+    }
+    if a.json {
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(())
+}
+
+/// A deterministic random graph (xorshift; targets skewed towards low ids so in-degrees are
+/// uneven, like the web).
+fn generated_graph(n: usize, m: usize) -> anyhow::Result<Graph> {
+    if n == 0 || n > u32::MAX as usize {
+        return Err(EngineError::invalid("--gen-nodes", "must be in 1..=4294967295").into());
+    }
+    let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let edges: Vec<(u32, u32)> = (0..m)
+        .map(|_| {
+            let src = (next() % n as u64) as u32;
+            let r = (next() % n as u64) as f64 / n as f64;
+            let dst = ((r * r) * n as f64) as u32;
+            (src, dst.min(n as u32 - 1))
+        })
+        .collect();
+    let ids = (0..n).map(|i| i.to_string()).collect();
+    Ok(Graph::from_edges(
+        ids,
+        vec![None; n],
+        edges,
+        GraphStats::default(),
+    )?)
+}

@@ -95,6 +95,28 @@ fn bad_parameters_exit_2_with_a_message() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
+    // Overflowing or unbounded crawl parameters are refused by name, never a panic.
+    for mix in ["1:4294967295", "0:1", "1:x"] {
+        let out = run(
+            d.path(),
+            &[
+                "crawl",
+                "--seed",
+                "http://a.localhost/",
+                "--strategy",
+                "weight",
+                "--mix",
+                mix,
+                "--workspace",
+                w,
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2), "--mix {mix}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("mix"),
+            "--mix {mix}"
+        );
+    }
 }
 
 #[test]

@@ -580,3 +580,69 @@ fn valid_page_is_stored() {
     // Start, ok, binary, liar, after-liar.
     assert_eq!(result["stored"].as_u64(), Some(5), "{result}");
 }
+
+/// A robots.txt asking `Crawl-delay: inf` once panicked the crawl (`Duration::from_secs_f32`).
+/// Now the delay is bounded (60 s): the crawl keeps running, waiting politely, until cancelled.
+#[test]
+fn infinite_crawl_delay_is_bounded_not_a_panic() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let robots_served = Arc::new(AtomicUsize::new(0));
+    let served = robots_served.clone();
+    std::thread::spawn(move || {
+        // Bounded: at most 8 connections, then the listener is dropped.
+        for stream in listener.incoming().take(8) {
+            let Ok(mut stream) = stream else { continue };
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+            let Some(path) = read_path(&mut stream) else {
+                continue;
+            };
+            if path == "/robots.txt" {
+                served.fetch_add(1, Ordering::SeqCst);
+                let body = b"User-agent: *\nCrawl-delay: inf\nDisallow: /private/\n";
+                respond(
+                    &mut stream,
+                    "200 OK",
+                    &[("Content-Type", "text/plain")],
+                    body,
+                );
+            } else {
+                respond(
+                    &mut stream,
+                    "200 OK",
+                    &[("Content-Type", "text/html")],
+                    OK_PAGE.as_bytes(),
+                );
+            }
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("delay.tianwang");
+    Workspace::open_or_create(&ws).unwrap();
+    let job = Crawl::new(CrawlParams {
+        seeds: vec![format!("http://{addr}/"), format!("http://{addr}/second")],
+        timeout_ms: TIMEOUT_MS,
+        connect_timeout_ms: TIMEOUT_MS,
+        max_pages: Some(10),
+        ..Default::default()
+    })
+    .unwrap();
+    let handle = JobRunner::new(ws, Arc::new(|| {})).spawn(Box::new(job));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while robots_served.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "robots.txt never asked for");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Time for the coordinator to apply the delay (where it used to panic).
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !handle.is_finished(),
+        "the crawl ended early: {:?}",
+        handle.snapshot().state
+    );
+    handle.cancel();
+    let state = handle
+        .wait_timeout(Duration::from_secs(20))
+        .expect("cancel is honoured");
+    assert_eq!(state, JobState::Cancelled);
+}

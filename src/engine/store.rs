@@ -579,7 +579,7 @@ impl Workspace {
                 reason: "already exists; choose a new file name".into(),
             });
         }
-        let tmp = dest.with_extension("part");
+        let tmp = unique_temporary(dest);
         let result = (|| -> Result<()> {
             let mut out = Connection::open(&tmp).map_err(|e| EngineError::BadPath {
                 path: dest.into(),
@@ -615,6 +615,25 @@ impl Workspace {
             remove_database_files(&tmp);
         }
         result
+    }
+}
+
+/// A name beside `dest` that no file has: `.NAME.PID.NANOS.part` (a file the user happens to
+/// have called `NAME.part` is never touched).
+fn unique_temporary(dest: &Path) -> PathBuf {
+    let dir = dest.parent().unwrap_or(Path::new("."));
+    let name = dest
+        .file_name()
+        .map_or_else(|| "workspace".into(), |n| n.to_string_lossy().into_owned());
+    let mut n = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    loop {
+        let p = dir.join(format!(".{name}.{}.{n}.part", std::process::id()));
+        if !p.exists() {
+            return p;
+        }
+        n += 1;
     }
 }
 
@@ -797,9 +816,28 @@ mod tests {
         assert_eq!(copy.summary().unwrap().jobs, 1);
 
         let dest2 = d.path().join("c.tianwang");
+        // A file of the user's that happens to be called like the old temporary is left alone.
+        std::fs::write(dest2.with_extension("part"), "mine").unwrap();
+        let before: Vec<_> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         let err = ws.save_as(&dest2, |_, _| false).unwrap_err();
         assert!(matches!(err, EngineError::Cancelled));
-        assert!(!dest2.exists() && !dest2.with_extension("part").exists());
+        assert!(!dest2.exists());
+        assert_eq!(
+            std::fs::read_to_string(dest2.with_extension("part")).unwrap(),
+            "mine"
+        );
+        let after: Vec<_> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            before.len(),
+            after.len(),
+            "no temporary left behind: {after:?}"
+        );
         // Refuses to overwrite.
         assert!(ws.save_as(&dest, |_, _| true).unwrap_err().is_user_error());
     }

@@ -204,7 +204,8 @@ impl Scheduler {
     /// The best entry whose host may be asked now; hosts without robots rules get a robots task.
     pub(super) fn next(&mut self, per_host: usize, respect_robots: bool) -> Option<Task> {
         let now = Instant::now();
-        let cycle = u64::from(self.mix.0.max(1) + self.mix.1);
+        // u64 arithmetic: N + M of two u32s cannot overflow here (`--mix 1:4294967295`).
+        let cycle = u64::from(self.mix.0.max(1)) + u64::from(self.mix.1);
         let random_turn = self.alternating() && self.picks % cycle >= u64::from(self.mix.0.max(1));
         let mut best: Option<(String, f64)> = None;
         for (name, h) in &mut self.hosts {

@@ -165,6 +165,25 @@ pub struct Crawl {
     seeds: Vec<url::Url>,
 }
 
+/// Retries of a transient failure at most (the back-off is 200 ms × 2^attempt: 102 s at 9).
+pub const MAX_RETRIES: u32 = 10;
+/// The weight/random alternation's N and M at most.
+pub const MAX_MIX: u32 = 1_000_000;
+/// A robots.txt `Crawl-delay` above this (or not a number: `inf`, `NaN`) is taken as this.
+pub const MAX_CRAWL_DELAY: Duration = Duration::from_secs(60);
+
+/// The per-host delay a robots.txt `Crawl-delay` asks for, bounded: negative is 0, anything
+/// above [`MAX_CRAWL_DELAY`] or not finite is the maximum (a site asking `inf` is slow, not
+/// a reason to panic).
+pub fn crawl_delay(asked: f32) -> Duration {
+    if asked.is_nan() || asked.is_infinite() && asked > 0.0 {
+        return MAX_CRAWL_DELAY;
+    }
+    Duration::try_from_secs_f32(asked.max(0.0))
+        .unwrap_or(MAX_CRAWL_DELAY)
+        .min(MAX_CRAWL_DELAY)
+}
+
 impl Crawl {
     pub fn new(p: CrawlParams) -> Result<Self> {
         if p.seeds.is_empty() && !p.resume {
@@ -199,6 +218,23 @@ impl Crawl {
         }
         if p.max_redirects > 20 {
             return Err(EngineError::invalid("max-redirects", "at most 20"));
+        }
+        if p.retries > MAX_RETRIES {
+            return Err(EngineError::invalid(
+                "retries",
+                format!(
+                    "at most {MAX_RETRIES} (the back-off doubles each time: 200 ms × 2^attempt)"
+                ),
+            ));
+        }
+        if p.mix_weight == 0 || p.mix_weight > MAX_MIX || p.mix_random > MAX_MIX {
+            return Err(EngineError::invalid(
+                "mix",
+                format!(
+                    "{}:{}: N from 1 to {MAX_MIX}, M from 0 to {MAX_MIX}",
+                    p.mix_weight, p.mix_random
+                ),
+            ));
         }
         Ok(Crawl { p, seeds })
     }
@@ -684,7 +720,7 @@ fn handle(
                 let crawl_delay = robot
                     .as_ref()
                     .and_then(|r| r.delay)
-                    .map(|d| Duration::from_secs_f32(d.max(0.0)))
+                    .map(crawl_delay)
                     .unwrap_or_default();
                 h.delay = Duration::from_millis(c.p.delay_ms).max(crawl_delay);
                 // Blocked URLs already queued are recorded as such.
@@ -717,7 +753,7 @@ fn handle(
                 Ok(f) => f.status >= 500,
             };
             if transient && attempt < c.p.retries {
-                let backoff = Duration::from_millis(200 * 2u64.pow(attempt));
+                let backoff = Duration::from_millis(200u64.saturating_mul(1u64 << attempt.min(20)));
                 retry_wait.push((Instant::now() + backoff, entry, attempt + 1));
                 return Ok(());
             }
@@ -782,4 +818,51 @@ pub fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe> {
         rss_growth_bytes: grown,
         bytes_per_url: grown as f64 / urls.max(1) as f64,
     })
+}
+
+#[cfg(test)]
+mod bounds_tests {
+    use super::*;
+
+    #[test]
+    fn crawl_delay_is_bounded_for_any_number() {
+        assert_eq!(crawl_delay(0.2), Duration::from_secs_f32(0.2));
+        assert_eq!(crawl_delay(-3.0), Duration::ZERO);
+        assert_eq!(crawl_delay(f32::INFINITY), MAX_CRAWL_DELAY);
+        assert_eq!(crawl_delay(f32::NEG_INFINITY), Duration::ZERO);
+        assert_eq!(crawl_delay(f32::NAN), MAX_CRAWL_DELAY);
+        assert_eq!(crawl_delay(1e30), MAX_CRAWL_DELAY);
+    }
+
+    #[test]
+    fn mix_and_retries_are_bounded_with_the_flag_named() {
+        let base = CrawlParams {
+            seeds: vec!["http://a.localhost/".into()],
+            ..Default::default()
+        };
+        for (w, r) in [(1, u32::MAX), (0, 1), (MAX_MIX + 1, 0)] {
+            let e = Crawl::new(CrawlParams {
+                mix_weight: w,
+                mix_random: r,
+                ..base.clone()
+            })
+            .unwrap_err();
+            assert!(e.is_user_error() && e.to_string().contains("mix"), "{e}");
+        }
+        let e = Crawl::new(CrawlParams {
+            retries: MAX_RETRIES + 1,
+            ..base.clone()
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("retries"), "{e}");
+        assert!(
+            Crawl::new(CrawlParams {
+                mix_weight: MAX_MIX,
+                mix_random: MAX_MIX,
+                retries: MAX_RETRIES,
+                ..base
+            })
+            .is_ok()
+        );
+    }
 }

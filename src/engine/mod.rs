@@ -18,3 +18,28 @@ pub mod sample;
 pub mod store;
 pub mod text;
 pub mod urls;
+
+/// Test helpers shared by the engine's unit tests.
+#[cfg(test)]
+pub(crate) mod testdata {
+    use std::path::PathBuf;
+
+    /// `../shared/data/REL` (real data written by others, beside the repository). When it is
+    /// missing: under CI (`CI` set) the test fails loudly — a check that silently passed would
+    /// prove nothing; elsewhere it is skipped with the reason printed.
+    pub fn shared_data(rel: &str) -> Option<PathBuf> {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data")
+            .join(rel);
+        if p.exists() {
+            return Some(p);
+        }
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} is missing and CI is set: the test cannot run",
+            p.display()
+        );
+        eprintln!("SKIP: {} is missing (outside CI only)", p.display());
+        None
+    }
+}

@@ -358,17 +358,10 @@ mod tests {
 
     #[test]
     fn both_sogou_encodings_read_alike() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/data/classification/sogoucs_smarty");
-        if !dir.is_dir() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "data missing in CI: {}",
-                dir.display()
-            );
-            eprintln!("skipping: {} missing", dir.display());
+        let Some(dir) = crate::engine::testdata::shared_data("classification/sogoucs_smarty")
+        else {
             return;
-        }
+        };
         let a = read_sogou(&dir.join("news_sohusite_xml.smarty.utf8.dat"), true).unwrap();
         let b = read_sogou(&dir.join("news_sohusite_xml.smarty.gb18030.dat"), true).unwrap();
         assert_eq!(a.docs.len(), 200);

@@ -87,11 +87,9 @@ fn failure_and_cancel_are_logged() {
     h.cancel();
     assert_eq!(h.snapshot().state, JobState::Cancelling);
     assert_eq!(h.wait(), JobState::Cancelled);
-    assert!(
-        t.elapsed() < Duration::from_millis(200),
-        "{:?}",
-        t.elapsed()
-    );
+    // Measured here: a few ms (the job polls between 2 ms steps). The bound only separates
+    // "cancel works" from "the job ran on": 100,000 steps of 2 ms would take 200 s.
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 
     let ws = Workspace::open_existing(runner.workspace_path()).unwrap();
     let f = |s: &str| {

@@ -77,7 +77,12 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
                                       AND lower(x.content_type) LIKE lower(?5) || '%'))
          ORDER BY p.url LIMIT ?4",
     )?;
-    let limit = if f.limit == 0 { 1000 } else { f.limit } as i64;
+    // 0: every matching page (the Pages panel lists them all, virtualised).
+    let limit = if f.limit == 0 {
+        i64::MAX
+    } else {
+        i64::try_from(f.limit).unwrap_or(i64::MAX)
+    };
     let items = st
         .query_map(
             params![f.text, f.host, f.status, limit, f.content_type],
@@ -92,6 +97,8 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
             },
         )?
         .collect::<std::result::Result<_, _>>()?;
+    let mut items: Vec<PageItem> = items;
+    items.sort_by(|a, b| natural_cmp(&a.url, &b.url));
     let mut st = c.prepare("SELECT host FROM sites ORDER BY host")?;
     let hosts = st
         .query_map([], |r| r.get(0))?
@@ -162,6 +169,41 @@ pub fn list_pages(ws: &Workspace) -> Result<Vec<PageRow>> {
         })?
         .collect::<std::result::Result<Vec<_>, _>>()?;
     Ok(rows)
+}
+
+/// Natural order for URLs and names: runs of digits compare by value, so `page2` comes before
+/// `page10`; everything else compares as text (case-sensitive), then by length.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.len().cmp(&b.len()),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let i = x.iter().take_while(|c| c.is_ascii_digit()).count();
+                let j = y.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (n, m) = (&x[..i], &y[..j]);
+                // Compare by value without parsing: strip leading zeros, then length, then digits.
+                let n0 = &n[n.iter().take_while(|c| **c == b'0').count()..];
+                let m0 = &m[m.iter().take_while(|c| **c == b'0').count()..];
+                let o = n0.len().cmp(&m0.len()).then_with(|| n0.cmp(m0));
+                if o != Ordering::Equal {
+                    return o;
+                }
+                x = &x[i..];
+                y = &y[j..];
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(d);
+                }
+                x = &x[1..];
+                y = &y[1..];
+            }
+        }
+    }
 }
 
 /// The page list as a table (`tianwang pages --csv`).
@@ -569,5 +611,32 @@ mod tests {
             "{e}"
         );
         assert!(snapshot(&ws, 1, 16).is_err());
+    }
+
+    #[test]
+    fn natural_order_compares_numbers_by_value() {
+        use std::cmp::Ordering::*;
+        assert_eq!(natural_cmp("page2", "page10"), Less);
+        assert_eq!(natural_cmp("page10", "page2"), Greater);
+        assert_eq!(natural_cmp("a/9/x", "a/10/a"), Less);
+        assert_eq!(
+            natural_cmp("p007", "p7"),
+            Greater,
+            "equal value: the longer text last"
+        );
+        assert_eq!(natural_cmp("abc", "abd"), Less);
+        assert_eq!(natural_cmp("abc", "abc"), Equal);
+        assert_eq!(natural_cmp("ab", "abc"), Less);
+        assert_eq!(
+            natural_cmp("x99999999999999999999999", "x100000000000000000000000"),
+            Less,
+            "no overflow on long runs"
+        );
+        let mut v = vec!["http://a/p10.html", "http://a/p2.html", "http://a/p1.html"];
+        v.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            v,
+            ["http://a/p1.html", "http://a/p2.html", "http://a/p10.html"]
+        );
     }
 }

@@ -42,6 +42,9 @@ pub(crate) struct PagesPanel {
     shown_b: Option<SnapshotView>,
     tab: Tab,
     error: Option<String>,
+    /// The line diff of (A, B), computed once off the UI thread (an LCS table can be large).
+    diff: Option<((i64, i64), Task<std::sync::Arc<Vec<DiffLine>>>)>,
+    diff_done: Option<((i64, i64), std::sync::Arc<Vec<DiffLine>>)>,
 }
 
 fn open_snapshot(
@@ -269,7 +272,34 @@ fn detail_ui(lang: Lang, ui: &mut Ui, p: &mut PagesPanel, path: &std::path::Path
         }
         Tab::Diff => match (&p.shown_a, &p.shown_b) {
             (Some(a), Some(b)) => {
-                let lines = inspect::diff(&a.text, &b.text);
+                let key = (a.id, b.id);
+                if let Some((k, t)) = &p.diff
+                    && let Some(r) = t.poll()
+                {
+                    let k = *k;
+                    p.diff = None;
+                    if let Ok(lines) = r {
+                        p.diff_done = Some((k, lines));
+                    }
+                }
+                let ready = p
+                    .diff_done
+                    .as_ref()
+                    .filter(|(k, _)| *k == key)
+                    .map(|(_, l)| l.clone());
+                let Some(lines) = ready else {
+                    if p.diff.as_ref().is_none_or(|(k, _)| *k != key) {
+                        let (ta, tb) = (a.text.clone(), b.text.clone());
+                        p.diff = Some((
+                            key,
+                            Task::spawn(ui.ctx(), move || {
+                                std::sync::Arc::new(inspect::diff(&ta, &tb))
+                            }),
+                        ));
+                    }
+                    ui.spinner();
+                    return;
+                };
                 let changed = lines
                     .iter()
                     .filter(|l| !matches!(l, DiffLine::Same(_)))
@@ -347,7 +377,7 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
                         host: wanted.1,
                         status: wanted.2,
                         content_type: wanted.3,
-                        limit: 500,
+                        limit: 0,
                     },
                 )
             })
@@ -358,42 +388,52 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
     }
     let ctx = ui.ctx().clone();
     ui.columns(2, |cols| {
+        // Every matching page, virtualised: only the rows in view are laid out, so a
+        // 100,000-page workspace scrolls as fast as a 10-page one.
+        let n = p.list.value.as_ref().map_or(0, |l| l.items.len());
+        if p.list.value.is_some() && n == 0 {
+            cols[0].label(RichText::new(lang.t("pages.empty")).italics());
+        }
+        let row_h = cols[0].text_style_height(&egui::TextStyle::Small) + 6.0;
+        let mut clicked = None;
         egui::ScrollArea::vertical()
             .id_salt("page_list")
             .max_height(640.0)
-            .show(&mut cols[0], |ui| {
-                if let Some(PageList { items, .. }) = &p.list.value {
-                    if items.is_empty() {
-                        ui.label(RichText::new(lang.t("pages.empty")).italics());
-                    }
-                    for it in items {
-                        let sel = p.selected.as_deref() == Some(it.url.as_str());
-                        let label = format!(
-                            "{} {}{}",
-                            it.status.map_or("—".into(), |s| s.to_string()),
-                            it.url,
-                            if it.replica_of.is_some() { "  ⇄" } else { "" }
-                        );
-                        if ui
-                            .selectable_label(sel, RichText::new(label).monospace().small())
-                            .clicked()
-                        {
-                            p.selected = Some(it.url.clone());
-                            p.current = None;
-                            p.shown_a = None;
-                            p.shown_b = None;
-                            p.a = None;
-                            p.b = None;
-                            let (pp, url) = (path.clone(), it.url.clone());
-                            p.detail = Some(Task::spawn(&ctx, move || {
-                                Workspace::open_existing(&pp)
-                                    .and_then(|ws| inspect::page(&ws, &url))
-                                    .map_err(|e| e.to_string())
-                            }));
-                        }
+            .auto_shrink([false, true])
+            .show_rows(&mut cols[0], row_h, n, |ui, rows| {
+                let Some(PageList { items, .. }) = &p.list.value else {
+                    return;
+                };
+                for it in &items[rows.start.min(items.len())..rows.end.min(items.len())] {
+                    let sel = p.selected.as_deref() == Some(it.url.as_str());
+                    let label = format!(
+                        "{} {}{}",
+                        it.status.map_or("—".into(), |s| s.to_string()),
+                        it.url,
+                        if it.replica_of.is_some() { "  ⇄" } else { "" }
+                    );
+                    if ui
+                        .selectable_label(sel, RichText::new(label).monospace().small())
+                        .clicked()
+                    {
+                        clicked = Some(it.url.clone());
                     }
                 }
             });
+        if let Some(url) = clicked {
+            p.selected = Some(url.clone());
+            p.current = None;
+            p.shown_a = None;
+            p.shown_b = None;
+            p.a = None;
+            p.b = None;
+            let pp = path.clone();
+            p.detail = Some(Task::spawn(&ctx, move || {
+                Workspace::open_existing(&pp)
+                    .and_then(|ws| inspect::page(&ws, &url))
+                    .map_err(|e| e.to_string())
+            }));
+        }
         // Open the latest snapshot as A when a page arrives.
         if let Some(d) = &p.current
             && p.a.is_none()

@@ -22,6 +22,10 @@ enum Tab {
     Diff,
 }
 
+/// Snapshot ids (A, B) and their line diff.
+type SnapshotPair = (i64, i64);
+type DiffLines = std::sync::Arc<Vec<DiffLine>>;
+
 #[derive(Default)]
 pub(crate) struct PagesPanel {
     text: String,
@@ -43,8 +47,8 @@ pub(crate) struct PagesPanel {
     tab: Tab,
     error: Option<String>,
     /// The line diff of (A, B), computed once off the UI thread (an LCS table can be large).
-    diff: Option<((i64, i64), Task<std::sync::Arc<Vec<DiffLine>>>)>,
-    diff_done: Option<((i64, i64), std::sync::Arc<Vec<DiffLine>>)>,
+    diff: Option<(SnapshotPair, Task<DiffLines>)>,
+    diff_done: Option<(SnapshotPair, DiffLines)>,
 }
 
 fn open_snapshot(

@@ -343,6 +343,17 @@ fn cli_crawl_and_pages_print_json() {
     for k in ["url", "status", "md5", "fetched_at"] {
         assert!(!pages[0][k].is_null(), "{k}");
     }
+    // The distributed-crawl simulation replays this crawl's own fetch log.
+    let out = tianwang(&["capacity", "simulate", "--workspace", w, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sim: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(sim["fetches"].as_u64().unwrap() >= 5, "{sim}");
+    assert_eq!(sim["hosts"], 1);
+    assert_eq!(sim["loads"].as_array().unwrap().len(), 4, "n = 2, 4, 8, 16");
     // Export both formats, import them elsewhere, export again: byte-identical.
     for (format, flag) in [("tianwang", "--tianwang"), ("warc", "--warc")] {
         let a = d.path().join(format!("a.{format}"));

@@ -18,6 +18,7 @@ use crate::engine::error::EngineError;
 use crate::engine::jobs::{Job, JobRunner, JobState};
 use crate::engine::store::{self, Workspace};
 
+pub mod capacity;
 pub mod classify;
 pub mod crawl;
 pub mod jobs;
@@ -80,6 +81,9 @@ pub enum Command {
     /// Link analysis and evaluation: PageRank and HITS over a crawl or a graph file
     /// (explained, with convergence), P@N/MAP/nDCG with a paired t-test, ranking diffs.
     Rank(rank::RankArgs),
+    /// Crawl capacity: the book's model (every figure with its formula and the book's number)
+    /// and the distributed-crawl simulation over the workspace's own fetch log.
+    Capacity(capacity::CapacityArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -204,6 +208,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Classify(a) => classify::run(a, Some(workspace_path(&cli)?)),
         // Only an explicit --workspace: the crawl graph, not the default workspace's.
         Command::Rank(a) => rank::run(a, cli.workspace.as_deref()),
+        Command::Capacity(a) => capacity::run(&cli, a),
     }
 }
 

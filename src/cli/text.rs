@@ -307,36 +307,49 @@ pub fn segment(a: &SegmentArgs) -> anyhow::Result<()> {
     } else {
         vec![parse_method(&a.method)?]
     };
+    // Speed per method from the engine's comparison (best of three rounds, as the panel).
+    let speed = a.all.then(|| {
+        crate::engine::text::segment::compare::compare_methods(&seg, &text)
+            .runs
+            .into_iter()
+            .map(|r| (r.method, r.chars_per_ms))
+            .collect::<Vec<_>>()
+    });
     let mut out = Vec::new();
     for m in &methods {
         let t0 = std::time::Instant::now();
         let tokens = seg.cut(&text, *m);
         let micros = t0.elapsed().as_secs_f64() * 1e6;
-        out.push((*m, tokens, micros));
+        let cpm = speed
+            .as_ref()
+            .and_then(|v| v.iter().find(|(x, _)| x == m).map(|(_, c)| *c));
+        out.push((*m, tokens, micros, cpm));
     }
     let trace = a.trace.then(|| seg.fmm_trace(&text));
     if a.json {
         let v = json!({
             "max_len": a.max_len,
             "dict_words": seg.dict_len(),
-            "results": out.iter().map(|(m, t, us)| json!({
+            "results": out.iter().map(|(m, t, us, cpm)| json!({
                 "method": m.name(),
                 "tokens": t,
                 "words": t.iter().map(|x| x.word.as_str()).collect::<Vec<_>>(),
                 "micros": us,
+                "chars_per_ms": cpm,
             })).collect::<Vec<_>>(),
             "trace": trace,
         });
         return print_json(&v);
     }
-    for (m, tokens, _) in &out {
+    for (m, tokens, _, cpm) in &out {
         let words: Vec<&str> = tokens
             .iter()
             .filter(|t| !t.word.trim().is_empty())
             .map(|t| t.word.as_str())
             .collect();
         if a.all {
-            println!("{:<12} {}", m.name(), words.join("/ "));
+            let speed = cpm.map_or(String::new(), |c| format!("{c:>9.0} chars/ms  "));
+            println!("{:<12} {speed}{}", m.name(), words.join("/ "));
         } else {
             println!("{}", words.join("/ "));
         }

@@ -7,25 +7,11 @@
 
 use egui::{RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
-use serde::Serialize;
 
 use super::Lang;
 use super::task::Task;
-use crate::engine::capacity::{
-    self, CapacityInputs, KbUnit, LoadReport, Mapping, MoveReport, load_study, moved_on_add,
-};
-use crate::engine::crawl::report::fetch_events;
+use crate::engine::capacity::{self, CapacityInputs, KbUnit, Simulation};
 use crate::engine::store::Workspace;
-
-/// The simulator's result for n = 2, 4, 8, 16.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct Simulation {
-    pub fetches: usize,
-    pub hosts: usize,
-    pub loads: Vec<LoadReport>,
-    pub rehash: Vec<MoveReport>,
-    pub two_level: Vec<MoveReport>,
-}
 
 #[derive(Default)]
 pub(crate) struct CapacityPanel {
@@ -166,23 +152,9 @@ fn fmt_num(v: f64) -> String {
 }
 
 fn simulate(path: std::path::PathBuf) -> Result<Simulation, String> {
-    let ws = Workspace::open_existing(&path).map_err(|e| e.to_string())?;
-    let log = fetch_events(&ws).map_err(|e| e.to_string())?;
-    let span = log.last().map_or(1.0, |x| x.0).max(1.0);
-    let loads = load_study(&log, (span / 40.0).max(0.05))?;
-    let mut rehash = Vec::new();
-    let mut two_level = Vec::new();
-    for n in capacity::BOOK_NODE_COUNTS {
-        rehash.push(moved_on_add(&log, n, Mapping::Rehash)?);
-        two_level.push(moved_on_add(&log, n, Mapping::two_level())?);
-    }
-    Ok(Simulation {
-        fetches: log.len(),
-        hosts: capacity::host_fetches(&log).len(),
-        loads,
-        rehash,
-        two_level,
-    })
+    Workspace::open_existing(&path)
+        .and_then(|ws| capacity::simulate_workspace(&ws))
+        .map_err(|e| e.to_string())
 }
 
 fn simulator(lang: Lang, ui: &mut Ui, p: &mut CapacityPanel, ws: Option<&std::path::Path>) {

@@ -280,6 +280,22 @@ impl SampleWeb {
     }
 
     /// Build the web (`changed`: the updated edition of some articles).
+    /// The sample web as served on port 80 (URLs without a port), built once per edition
+    /// and shared: readers that only look pages up (the cleaning panel, evaluations) need not
+    /// rebuild its 434 pages. Takes a lock: call it off the UI thread the first time.
+    pub fn shared(changed: bool) -> Result<std::sync::Arc<SampleWeb>> {
+        use std::sync::{Arc, Mutex};
+        static WEBS: Mutex<[Option<Arc<SampleWeb>>; 2]> = Mutex::new([None, None]);
+        let mut g = WEBS.lock().unwrap_or_else(|p| p.into_inner());
+        let slot = &mut g[usize::from(changed)];
+        if let Some(w) = slot {
+            return Ok(w.clone());
+        }
+        let w = Arc::new(SampleWeb::build(80, changed)?);
+        *slot = Some(w.clone());
+        Ok(w)
+    }
+
     pub fn build(port: u16, changed: bool) -> Result<Self> {
         super::sites::build(port, changed)
     }
@@ -598,5 +614,20 @@ pub(crate) fn item(href: String, a: &Article, title: &str) -> Item {
         link: Link::new(href, title),
         date: a.date.clone(),
         teaser: format!("{teaser}…"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shared_sample_web_is_built_once_per_edition() {
+        let a = SampleWeb::shared(false).unwrap();
+        let b = SampleWeb::shared(false).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&a, &b));
+        let c = SampleWeb::shared(true).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&a, &c));
+        assert!(c.truth.edition_changed && !a.truth.edition_changed);
     }
 }

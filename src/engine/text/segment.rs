@@ -750,5 +750,6 @@ impl Segmenter {
     }
 }
 
+pub mod compare;
 #[cfg(test)]
 mod tests;

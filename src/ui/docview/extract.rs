@@ -11,7 +11,7 @@ mod params;
 mod result;
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui::{FontId, RichText, TextStyle, Ui, vec2};
@@ -100,16 +100,9 @@ pub(crate) struct ExtractState {
     block: Option<usize>,
 }
 
-/// The bundled sample web, built once on first need (in a task).
+/// The bundled sample web, built once on first need (called in a task).
 fn sample_web() -> Result<Arc<SampleWeb>, String> {
-    static WEB: Mutex<Option<Arc<SampleWeb>>> = Mutex::new(None);
-    let mut g = WEB.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(w) = &*g {
-        return Ok(w.clone());
-    }
-    let w = Arc::new(SampleWeb::build(80, false).map_err(|e| e.to_string())?);
-    *g = Some(w.clone());
-    Ok(w)
+    SampleWeb::shared(false).map_err(|e| e.to_string())
 }
 
 /// Read a page (in a task).

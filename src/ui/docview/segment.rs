@@ -4,7 +4,6 @@
 //! each measured in the background; and an FMM stepper that walks the window as it shrinks one
 //! character at a time until it is a dictionary word or a single character.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,7 +12,8 @@ use egui::{Color32, RichText, TextFormat, TextStyle, Ui};
 use egui_extras::{Column, TableBuilder};
 
 use crate::engine::docview::DocView;
-use crate::engine::text::segment::{FmmStep, Method, Segmenter, TokenKind};
+use crate::engine::text::segment::compare::compare_methods;
+use crate::engine::text::segment::{FmmStep, Method, Segmenter};
 use crate::ui::Lang;
 use crate::ui::task::Task;
 
@@ -85,47 +85,26 @@ impl Default for SegState {
 fn cut(inp: &Inputs) -> Cut {
     let seg = Segmenter::shared().clone().with_max_len(inp.max_len);
     let text: String = inp.text.chars().take(MAX_TEXT).collect();
-    let chars = text.chars().count();
-    let mut rows = Vec::new();
-    let mut base: HashSet<(usize, String)> = HashSet::new();
-    for m in Method::ALL {
-        // One untimed run (first use may build lookup state), then the best of three rounds of
-        // at least 2 ms each (short texts are repeated), so one hiccup does not decide the figure.
-        let tokens = seg.cut(&text, m);
-        let mut secs = f64::INFINITY;
-        for _ in 0..3 {
-            let t0 = Instant::now();
-            let mut reps = 0u32;
-            while reps < 2000 && (reps == 0 || t0.elapsed() < Duration::from_millis(2)) {
-                std::hint::black_box(seg.cut(&text, m));
-                reps += 1;
-            }
-            secs = secs.min(t0.elapsed().as_secs_f64() / f64::from(reps));
-        }
-        let secs = secs.max(1e-9);
-        let words: Vec<(usize, String)> = tokens
-            .into_iter()
-            .filter(|t| matches!(t.kind, TokenKind::Word | TokenKind::Latin))
-            .map(|t| (t.start, t.word))
-            .collect();
-        let is_base = m == Method::Jieba;
-        if is_base {
-            base = words.iter().cloned().collect();
-        }
-        let differs = |w: &(usize, String)| !is_base && !base.contains(w);
-        rows.push(Row {
-            method: m,
-            count: words.len(),
-            differing: words.iter().filter(|w| differs(w)).count(),
-            tokens: words
-                .iter()
+    let c = compare_methods(&seg, &text);
+    let chars = c.chars;
+    let rows = c
+        .runs
+        .into_iter()
+        .map(|r| Row {
+            method: r.method,
+            count: r.words.len(),
+            differing: r.differing,
+            tokens: r
+                .words
+                .into_iter()
+                .zip(r.differs)
                 .take(SHOWN_TOKENS)
-                .map(|w| (w.1.clone(), differs(w)))
+                .map(|((_, w), d)| (w, d))
                 .collect(),
-            chars_per_ms: chars as f64 / (secs * 1e3),
-            mb_per_s: text.len() as f64 / secs / 1e6,
-        });
-    }
+            chars_per_ms: r.chars_per_ms,
+            mb_per_s: r.mb_per_s,
+        })
+        .collect();
     let sentence: String = text
         .split(['。', '！', '？', '；', '!', '?', ';', '\n'])
         .map(str::trim)

@@ -9,8 +9,10 @@ use egui::{RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 
 use super::Lang;
+use super::export::{Exports, plot_buttons, table_button};
 use super::task::Task;
 use crate::engine::capacity::{self, CapacityInputs, KbUnit, Simulation};
+use crate::engine::export::{Plot as XPlot, Series as XSeries, Table};
 use crate::engine::store::Workspace;
 
 #[derive(Default)]
@@ -39,7 +41,7 @@ fn figure_label(lang: Lang, key: &str) -> &'static str {
     }
 }
 
-fn calculator(lang: Lang, ui: &mut Ui, p: &mut CapacityPanel) {
+fn calculator(lang: Lang, ui: &mut Ui, p: &mut CapacityPanel, ex: &mut Exports) {
     let i = &mut p.inputs;
     egui::Grid::new("cap_inputs")
         .num_columns(4)
@@ -98,6 +100,23 @@ fn calculator(lang: Lang, ui: &mut Ui, p: &mut CapacityPanel) {
     // A dozen multiplications: cheap enough to redo every frame.
     match capacity::capacity(i) {
         Ok(r) => {
+            table_button(ui, lang, ex, || {
+                Table::new(
+                    lang.t("cap.title"),
+                    ["key", "figure", "value", "unit", "book", "line", "formula"],
+                )
+                .with_rows(r.figures.iter().map(|f| {
+                    [
+                        f.key.to_string(),
+                        figure_label(lang, f.key).to_string(),
+                        f.value.to_string(),
+                        f.unit.to_string(),
+                        f.book_value.map_or(String::new(), |b| b.to_string()),
+                        f.line.to_string(),
+                        f.formula.clone(),
+                    ]
+                }))
+            });
             egui::Grid::new("cap_figures")
                 .striped(true)
                 .num_columns(4)
@@ -157,7 +176,13 @@ fn simulate(path: std::path::PathBuf) -> Result<Simulation, String> {
         .map_err(|e| e.to_string())
 }
 
-fn simulator(lang: Lang, ui: &mut Ui, p: &mut CapacityPanel, ws: Option<&std::path::Path>) {
+fn simulator(
+    lang: Lang,
+    ui: &mut Ui,
+    p: &mut CapacityPanel,
+    ws: Option<&std::path::Path>,
+    ex: &mut Exports,
+) {
     if let Some(t) = &p.task
         && let Some(r) = t.poll()
     {
@@ -190,7 +215,40 @@ fn simulator(lang: Lang, ui: &mut Ui, p: &mut CapacityPanel, ws: Option<&std::pa
         ui.colored_label(ui.visuals().error_fg_color, e);
     }
     let Some(s) = &p.sim else { return };
-    ui.label(lang.tf("sim.summary", &[&s.fetches, &s.hosts]));
+    ui.horizontal(|ui| {
+        ui.label(lang.tf("sim.summary", &[&s.fetches, &s.hosts]));
+        table_button(ui, lang, ex, || {
+            Table::new(
+                lang.t("sim.title"),
+                [
+                    "nodes",
+                    "totals",
+                    "variance",
+                    "max_over_mean",
+                    "rehash_moved_hosts",
+                    "rehash_fraction",
+                    "two_level_moved_hosts",
+                    "two_level_fraction",
+                    "total_hosts",
+                ],
+            )
+            .with_rows(s.loads.iter().zip(&s.rehash).zip(&s.two_level).map(
+                |((l, r), t)| {
+                    [
+                        l.nodes.to_string(),
+                        format!("{:?}", l.totals),
+                        l.variance.to_string(),
+                        l.max_over_mean.to_string(),
+                        r.moved_hosts.to_string(),
+                        r.fraction.to_string(),
+                        t.moved_hosts.to_string(),
+                        t.fraction.to_string(),
+                        r.total_hosts.to_string(),
+                    ]
+                },
+            ))
+        });
+    });
     egui::Grid::new("sim_table")
         .striped(true)
         .num_columns(6)
@@ -237,36 +295,59 @@ fn simulator(lang: Lang, ui: &mut Ui, p: &mut CapacityPanel, ws: Option<&std::pa
         .find(|l| l.nodes == p.shown_n)
         .or(s.loads.first());
     if let Some(l) = shown {
-        ui.label(RichText::new(lang.tf("sim.plot", &[&l.nodes])).strong());
+        let cumulative = |node: usize| -> Vec<[f64; 2]> {
+            let mut acc = 0u64;
+            l.buckets
+                .iter()
+                .enumerate()
+                .map(|(t, b)| {
+                    acc += b.get(node).copied().unwrap_or(0);
+                    [(t + 1) as f64 * l.bucket_s, acc as f64]
+                })
+                .collect()
+        };
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(lang.tf("sim.plot", &[&l.nodes])).strong());
+            plot_buttons(ui, lang, ex, || {
+                let mut plot = XPlot::new(
+                    lang.tf("sim.plot", &[&l.nodes]),
+                    lang.t("export.axis_seconds"),
+                    lang.t("export.axis_pages"),
+                );
+                for node in 0..l.nodes {
+                    plot = plot.series(XSeries::line(format!("node {node}"), cumulative(node)));
+                }
+                plot
+            });
+        });
         Plot::new("sim_load")
             .height(180.0)
             .legend(Legend::default())
             .x_axis_label("s")
             .show(ui, |pl| {
                 for node in 0..l.nodes {
-                    let mut acc = 0u64;
-                    let pts: Vec<[f64; 2]> = l
-                        .buckets
-                        .iter()
-                        .enumerate()
-                        .map(|(t, b)| {
-                            acc += b.get(node).copied().unwrap_or(0);
-                            [(t + 1) as f64 * l.bucket_s, acc as f64]
-                        })
-                        .collect();
-                    pl.line(Line::new(format!("node {node}"), PlotPoints::from(pts)));
+                    pl.line(Line::new(
+                        format!("node {node}"),
+                        PlotPoints::from(cumulative(node)),
+                    ));
                 }
             });
     }
 }
 
-pub(crate) fn show(lang: Lang, ui: &mut Ui, p: &mut CapacityPanel, ws: Option<&std::path::Path>) {
+pub(crate) fn show(
+    lang: Lang,
+    ui: &mut Ui,
+    p: &mut CapacityPanel,
+    ws: Option<&std::path::Path>,
+    ex: &mut Exports,
+) {
     egui::CollapsingHeader::new(RichText::new(lang.t("cap.title")).strong())
         .id_salt("capacity")
-        .show(ui, |ui| calculator(lang, ui, p));
+        .show(ui, |ui| calculator(lang, ui, p, ex));
     egui::CollapsingHeader::new(RichText::new(lang.t("sim.title")).strong())
         .id_salt("simulator")
-        .show(ui, |ui| simulator(lang, ui, p, ws));
+        .show(ui, |ui| simulator(lang, ui, p, ws, ex));
 }
 
 #[cfg(test)]

@@ -449,7 +449,7 @@ fn plots(lang: Lang, ui: &mut Ui, p: &CrawlPanel, ex: &mut Exports) {
     }
 }
 
-fn in_flight(lang: Lang, ui: &mut Ui, snap: &JobSnapshot) {
+fn in_flight(lang: Lang, ui: &mut Ui, snap: &JobSnapshot, ex: &mut Exports) {
     let hosts: Vec<(String, f64)> = snap
         .progress
         .counters
@@ -462,7 +462,13 @@ fn in_flight(lang: Lang, ui: &mut Ui, snap: &JobSnapshot) {
     if hosts.is_empty() {
         return;
     }
-    ui.label(RichText::new(lang.t("crawl.in_flight")).strong());
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(lang.t("crawl.in_flight")).strong());
+        table_button(ui, lang, ex, || {
+            Table::new(lang.t("crawl.in_flight"), ["host", "in_flight"])
+                .with_rows(hosts.iter().map(|(h, v)| [h.clone(), v.to_string()]))
+        });
+    });
     let bars: Vec<Bar> = hosts
         .iter()
         .enumerate()
@@ -680,7 +686,7 @@ fn show(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
     ui.add_space(8.0);
     plots(lang, ui, me, &mut cx.hub.exports);
     if let Some(h) = &me.handle {
-        in_flight(lang, ui, &h.snapshot());
+        in_flight(lang, ui, &h.snapshot(), &mut cx.hub.exports);
     }
     ui.add_space(8.0);
     if let Some(r) = &me.report.value {
@@ -688,5 +694,11 @@ fn show(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
     }
     ui.add_space(12.0);
     let ws = cx.session.as_ref().map(|s| s.path.clone());
-    super::capacity::show(lang, ui, &mut me.capacity, ws.as_deref());
+    super::capacity::show(
+        lang,
+        ui,
+        &mut me.capacity,
+        ws.as_deref(),
+        &mut cx.hub.exports,
+    );
 }

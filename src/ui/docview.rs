@@ -176,10 +176,10 @@ fn show(cx: &mut Cx<'_>, me: &mut DocViewPanel, ui: &mut Ui) {
     me.seg.poll(&ctx);
     me.ev.poll(&ctx, ws.as_deref());
     match me.tab {
-        Tab::Extract => extract::show(lang, ui, &mut me.ex, ws),
+        Tab::Extract => extract::show(lang, ui, &mut me.ex, ws, &mut cx.hub.exports),
         Tab::Segment => {
             let shown = me.ex.shown();
-            segment::show(lang, ui, &mut me.seg, shown);
+            segment::show(lang, ui, &mut me.seg, shown, &mut cx.hub.exports);
         }
         Tab::Eval => {
             if let Some((page, row)) = eval::show(cx, me, ui) {

@@ -5,8 +5,10 @@
 use egui::{Color32, RichText, Ui};
 
 use super::Lang;
+use super::export::{Exports, table_button};
 use super::panel::{Cx, LabPanel, PanelInfo};
 use super::task::{Loaded, Task};
+use crate::engine::export::Table;
 use crate::engine::inspect::{self, DiffLine, PageDetail, PageFilter, PageList, SnapshotView};
 use crate::engine::store::Workspace;
 
@@ -156,7 +158,13 @@ fn filters(lang: Lang, ui: &mut Ui, p: &mut PagesPanel) {
     });
 }
 
-fn detail_ui(lang: Lang, ui: &mut Ui, p: &mut PagesPanel, path: &std::path::Path) {
+fn detail_ui(
+    lang: Lang,
+    ui: &mut Ui,
+    p: &mut PagesPanel,
+    path: &std::path::Path,
+    exports: &mut Exports,
+) {
     let ctx = ui.ctx().clone();
     let Some(d) = p.current.clone() else {
         if p.detail.is_some() {
@@ -179,7 +187,25 @@ fn detail_ui(lang: Lang, ui: &mut Ui, p: &mut PagesPanel, path: &std::path::Path
     if !d.replicas.is_empty() {
         ui.label(RichText::new(lang.tf("pages.replicas", &[&d.replicas.join("  ")])).italics());
     }
-    ui.label(RichText::new(lang.t("pages.snapshots")).strong());
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(lang.t("pages.snapshots")).strong());
+        table_button(ui, lang, exports, || {
+            Table::new(
+                format!("{} {}", lang.t("pages.snapshots"), d.url),
+                ["id", "fetched_at", "status", "bytes", "md5", "origin"],
+            )
+            .with_rows(d.snapshots.iter().map(|s| {
+                [
+                    s.id.to_string(),
+                    s.fetched_at.clone(),
+                    s.status.map_or(String::new(), |x| x.to_string()),
+                    s.bytes.to_string(),
+                    s.md5.clone().unwrap_or_default(),
+                    s.origin.clone().unwrap_or_default(),
+                ]
+            }))
+        });
+    });
     egui::Grid::new("snapshots").striped(true).show(ui, |ui| {
         for s in &d.snapshots {
             let is_a = p.a == Some(s.id);
@@ -357,6 +383,7 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
     ui.heading(lang.t("pages.heading"));
     let Some(sess) = cx.session else { return };
     let path = sess.path.clone();
+    let exports = &mut cx.hub.exports;
     let p = me;
     poll(p);
     filters(lang, ui, p);
@@ -446,6 +473,6 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
             p.a = Some(last.id);
             p.view_a = Some(open_snapshot(&ctx, path.clone(), last.id));
         }
-        detail_ui(lang, &mut cols[1], p, &path);
+        detail_ui(lang, &mut cols[1], p, &path, exports);
     });
 }

@@ -10,6 +10,7 @@ mod blocks;
 mod params;
 mod result;
 
+use crate::ui::export::Exports;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -322,7 +323,13 @@ pub(super) fn rest_height(ui: &Ui, min: f32) -> f32 {
     (ui.clip_rect().bottom() - ui.cursor().top() - 8.0).max(min)
 }
 
-pub(super) fn show(lang: Lang, ui: &mut Ui, ex: &mut ExtractState, ws: Option<PathBuf>) {
+pub(super) fn show(
+    lang: Lang,
+    ui: &mut Ui,
+    ex: &mut ExtractState,
+    ws: Option<PathBuf>,
+    exports: &mut Exports,
+) {
     let ctx = ui.ctx().clone();
     if let Some(w) = &ws {
         let key = (w.clone(), ex.filter.trim().to_string());
@@ -356,14 +363,14 @@ pub(super) fn show(lang: Lang, ui: &mut Ui, ex: &mut ExtractState, ws: Option<Pa
                 picker(lang, ui, ex, &ws, true);
             });
             ui.separator();
-            ui.vertical(|ui| main_area(lang, ui, ex));
+            ui.vertical(|ui| main_area(lang, ui, ex, exports));
         });
     } else {
         egui::CollapsingHeader::new(RichText::new(lang.t("docview.pick")).strong())
             .id_salt("dv_picker")
             .default_open(ex.page.is_none())
             .show(ui, |ui| picker(lang, ui, ex, &ws, false));
-        main_area(lang, ui, ex);
+        main_area(lang, ui, ex, exports);
     }
 }
 
@@ -470,7 +477,7 @@ fn picker(lang: Lang, ui: &mut Ui, ex: &mut ExtractState, ws: &Option<PathBuf>, 
     }
 }
 
-fn main_area(lang: Lang, ui: &mut Ui, ex: &mut ExtractState) {
+fn main_area(lang: Lang, ui: &mut Ui, ex: &mut ExtractState, exports: &mut Exports) {
     // A wide widget (a long label in another language) may grow this ui; the views below keep
     // to the width there was at the start.
     let width = ui.available_width();
@@ -537,14 +544,14 @@ fn main_area(lang: Lang, ui: &mut Ui, ex: &mut ExtractState) {
                 view_tabs(lang, &mut c[1], ex, false);
                 match ex.view {
                     View::Blocks => blocks::block_map(lang, &mut c[1], ex),
-                    _ => result::result_view(lang, &mut c[1], ex),
+                    _ => result::result_view(lang, &mut c[1], ex, exports),
                 }
             });
         });
     } else {
         match ex.view {
             View::Html => html_view(lang, ui, ex),
-            View::Result => result::result_view(lang, ui, ex),
+            View::Result => result::result_view(lang, ui, ex, exports),
             View::Blocks => blocks::block_map(lang, ui, ex),
         }
     }

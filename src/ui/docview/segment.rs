@@ -12,9 +12,11 @@ use egui::{Color32, RichText, TextFormat, TextStyle, Ui};
 use egui_extras::{Column, TableBuilder};
 
 use crate::engine::docview::DocView;
+use crate::engine::export::Table;
 use crate::engine::text::segment::compare::compare_methods;
 use crate::engine::text::segment::{FmmStep, Method, Segmenter};
 use crate::ui::Lang;
+use crate::ui::export::{Exports, table_button};
 use crate::ui::task::Task;
 
 /// The book's examples [L1482, L1596, L692].
@@ -236,7 +238,13 @@ fn tokens_job(ui: &Ui, row: &Row, extra: usize, width: f32) -> LayoutJob {
     job
 }
 
-pub(super) fn show(lang: Lang, ui: &mut Ui, s: &mut SegState, page: Option<Arc<DocView>>) {
+pub(super) fn show(
+    lang: Lang,
+    ui: &mut Ui,
+    s: &mut SegState,
+    page: Option<Arc<DocView>>,
+    exports: &mut Exports,
+) {
     ui.label(RichText::new(lang.t("docview.seg_intro")).weak());
     ui.horizontal_wrapped(|ui| {
         ui.label(lang.t("docview.seg_examples"));
@@ -294,6 +302,33 @@ pub(super) fn show(lang: Lang, ui: &mut Ui, s: &mut SegState, page: Option<Arc<D
     let Some((_, c)) = s.shown.clone() else {
         return;
     };
+    table_button(ui, lang, exports, || {
+        Table::new(
+            lang.t("docview.tab_segment"),
+            [
+                "method",
+                "words",
+                "differ_from_jieba",
+                "chars_per_ms",
+                "mb_per_s",
+                "first_words",
+            ],
+        )
+        .with_rows(c.rows.iter().map(|r| {
+            [
+                r.method.name().to_string(),
+                r.count.to_string(),
+                r.differing.to_string(),
+                r.chars_per_ms.to_string(),
+                r.mb_per_s.to_string(),
+                r.tokens
+                    .iter()
+                    .map(|t| t.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            ]
+        }))
+    });
     ui.scope(|ui| results_table(lang, ui, &c));
     ui.add_space(10.0);
     stepper(lang, ui, s, &c);

@@ -2,6 +2,8 @@
 //! keywords with their weights (formula 7-1) and the links with their relatedness
 //! [L2294–L2398].
 
+use crate::engine::export::Table;
+use crate::ui::export::{Exports, table_button};
 use egui::{Rect, RichText, Sense, TextStyle, Ui, vec2};
 use egui_extras::{Column, TableBuilder};
 
@@ -47,7 +49,7 @@ fn section(ui: &mut Ui, title: &str) {
     ui.label(RichText::new(title).size(17.0).strong());
 }
 
-pub(super) fn result_view(lang: Lang, ui: &mut Ui, ex: &mut ExtractState) {
+pub(super) fn result_view(lang: Lang, ui: &mut Ui, ex: &mut ExtractState, exports: &mut Exports) {
     let Some((inputs, dv, _)) = ex.shown.clone() else {
         if ex.running.is_some() {
             ui.horizontal(|ui| {
@@ -168,8 +170,37 @@ pub(super) fn result_view(lang: Lang, ui: &mut Ui, ex: &mut ExtractState) {
             });
 
             section(ui, lang.t("docview.keywords"));
+            table_button(ui, lang, exports, || {
+                Table::new(
+                    format!("{} {}", lang.t("docview.keywords"), dv.title),
+                    ["word", "weight", "tf", "weighted_tf"],
+                )
+                .with_rows(dv.keywords.iter().map(|k| {
+                    [
+                        k.word.clone(),
+                        k.weight.to_string(),
+                        k.tf.to_string(),
+                        k.weighted_tf.to_string(),
+                    ]
+                }))
+            });
             keywords_table(lang, ui, &dv);
             section(ui, lang.t("docview.links"));
+            table_button(ui, lang, exports, || {
+                Table::new(
+                    format!("{} {}", lang.t("docview.links"), dv.title),
+                    ["url", "anchor", "related", "similarity", "block"],
+                )
+                .with_rows(dv.links.iter().map(|l| {
+                    [
+                        l.url.clone(),
+                        l.anchor.clone(),
+                        l.related.to_string(),
+                        l.similarity.map_or(String::new(), |x| x.to_string()),
+                        l.block.to_string(),
+                    ]
+                }))
+            });
             links_table(lang, ui, &dv);
         });
 }

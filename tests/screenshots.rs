@@ -98,3 +98,60 @@ fn jobs_comparison() {
         );
     }
 }
+
+/// The Classifier panel after training NB on the THUCNews titles, the most common confusion
+/// opened; then the feature-selection curves.
+#[test]
+#[ignore = "writes docs/*.png; run on demand"]
+fn classifier() {
+    for lang in ["zh", "en"] {
+        let d = tempfile::tempdir().unwrap();
+        let mut h = harness_full(&d.path().join("w.tianwang"), false, None);
+        h.set_size(egui::vec2(1280.0, 1000.0));
+        wait_secs(&mut h, "the workspace", 20, |h| {
+            h.state().workspace_path().is_some()
+        });
+        if lang == "en" {
+            english(&mut h);
+        }
+        let (nav, run, worst, sweep, acc) = if lang == "en" {
+            (
+                "Classifier",
+                "Train and test",
+                "Most common confusion",
+                "Feature-selection curves",
+                "Accuracy",
+            )
+        } else {
+            (
+                "分类器训练",
+                "训练并测试",
+                "最常见的错误",
+                "特征选择曲线",
+                "准确率",
+            )
+        };
+        h.get_by_label(nav).click();
+        wait_secs(&mut h, "the corpus", 20, |h| {
+            h.query_all_by_role(egui::accesskit::Role::TextInput)
+                .any(|n| n.value().is_some_and(|v| v.ends_with("dev.txt")))
+        });
+        h.get_by_label(run).click();
+        wait_secs(&mut h, "the model", 120, |h| {
+            h.query_by_label(acc).is_some()
+        });
+        h.get_by_label(worst).click();
+        h.run_steps(20);
+        save(&mut h, &format!("classify_{lang}"));
+        h.get_by_label(sweep).click();
+        wait_secs(&mut h, "the curves", 300, |h| {
+            h.query_all_by_label_contains("80")
+                .any(|n| n.value().is_some_and(|v| v.contains("[L4188]")))
+        });
+        if let Some(n) = h.query_all_by_label_contains("[L4188]").last() {
+            n.scroll_to_me();
+        }
+        h.run_steps(5);
+        save(&mut h, &format!("classify_sweep_{lang}"));
+    }
+}

@@ -3,6 +3,7 @@
 //! long work as engine jobs; both wake the UI with `request_repaint`.
 
 mod capacity;
+mod classify;
 mod crawl;
 mod docview;
 mod export;

@@ -27,6 +27,7 @@ pub mod experiment;
 pub mod explain;
 pub mod features;
 pub mod hier;
+pub mod job;
 pub mod knn;
 pub mod linear;
 pub mod metrics;

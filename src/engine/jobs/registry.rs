@@ -101,12 +101,14 @@ impl JobKind {
 
 /// Every job kind. A new lab adds its kinds here.
 pub fn kinds() -> &'static [JobKind] {
-    use crate::engine::{calibrate, crawl, docview, sample};
+    use crate::engine::{calibrate, classify, crawl, docview, sample};
     const KINDS: &[JobKind] = &[
         JobKind::of::<calibrate::Calibrate>(),
         JobKind::of::<sample::load::LoadSample>(),
         JobKind::of::<crawl::Crawl>(),
         JobKind::of::<docview::eval::CleanEval>(),
+        JobKind::of::<classify::job::ClassifyTrain>(),
+        JobKind::of::<classify::job::ClassifySweep>(),
     ];
     KINDS
 }

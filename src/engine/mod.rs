@@ -14,6 +14,7 @@ pub mod formats;
 pub mod inspect;
 pub mod jobs;
 pub mod rank;
+pub mod rng;
 pub mod sample;
 pub mod store;
 pub mod text;

@@ -13,7 +13,7 @@ use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, VLine};
 
 use super::Lang;
 use super::export::{Exports, plot_buttons, table_button};
-use super::panel::{Cx, LabPanel, PanelInfo};
+use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
 use super::task::Task;
 use crate::engine::classify::job::{
     ClassifySweep, ClassifyTrain, MISTAKES, Mistake, SweepCurve, SweepParams, TrainOutput,
@@ -637,13 +637,7 @@ fn sweep_plot(lang: Lang, ui: &mut Ui, curves: &[SweepCurve], ex: &mut Exports) 
 
 impl LabPanel for ClassifyPanel {
     fn info(&self) -> PanelInfo {
-        PanelInfo {
-            id: "Classify",
-            label: "nav.classify",
-            guide: "guide.classify",
-            book: "guide.classify_book",
-            job_kinds: &["classify-train", "classify-sweep"],
-        }
+        panel_info!("Classify", "classify", ["classify-train", "classify-sweep"])
     }
 
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
@@ -683,13 +677,11 @@ impl LabPanel for ClassifyPanel {
     ) -> Result<(), String> {
         let (train, test) = match kind {
             "classify-sweep" => {
-                let p: SweepParams =
-                    serde_json::from_value(params.clone()).map_err(|e| e.to_string())?;
+                let p: SweepParams = logged(params)?;
                 (p.train, p.test)
             }
             _ => {
-                let p: TrainParams =
-                    serde_json::from_value(params.clone()).map_err(|e| e.to_string())?;
+                let p: TrainParams = logged(params)?;
                 self.model = match p.config.model {
                     ModelConfig::Nb(NbConfig { alpha: None, .. }) => ModelChoice::NbBook,
                     ModelConfig::Nb(NbConfig { alpha: Some(a), .. }) => {

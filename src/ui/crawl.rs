@@ -10,7 +10,7 @@ use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
 
 use super::Lang;
 use super::export::{Exports, plot_buttons, table_button};
-use super::panel::{Cx, LabPanel, PanelInfo};
+use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
 use super::task::{Loaded, Task};
 use crate::engine::crawl::report::{CrawlReport, report};
 use crate::engine::crawl::{Crawl, CrawlCounters, CrawlParams, IN_FLIGHT_PREFIX, Scope, Strategy};
@@ -628,13 +628,7 @@ fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport, ex: &mut Exports) {
 
 impl LabPanel for CrawlPanel {
     fn info(&self) -> PanelInfo {
-        PanelInfo {
-            id: "Crawl",
-            label: "nav.crawl",
-            guide: "guide.crawl",
-            book: "guide.crawl_book",
-            job_kinds: &["crawl"],
-        }
+        panel_info!("Crawl", "crawl", ["crawl"])
     }
 
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
@@ -648,7 +642,7 @@ impl LabPanel for CrawlPanel {
         params: &serde_json::Value,
         _lang: Lang,
     ) -> Result<(), String> {
-        let p: CrawlParams = serde_json::from_value(params.clone()).map_err(|e| e.to_string())?;
+        let p: CrawlParams = logged(params)?;
         self.set_params(p);
         Ok(())
     }

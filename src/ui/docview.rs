@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use egui::{Color32, RichText, Ui};
 
 use super::Lang;
-use super::panel::{Cx, LabPanel, PanelInfo};
+use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
 
 /// The panel's tabs.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -121,13 +121,7 @@ pub(super) fn preview(s: &str, n: usize) -> String {
 
 impl LabPanel for DocViewPanel {
     fn info(&self) -> PanelInfo {
-        PanelInfo {
-            id: "DocView",
-            label: "nav.docview",
-            guide: "guide.docview",
-            book: "guide.docview_book",
-            job_kinds: &["clean-eval"],
-        }
+        panel_info!("DocView", "docview", ["clean-eval"])
     }
 
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
@@ -141,8 +135,7 @@ impl LabPanel for DocViewPanel {
         params: &serde_json::Value,
         _lang: Lang,
     ) -> Result<(), String> {
-        let p: crate::engine::docview::eval::CleanEvalParams =
-            serde_json::from_value(params.clone()).map_err(|e| e.to_string())?;
+        let p: crate::engine::docview::eval::CleanEvalParams = logged(params)?;
         self.ex.params = p.params;
         self.ev.set_source(&p.source);
         self.tab = Tab::Eval;

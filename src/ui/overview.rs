@@ -4,7 +4,7 @@
 
 use egui::{RichText, Ui};
 
-use super::panel::{Cx, LabPanel, PanelInfo};
+use super::panel::{Cx, LabPanel, PanelInfo, panel_info};
 
 fn card(ui: &mut Ui, title: &str, value: Option<i64>, note: &str) {
     egui::Frame::group(ui.style())
@@ -140,13 +140,7 @@ pub(crate) struct OverviewPanel;
 
 impl LabPanel for OverviewPanel {
     fn info(&self) -> PanelInfo {
-        PanelInfo {
-            id: "Overview",
-            label: "nav.overview",
-            guide: "guide.overview",
-            book: "guide.overview_book",
-            job_kinds: &[],
-        }
+        panel_info!("Overview", "overview", [])
     }
 
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {

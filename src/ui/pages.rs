@@ -6,7 +6,7 @@ use egui::{Color32, RichText, Ui};
 
 use super::Lang;
 use super::export::{Exports, table_button};
-use super::panel::{Cx, LabPanel, PanelInfo};
+use super::panel::{Cx, LabPanel, PanelInfo, panel_info};
 use super::task::{Loaded, Task};
 use crate::engine::export::Table;
 use crate::engine::inspect::{self, DiffLine, PageDetail, PageFilter, PageList, SnapshotView};
@@ -364,13 +364,7 @@ fn detail_ui(
 
 impl LabPanel for PagesPanel {
     fn info(&self) -> PanelInfo {
-        PanelInfo {
-            id: "Pages",
-            label: "nav.pages",
-            guide: "guide.pages",
-            book: "guide.pages_book",
-            job_kinds: &[],
-        }
+        panel_info!("Pages", "pages", [])
     }
 
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {

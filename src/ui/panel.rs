@@ -28,6 +28,26 @@ pub(crate) struct PanelInfo {
     pub job_kinds: &'static [&'static str],
 }
 
+/// A panel's [`PanelInfo`] from its id, its i18n stem (`nav.STEM`, `guide.STEM`,
+/// `guide.STEM_book`) and the job kinds it starts.
+macro_rules! panel_info {
+    ($id:literal, $stem:literal, [$($kind:literal),* $(,)?]) => {
+        $crate::ui::panel::PanelInfo {
+            id: $id,
+            label: concat!("nav.", $stem),
+            guide: concat!("guide.", $stem),
+            book: concat!("guide.", $stem, "_book"),
+            job_kinds: &[$($kind),*],
+        }
+    };
+}
+pub(crate) use panel_info;
+
+/// A logged run's parameters read back as the form's type (`reopen`).
+pub(crate) fn logged<T: serde::de::DeserializeOwned>(params: &Value) -> Result<T, String> {
+    serde_json::from_value(params.clone()).map_err(|e| format!("logged parameters: {e}"))
+}
+
 /// State more than one panel uses (the sample-web server runs for the Sample and Crawl
 /// panels alike).
 #[derive(Default)]

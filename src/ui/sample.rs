@@ -5,7 +5,7 @@ use egui::{RichText, Ui};
 
 use super::Lang;
 use super::export::{Exports, table_button};
-use super::panel::{Cx, LabPanel, PanelInfo};
+use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
 use super::task::Task;
 use crate::engine::export::Table;
 use crate::engine::sample::load::LoadSample;
@@ -241,13 +241,7 @@ fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth, ex: &mut Exports) {
 
 impl LabPanel for SamplePanel {
     fn info(&self) -> PanelInfo {
-        PanelInfo {
-            id: "Sample",
-            label: "nav.sample",
-            guide: "guide.sample",
-            book: "guide.sample_book",
-            job_kinds: &["sample-load"],
-        }
+        panel_info!("Sample", "sample", ["sample-load"])
     }
 
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
@@ -261,8 +255,7 @@ impl LabPanel for SamplePanel {
         params: &serde_json::Value,
         _lang: Lang,
     ) -> Result<(), String> {
-        let p: crate::engine::sample::load::LoadSampleParams =
-            serde_json::from_value(params.clone()).map_err(|e| e.to_string())?;
+        let p: crate::engine::sample::load::LoadSampleParams = logged(params)?;
         self.load_changed = p.changed;
         Ok(())
     }

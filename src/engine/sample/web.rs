@@ -15,31 +15,7 @@ use crate::engine::formats::index::md5_hex;
 /// Fixed seed: the same web every time.
 pub const SEED: u64 = 20_040_601;
 
-/// splitmix64: tiny, deterministic, good enough for choosing.
-#[derive(Debug, Clone)]
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
-    }
-}
+pub(crate) use crate::engine::rng::Rng;
 
 /// How a page declares its charset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -8,7 +8,7 @@ use egui::{RichText, Ui};
 
 use super::Lang;
 use super::export::table_button;
-use super::panel::{Cx, LabPanel, PanelInfo, Request};
+use super::panel::{Cx, LabPanel, PanelInfo, Request, panel_info};
 use crate::engine::calibrate::{Calibrate, CalibrateParams, MAX_SECONDS, MIN_SECONDS};
 use crate::engine::jobs::{JobRecord, JobState, STATUSES};
 
@@ -490,13 +490,7 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
 
 impl LabPanel for JobsPanel {
     fn info(&self) -> PanelInfo {
-        PanelInfo {
-            id: "Jobs",
-            label: "nav.jobs",
-            guide: "guide.jobs",
-            book: "guide.jobs_book",
-            job_kinds: &["calibrate"],
-        }
+        panel_info!("Jobs", "jobs", ["calibrate"])
     }
 
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {

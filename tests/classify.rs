@@ -2,8 +2,17 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The binary, with its default workspace (training runs are logged there) in a scratch folder
+/// of its own (tests run in parallel: two first runs must not create one file together).
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tianwang"));
+    c.env(
+        "TIANWANG_DATA_DIR",
+        std::env::temp_dir().join(format!("tianwang-classify-data-{}-{n}", std::process::id())),
+    );
+    c
 }
 
 fn scratch(name: &str) -> PathBuf {

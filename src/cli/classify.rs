@@ -18,12 +18,11 @@ use anyhow::Context as _;
 use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 
-use crate::engine::classify::corpus::{self, Corpus, decode_text};
-use crate::engine::classify::experiment::{
-    Prepared, RunResult, Vary, prepare, run_prepared, sweep,
-};
+use crate::engine::classify::corpus::{self, decode_text};
+use crate::engine::classify::experiment::{RunResult, Vary, prepare, run_prepared};
 use crate::engine::classify::features::Weighting;
 use crate::engine::classify::hier::HierarchyConfig;
+use crate::engine::classify::job;
 use crate::engine::classify::knn::{KnnConfig, Similarity};
 use crate::engine::classify::linear::LinearConfig;
 use crate::engine::classify::nb::{NbConfig, NbKind};
@@ -35,6 +34,7 @@ use crate::engine::classify::threshold::Threshold;
 use crate::engine::classify::tokenize::{JiebaTokenizer, TokenConfig, Tokenizer};
 use crate::engine::classify::tree::{Criterion, TreeConfig};
 use crate::engine::error::EngineError;
+use crate::engine::jobs::registry::TypedJob;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 pub enum ModelKind {
@@ -270,23 +270,6 @@ pub struct PredictArgs {
     pub json: bool,
 }
 
-fn read_corpus(p: &Option<PathBuf>, flag: &str, strict: bool) -> Result<Corpus, EngineError> {
-    let p = p
-        .as_ref()
-        .ok_or_else(|| EngineError::invalid(flag, "is required"))?;
-    corpus::read_any(p, strict)
-}
-
-fn load_data(d: &DataArgs, cfg: &PipelineConfig) -> anyhow::Result<Prepared> {
-    let train = read_corpus(&d.train, "--train", d.strict)?;
-    let test = read_corpus(&d.test, "--test", d.strict)?;
-    for s in train.skipped.iter().chain(&test.skipped).take(10) {
-        eprintln!("skipped {}: {}", s.location, s.reason);
-    }
-    let tok = JiebaTokenizer::new(cfg.tokens.clone());
-    Ok(prepare(&train, &test, &tok)?)
-}
-
 fn open_workspace(ws: &Option<PathBuf>) -> anyhow::Result<crate::engine::store::Workspace> {
     let path = ws.as_ref().ok_or_else(|| {
         EngineError::invalid(
@@ -332,8 +315,27 @@ pub fn run(args: &ClassifyArgs, workspace: Option<PathBuf>) -> anyhow::Result<()
         Some(ClassifyCommand::Sweep(s)) => {
             let cfg = s.pipeline.config()?;
             let vary = Vary::parse(&s.vary)?;
-            let p = load_data(&s.data, &cfg)?;
-            let points = sweep(&p, &cfg, &vary, &())?;
+            let corpus = job::CorpusChoice::Files {
+                train: s
+                    .data
+                    .train
+                    .clone()
+                    .ok_or_else(|| EngineError::invalid("--train", "is required"))?,
+                test: s
+                    .data
+                    .test
+                    .clone()
+                    .ok_or_else(|| EngineError::invalid("--test", "is required"))?,
+            };
+            let j = <job::SweepJob as TypedJob>::from_params(job::SweepParams {
+                corpus,
+                strict: s.data.strict,
+                config: cfg,
+                vary,
+            })?;
+            let ws = open_workspace(&workspace)?;
+            let (v, _) = crate::cli::run_job_with_id(&ws, Box::new(j))?;
+            let points = <job::SweepJob as TypedJob>::decode(&v)?.points;
             if s.json {
                 print_json(&serde_json::json!({ "vary": s.vary, "results": points }))
             } else {
@@ -376,23 +378,33 @@ fn train(a: &TrainArgs, workspace: &Option<PathBuf>) -> anyhow::Result<()> {
     if a.save.is_some() && workspace.is_none() {
         return Err(EngineError::invalid("--save", "needs --workspace FILE").into());
     }
-    let p = load_data(&a.data, &cfg)?;
-    let (r, model) = run_prepared(&p, &cfg, &())?;
-    let mut saved = None;
-    if let Some(name) = &a.save {
-        let ws = open_workspace(workspace)?;
-        let metrics = crate::engine::classify::metrics::Metrics {
-            accuracy: r.accuracy,
-            micro_p: r.micro_f1,
-            micro_r: r.micro_f1,
-            micro_f1: r.micro_f1,
-            macro_f1: r.macro_f1,
-            macro_f1_book: r.macro_f1_book,
-            per_class: r.per_class.clone(),
-            confusion: r.confusion.clone(),
-        };
-        saved = Some(persist::save(ws.conn(), name, &model, Some(&metrics))?);
+    let corpus = job::CorpusChoice::Files {
+        train: a
+            .data
+            .train
+            .clone()
+            .ok_or_else(|| EngineError::invalid("--train", "is required"))?,
+        test: a
+            .data
+            .test
+            .clone()
+            .ok_or_else(|| EngineError::invalid("--test", "is required"))?,
+    };
+    let job = <job::TrainJob as TypedJob>::from_params(job::TrainParams {
+        corpus,
+        strict: a.data.strict,
+        config: cfg,
+        save_as: a.save.clone(),
+        explain_top: 10,
+    })?;
+    let ws = open_workspace(workspace)?;
+    let (v, _) = crate::cli::run_job_with_id(&ws, Box::new(job))?;
+    let out = <job::TrainJob as TypedJob>::decode(&v)?;
+    for s in out.result.skipped.iter().take(10) {
+        eprintln!("skipped {}: {}", s.location, s.reason);
     }
+    let saved = out.model_id;
+    let r = out.result;
     if a.json {
         let mut v = serde_json::to_value(&r)?;
         if let (Some(id), Some(o)) = (saved, v.as_object_mut()) {

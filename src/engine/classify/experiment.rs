@@ -313,6 +313,20 @@ fn subsample(p: &Prepared, per_class: impl Fn(usize) -> usize, seed: u64) -> Pre
     q
 }
 
+/// Progress of one step mapped into its share `[start, start + width]` of the whole.
+pub struct Scaled<'a> {
+    pub tick: &'a dyn Tick,
+    pub start: f32,
+    pub width: f32,
+}
+
+impl Tick for Scaled<'_> {
+    fn tick(&self, f: f32, m: &str) -> Result<()> {
+        self.tick
+            .tick(self.start + self.width * f.clamp(0.0, 1.0), m)
+    }
+}
+
 /// Runs `cfg` once per value of `vary`.
 pub fn sweep(
     p: &Prepared,
@@ -371,7 +385,12 @@ pub fn sweep(
                 )
             }
         };
-        let (result, _) = run_prepared(prepared.as_ref().unwrap_or(p), &c, tick)?;
+        let part = Scaled {
+            tick,
+            start: i as f32 / n,
+            width: 1.0 / n,
+        };
+        let (result, _) = run_prepared(prepared.as_ref().unwrap_or(p), &c, &part)?;
         out.push(SweepPoint {
             knob: knob.into(),
             value,

@@ -1,21 +1,29 @@
-//! Training as a job (the Classifier panel and the experiment log): read the corpora, tokenise,
-//! train, test; the result is the run's figures, and the misclassified test documents — each
-//! with the classes it was scored for and the features that decided (ch. 11 [L4049–L4366]) —
-//! are kept beside the log row (`job_details`, name [`MISTAKES`]) for the confusion-matrix
-//! drill-down. A second job sweeps the features kept for DF, IG, MI and CHI in one run: the
-//! book's Figures 11-8/11-9 [L4177–L4188].
+//! The classifier lab as background jobs (logged in the experiment log, with progress and
+//! cancel through [`Tick`]): [`TrainJob`] (`classify-train`) trains and tests one pipeline —
+//! on a train/test file pair, one file split at random (seeded), or k-fold cross-validation —
+//! optionally storing the model in the workspace; [`SweepJob`] (`classify-sweep`) repeats a run
+//! while one knob moves (features kept, k, training-set size: the book's Figures 11-6…11-12
+//! [L4121–L4281]).
+//!
+//! The per-document test predictions with their explanations (the features / neighbours that
+//! decided) do not go into the log row: they are saved beside it with
+//! [`save_detail`](crate::engine::jobs::save_detail) under [`PREDICTIONS_DETAIL`].
 //!
 //! ```no_run
-//! use tianwang::engine::classify::job::{ClassifyTrain, TrainParams};
-//! use tianwang::engine::classify::nb::{NbConfig, NbKind};
-//! use tianwang::engine::classify::pipeline::{ModelConfig, PipelineConfig};
-//! use tianwang::engine::jobs::registry::TypedJob;
-//! let job = ClassifyTrain::from_params(TrainParams {
-//!     train: "dev.txt".into(),
-//!     test: "test.txt".into(),
-//!     config: PipelineConfig::for_model(ModelConfig::Nb(NbConfig { kind: NbKind::Multinomial, alpha: Some(1.0) })),
-//!     save: None,
-//! })?;
+//! use tianwang::engine::classify::job::{CorpusChoice, TrainParams};
+//! use tianwang::engine::classify::{ModelConfig, PipelineConfig};
+//! let p = TrainParams {
+//!     corpus: CorpusChoice::Files {
+//!         train: "../shared/data/classification/thucnews_titles/dev.txt".into(),
+//!         test: "../shared/data/classification/thucnews_titles/test.txt".into(),
+//!     },
+//!     strict: false,
+//!     config: PipelineConfig::for_model(ModelConfig::Knn(Default::default())),
+//!     save_as: None,
+//!     explain_top: 10,
+//! };
+//! let _job = <tianwang::engine::classify::job::TrainJob as
+//!     tianwang::engine::jobs::registry::TypedJob>::from_params(p)?;
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
@@ -23,94 +31,358 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::corpus::{Corpus, read_any};
-use super::experiment::{Prepared, RunResult, SweepPoint, Vary, prepare, run_prepared, sweep};
-use super::explain::Explanation;
-use super::metrics::Metrics;
-use super::pipeline::{PipelineConfig, SelectionConfig};
-use super::select::{Combine, Keep, Method};
-use super::tokenize::JiebaTokenizer;
+use crate::engine::classify::corpus::{self, Corpus, Doc};
+use crate::engine::classify::experiment::{
+    Prepared, RunResult, Scaled, SweepPoint, Vary, prepare, run_prepared, sweep,
+};
+use crate::engine::classify::explain::Explanation;
+use crate::engine::classify::metrics::{Metrics, evaluate};
+use crate::engine::classify::persist;
+use crate::engine::classify::pipeline::{Model, PipelineConfig, stratified_split};
+use crate::engine::classify::tokenize::JiebaTokenizer;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::registry::TypedJob;
 use crate::engine::jobs::{JobContext, Tick, save_detail};
-use crate::engine::store::Workspace;
 
-/// Name of the misclassified documents in `job_details`.
-pub const MISTAKES: &str = "mistakes";
-/// At most this many misclassified documents are kept with their explanation.
-pub const MAX_MISTAKES: usize = 3000;
+/// Name of the per-document predictions in `job_details`.
+pub const PREDICTIONS_DETAIL: &str = "predictions";
 
-/// What to train and test.
+/// Where the documents come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TrainParams {
-    /// `text<TAB>label` lines (a `class.txt` beside names the ids), a folder per class, or
-    /// SogouCS XML.
-    pub train: PathBuf,
-    pub test: PathBuf,
-    pub config: PipelineConfig,
-    /// Keep the trained model in the workspace under this name.
-    #[serde(default)]
-    pub save: Option<String>,
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum CorpusChoice {
+    /// A training and a test corpus (TSV, folder per class, or SogouCS XML).
+    Files { train: PathBuf, test: PathBuf },
+    /// One corpus, `test_share` of each class held out for testing (seeded, stratified).
+    Split {
+        file: PathBuf,
+        test_share: f64,
+        seed: u64,
+    },
+    /// One corpus, k-fold cross-validation (seeded, stratified folds); metrics pooled.
+    KFold {
+        file: PathBuf,
+        folds: usize,
+        seed: u64,
+    },
 }
 
-/// A test document the model got wrong.
+impl CorpusChoice {
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            CorpusChoice::Files { train, test } => {
+                if train.as_os_str().is_empty() {
+                    return Err(EngineError::invalid("--train", "is required"));
+                }
+                if test.as_os_str().is_empty() {
+                    return Err(EngineError::invalid("--test", "is required"));
+                }
+            }
+            CorpusChoice::Split {
+                file, test_share, ..
+            } => {
+                if file.as_os_str().is_empty() {
+                    return Err(EngineError::invalid("corpus", "a file is required"));
+                }
+                if !(test_share.is_finite() && *test_share > 0.0 && *test_share < 1.0) {
+                    return Err(EngineError::invalid(
+                        "test_share",
+                        "must be between 0 and 1 (exclusive)",
+                    ));
+                }
+            }
+            CorpusChoice::KFold { file, folds, .. } => {
+                if file.as_os_str().is_empty() {
+                    return Err(EngineError::invalid("corpus", "a file is required"));
+                }
+                if !(2..=20).contains(folds) {
+                    return Err(EngineError::invalid("folds", "must be 2..=20"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One test document: its truth, what the model said, and why.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Mistake {
-    /// Index of the true and of the predicted class in `labels`.
-    pub truth: usize,
-    pub predicted: usize,
+pub struct TestPrediction {
+    /// Index in the test set (pooled over folds for k-fold).
+    pub index: usize,
     pub location: String,
     pub text: String,
-    pub why: Explanation,
+    pub truth: String,
+    pub explanation: Explanation,
 }
 
-/// A finished training run.
+impl TestPrediction {
+    /// The document's first assigned class (empty when thresholding assigned none).
+    pub fn predicted(&self) -> &str {
+        self.explanation
+            .predicted
+            .first()
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+}
+
+/// `classify-train` parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainParams {
+    pub corpus: CorpusChoice,
+    #[serde(default)]
+    pub strict: bool,
+    pub config: PipelineConfig,
+    /// Store the trained model in the workspace under this name.
+    #[serde(default)]
+    pub save_as: Option<String>,
+    /// Features / neighbours kept per explained test document.
+    #[serde(default = "default_top")]
+    pub explain_top: usize,
+}
+
+fn default_top() -> usize {
+    10
+}
+
+/// `classify-train` result.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TrainOutput {
     pub result: RunResult,
+    /// The stored model (when `save_as` was given).
     pub model_id: Option<i64>,
-    /// How many misclassified documents are stored beside the log row.
-    pub mistakes: usize,
+    /// Per-fold results for k-fold (the pooled one is `result`).
+    #[serde(default)]
+    pub folds: Vec<RunResult>,
+    /// How many test predictions were saved in `job_details` ([`PREDICTIONS_DETAIL`]).
+    pub predictions_saved: usize,
 }
 
-/// The training job (validated parameters).
+/// Trains and tests one pipeline.
 #[derive(Debug, Clone)]
-pub struct ClassifyTrain {
-    p: TrainParams,
+pub struct TrainJob {
+    pub p: TrainParams,
 }
 
-fn read(path: &std::path::Path, flag: &str) -> Result<Corpus> {
-    if !path.exists() {
-        return Err(EngineError::invalid(
-            flag,
-            format!("{}: no such file or folder", path.display()),
-        ));
+/// Reads the chosen corpus: (train, test) pairs — one for files/split, `k` for k-fold.
+pub fn load_corpus(c: &CorpusChoice, strict: bool) -> Result<Vec<(Corpus, Corpus)>> {
+    match c {
+        CorpusChoice::Files { train, test } => Ok(vec![(
+            corpus::read_any(train, strict)?,
+            corpus::read_any(test, strict)?,
+        )]),
+        CorpusChoice::Split {
+            file,
+            test_share,
+            seed,
+        } => {
+            let all = corpus::read_any(file, strict)?;
+            let (y, n) = label_ids(&all);
+            let (a, b) = stratified_split(&y, n, *test_share, *seed);
+            Ok(vec![(pick(&all, &a), pick(&all, &b))])
+        }
+        CorpusChoice::KFold { file, folds, seed } => {
+            let all = corpus::read_any(file, strict)?;
+            let (y, n) = label_ids(&all);
+            // seeded stratified fold assignment: shuffle each class, deal round-robin
+            let mut by_class = vec![Vec::new(); n];
+            for (i, &c) in y.iter().enumerate() {
+                by_class[c].push(i);
+            }
+            let mut rng = crate::engine::classify::linear::Rng::new(*seed);
+            let mut fold_of = vec![0usize; y.len()];
+            let mut next = 0usize;
+            for mut v in by_class {
+                rng.shuffle(&mut v);
+                for i in v {
+                    fold_of[i] = next % folds;
+                    next += 1;
+                }
+            }
+            Ok((0..*folds)
+                .map(|f| {
+                    let tr: Vec<usize> = (0..y.len()).filter(|&i| fold_of[i] != f).collect();
+                    let te: Vec<usize> = (0..y.len()).filter(|&i| fold_of[i] == f).collect();
+                    (pick(&all, &tr), pick(&all, &te))
+                })
+                .collect())
+        }
     }
-    read_any(path, false)
 }
 
-fn prepared(
-    train: &std::path::Path,
-    test: &std::path::Path,
-    cfg: &PipelineConfig,
-) -> Result<(Corpus, Prepared)> {
-    let train = read(train, "--train")?;
-    let test_c = read(test, "--test")?;
-    let tok = JiebaTokenizer::new(cfg.tokens.clone());
-    let p = prepare(&train, &test_c, &tok)?;
-    Ok((test_c, p))
+fn label_ids(c: &Corpus) -> (Vec<usize>, usize) {
+    let mut labels: Vec<&str> = c.docs.iter().map(|d| d.label.as_str()).collect();
+    labels.sort_unstable();
+    labels.dedup();
+    let y = c
+        .docs
+        .iter()
+        .map(|d| labels.binary_search(&d.label.as_str()).unwrap_or(0))
+        .collect();
+    (y, labels.len())
 }
 
-impl TypedJob for ClassifyTrain {
+fn pick(c: &Corpus, idx: &[usize]) -> Corpus {
+    Corpus {
+        docs: idx.iter().filter_map(|&i| c.docs.get(i).cloned()).collect(),
+        class_names: c.class_names.clone(),
+        skipped: c.skipped.clone(),
+    }
+}
+
+/// Explains every test document of `p` with `model`.
+fn explain_all(
+    model: &Model,
+    p: &Prepared,
+    test: &[Doc],
+    top: usize,
+    offset: usize,
+    tick: &dyn Tick,
+) -> Result<Vec<TestPrediction>> {
+    let mut out = Vec::with_capacity(p.test_tokens.len());
+    let n = p.test_tokens.len().max(1) as f32;
+    for (i, tokens) in p.test_tokens.iter().enumerate() {
+        if i % 64 == 0 {
+            tick.tick(i as f32 / n, "explaining test documents")?;
+        }
+        let d = test.get(i);
+        out.push(TestPrediction {
+            index: offset + i,
+            location: d.map(|d| d.location.clone()).unwrap_or_default(),
+            text: d.map(|d| d.text.clone()).unwrap_or_default(),
+            truth: p.labels.get(p.test_y[i]).cloned().unwrap_or_default(),
+            explanation: model.explain(tokens, top),
+        });
+    }
+    Ok(out)
+}
+
+/// Metrics of pooled predictions (k-fold).
+fn pooled(labels: &[String], preds: &[TestPrediction]) -> Metrics {
+    let id = |l: &str| labels.iter().position(|x| x == l).unwrap_or(0);
+    let truth: Vec<usize> = preds.iter().map(|p| id(&p.truth)).collect();
+    let assigned: Vec<Vec<usize>> = preds
+        .iter()
+        .map(|p| p.explanation.predicted.iter().map(|l| id(l)).collect())
+        .collect();
+    let top1: Vec<usize> = preds
+        .iter()
+        .map(|p| {
+            p.explanation
+                .class_scores
+                .first()
+                .map(|c| id(&c.label))
+                .unwrap_or(0)
+        })
+        .collect();
+    evaluate(labels, &truth, &assigned, &top1)
+}
+
+impl TrainJob {
+    /// Runs without a job context: (output, predictions, trained model of the last fold).
+    pub fn execute(
+        &self,
+        tick: &dyn Tick,
+    ) -> Result<(TrainOutput, Vec<TestPrediction>, Option<Model>)> {
+        tick.tick(0.0, "reading the corpus")?;
+        let pairs = load_corpus(&self.p.corpus, self.p.strict)?;
+        let tok = JiebaTokenizer::new(self.p.config.tokens.clone());
+        let n = pairs.len().max(1) as f32;
+        let mut folds = Vec::new();
+        let mut preds = Vec::new();
+        let mut last_model = None;
+        for (f, (train, test)) in pairs.iter().enumerate() {
+            let base = f as f32 / n;
+            tick.tick(base, "tokenising")?;
+            let p = prepare(train, test, &tok)?;
+            let part = Scaled {
+                tick,
+                start: base,
+                width: 0.7 / n,
+            };
+            let (r, model) = run_prepared(&p, &self.p.config, &part)?;
+            let part = Scaled {
+                tick,
+                start: base + 0.7 / n,
+                width: 0.3 / n,
+            };
+            preds.extend(explain_all(
+                &model,
+                &p,
+                &test.docs,
+                self.p.explain_top,
+                preds.len(),
+                &part,
+            )?);
+            folds.push(r);
+            last_model = Some(model);
+        }
+        let mut result = folds
+            .first()
+            .cloned()
+            .ok_or_else(|| EngineError::Internal("no fold ran".into()))?;
+        if folds.len() > 1 {
+            let m = pooled(&result.labels, &preds);
+            result.accuracy = m.accuracy;
+            result.micro_f1 = m.micro_f1;
+            result.macro_f1 = m.macro_f1;
+            result.macro_f1_book = m.macro_f1_book;
+            result.per_class = m.per_class;
+            result.confusion = m.confusion;
+            result.train_docs = folds.iter().map(|r| r.train_docs).sum::<usize>() / folds.len();
+            result.test_docs = preds.len();
+            result.train_s = folds.iter().map(|r| r.train_s).sum();
+            result.test_s = folds.iter().map(|r| r.test_s).sum();
+            result.tokenize_s = folds.iter().map(|r| r.tokenize_s).sum();
+        } else {
+            folds.clear();
+        }
+        tick.tick(1.0, "done")?;
+        Ok((
+            TrainOutput {
+                result,
+                model_id: None,
+                folds,
+                predictions_saved: 0,
+            },
+            preds,
+            last_model,
+        ))
+    }
+}
+
+fn metrics_of(r: &RunResult) -> Metrics {
+    Metrics {
+        accuracy: r.accuracy,
+        micro_p: r.micro_f1,
+        micro_r: r.micro_f1,
+        micro_f1: r.micro_f1,
+        macro_f1: r.macro_f1,
+        macro_f1_book: r.macro_f1_book,
+        per_class: r.per_class.clone(),
+        confusion: r.confusion.clone(),
+    }
+}
+
+impl TypedJob for TrainJob {
     const KIND: &'static str = "classify-train";
     type Params = TrainParams;
     type Output = TrainOutput;
 
     fn from_params(p: TrainParams) -> Result<Self> {
-        if p.save.as_deref().is_some_and(|n| n.trim().is_empty()) {
-            return Err(EngineError::invalid("--save", "give the model a name"));
+        p.corpus.validate()?;
+        if let Some(n) = &p.save_as
+            && n.trim().is_empty()
+        {
+            return Err(EngineError::invalid(
+                "--save",
+                "a model needs a non-empty name",
+            ));
         }
-        Ok(ClassifyTrain { p })
+        if p.explain_top > 1000 {
+            return Err(EngineError::invalid("explain_top", "at most 1000"));
+        }
+        Ok(TrainJob { p })
     }
 
     fn params(&self) -> TrainParams {
@@ -118,247 +390,95 @@ impl TypedJob for ClassifyTrain {
     }
 
     fn run_typed(&mut self, cx: &JobContext) -> Result<TrainOutput> {
-        cx.tick(0.0, "reading and tokenising")?;
-        let (test, p) = prepared(&self.p.train, &self.p.test, &self.p.config)?;
-        cx.tick(0.2, "training")?;
-        let (result, model) = run_prepared(&p, &self.p.config, cx)?;
-        cx.tick(0.8, "explaining the mistakes")?;
-        let mut mistakes = Vec::new();
-        for (i, tokens) in p.test_tokens.iter().enumerate() {
-            if i % 256 == 0 {
-                cx.check_cancel()?;
-            }
-            let (assigned, _) = model.predict(tokens);
-            let predicted = assigned.first().copied().unwrap_or(0);
-            let truth = p.test_y[i];
-            if predicted != truth && mistakes.len() < MAX_MISTAKES {
-                let doc = &test.docs[i];
-                mistakes.push(Mistake {
-                    truth,
-                    predicted,
-                    location: doc.location.clone(),
-                    text: doc.text.chars().take(300).collect(),
-                    why: model.explain(tokens, 8),
-                });
-            }
+        let (mut out, preds, model) = self.execute(cx)?;
+        let ws = crate::engine::store::Workspace::open_existing(cx.workspace_path())?;
+        if let (Some(name), Some(model)) = (&self.p.save_as, &model) {
+            out.model_id = Some(persist::save(
+                ws.conn(),
+                name,
+                model,
+                Some(&metrics_of(&out.result)),
+            )?);
         }
-        let ws = Workspace::open_existing(cx.workspace_path())?;
         if let Some(id) = cx.job_id() {
-            save_detail(&ws, id, MISTAKES, &mistakes)?;
+            save_detail(&ws, id, PREDICTIONS_DETAIL, &preds)?;
+            out.predictions_saved = preds.len();
         }
-        let model_id = match &self.p.save {
-            Some(name) => {
-                let metrics = Metrics {
-                    accuracy: result.accuracy,
-                    micro_p: result.micro_f1,
-                    micro_r: result.micro_f1,
-                    micro_f1: result.micro_f1,
-                    macro_f1: result.macro_f1,
-                    macro_f1_book: result.macro_f1_book,
-                    per_class: result.per_class.clone(),
-                    confusion: result.confusion.clone(),
-                };
-                Some(super::persist::save(
-                    ws.conn(),
-                    name,
-                    &model,
-                    Some(&metrics),
-                )?)
-            }
-            None => None,
-        };
-        cx.tick(1.0, "done")?;
-        Ok(TrainOutput {
-            result,
-            model_id,
-            mistakes: mistakes.len(),
-        })
+        Ok(out)
     }
 }
 
-/// The features-kept sweep: which selection methods, and which shares of the features.
+/// `classify-sweep` parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepParams {
-    pub train: PathBuf,
-    pub test: PathBuf,
+    pub corpus: CorpusChoice,
+    #[serde(default)]
+    pub strict: bool,
     pub config: PipelineConfig,
-    pub methods: Vec<Method>,
-    /// Percent of the features kept, e.g. 1, 2, 5, 10, 20, 50, 100.
-    pub percents: Vec<f64>,
+    pub vary: Vary,
 }
 
-/// One method's curve.
+/// `classify-sweep` result: one run per value.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SweepCurve {
-    pub method: Method,
+pub struct SweepOutput {
     pub points: Vec<SweepPoint>,
 }
 
-/// The features-kept sweep as a job.
+/// Repeats a run while one knob moves.
 #[derive(Debug, Clone)]
-pub struct ClassifySweep {
-    p: SweepParams,
+pub struct SweepJob {
+    pub p: SweepParams,
 }
 
-impl TypedJob for ClassifySweep {
-    const KIND: &'static str = "classify-sweep";
-    type Params = SweepParams;
-    type Output = Vec<SweepCurve>;
-
-    fn from_params(p: SweepParams) -> Result<Self> {
-        if p.methods.is_empty() {
+impl SweepJob {
+    pub fn execute(&self, tick: &dyn Tick) -> Result<SweepOutput> {
+        if matches!(self.p.corpus, CorpusChoice::KFold { .. }) {
             return Err(EngineError::invalid(
-                "methods",
-                "choose at least one of DF, IG, MI, CHI",
+                "corpus",
+                "a sweep needs a train/test pair or a split, not k-fold",
             ));
         }
-        if p.percents.is_empty() || p.percents.iter().any(|x| !(*x > 0.0 && *x <= 100.0)) {
-            return Err(EngineError::invalid("percents", "each in (0, 100]"));
+        tick.tick(0.0, "reading the corpus")?;
+        let pairs = load_corpus(&self.p.corpus, self.p.strict)?;
+        let (train, test) = pairs
+            .first()
+            .ok_or_else(|| EngineError::Internal("no corpus".into()))?;
+        let tok = JiebaTokenizer::new(self.p.config.tokens.clone());
+        tick.tick(0.0, "tokenising")?;
+        let p = prepare(train, test, &tok)?;
+        let points = sweep(&p, &self.p.config, &self.p.vary, tick)?;
+        tick.tick(1.0, "done")?;
+        Ok(SweepOutput { points })
+    }
+}
+
+impl TypedJob for SweepJob {
+    const KIND: &'static str = "classify-sweep";
+    type Params = SweepParams;
+    type Output = SweepOutput;
+
+    fn from_params(p: SweepParams) -> Result<Self> {
+        p.corpus.validate()?;
+        if p.vary.is_empty() {
+            return Err(EngineError::invalid("--vary", "no values"));
         }
-        Ok(ClassifySweep { p })
+        if matches!(p.corpus, CorpusChoice::KFold { .. }) {
+            return Err(EngineError::invalid(
+                "corpus",
+                "a sweep needs a train/test pair or a split, not k-fold",
+            ));
+        }
+        Ok(SweepJob { p })
     }
 
     fn params(&self) -> SweepParams {
         self.p.clone()
     }
 
-    fn run_typed(&mut self, cx: &JobContext) -> Result<Vec<SweepCurve>> {
-        cx.tick(0.0, "reading and tokenising")?;
-        let (_, prep) = prepared(&self.p.train, &self.p.test, &self.p.config)?;
-        let vary = Vary::Keep(self.p.percents.iter().map(|x| Keep::Percent(*x)).collect());
-        let n = self.p.methods.len() as f32;
-        let mut curves = Vec::new();
-        for (i, m) in self.p.methods.iter().enumerate() {
-            let mut cfg = self.p.config.clone();
-            cfg.selection = Some(SelectionConfig {
-                method: *m,
-                combine: Combine::Max,
-                keep: Keep::All,
-            });
-            let share = Scaled {
-                inner: cx,
-                from: i as f32 / n,
-                span: 1.0 / n,
-            };
-            curves.push(SweepCurve {
-                method: *m,
-                points: sweep(&prep, &cfg, &vary, &share)?,
-            });
-        }
-        Ok(curves)
-    }
-}
-
-/// Progress of one part of a job mapped into its share of the whole.
-struct Scaled<'a> {
-    inner: &'a dyn Tick,
-    from: f32,
-    span: f32,
-}
-
-impl Tick for Scaled<'_> {
-    fn tick(&self, fraction: f32, message: &str) -> Result<()> {
-        self.inner
-            .tick(self.from + fraction.clamp(0.0, 1.0) * self.span, message)
+    fn run_typed(&mut self, cx: &JobContext) -> Result<SweepOutput> {
+        self.execute(cx)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::classify::pipeline::ModelConfig;
-    use crate::engine::jobs::{JobRunner, JobState, load_detail};
-
-    fn nb() -> crate::engine::classify::nb::NbConfig {
-        crate::engine::classify::nb::NbConfig {
-            kind: crate::engine::classify::nb::NbKind::Multinomial,
-            alpha: Some(1.0),
-        }
-    }
-
-    fn corpus(dir: &std::path::Path) -> (PathBuf, PathBuf) {
-        let lines = |n: usize| {
-            let mut s = String::new();
-            for i in 0..n {
-                s.push_str(&format!("股票 基金 上涨 行情 {i}\tfinance\n"));
-                s.push_str(&format!("足球 比赛 进球 球队 {i}\tsports\n"));
-            }
-            // A sports title dressed in finance words: a sure mistake.
-            s.push_str("股票 基金 行情\tsports\n");
-            s
-        };
-        let (tr, te) = (dir.join("train.txt"), dir.join("test.txt"));
-        std::fs::write(&tr, lines(20)).unwrap();
-        std::fs::write(&te, lines(3)).unwrap();
-        (tr, te)
-    }
-
-    #[test]
-    fn training_logs_the_result_and_keeps_the_mistakes_beside_it() {
-        let d = tempfile::tempdir().unwrap();
-        let ws = d.path().join("w.tianwang");
-        Workspace::open_or_create(&ws).unwrap();
-        let (train, test) = corpus(d.path());
-        let job = ClassifyTrain::from_params(TrainParams {
-            train,
-            test,
-            config: PipelineConfig::for_model(ModelConfig::Nb(nb())),
-            save: Some("nb-test".into()),
-        })
-        .unwrap();
-        let runner = JobRunner::new(ws.clone(), std::sync::Arc::new(|| {}));
-        let h = runner.spawn(Box::new(job));
-        let JobState::Done(v) = h.wait() else {
-            panic!("training failed")
-        };
-        let out = ClassifyTrain::decode(&v).unwrap();
-        assert_eq!(out.result.test_docs, 7);
-        assert!(out.model_id.is_some());
-        assert!(out.mistakes >= 1, "the dressed-up title is misclassified");
-        let w = Workspace::open_existing(&ws).unwrap();
-        let m: Vec<Mistake> = load_detail(&w, h.snapshot().id.unwrap(), MISTAKES)
-            .unwrap()
-            .unwrap();
-        assert_eq!(m.len(), out.mistakes);
-        let labels = &out.result.labels;
-        assert!(
-            m.iter()
-                .any(|x| labels[x.truth] == "sports" && labels[x.predicted] == "finance")
-        );
-        assert!(!m[0].why.class_scores.is_empty());
-    }
-
-    #[test]
-    fn the_sweep_gives_one_curve_per_method() {
-        let d = tempfile::tempdir().unwrap();
-        let ws = d.path().join("w.tianwang");
-        Workspace::open_or_create(&ws).unwrap();
-        let (train, test) = corpus(d.path());
-        let job = ClassifySweep::from_params(SweepParams {
-            train,
-            test,
-            config: PipelineConfig::for_model(ModelConfig::Nb(nb())),
-            methods: vec![Method::Chi, Method::Mi],
-            percents: vec![10.0, 100.0],
-        })
-        .unwrap();
-        let runner = JobRunner::new(ws, std::sync::Arc::new(|| {}));
-        let JobState::Done(v) = runner.spawn(Box::new(job)).wait() else {
-            panic!("sweep failed")
-        };
-        let curves = ClassifySweep::decode(&v).unwrap();
-        assert_eq!(curves.len(), 2);
-        assert_eq!(curves[0].points.len(), 2);
-        assert!(
-            curves[0].points[1].result.features_kept > curves[0].points[0].result.features_kept
-        );
-        let empty = SweepParams {
-            train: PathBuf::new(),
-            test: PathBuf::new(),
-            config: PipelineConfig::for_model(ModelConfig::Nb(nb())),
-            methods: vec![],
-            percents: vec![10.0],
-        };
-        assert!(ClassifySweep::from_params(empty).is_err());
-    }
-}
+mod tests;

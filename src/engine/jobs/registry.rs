@@ -107,8 +107,8 @@ pub fn kinds() -> &'static [JobKind] {
         JobKind::of::<sample::load::LoadSample>(),
         JobKind::of::<crawl::Crawl>(),
         JobKind::of::<docview::eval::CleanEval>(),
-        JobKind::of::<classify::job::ClassifyTrain>(),
-        JobKind::of::<classify::job::ClassifySweep>(),
+        JobKind::of::<classify::job::TrainJob>(),
+        JobKind::of::<classify::job::SweepJob>(),
     ];
     KINDS
 }

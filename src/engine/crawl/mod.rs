@@ -23,8 +23,11 @@ mod frontier;
 pub(crate) mod links;
 mod record;
 pub mod report;
+#[cfg(test)]
+mod tests;
+pub use report::{CrawlCounters, CrawlResult};
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use rusqlite::{OptionalExtension, params};
@@ -252,37 +255,6 @@ fn validators(ws: &Workspace, url: &str) -> Result<(Option<String>, Option<Strin
         )
         .optional()?
         .unwrap_or((None, None)))
-}
-
-/// Live counters of a running crawl (the panel's plots sample them).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
-pub struct CrawlCounters {
-    pub fetched: u64,
-    pub stored: u64,
-    pub replicas: u64,
-    /// URLs queued in the frontier.
-    pub frontier: u64,
-    pub bytes: u64,
-}
-
-/// What a finished crawl did.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-pub struct CrawlResult {
-    pub fetched: u64,
-    pub stored: u64,
-    pub replicas: u64,
-    /// Failed fetches by error kind.
-    pub errors: BTreeMap<String, u64>,
-    pub robots_blocked: u64,
-    pub not_modified: u64,
-    pub dns_cache_hits: u64,
-    pub dns_cache_misses: u64,
-    /// URLs the substring filter or the MIME list kept out.
-    pub filtered: u64,
-    pub bytes: u64,
-    pub frontier_left: u64,
-    pub elapsed_s: f64,
-    pub pages_per_s: f64,
 }
 
 impl TypedJob for Crawl {
@@ -818,51 +790,4 @@ pub fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe> {
         rss_growth_bytes: grown,
         bytes_per_url: grown as f64 / urls.max(1) as f64,
     })
-}
-
-#[cfg(test)]
-mod bounds_tests {
-    use super::*;
-
-    #[test]
-    fn crawl_delay_is_bounded_for_any_number() {
-        assert_eq!(crawl_delay(0.2), Duration::from_secs_f32(0.2));
-        assert_eq!(crawl_delay(-3.0), Duration::ZERO);
-        assert_eq!(crawl_delay(f32::INFINITY), MAX_CRAWL_DELAY);
-        assert_eq!(crawl_delay(f32::NEG_INFINITY), Duration::ZERO);
-        assert_eq!(crawl_delay(f32::NAN), MAX_CRAWL_DELAY);
-        assert_eq!(crawl_delay(1e30), MAX_CRAWL_DELAY);
-    }
-
-    #[test]
-    fn mix_and_retries_are_bounded_with_the_flag_named() {
-        let base = CrawlParams {
-            seeds: vec!["http://a.localhost/".into()],
-            ..Default::default()
-        };
-        for (w, r) in [(1, u32::MAX), (0, 1), (MAX_MIX + 1, 0)] {
-            let e = Crawl::new(CrawlParams {
-                mix_weight: w,
-                mix_random: r,
-                ..base.clone()
-            })
-            .unwrap_err();
-            assert!(e.is_user_error() && e.to_string().contains("mix"), "{e}");
-        }
-        let e = Crawl::new(CrawlParams {
-            retries: MAX_RETRIES + 1,
-            ..base.clone()
-        })
-        .unwrap_err();
-        assert!(e.to_string().contains("retries"), "{e}");
-        assert!(
-            Crawl::new(CrawlParams {
-                mix_weight: MAX_MIX,
-                mix_random: MAX_MIX,
-                retries: MAX_RETRIES,
-                ..base
-            })
-            .is_ok()
-        );
-    }
 }

@@ -4,7 +4,9 @@
 //! simulator. Read-only; the panel runs these off the UI thread.
 
 use rusqlite::params;
-use serde::Serialize;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 
 use crate::engine::error::Result;
 use crate::engine::store::Workspace;
@@ -199,6 +201,37 @@ pub fn alias_groups(ws: &Workspace) -> Result<Vec<AliasGroup>> {
             ips,
         })
         .collect())
+}
+
+/// Live counters of a running crawl (the panel's plots sample them).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+pub struct CrawlCounters {
+    pub fetched: u64,
+    pub stored: u64,
+    pub replicas: u64,
+    /// URLs queued in the frontier.
+    pub frontier: u64,
+    pub bytes: u64,
+}
+
+/// What a finished crawl did.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct CrawlResult {
+    pub fetched: u64,
+    pub stored: u64,
+    pub replicas: u64,
+    /// Failed fetches by error kind.
+    pub errors: BTreeMap<String, u64>,
+    pub robots_blocked: u64,
+    pub not_modified: u64,
+    pub dns_cache_hits: u64,
+    pub dns_cache_misses: u64,
+    /// URLs the substring filter or the MIME list kept out.
+    pub filtered: u64,
+    pub bytes: u64,
+    pub frontier_left: u64,
+    pub elapsed_s: f64,
+    pub pages_per_s: f64,
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ use crate::engine::store::{self, Workspace};
 pub mod capacity;
 pub mod classify;
 pub mod crawl;
+pub mod dedup;
 pub mod jobs;
 pub mod rank;
 pub mod sample;
@@ -84,6 +85,10 @@ pub enum Command {
     /// Crawl capacity: the book's model (every figure with its formula and the book's number)
     /// and the distributed-crawl simulation over the workspace's own fetch log.
     Capacity(capacity::CapacityArgs),
+    /// Near-duplicate detection: every algorithm of the book's §7.2 and the four dedup texts
+    /// (md5, Tianwang 1–5 and union, segments, I-Match, MinHash, SimHash, CCDet, best) on a
+    /// folder, the sample web or the workspace; --compare, --sweep, P/R/F1 against truth.
+    Dedup(Box<dedup::DedupArgs>),
 }
 
 #[derive(Debug, Subcommand)]
@@ -104,6 +109,9 @@ pub enum BenchCommand {
     /// PageRank and HITS on hollins (and a generated graph), with --peers side by side with
     /// networkx.
     Rank(rank::BenchRankArgs),
+    /// Every dedup method's docs/s and quality on the development set (or --dir), with --peers
+    /// datasketch MinHash-LSH and simhash; --synthetic N times `best` on N generated pages.
+    Dedup(dedup::BenchDedupArgs),
 }
 
 pub(crate) fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
@@ -209,6 +217,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         // Only an explicit --workspace: the crawl graph, not the default workspace's.
         Command::Rank(a) => rank::run(a, cli.workspace.as_deref()),
         Command::Capacity(a) => capacity::run(&cli, a),
+        Command::Dedup(a) => dedup::run_dedup(&cli, a),
     }
 }
 
@@ -220,6 +229,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Frontier(a) => crawl::bench_frontier(a),
         BenchCommand::Classify(a) => classify::bench(a),
         BenchCommand::Rank(a) => rank::bench(a),
+        BenchCommand::Dedup(a) => dedup::bench(a),
     }
 }
 

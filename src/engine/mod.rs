@@ -7,6 +7,7 @@ pub mod calibrate;
 pub mod capacity;
 pub mod classify;
 pub mod crawl;
+pub mod dedup;
 pub mod docview;
 pub mod error;
 pub mod export;

@@ -1,0 +1,479 @@
+//! `tianwang dedup` (the dedup lab's contract command: one method, `--compare`, `--sweep`, on
+//! a folder, the sample web or the workspace; `--make-devset` writes the development set) and
+//! `tianwang bench dedup` (every method's docs/s and quality, with `--peers` datasketch
+//! MinHash-LSH and the `simhash` package on the same texts; `--synthetic N` a million pages).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context as _;
+use clap::{Arg, ArgMatches, Args, Command as ClapCommand, FromArgMatches};
+use serde_json::{Value, json};
+
+use super::{Cli, print_json, run_job_with_progress};
+use crate::engine::dedup::corpus::{Corpus, Input};
+use crate::engine::dedup::eval::{CompareRow, Prf, Truth, docs_per_s};
+use crate::engine::dedup::job::{DedupJob, DedupParams};
+use crate::engine::dedup::report::{Source, SweepSpec};
+use crate::engine::dedup::{Config, Method, devset, run};
+use crate::engine::error::EngineError;
+use crate::engine::jobs::Tick;
+use crate::engine::jobs::registry::TypedJob;
+use crate::engine::store::Workspace;
+
+/// Every [`Config`] parameter as a `--flag VALUE`.
+#[derive(Debug, Clone, Default)]
+pub struct ParamFlags(pub Vec<(String, String)>);
+
+impl FromArgMatches for ParamFlags {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut v = Vec::new();
+        for name in Config::NAMES {
+            if let Some(x) = m.get_one::<String>(name) {
+                v.push((name.to_string(), x.clone()));
+            }
+        }
+        Ok(ParamFlags(v))
+    }
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Args for ParamFlags {
+    fn augment_args(mut cmd: ClapCommand) -> ClapCommand {
+        for name in Config::NAMES {
+            cmd = cmd.arg(
+                Arg::new(name)
+                    .long(name)
+                    .value_name("V")
+                    .help_heading("Parameters (see the engine::dedup::config docs)"),
+            );
+        }
+        cmd
+    }
+    fn augment_args_for_update(cmd: ClapCommand) -> ClapCommand {
+        Self::augment_args(cmd)
+    }
+}
+
+impl ParamFlags {
+    pub fn config(&self) -> anyhow::Result<Config> {
+        let mut c = Config::default();
+        for (k, v) in &self.0 {
+            c.set(k, v)?;
+        }
+        Ok(c)
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DedupArgs {
+    /// A folder of NAME.txt (first paragraph = headline) or NAME.html files.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// How the folder is read: text, html (cleaned by DocView) or auto (both).
+    #[arg(long, default_value = "auto")]
+    pub input: String,
+    /// best, md5, tianwang1..tianwang5, tianwang-union, segments, imatch, minhash, simhash, ccdet.
+    #[arg(long, default_value = "best")]
+    pub method: String,
+    /// The sample web, scored against its ground truth.
+    #[arg(long)]
+    pub sample: bool,
+    /// Every method in one run: the book's Table 7-3 shape with true P/R/F1 where truth exists.
+    #[arg(long)]
+    pub compare: bool,
+    /// Sweep a parameter: name=a..b, name=a..b:step or name=v1,v2.
+    #[arg(long, value_name = "NAME=RANGE")]
+    pub sweep: Option<String>,
+    /// Skip DocView cleaning of HTML (all visible text: the book's Table 7-2 "raw" column).
+    #[arg(long)]
+    pub raw: bool,
+    /// Write the development set built from ../shared/data to DIR (txt, or html with --input html).
+    #[arg(long, value_name = "DIR")]
+    pub make_devset: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub params: ParamFlags,
+}
+
+/// A progress bar on stderr as a [`Tick`].
+struct Bar(indicatif::ProgressBar);
+
+impl Tick for Bar {
+    fn tick(&self, fraction: f32, message: &str) -> crate::engine::error::Result<()> {
+        self.0.set_position((fraction * 1000.0) as u64);
+        self.0.set_message(message.to_string());
+        Ok(())
+    }
+}
+
+fn shared_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+}
+
+pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
+    let cfg = a.params.config()?;
+    let input = Input::parse(&a.input)?;
+    if let Some(dir) = &a.make_devset {
+        let set = devset::build(&shared_data(), 7)?;
+        devset::write(&set, dir, input == Input::Html)?;
+        let v = json!({"dir": dir, "docs": set.docs.len(), "near": set.truth.near.len(), "contains": set.truth.contains.len(), "kinds": set.truth.kinds});
+        return print_json(&v);
+    }
+    let clean = !a.raw;
+    let source = match (&a.dir, a.sample) {
+        (Some(_), true) => {
+            return Err(EngineError::invalid("sample", "give --dir or --sample, not both").into());
+        }
+        (Some(d), false) => Source::Dir {
+            path: d.clone(),
+            input,
+            clean,
+        },
+        (None, true) => Source::Sample { clean },
+        (None, false) if cli.workspace.is_some() => Source::Workspace { clean },
+        (None, false) => {
+            return Err(
+                EngineError::invalid("dir", "give --dir DIR, --sample or --workspace W").into(),
+            );
+        }
+    };
+    let sweep = a.sweep.as_deref().map(SweepSpec::parse).transpose()?;
+    let methods = if a.compare {
+        vec!["all".to_string()]
+    } else {
+        vec![a.method.clone()]
+    };
+    if !a.compare {
+        Method::parse(&a.method)?;
+    }
+    let params = DedupParams {
+        source: source.clone(),
+        methods,
+        config: cfg,
+        sweep,
+    };
+    // Logged as a job when a workspace is given; otherwise run in place.
+    let v = match &cli.workspace {
+        Some(w) => {
+            let ws = Workspace::open_or_create(w)?;
+            run_job_with_progress(
+                &ws,
+                Box::new(<DedupJob as TypedJob>::from_params(params.clone())?),
+            )?
+        }
+        None => {
+            let bar = indicatif::ProgressBar::new(1000);
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            let v = DedupJob::execute(&params, None, &Bar(bar.clone()))?;
+            bar.finish_and_clear();
+            v
+        }
+    };
+    if a.json {
+        print_json(&v)?;
+    } else {
+        print_human(&v);
+    }
+    if let Some(first) = v["errors"].as_array().and_then(|e| e.first()) {
+        let n = v["errors"].as_array().map_or(0, Vec::len);
+        return Err(EngineError::BadPath {
+            path: PathBuf::from(first["file"].as_str().unwrap_or("?")),
+            reason: format!(
+                "{} (and {} more unreadable files; the others were used)",
+                first["reason"].as_str().unwrap_or(""),
+                n - 1
+            ),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+fn score_named(pairs: &Value, t: &Truth) -> Value {
+    use std::collections::BTreeSet;
+    let key = |a: &str, b: &str| {
+        if a <= b {
+            (a.to_string(), b.to_string())
+        } else {
+            (b.to_string(), a.to_string())
+        }
+    };
+    let (mut near, mut cont) = (BTreeSet::new(), BTreeSet::new());
+    for p in pairs.as_array().into_iter().flatten() {
+        let k = key(p["a"].as_str().unwrap_or(""), p["b"].as_str().unwrap_or(""));
+        if p["relation"] == "contains" {
+            cont.insert(k)
+        } else {
+            near.insert(k)
+        };
+    }
+    let prf = |f: &BTreeSet<(String, String)>, t: &BTreeSet<(String, String)>| {
+        let tp = f.intersection(t).count();
+        Prf::new(tp, f.len() - tp, t.len() - tp)
+    };
+    let (tn, tc) = (t.near_pairs(), t.contains_pairs());
+    let any: BTreeSet<_> = near.union(&cont).cloned().collect();
+    json!({
+        "near": prf(&near, &tn),
+        "contains": prf(&cont, &tc),
+        "contains_found": if tc.is_empty() { 1.0 } else { tc.intersection(&any).count() as f64 / tc.len() as f64 },
+    })
+}
+
+fn print_human(v: &Value) {
+    if let Some(rows) = v["rows"].as_array() {
+        println!(
+            "{:<16} {:>7} {:>8} {:>7} {:>7} {:>7} {:>9}",
+            "method", "found", "rate %", "near P", "near R", "near F1", "docs/s"
+        );
+        for r in rows {
+            let s = &r["scores"]["near"];
+            println!(
+                "{:<16} {:>7} {:>8.2} {:>7.3} {:>7.3} {:>7.3} {:>9.0}",
+                r["method"].as_str().unwrap_or(""),
+                r["found"],
+                r["detection_rate"].as_f64().unwrap_or(0.0),
+                s["precision"].as_f64().unwrap_or(f64::NAN),
+                s["recall"].as_f64().unwrap_or(f64::NAN),
+                s["f1"].as_f64().unwrap_or(f64::NAN),
+                r["docs_per_s"].as_f64().unwrap_or(0.0)
+            );
+        }
+    } else if let Some(points) = v["points"].as_array() {
+        for p in points {
+            let r = &p["row"];
+            println!(
+                "{}={}: found {} pairs {} near F1 {}",
+                v["sweep"].as_str().unwrap_or(""),
+                p["value"].as_str().unwrap_or(""),
+                r["found"],
+                r["pairs"],
+                r["scores"]["near"]["f1"]
+            );
+        }
+    } else {
+        println!(
+            "{}: {} docs, {} pairs, {} clusters, {:.0} docs/s",
+            v["method"].as_str().unwrap_or(""),
+            v["docs"],
+            v["pairs"].as_array().map_or(0, Vec::len),
+            v["clusters"].as_array().map_or(0, Vec::len),
+            v["docs_per_s"].as_f64().unwrap_or(0.0)
+        );
+        for p in v["pairs"].as_array().into_iter().flatten().take(50) {
+            println!(
+                "  {} {} {} {:.3}",
+                p["a"].as_str().unwrap_or(""),
+                p["relation"].as_str().unwrap_or(""),
+                p["b"].as_str().unwrap_or(""),
+                p["score"].as_f64().unwrap_or(0.0)
+            );
+        }
+        if !v["scores"].is_null() {
+            println!("scores: {}", v["scores"]);
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BenchDedupArgs {
+    /// A folder of NAME.txt (with truth.json for quality); default: the development set built
+    /// from ../shared/data, written to a temporary folder.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Also run datasketch MinHash-LSH and the simhash package (bench/peers/setup.sh).
+    #[arg(long)]
+    pub peers: bool,
+    /// Generate N pages with planted near-duplicates and time `best` on them instead.
+    #[arg(long)]
+    pub synthetic: Option<usize>,
+    /// Best of this many timed runs per method.
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+    /// Python of the peers venv (default: ~/.cache/tianwang/peers-venv/bin/python).
+    #[arg(long)]
+    pub python: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn peak_rss_mb() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+pub fn bench(a: &BenchDedupArgs) -> anyhow::Result<()> {
+    if let Some(n) = a.synthetic {
+        return bench_synthetic(n, a.json);
+    }
+    let dir = match &a.dir {
+        Some(d) => d.clone(),
+        None => {
+            let tmp =
+                std::env::temp_dir().join(format!("tianwang-dedup-devset-{}", std::process::id()));
+            let set = devset::build(&shared_data(), 7)?;
+            devset::write(&set, &tmp, false)?;
+            tmp
+        }
+    };
+    let result = bench_dir(a, &dir);
+    if a.dir.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    result
+}
+
+fn bench_dir(a: &BenchDedupArgs, dir: &Path) -> anyhow::Result<()> {
+    let dir = dir.to_path_buf();
+    let corpus: Corpus = crate::engine::dedup::corpus::load_dir(&dir, Input::Text, true)?;
+    let names: Vec<String> = corpus.docs.iter().map(|d| d.name.clone()).collect();
+    let corpus_name = dir
+        .file_name()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    for m in Method::ALL {
+        let mut best: Option<CompareRow> = None;
+        let mut timing = None;
+        for _ in 0..a.repeat.max(1) {
+            let o = run(&corpus.docs, m, &Config::default(), &())?;
+            let r = CompareRow::new(&o, &names, corpus.truth.as_ref());
+            if best.as_ref().is_none_or(|b| r.total_s < b.total_s) {
+                timing = Some(o.timing);
+                best = Some(r);
+            }
+        }
+        if let (Some(r), Some(t)) = (best, timing) {
+            rows.push(json!({
+                "tool": format!("tianwang-{}", r.method), "corpus": corpus_name, "docs": r.docs,
+                "features_s": t.features_s, "signatures_s": t.signatures_s, "match_s": t.match_s,
+                "total_s": t.total_s, "docs_per_s": r.docs_per_s, "pairs": r.pairs,
+                "near_precision": r.scores.as_ref().map(|s| s.near.precision),
+                "near_recall": r.scores.as_ref().map(|s| s.near.recall),
+                "near_f1": r.scores.as_ref().map(|s| s.near.f1),
+                "contains_found": r.scores.as_ref().map(|s| s.contains_found),
+            }));
+        }
+    }
+    let mut ratios = json!({});
+    if a.peers {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/dedup_peers.py");
+        let python = a.python.clone().unwrap_or_else(|| {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .unwrap_or_default()
+                .join(".cache/tianwang/peers-venv/bin/python")
+        });
+        let out = std::process::Command::new(&python)
+            .arg(&script)
+            .arg("--dir")
+            .arg(&dir)
+            .output()
+            .with_context(|| {
+                format!(
+                    "running {} {} (install with bench/peers/setup.sh)",
+                    python.display(),
+                    script.display()
+                )
+            })?;
+        if !out.status.success() {
+            anyhow::bail!(
+                "peer script failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let v: Value =
+            serde_json::from_slice(&out.stdout).context("peer script output is not JSON")?;
+        for p in v["rows"].as_array().into_iter().flatten() {
+            let pairs: Vec<Value> = p["pairs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|x| json!({"a": x[0], "b": x[1], "relation": "near"}))
+                .collect();
+            let s = corpus
+                .truth
+                .as_ref()
+                .map(|t| score_named(&Value::Array(pairs.clone()), t));
+            rows.push(json!({
+                "tool": p["tool"], "version": p["version"], "corpus": corpus_name, "docs": p["docs"],
+                "features_s": p["features_s"], "match_s": p["match_s"], "total_s": p["total_s"],
+                "docs_per_s": p["docs_per_s"], "pairs": pairs.len(),
+                "near_precision": s.as_ref().map(|s| s["near"]["precision"].clone()),
+                "near_recall": s.as_ref().map(|s| s["near"]["recall"].clone()),
+                "near_f1": s.as_ref().map(|s| s["near"]["f1"].clone()),
+            }));
+        }
+        let dps = |tool: &str| {
+            rows.iter()
+                .find(|r| r["tool"] == tool)
+                .and_then(|r| r["docs_per_s"].as_f64())
+        };
+        if let Some(ds) = dps("datasketch-minhash-lsh").filter(|x| *x > 0.0) {
+            ratios = json!({
+                "best_vs_datasketch": dps("tianwang-best").map(|x| x / ds),
+                "minhash_vs_datasketch": dps("tianwang-minhash").map(|x| x / ds),
+                "simhash_vs_simhash_py": dps("tianwang-simhash").zip(dps("simhash")).map(|(x, y)| x / y),
+            });
+        }
+    }
+    let v = json!({"rows": rows, "ratio": ratios});
+    if a.json {
+        print_json(&v)
+    } else {
+        for r in &rows {
+            println!(
+                "{:<28} {:>6} docs {:>10.0} docs/s  near F1 {}",
+                r["tool"].as_str().unwrap_or(""),
+                r["docs"],
+                r["docs_per_s"].as_f64().unwrap_or(0.0),
+                r["near_f1"]
+            );
+        }
+        println!("ratio: {ratios}");
+        Ok(())
+    }
+}
+
+fn bench_synthetic(n: usize, as_json: bool) -> anyhow::Result<()> {
+    let planted = (n / 100).max(10);
+    let t = Instant::now();
+    let (docs, pairs) = devset::synthetic(n, planted, 42);
+    let gen_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let out = run(&docs, Method::Best, &Config::default(), &())?;
+    let wall = t.elapsed().as_secs_f64();
+    let found: std::collections::HashSet<(usize, usize)> = out
+        .pairs
+        .iter()
+        .map(|p| (p.a.min(p.b), p.a.max(p.b)))
+        .collect();
+    let hit = pairs
+        .iter()
+        .filter(|(a, b)| found.contains(&(*a.min(b), *a.max(b))))
+        .count();
+    let v = json!({
+        "rows": [{
+            "tool": "tianwang-best", "corpus": format!("synthetic-{n}"), "docs": n,
+            "generate_s": gen_s, "features_s": out.timing.features_s, "signatures_s": out.timing.signatures_s,
+            "match_s": out.timing.match_s, "total_s": out.timing.total_s, "wall_s": wall,
+            "docs_per_s": docs_per_s(n, wall), "planted": pairs.len(), "planted_found": hit,
+            "planted_recall": hit as f64 / pairs.len().max(1) as f64, "pairs": out.pairs.len(),
+            "peak_rss_mb": peak_rss_mb(),
+        }],
+        "targets": {"wall_s": 120, "peak_rss_mb": 4096},
+    });
+    if as_json {
+        print_json(&v)
+    } else {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        Ok(())
+    }
+}

@@ -1,0 +1,302 @@
+//! Where a dedup corpus comes from: a folder of `NAME.txt` (any encoding the text pipeline
+//! detects; the first paragraph is the headline) or `NAME.html` (cleaned by DocView first, or
+//! taken raw for the Table 7-2 experiment [L2452–L2494]), the workspace's stored pages, or the
+//! sample web with its ground truth. Files are read in name order, so results never depend on
+//! the order a directory lists them in; a file that cannot be read or decoded is reported and
+//! the others are kept.
+//!
+//! ```
+//! use tianwang::engine::dedup::corpus::split_text;
+//! assert_eq!(split_text("标题\n\n第一段。\n\n第二段。"), ("标题".into(), "第一段。\n\n第二段。".into()));
+//! ```
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::Doc;
+use super::eval::Truth;
+use crate::engine::docview::{self, Params};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::text::encoding;
+
+/// How a folder's files are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Input {
+    /// `.txt` (and `.html` read by DocView) — whatever the folder holds.
+    Auto,
+    Text,
+    Html,
+}
+
+impl Input {
+    pub fn parse(s: &str) -> Result<Input> {
+        match s {
+            "auto" => Ok(Input::Auto),
+            "text" | "txt" => Ok(Input::Text),
+            "html" => Ok(Input::Html),
+            _ => Err(EngineError::invalid(
+                "input",
+                format!("`{s}`: text or html"),
+            )),
+        }
+    }
+}
+
+/// A loaded corpus: documents, optional truth, and the files that could not be used.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Corpus {
+    pub source: String,
+    pub docs: Vec<Doc>,
+    #[serde(skip)]
+    pub truth: Option<Truth>,
+    pub errors: Vec<FileError>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileError {
+    pub file: String,
+    pub reason: String,
+}
+
+/// Headline (the first paragraph) and body (the rest) of a text file.
+pub fn split_text(text: &str) -> (String, String) {
+    let text = text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
+    let trimmed = text.trim();
+    match trimmed.find("\n\n") {
+        Some(i) => (
+            trimmed[..i].trim().to_string(),
+            trimmed[i..].trim().to_string(),
+        ),
+        None => match trimmed.find('\n') {
+            // A file without blank lines: the first line is the headline.
+            Some(i) => (
+                trimmed[..i].trim().to_string(),
+                trimmed[i..].trim().to_string(),
+            ),
+            None => (String::new(), trimmed.to_string()),
+        },
+    }
+}
+
+/// Decode a text file's bytes; `Err` names why (mostly replacement characters).
+pub fn decode_text(bytes: &[u8]) -> std::result::Result<String, String> {
+    if bytes.is_empty() {
+        return Err("empty file".into());
+    }
+    let (d, text) =
+        encoding::decide_and_decode(bytes, None, None, None).map_err(|e| e.to_string())?;
+    let bad = text.chars().filter(|&c| c == '\u{FFFD}').count();
+    let total = text.chars().count().max(1);
+    if bad * 20 > total || bytes.contains(&0) {
+        return Err(format!(
+            "cannot decode: {} of {} characters invalid as {}",
+            bad,
+            total,
+            d.encoding_name()
+        ));
+    }
+    Ok(text)
+}
+
+/// A page cleaned by DocView (or, with `clean = false`, all its visible text) as a Doc.
+pub fn doc_from_html(
+    name: &str,
+    bytes: &[u8],
+    url: Option<&str>,
+    ct: Option<&str>,
+    clean: bool,
+) -> Result<Doc> {
+    let params = Params::default();
+    let v = docview::extract(bytes, url, ct, None, &params)?;
+    let site = url
+        .and_then(|u| url::Url::parse(u).ok())
+        .and_then(|u| u.host_str().map(str::to_string))
+        .unwrap_or_default();
+    let body = if clean {
+        v.body.clone()
+    } else {
+        v.blocks
+            .iter()
+            .map(|b| b.text.as_str())
+            .filter(|t| !t.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    Ok(Doc {
+        name: name.to_string(),
+        headline: v.title.clone(),
+        body,
+        site,
+        keywords: v
+            .keywords
+            .iter()
+            .map(|k| (k.word.clone(), k.weight))
+            .collect(),
+    })
+}
+
+/// Load every `NAME.txt` / `NAME.html` of `dir`. A missing or empty folder is an error; a bad
+/// file is listed in `errors` and skipped.
+pub fn load_dir(dir: &Path, input: Input, clean: bool) -> Result<Corpus> {
+    let rd = std::fs::read_dir(dir).map_err(|e| EngineError::BadPath {
+        path: dir.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    let mut files: Vec<(String, std::path::PathBuf, bool)> = Vec::new();
+    for entry in rd.flatten() {
+        let path = entry.path();
+        if !path.is_file() {
+            continue;
+        }
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let html = matches!(ext.as_str(), "html" | "htm");
+        let wanted = match input {
+            Input::Auto => html || ext == "txt",
+            Input::Text => ext == "txt",
+            Input::Html => html,
+        };
+        if wanted {
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_string();
+            files.push((name, path, html));
+        }
+    }
+    if files.is_empty() {
+        return Err(EngineError::BadPath {
+            path: dir.to_path_buf(),
+            reason: match input {
+                Input::Html => "no .html files in this folder".into(),
+                Input::Text => "no .txt files in this folder".into(),
+                Input::Auto => "no .txt or .html files in this folder".into(),
+            },
+        });
+    }
+    files.sort();
+    let loaded: Vec<std::result::Result<Doc, FileError>> = files
+        .par_iter()
+        .map(|(name, path, html)| {
+            let fail = |reason: String| FileError {
+                file: path.display().to_string(),
+                reason,
+            };
+            let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
+            if *html {
+                if bytes.is_empty() {
+                    return Err(fail("empty file".into()));
+                }
+                doc_from_html(name, &bytes, None, None, clean).map_err(|e| fail(e.to_string()))
+            } else {
+                let text = decode_text(&bytes).map_err(fail)?;
+                let (headline, body) = split_text(&text);
+                Ok(Doc::new(name, &headline, &body))
+            }
+        })
+        .collect();
+    let mut corpus = Corpus {
+        source: dir.display().to_string(),
+        truth: read_truth(dir)?,
+        ..Corpus::default()
+    };
+    for r in loaded {
+        match r {
+            Ok(d) => corpus.docs.push(d),
+            Err(e) => corpus.errors.push(e),
+        }
+    }
+    Ok(corpus)
+}
+
+/// `DIR/truth.json`, when present (the development set writes one): `{"near": [[a, b], …],
+/// "contains": [[container, part], …]}` by file name without extension.
+pub fn read_truth(dir: &Path) -> Result<Option<Truth>> {
+    let p = dir.join("truth.json");
+    let Ok(bytes) = std::fs::read(&p) else {
+        return Ok(None);
+    };
+    let v: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| EngineError::bad_input(p.display(), e.line(), e.to_string()))?;
+    let mut t = Truth::default();
+    for key in ["near", "contains"] {
+        for pair in v[key].as_array().into_iter().flatten() {
+            match (pair[0].as_str(), pair[1].as_str()) {
+                (Some(a), Some(b)) => t.add(a, b, key),
+                _ => {
+                    return Err(EngineError::bad_input(
+                        p.display(),
+                        1,
+                        format!("`{key}` holds a pair that is not two names"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Some(t))
+}
+
+/// The sample web's article pages cleaned by DocView (or raw), with its duplicate truth.
+pub fn sample_web(clean: bool) -> Result<Corpus> {
+    let web = crate::engine::sample::web::SampleWeb::shared(false)?;
+    let t = &web.truth;
+    let pages: Vec<&crate::engine::sample::web::TruthPage> =
+        t.pages.iter().filter(|p| p.page_type != "hub").collect();
+    let docs: Vec<Option<Doc>> = pages
+        .par_iter()
+        .map(|p| {
+            let r = web.at(&p.url)?;
+            let ct = r.content_type.as_deref().unwrap_or("text/html");
+            if r.status != 200 || !ct.contains("html") {
+                return None;
+            }
+            doc_from_html(&p.url, &r.body, Some(&p.url), Some(ct), clean).ok()
+        })
+        .collect();
+    let docs: Vec<Doc> = docs.into_iter().flatten().collect();
+    let mut truth = Truth::default();
+    for r in &t.relations {
+        truth.add(&r.a, &r.b, &r.kind);
+    }
+    Ok(Corpus {
+        source: "sample web".into(),
+        docs,
+        truth: Some(truth),
+        errors: Vec::new(),
+    })
+}
+
+/// The workspace's stored HTML pages (latest snapshot each), cleaned by DocView or raw.
+pub fn workspace(ws: &crate::engine::store::Workspace, clean: bool) -> Result<Corpus> {
+    let urls: Vec<String> = ws
+        .conn()
+        .prepare("SELECT url FROM pages ORDER BY url")?
+        .query_map([], |r| r.get(0))?
+        .collect::<std::result::Result<_, _>>()?;
+    let mut raw = Vec::new();
+    for u in &urls {
+        if let Some((bytes, ct)) = crate::engine::inspect::latest_content(ws, u)? {
+            let html = ct.as_deref().is_none_or(|c| c.contains("html"));
+            if html && !bytes.is_empty() {
+                raw.push((u.clone(), bytes, ct));
+            }
+        }
+    }
+    let docs: Vec<Doc> = raw
+        .par_iter()
+        .filter_map(|(u, b, ct)| doc_from_html(u, b, Some(u), ct.as_deref(), clean).ok())
+        .collect();
+    Ok(Corpus {
+        source: ws.path().display().to_string(),
+        docs,
+        truth: None,
+        errors: Vec::new(),
+    })
+}

@@ -1,0 +1,317 @@
+//! The features every method reads, computed once per corpus and shared: normalised characters
+//! (full-width folded to half-width, lower case, letters and digits only — so a reprint that
+//! swaps `，` for `,` is still the same text), jieba words, document frequencies, weighted
+//! keywords, and the 64-bit hash shingles are made of. Each cache remembers what it cost, and
+//! a method is charged for the caches it reads even when another method built them.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::Doc;
+use super::config::{Config, Weights};
+use crate::engine::text::segment::{Method as SegMethod, Segmenter, is_stop_word};
+
+/// Full-width ASCII → half-width, the ideographic space → space, ASCII upper → lower.
+pub fn fold(c: char) -> char {
+    let u = c as u32;
+    let c = if (0xFF01..=0xFF5E).contains(&u) {
+        char::from_u32(u - 0xFEE0).unwrap_or(c)
+    } else if u == 0x3000 {
+        ' '
+    } else {
+        c
+    };
+    c.to_ascii_lowercase()
+}
+
+/// The characters of `text` that carry content (letters, digits, CJK), folded.
+pub fn normalise(text: &str) -> Vec<char> {
+    text.chars()
+        .map(fold)
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
+/// A 64-bit hash of a character sequence (FxHash-style multiply-rotate, splitmix finish).
+pub fn hash_chars(cs: &[char]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &c in cs {
+        h = (h.rotate_left(5) ^ c as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    mix64(h)
+}
+
+/// A 64-bit hash of a string.
+pub fn hash_str(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in s.as_bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    mix64(h)
+}
+
+/// The splitmix64 finaliser: every input bit moves every output bit.
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Hashes of the character k-shingles of `cs` (the whole text as one shingle when shorter),
+/// sorted and without repeats.
+pub fn char_shingles(cs: &[char], k: usize) -> Vec<u64> {
+    let mut v: Vec<u64> = if cs.len() <= k {
+        if cs.is_empty() {
+            Vec::new()
+        } else {
+            vec![hash_chars(cs)]
+        }
+    } else {
+        cs.windows(k).map(hash_chars).collect()
+    };
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Hashes of the word k-shingles of `words`, sorted and without repeats.
+pub fn word_shingles(words: &[String], k: usize) -> Vec<u64> {
+    let hash = |ws: &[String]| {
+        let mut h = 0u64;
+        for w in ws {
+            h = mix64(h ^ hash_str(w));
+        }
+        h
+    };
+    let mut v: Vec<u64> = if words.len() <= k {
+        if words.is_empty() {
+            Vec::new()
+        } else {
+            vec![hash(words)]
+        }
+    } else {
+        words.windows(k).map(hash).collect()
+    };
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Size of the intersection of two sorted, repeat-free slices.
+pub fn intersect_sorted(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Whether a jieba token is a content word: two or more characters with a letter or CJK
+/// character, not a stop word.
+pub fn is_content_word(w: &str) -> bool {
+    w.chars().count() >= 2 && w.chars().any(|c| c.is_alphabetic()) && !is_stop_word(w)
+}
+
+/// A cached feature with the seconds it took to build.
+struct Cached<T> {
+    cell: OnceLock<(T, f64)>,
+}
+
+impl<T> Cached<T> {
+    fn new() -> Self {
+        Cached {
+            cell: OnceLock::new(),
+        }
+    }
+    fn get(&self, build: impl FnOnce() -> T) -> (&T, f64) {
+        let (v, s) = self.cell.get_or_init(|| {
+            let t = Instant::now();
+            let v = build();
+            (v, t.elapsed().as_secs_f64())
+        });
+        (v, *s)
+    }
+}
+
+/// A corpus with its features computed on demand (in parallel) and kept.
+pub struct Prepared<'a> {
+    docs: &'a [Doc],
+    cfg: Config,
+    norm: Cached<Vec<Vec<char>>>,
+    words: Cached<Vec<Vec<String>>>,
+    df: Cached<HashMap<String, u32>>,
+    keywords: Cached<Vec<Vec<(String, f64)>>>,
+}
+
+impl<'a> Prepared<'a> {
+    pub fn new(docs: &'a [Doc], cfg: &Config) -> Self {
+        Prepared {
+            docs,
+            cfg: cfg.clone(),
+            norm: Cached::new(),
+            words: Cached::new(),
+            df: Cached::new(),
+            keywords: Cached::new(),
+        }
+    }
+
+    pub fn docs(&self) -> &'a [Doc] {
+        self.docs
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// Normalised characters of every document (headline and body).
+    pub fn norm(&self) -> (&Vec<Vec<char>>, f64) {
+        self.norm
+            .get(|| self.docs.par_iter().map(|d| normalise(&d.text())).collect())
+    }
+
+    /// Content words of every document, in order (jieba without HMM).
+    pub fn words(&self) -> (&Vec<Vec<String>>, f64) {
+        self.words.get(|| {
+            let seg = Segmenter::shared();
+            self.docs
+                .par_iter()
+                .map(|d| {
+                    let text: String = d.text().chars().map(fold).collect();
+                    seg.cut(&text, SegMethod::JiebaNoHmm)
+                        .into_iter()
+                        .map(|t| t.word)
+                        .filter(|w| is_content_word(w))
+                        .collect()
+                })
+                .collect()
+        })
+    }
+
+    /// Document frequency of every word.
+    pub fn df(&self) -> (&HashMap<String, u32>, f64) {
+        let (words, s0) = self.words();
+        let (df, s1) = self.df.get(|| {
+            let mut df: HashMap<String, u32> = HashMap::new();
+            for ws in words {
+                let mut seen: Vec<&String> = ws.iter().collect();
+                seen.sort_unstable();
+                seen.dedup();
+                for w in seen {
+                    *df.entry(w.clone()).or_default() += 1;
+                }
+            }
+            df
+        });
+        (df, s0 + s1)
+    }
+
+    /// IDF of a word with document frequency `df`: ln((N + 1) / df) (≥ 0, smoothed so a word
+    /// in every document still counts a little).
+    pub fn idf(&self, df: u32) -> f64 {
+        ((self.len() as f64 + 1.0) / df.max(1) as f64).ln()
+    }
+
+    /// Every document's terms with weights, heaviest first, ties by term bytes (C-5's
+    /// tie rule), as the Tianwang algorithms and SimHash read them.
+    pub fn keywords(&self) -> (&Vec<Vec<(String, f64)>>, f64) {
+        let use_docview = self.cfg.weights == Weights::Docview;
+        let (words, s0) = self.words();
+        let (df, s1) = if self.cfg.weights == Weights::Tf {
+            (None, 0.0)
+        } else {
+            let (df, s) = self.df();
+            (Some(df), s)
+        };
+        let (kw, s2) = self.keywords.get(|| {
+            (0..self.len())
+                .into_par_iter()
+                .map(|i| {
+                    let d = &self.docs[i];
+                    if use_docview && !d.keywords.is_empty() {
+                        let mut v = d.keywords.clone();
+                        sort_weighted(&mut v);
+                        return v;
+                    }
+                    let mut tf: HashMap<&str, f64> = HashMap::new();
+                    for w in &words[i] {
+                        *tf.entry(w.as_str()).or_default() += 1.0;
+                    }
+                    let mut v: Vec<(String, f64)> = tf
+                        .into_iter()
+                        .map(|(w, f)| {
+                            let idf =
+                                df.map_or(1.0, |df| self.idf(df.get(w).copied().unwrap_or(1)));
+                            (w.to_string(), f * idf)
+                        })
+                        .collect();
+                    sort_weighted(&mut v);
+                    v
+                })
+                .collect()
+        });
+        (kw, s0 + s1.max(0.0) + s2)
+    }
+}
+
+/// Heaviest first; equal weights by term bytes.
+pub fn sort_weighted(v: &mut [(String, f64)]) {
+    v.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_folds_width_and_drops_punctuation() {
+        assert_eq!(
+            normalise("ＡＢＣ，天网　Search！123"),
+            "abc天网search123".chars().collect::<Vec<_>>()
+        );
+        assert_eq!(normalise("天网，搜索。"), normalise("天网,搜索."));
+    }
+
+    #[test]
+    fn shingles_and_intersection() {
+        let a = char_shingles(&normalise("北京大学天网搜索引擎"), 4);
+        let b = char_shingles(&normalise("北京大学天网搜索"), 4);
+        assert_eq!(a.len(), 7);
+        assert_eq!(b.len(), 5);
+        assert_eq!(intersect_sorted(&a, &b), 5);
+        assert_eq!(char_shingles(&normalise("天网"), 4).len(), 1);
+        assert!(char_shingles(&[], 4).is_empty());
+    }
+
+    #[test]
+    fn keywords_are_heaviest_first_with_a_byte_tie_rule() {
+        let docs = vec![
+            Doc::new("a", "搜索引擎", "搜索引擎的网页搜集。搜索引擎的索引。"),
+            Doc::new("b", "天气", "今天天气很好。"),
+        ];
+        let p = Prepared::new(&docs, &Config::default());
+        let (kw, _) = p.keywords();
+        assert_eq!(kw[0][0].0, "搜索引擎");
+        for w in kw[0].windows(2) {
+            assert!(w[0].1 > w[1].1 || (w[0].1 == w[1].1 && w[0].0 < w[1].0));
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The dedup lab's job: one method, every method, or a sweep on one corpus, with progress,
+//! cancel and the result in the experiment log.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::report::{Source, SweepSpec, compare, outcome_json, overlap, sweep};
+use super::{Config, Method};
+use crate::engine::error::Result;
+use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::{JobContext, Tick};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DedupParams {
+    pub source: Source,
+    /// Method names; several (or `all`) make a comparison.
+    pub methods: Vec<String>,
+    pub config: Config,
+    #[serde(default)]
+    pub sweep: Option<SweepSpec>,
+}
+
+pub struct DedupJob {
+    params: DedupParams,
+    methods: Vec<Method>,
+}
+
+impl DedupJob {
+    pub fn methods(names: &[String]) -> Result<Vec<Method>> {
+        if names.iter().any(|n| n == "all") || names.is_empty() {
+            return Ok(Method::ALL.to_vec());
+        }
+        names.iter().map(|n| Method::parse(n)).collect()
+    }
+
+    /// The whole experiment (also what the CLI runs without a workspace).
+    pub fn execute(
+        params: &DedupParams,
+        workspace: Option<&std::path::Path>,
+        tick: &dyn Tick,
+    ) -> Result<Value> {
+        let methods = Self::methods(&params.methods)?;
+        tick.tick(0.0, "loading")?;
+        let corpus = params.source.load(workspace)?;
+        let names: Vec<String> = corpus.docs.iter().map(|d| d.name.clone()).collect();
+        let errors = serde_json::to_value(&corpus.errors).unwrap_or(Value::Null);
+        if let Some(spec) = &params.sweep {
+            let points = sweep(&corpus, methods[0], &params.config, spec, tick)?;
+            return Ok(json!({
+                "method": methods[0].name(), "docs": corpus.docs.len(), "sweep": spec.name,
+                "params": params.config.to_json(), "points": points, "errors": errors,
+            }));
+        }
+        if methods.len() == 1 {
+            let rows = compare(&corpus, &methods, &params.config, tick)?;
+            let (o, row) = &rows[0];
+            let mut v = outcome_json(o, &names, &params.config);
+            v["errors"] = errors;
+            if let Some(s) = &row.scores {
+                v["scores"] = serde_json::to_value(s).unwrap_or(Value::Null);
+            }
+            return Ok(v);
+        }
+        let rows = compare(&corpus, &methods, &params.config, tick)?;
+        let outcomes: Vec<_> = rows.iter().map(|r| r.0.clone()).collect();
+        Ok(json!({
+            "docs": corpus.docs.len(),
+            "params": params.config.to_json(),
+            "rows": rows.iter().map(|r| &r.1).collect::<Vec<_>>(),
+            "overlap": overlap(&outcomes),
+            "book_table_7_3": super::eval::BOOK_TABLE_7_3.iter().map(|(m, f, r, p)| json!({"method": m, "found": f, "recall": r, "precision": p})).collect::<Vec<_>>(),
+            "errors": errors,
+        }))
+    }
+}
+
+impl TypedJob for DedupJob {
+    const KIND: &'static str = "dedup";
+    type Params = DedupParams;
+    type Output = Value;
+
+    fn from_params(params: DedupParams) -> Result<Self> {
+        params.config.validate()?;
+        let methods = Self::methods(&params.methods)?;
+        Ok(DedupJob { params, methods })
+    }
+
+    fn params(&self) -> DedupParams {
+        self.params.clone()
+    }
+
+    fn run_typed(&mut self, cx: &JobContext) -> Result<Value> {
+        cx.counter("methods", self.methods.len() as f64);
+        let v = Self::execute(&self.params, Some(cx.workspace_path()), cx)?;
+        cx.progress(1.0, "done");
+        Ok(v)
+    }
+}

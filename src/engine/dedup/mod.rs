@@ -1,0 +1,285 @@
+//! Near-duplicate detection, every algorithm of the book's §7.2 [L2496–L2640] and of the four
+//! dedup texts side by side: which documents are reprints of each other, and why.
+//!
+//! One pipeline with pluggable stages: a corpus of [`Doc`]s (plain text, or pages cleaned by
+//! DocView — the book's Table 7-2 experiment [L2452–L2494] compares raw and cleaned input) →
+//! features → fingerprints → matching → [`Pair`]s and clusters. The methods:
+//!
+//! | method | source | what is compared |
+//! |---|---|---|
+//! | `md5` | [000:L7–L8] | MD5 of the whole normalised text |
+//! | `tianwang1`…`tianwang5`, `tianwang-union` | [L2514–L2559] | 512-byte abstract; top-N keywords in weight or sorted order; the SIM vector test |
+//! | `segments` | Shivakumar & Garcia-Molina [L2502] | chunk signatures, M equal, by sorting triples |
+//! | `imatch` | seed 002 [002:L71–L113] | IDF-top-70 % string, one of eight string hashes, a bucket table |
+//! | `minhash` | Broder, seed 001 §1 | shingles, MinHash, LSH bands, exact Jaccard re-check |
+//! | `simhash` | seed 004 [004:L16–L58] | 64-bit weighted SimHash, Hamming ≤ k via permuted tables |
+//! | `ccdet` | seed 001 | full-stop signatures, CCS/CLR, inverted index with pruning |
+//! | `best` | ours ([`best`]) | sampled character shingles, containment, CLR |
+//!
+//! ```
+//! use tianwang::engine::dedup::{run, Config, Doc, Method};
+//! let body = "北京大学网络实验室开发了天网搜索引擎。它于1997年发布。今天它仍在教学中使用。";
+//! let docs = vec![
+//!     Doc::new("a", "天网", body),
+//!     Doc::new("b", "转载：天网", body),
+//!     Doc::new("c", "别的新闻", "今天的天气很好，适合出去散步。公园里的花都开了。"),
+//! ];
+//! let out = run(&docs, Method::Best, &Config::default(), &()).unwrap();
+//! assert_eq!(out.pairs.len(), 1);
+//! assert_eq!((out.pairs[0].a, out.pairs[0].b), (0, 1));
+//! ```
+
+pub mod best;
+pub mod ccdet;
+pub mod config;
+pub mod corpus;
+pub mod devset;
+pub mod eval;
+pub mod features;
+mod group;
+pub mod imatch;
+pub mod job;
+pub mod minhash;
+pub mod report;
+pub mod segments;
+pub mod simhash;
+pub mod strhash;
+pub mod tianwang;
+
+use serde::{Deserialize, Serialize};
+
+pub use config::Config;
+pub use features::Prepared;
+pub use group::{UnionFind, pairs_from_groups};
+
+use crate::engine::error::{EngineError, Result};
+use crate::engine::jobs::Tick;
+
+/// One document of a dedup corpus.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Doc {
+    /// The file name without extension, or the page URL.
+    pub name: String,
+    /// The first paragraph of a text file, or the page title.
+    pub headline: String,
+    /// Everything after the headline (paragraphs separated by blank lines).
+    pub body: String,
+    /// The site (host) the page came from, for CCDet's same-site pruning; empty when unknown.
+    #[serde(default)]
+    pub site: String,
+    /// DocView's keywords with their formula 7-1 weights [L2255–L2278], when the page was
+    /// cleaned by DocView (`weights = docview`).
+    #[serde(default)]
+    pub keywords: Vec<(String, f64)>,
+}
+
+impl Doc {
+    pub fn new(name: &str, headline: &str, body: &str) -> Doc {
+        Doc {
+            name: name.into(),
+            headline: headline.into(),
+            body: body.into(),
+            site: String::new(),
+            keywords: Vec::new(),
+        }
+    }
+
+    /// Headline, a blank line, body: what the text methods read.
+    pub fn text(&self) -> String {
+        if self.headline.is_empty() {
+            self.body.clone()
+        } else if self.body.is_empty() {
+            self.headline.clone()
+        } else {
+            format!("{}\n\n{}", self.headline, self.body)
+        }
+    }
+}
+
+/// A dedup method; [`Method::parse`] and serde use the CLI names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Method {
+    Best,
+    Md5,
+    /// Tianwang algorithm 1–5 [L2518–L2540].
+    Tianwang(u8),
+    TianwangUnion,
+    Segments,
+    IMatch,
+    MinHash,
+    SimHash,
+    CcDet,
+}
+
+impl Method {
+    /// Every method, in the comparison table's order.
+    pub const ALL: [Method; 13] = [
+        Method::Md5,
+        Method::Tianwang(1),
+        Method::Tianwang(2),
+        Method::Tianwang(3),
+        Method::Tianwang(4),
+        Method::Tianwang(5),
+        Method::TianwangUnion,
+        Method::Segments,
+        Method::IMatch,
+        Method::MinHash,
+        Method::SimHash,
+        Method::CcDet,
+        Method::Best,
+    ];
+
+    pub fn name(self) -> String {
+        match self {
+            Method::Best => "best".into(),
+            Method::Md5 => "md5".into(),
+            Method::Tianwang(n) => format!("tianwang{n}"),
+            Method::TianwangUnion => "tianwang-union".into(),
+            Method::Segments => "segments".into(),
+            Method::IMatch => "imatch".into(),
+            Method::MinHash => "minhash".into(),
+            Method::SimHash => "simhash".into(),
+            Method::CcDet => "ccdet".into(),
+        }
+    }
+
+    /// The method called `name` (the CLI's `--method`).
+    pub fn parse(name: &str) -> Result<Method> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| {
+                let all: Vec<String> = Method::ALL.iter().map(|m| m.name()).collect();
+                EngineError::invalid("method", format!("`{name}`: one of {}", all.join(", ")))
+            })
+    }
+}
+
+/// What a reported pair is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Relation {
+    /// The same normalised text.
+    Duplicate,
+    /// Near-duplicates: an edited reprint of the same content.
+    Near,
+    /// `a` contains `b`: `b` is mostly inside `a` and less than `t_clr` of its length.
+    Contains,
+}
+
+impl Relation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Relation::Duplicate => "duplicate",
+            Relation::Near => "near",
+            Relation::Contains => "contains",
+        }
+    }
+}
+
+/// A reported pair: indices into the corpus (`a < b` except for `contains`, where `a` is the
+/// container), the relation and the method's similarity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pair {
+    pub a: usize,
+    pub b: usize,
+    pub relation: Relation,
+    pub score: f64,
+}
+
+/// Where the time went (file reading excluded).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timing {
+    pub features_s: f64,
+    pub signatures_s: f64,
+    pub match_s: f64,
+    pub total_s: f64,
+}
+
+/// One method's answer on one corpus.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub method: String,
+    pub docs: usize,
+    /// Every reported pair (every pair inside a cluster, and containments), sorted.
+    pub pairs: Vec<Pair>,
+    /// Groups of near-duplicates (size ≥ 2; containments are pairs only), sorted.
+    pub clusters: Vec<Vec<usize>>,
+    pub timing: Timing,
+    /// Method-specific counts (candidates checked, hash collisions, pruned postings …).
+    pub stats: Vec<(String, f64)>,
+}
+
+impl Outcome {
+    /// The book's "转载数" [L2565]: pages in a cluster or pair beyond the first of each
+    /// cluster (what dedup would remove, C-6's second reading).
+    pub fn removable(&self) -> usize {
+        let mut in_pair = vec![false; self.docs];
+        for p in &self.pairs {
+            in_pair[p.a] = true;
+            in_pair[p.b] = true;
+        }
+        let flagged = in_pair.iter().filter(|&&x| x).count();
+        let clusters = self.clusters.len();
+        // Pages in pairs but not in clusters (containments) count once each as removable.
+        let in_clusters: usize = self.clusters.iter().map(Vec::len).sum();
+        (flagged - in_clusters.min(flagged)) + in_clusters - clusters
+    }
+
+    /// Pages that are in any reported pair (C-6's first reading).
+    pub fn flagged(&self) -> usize {
+        let mut in_pair = vec![false; self.docs];
+        for p in &self.pairs {
+            in_pair[p.a] = true;
+            in_pair[p.b] = true;
+        }
+        in_pair.iter().filter(|&&x| x).count()
+    }
+}
+
+/// What a method found before it is turned into an [`Outcome`].
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Groups whose members are all reprints of each other (exact-hash methods).
+    pub groups: Vec<Vec<usize>>,
+    /// Pairs found pairwise (a < b, or container first for `Contains`).
+    pub pairs: Vec<Pair>,
+    pub stats: Vec<(String, f64)>,
+    pub signatures_s: f64,
+    pub match_s: f64,
+}
+
+/// Run `method` on `docs`.
+pub fn run(docs: &[Doc], method: Method, cfg: &Config, tick: &dyn Tick) -> Result<Outcome> {
+    let prep = Prepared::new(docs, cfg);
+    run_prepared(&prep, method, tick)
+}
+
+/// Run `method` on prepared documents (a comparison prepares once and shares the features;
+/// each method is still charged the time of the features it uses).
+pub fn run_prepared(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<Outcome> {
+    let cfg = prep.config();
+    let (found, features_s) = match method {
+        Method::Md5 => tianwang::md5_text(prep, tick)?,
+        Method::Tianwang(n) => tianwang::algorithm(prep, n, tick)?,
+        Method::TianwangUnion => tianwang::union(prep, tick)?,
+        Method::Segments => segments::run(prep, tick)?,
+        Method::IMatch => imatch::run(prep, tick)?,
+        Method::MinHash => minhash::run(prep, tick)?,
+        Method::SimHash => simhash::run(prep, tick)?,
+        Method::CcDet => ccdet::run(prep, tick)?,
+        Method::Best => best::run(prep, tick)?,
+    };
+    let mut out = group::finish(prep, method, found, cfg);
+    out.timing.features_s = features_s;
+    out.timing.total_s = features_s + out.timing.signatures_s + out.timing.match_s;
+    Ok(out)
+}
+
+/// Every pair of `a` and `b` indices sorted by name order of the corpus.
+pub(crate) fn ordered(a: usize, b: usize) -> (usize, usize) {
+    if a < b { (a, b) } else { (b, a) }
+}
+
+#[cfg(test)]
+mod tests;

@@ -57,6 +57,11 @@ impl Lang {
         table.get(key).copied().unwrap_or(key)
     }
 
+    /// The string for a key built at run time, if the table has it.
+    pub fn t_dyn(self, key: &str) -> Option<&'static str> {
+        TABLES[self as usize].get(key).copied()
+    }
+
     /// A reason the engine gave ([`crate::engine::docview::Why`]) in this language: the table's
     /// `why.KEY` template with the arguments filled in, else the engine's English.
     pub fn why(self, why: &crate::engine::docview::Why) -> String {
@@ -183,6 +188,27 @@ mod tests {
             }),
             "3 of 4 characters are link text"
         );
+    }
+
+    #[test]
+    fn every_reason_of_the_dedup_pair_view_is_translated() {
+        use crate::engine::dedup::pair::Reason;
+        for (key, english) in Reason::TEMPLATES {
+            for lang in [Lang::Zh, Lang::En] {
+                let k = format!("dwhy.{key}");
+                let t = lang
+                    .t_dyn(&k)
+                    .unwrap_or_else(|| panic!("{k} missing in {lang:?}"));
+                for i in 0..4 {
+                    let arg = format!("{{{i}}}");
+                    assert_eq!(
+                        t.contains(&arg),
+                        english.contains(&arg),
+                        "{k} in {lang:?}: {arg}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

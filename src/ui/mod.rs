@@ -5,6 +5,7 @@
 mod capacity;
 mod classify;
 mod crawl;
+mod dedup;
 mod docview;
 mod export;
 pub mod fonts;

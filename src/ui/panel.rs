@@ -169,6 +169,7 @@ pub(crate) fn registry() -> Vec<Box<dyn LabPanel>> {
         Box::new(super::crawl::CrawlPanel::default()),
         Box::new(super::pages::PagesPanel::default()),
         Box::new(super::docview::DocViewPanel::default()),
+        Box::new(super::dedup::DedupPanel::default()),
         Box::new(super::classify::ClassifyPanel::default()),
         Box::new(super::jobs::JobsPanel::default()),
     ]

@@ -75,6 +75,17 @@ const WIDTH: [(char, char); 8] = [
     ('）', ')'),
 ];
 
+/// Where the shared real data lives: `../shared/data` from the working folder, else beside the
+/// source tree the binary was built from.
+pub fn data_dir() -> std::path::PathBuf {
+    let here = Path::new("../shared/data");
+    if here.is_dir() {
+        here.to_path_buf()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+    }
+}
+
 /// Real articles as (headline, paragraphs): ccwe cleaned texts (first line as headline) and
 /// SogouCS news (title, content cut into paragraphs of about three sentences).
 pub fn real_articles(data: &Path) -> Result<Vec<(String, Vec<String>)>> {

@@ -114,8 +114,35 @@ impl Truth {
         out
     }
 
+    /// Every containment pair, carried across near-duplicates: a reprint of the container
+    /// contains the part too, and the container contains every reprint of the part. Pairs that
+    /// are near-duplicates themselves stay near.
     pub fn contains_pairs(&self) -> BTreeSet<(String, String)> {
-        self.contains.iter().map(|(a, b)| key(a, b)).collect()
+        let near = self.near_pairs();
+        let mut members: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (a, b) in &near {
+            members.entry(a).or_default().push(b);
+            members.entry(b).or_default().push(a);
+        }
+        let group = |x: &'_ str| -> Vec<String> {
+            let mut g = vec![x.to_string()];
+            if let Some(m) = members.get(x) {
+                g.extend(m.iter().map(|s| s.to_string()));
+            }
+            g
+        };
+        let mut out = BTreeSet::new();
+        for (a, b) in &self.contains {
+            for x in group(a) {
+                for y in group(b) {
+                    let k = key(&x, &y);
+                    if x != y && !near.contains(&k) {
+                        out.insert(k);
+                    }
+                }
+            }
+        }
+        out
     }
 }
 

@@ -20,6 +20,36 @@ pub struct DedupParams {
     pub sweep: Option<SweepSpec>,
 }
 
+/// The name of the `job_details` table a comparison keeps every method's pairs and clusters in.
+pub const PAIRS_DETAIL: &str = "dedup-pairs";
+
+/// One method's answer by document name (a comparison's per-method detail).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MethodPairs {
+    pub method: String,
+    /// (a, b, relation, score); for `contains`, `a` contains `b`.
+    pub pairs: Vec<(String, String, super::Relation, f64)>,
+    pub clusters: Vec<Vec<String>>,
+}
+
+impl MethodPairs {
+    fn of(o: &super::Outcome, names: &[String]) -> MethodPairs {
+        MethodPairs {
+            method: o.method.clone(),
+            pairs: o
+                .pairs
+                .iter()
+                .map(|p| (names[p.a].clone(), names[p.b].clone(), p.relation, p.score))
+                .collect(),
+            clusters: o
+                .clusters
+                .iter()
+                .map(|c| c.iter().map(|&i| names[i].clone()).collect())
+                .collect(),
+        }
+    }
+}
+
 pub struct DedupJob {
     params: DedupParams,
     methods: Vec<Method>,
@@ -39,6 +69,15 @@ impl DedupJob {
         workspace: Option<&std::path::Path>,
         tick: &dyn Tick,
     ) -> Result<Value> {
+        Ok(Self::execute_with_pairs(params, workspace, tick)?.0)
+    }
+
+    /// [`execute`](Self::execute), and for a comparison every method's pairs by name.
+    pub fn execute_with_pairs(
+        params: &DedupParams,
+        workspace: Option<&std::path::Path>,
+        tick: &dyn Tick,
+    ) -> Result<(Value, Vec<MethodPairs>)> {
         let methods = Self::methods(&params.methods)?;
         tick.tick(0.0, "loading")?;
         let corpus = params.source.load(workspace)?;
@@ -46,10 +85,13 @@ impl DedupJob {
         let errors = serde_json::to_value(&corpus.errors).unwrap_or(Value::Null);
         if let Some(spec) = &params.sweep {
             let points = sweep(&corpus, methods[0], &params.config, spec, tick)?;
-            return Ok(json!({
-                "method": methods[0].name(), "docs": corpus.docs.len(), "sweep": spec.name,
-                "params": params.config.to_json(), "points": points, "errors": errors,
-            }));
+            return Ok((
+                json!({
+                    "method": methods[0].name(), "docs": corpus.docs.len(), "sweep": spec.name,
+                    "params": params.config.to_json(), "points": points, "errors": errors,
+                }),
+                Vec::new(),
+            ));
         }
         if methods.len() == 1 {
             let rows = compare(&corpus, &methods, &params.config, tick)?;
@@ -59,18 +101,24 @@ impl DedupJob {
             if let Some(s) = &row.scores {
                 v["scores"] = serde_json::to_value(s).unwrap_or(Value::Null);
             }
-            return Ok(v);
+            v["row"] = serde_json::to_value(row).unwrap_or(Value::Null);
+            return Ok((v, vec![MethodPairs::of(o, &names)]));
         }
         let rows = compare(&corpus, &methods, &params.config, tick)?;
         let outcomes: Vec<_> = rows.iter().map(|r| r.0.clone()).collect();
-        Ok(json!({
+        let details = outcomes
+            .iter()
+            .map(|o| MethodPairs::of(o, &names))
+            .collect();
+        let v = json!({
             "docs": corpus.docs.len(),
             "params": params.config.to_json(),
             "rows": rows.iter().map(|r| &r.1).collect::<Vec<_>>(),
             "overlap": overlap(&outcomes),
             "book_table_7_3": super::eval::BOOK_TABLE_7_3.iter().map(|(m, f, r, p)| json!({"method": m, "found": f, "recall": r, "precision": p})).collect::<Vec<_>>(),
             "errors": errors,
-        }))
+        });
+        Ok((v, details))
     }
 }
 
@@ -91,7 +139,13 @@ impl TypedJob for DedupJob {
 
     fn run_typed(&mut self, cx: &JobContext) -> Result<Value> {
         cx.counter("methods", self.methods.len() as f64);
-        let v = Self::execute(&self.params, Some(cx.workspace_path()), cx)?;
+        let (v, pairs) = Self::execute_with_pairs(&self.params, Some(cx.workspace_path()), cx)?;
+        if !pairs.is_empty()
+            && let Some(id) = cx.job_id()
+        {
+            let ws = crate::engine::store::Workspace::open_existing(cx.workspace_path())?;
+            crate::engine::jobs::save_detail(&ws, id, PAIRS_DETAIL, &pairs)?;
+        }
         cx.progress(1.0, "done");
         Ok(v)
     }

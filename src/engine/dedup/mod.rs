@@ -40,6 +40,7 @@ mod group;
 pub mod imatch;
 pub mod job;
 pub mod minhash;
+pub mod pair;
 pub mod report;
 pub mod segments;
 pub mod simhash;

@@ -36,6 +36,11 @@ pub enum Source {
     Workspace {
         clean: bool,
     },
+    /// The development set built from real text in `../shared/data` ([`super::devset`]), with
+    /// its truth.
+    Devset {
+        seed: u64,
+    },
 }
 
 impl Source {
@@ -48,6 +53,15 @@ impl Source {
                     .ok_or_else(|| EngineError::invalid("workspace", "no workspace given"))?;
                 let ws = crate::engine::store::Workspace::open_existing(p)?;
                 corpus::workspace(&ws, *clean)
+            }
+            Source::Devset { seed } => {
+                let set = super::devset::build(&super::devset::data_dir(), *seed)?;
+                Ok(Corpus {
+                    source: "development set".into(),
+                    docs: set.docs,
+                    truth: Some(set.truth),
+                    errors: Vec::new(),
+                })
             }
         }
     }

@@ -103,6 +103,17 @@ pub(super) fn build_guangying(b: &mut Builder, rng: &mut Rng, placed: &[Placed])
             .chain(captions)
             .collect::<Vec<_>>()
             .join("\n");
+        // The captions are the article's first sentences: the article contains the gallery's
+        // text (a near-duplicate instead when the gallery holds half the article or more, the
+        // dedup lab's CLR rule).
+        let kind = part_kind(p.a, &h1, &[body.as_str()]);
+        let note = if kind == "contains" {
+            "picture page whose captions are the article's first sentences"
+        } else {
+            "picture page whose captions are most of the article"
+        };
+        let (original, here) = (b.url(p.site, &p.path), b.url("guangying", &path));
+        b.relate(&original, &here, kind, note);
         b.page(
             "guangying",
             &path,
@@ -156,6 +167,20 @@ pub(super) fn build_guangying(b: &mut Builder, rng: &mut Rng, placed: &[Placed])
         hub_page(b, &style, hub, &[], n as u64)?;
     }
     Ok(())
+}
+
+/// A partial copy of `a` is `contains` when its text (headline and body, letters and digits)
+/// is less than half of the article's — the dedup lab's CLR rule with t_clr = 0.5 (CCDet
+/// [001 §2.3]) — and `near` otherwise.
+fn part_kind<S: AsRef<str>>(a: &Article, title: &str, body: &[S]) -> &'static str {
+    let content = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count();
+    let part = content(title) + body.iter().map(|x| content(x.as_ref())).sum::<usize>();
+    let whole = content(&a.title) + a.paragraphs.iter().map(|x| content(x)).sum::<usize>();
+    if (part as f64) < 0.5 * whole as f64 {
+        "contains"
+    } else {
+        "near"
+    }
 }
 
 fn reprint(a: &Article, how: &str, rng: &mut Rng) -> (String, Vec<String>, &'static str, String) {
@@ -275,7 +300,16 @@ pub(super) fn build_kuaixun(
     let mut mine: Vec<(String, &Placed, String)> = Vec::new();
     for (k, (i, how)) in reprints.iter().enumerate() {
         let p = &placed[*i];
-        let (title, paragraphs, kind, note) = reprint(p.a, how, rng);
+        let (title, paragraphs, kind, mut note) = reprint(p.a, how, rng);
+        let kind = if kind == "contains" {
+            let k = part_kind(p.a, &title, &paragraphs);
+            if k != kind {
+                note.push_str(" (more than half of the article: near by the CLR rule)");
+            }
+            k
+        } else {
+            kind
+        };
         let (y, m, d) = ymd(&p.a.date);
         let path = format!("/a/{y}{m}{d}/{}.html", 50_000 + k);
         if !cats.iter().any(|(c, _)| *c == p.a.category_key) {

@@ -14,10 +14,13 @@ use super::Doc;
 use super::config::{Config, Weights};
 use crate::engine::text::segment::{Method as SegMethod, Segmenter, is_stop_word};
 
-/// Full-width ASCII → half-width, the ideographic space → space, ASCII upper → lower.
+/// Full-width ASCII → half-width, the ideographic space → space, ASCII upper → lower,
+/// traditional Chinese → simplified ([`crate::engine::text::t2s`]).
 pub fn fold(c: char) -> char {
     let u = c as u32;
-    let c = if (0xFF01..=0xFF5E).contains(&u) {
+    let c = if u >= 0x3400 && u < 0xFF01 {
+        crate::engine::text::t2s::to_simplified(c)
+    } else if (0xFF01..=0xFF5E).contains(&u) {
         char::from_u32(u - 0xFEE0).unwrap_or(c)
     } else if u == 0x3000 {
         ' '

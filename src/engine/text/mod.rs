@@ -6,3 +6,4 @@ pub mod encoding;
 pub mod metric;
 pub mod segment;
 pub mod stopwords;
+pub mod t2s;

@@ -18,7 +18,7 @@ use crate::engine::text::segment::{Method as SegMethod, Segmenter, is_stop_word}
 /// traditional Chinese → simplified ([`crate::engine::text::t2s`]).
 pub fn fold(c: char) -> char {
     let u = c as u32;
-    let c = if u >= 0x3400 && u < 0xFF01 {
+    let c = if (0x3400..0xFF01).contains(&u) {
         crate::engine::text::t2s::to_simplified(c)
     } else if (0xFF01..=0xFF5E).contains(&u) {
         char::from_u32(u - 0xFEE0).unwrap_or(c)

@@ -154,6 +154,9 @@ impl Form {
     }
 }
 
+/// A corpus with the source it was loaded from.
+type LoadedCorpus = (Source, Arc<Corpus>);
+
 /// What a running job is for.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum What {
@@ -188,7 +191,7 @@ pub(crate) struct DedupPanel {
     error: Option<String>,
     /// The corpus of the current comparison, loaded for the pair view.
     corpus: Option<(Source, Arc<Corpus>)>,
-    corpus_task: Option<Task<Result<(Source, Arc<Corpus>), String>>>,
+    corpus_task: Option<Task<Result<LoadedCorpus, String>>>,
     pub(super) pair: pairs::PairState,
     pub(super) teach: teach::TeachState,
     pub(super) cluster_method: usize,
@@ -503,11 +506,11 @@ pub(super) fn method_label(lang: Lang, m: Method) -> String {
 /// Green for yes, grey for no.
 pub(super) fn yes_no(ui: &Ui, yes: bool) -> RichText {
     if yes {
-        RichText::new("✔")
+        RichText::new("√")
             .color(Color32::from_rgb(40, 150, 60))
             .strong()
     } else {
-        RichText::new("✘").color(ui.visuals().weak_text_color())
+        RichText::new("×").color(ui.visuals().weak_text_color())
     }
 }
 

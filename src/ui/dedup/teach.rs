@@ -242,7 +242,7 @@ impl DedupPanel {
             .iter()
             .map(|r| {
                 vec![
-                    r.hash.clone(),
+                    hash_name(&r.hash),
                     format!("{:.1}", r.observed),
                     format!("{}–{}", r.min, r.max),
                     format!("{:.1}", r.expected),
@@ -286,7 +286,7 @@ impl DedupPanel {
             .map(|(i, r)| [i as f64, f64::from(r.seed_extra)])
             .collect();
         let expected = t.rows.first().map_or(0.0, |r| r.expected);
-        let names: Vec<String> = t.rows.iter().map(|r| r.hash.clone()).collect();
+        let names: Vec<String> = t.rows.iter().map(|r| hash_name(&r.hash)).collect();
         ui.horizontal(|ui| {
             let title = lang.t("dedup.hash_plot");
             let (x, y) = (lang.t("dedup.axis_hash"), lang.t("dedup.axis_collisions"));
@@ -332,4 +332,9 @@ impl DedupPanel {
             });
         ui.label(RichText::new(lang.t("dedup.hash_note")).weak());
     }
+}
+
+/// The seed's spelling: `ap` → `APhash`.
+fn hash_name(h: &str) -> String {
+    format!("{}hash", h.to_uppercase())
 }

@@ -95,7 +95,7 @@ fn screenshots_when_asked() {
     h.get_by_label("SimHash k = 3？（k 扫描）").click();
     h.get_by_label("MinHash 阈值扫描").click();
     h.get_by_label("运行所选算法").click();
-    h.run();
+    h.run_steps(3);
     wait_secs(&mut h, "the jobs", 600, |h| {
         h.query_by_label("比较表（表 7-3 的形式）").is_some()
             && h.query_by_label_contains("个任务运行中").is_none()

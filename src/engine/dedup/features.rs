@@ -169,6 +169,15 @@ impl<'a> Prepared<'a> {
         }
     }
 
+    /// Change the configuration, keeping every feature it does not affect (only the keyword
+    /// weights depend on it): a sweep of k or a threshold segments the corpus once.
+    pub fn set_config(&mut self, cfg: &Config) {
+        if cfg.weights != self.cfg.weights {
+            self.keywords = Cached::new();
+        }
+        self.cfg = cfg.clone();
+    }
+
     pub fn docs(&self) -> &'a [Doc] {
         self.docs
     }

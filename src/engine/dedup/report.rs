@@ -185,6 +185,7 @@ pub fn sweep(
 ) -> Result<Vec<SweepPoint>> {
     let names: Vec<String> = c.docs.iter().map(|d| d.name.clone()).collect();
     let mut points = Vec::new();
+    let mut prep = Prepared::new(&c.docs, cfg);
     for (i, v) in spec.values.iter().enumerate() {
         tick.tick(
             i as f32 / spec.values.len() as f32,
@@ -192,7 +193,7 @@ pub fn sweep(
         )?;
         let mut cfg = cfg.clone();
         cfg.set(&spec.name, v)?;
-        let prep = Prepared::new(&c.docs, &cfg);
+        prep.set_config(&cfg);
         let o = run_prepared(&prep, method, &())?;
         points.push(SweepPoint {
             value: v.clone(),

@@ -76,38 +76,24 @@ impl DedupPanel {
                 }
                 self.tab = Tab::Compare;
             }
-            if ui.button(lang.t("dedup.exp_n")).clicked() {
-                self.start(
-                    cx,
-                    What::Sweep("n-keywords".into()),
-                    Some(names(&["tianwang5"])),
-                    Some(sample.clone()),
-                    Some(base.clone()),
-                    Some("n-keywords=2..30"),
-                );
-                self.tab = Tab::Sweeps;
-            }
-            if ui.button(lang.t("dedup.exp_k")).clicked() {
-                self.start(
-                    cx,
-                    What::Sweep("simhash-k".into()),
-                    Some(names(&["simhash"])),
-                    Some(dev.clone()),
-                    Some(base.clone()),
-                    Some("simhash-k=0..12"),
-                );
-                self.tab = Tab::Sweeps;
-            }
-            if ui.button(lang.t("dedup.exp_t")).clicked() {
-                self.start(
-                    cx,
-                    What::Sweep("threshold".into()),
-                    Some(names(&["minhash"])),
-                    Some(dev.clone()),
-                    Some(base.clone()),
-                    Some("threshold=0.3..0.95:0.05"),
-                );
-                self.tab = Tab::Sweeps;
+            // The sweeps: (button, method, source, parameter=range).
+            for (key, method, src, spec) in [
+                ("dedup.exp_n", "tianwang5", &sample, "n-keywords=2..30"),
+                ("dedup.exp_k", "simhash", &dev, "simhash-k=0..12"),
+                ("dedup.exp_t", "minhash", &dev, "threshold=0.3..0.95:0.05"),
+            ] {
+                if ui.button(lang.t(key)).clicked() {
+                    let param = spec.split('=').next().unwrap_or(spec).to_string();
+                    self.start(
+                        cx,
+                        What::Sweep(param),
+                        Some(names(&[method])),
+                        Some(src.clone()),
+                        Some(base.clone()),
+                        Some(spec),
+                    );
+                    self.tab = Tab::Sweeps;
+                }
             }
             if ui.button(lang.t("dedup.exp_ccdet")).clicked() {
                 let m = names(&["md5", "tianwang5", "minhash", "simhash", "ccdet", "best"]);
@@ -327,21 +313,7 @@ impl DedupPanel {
                 Table::new(lang.t("dedup.t72"), headers).with_rows(rows.clone())
             });
         });
-        egui::Grid::new("dedup_t72")
-            .striped(true)
-            .num_columns(headers.len())
-            .show(ui, |ui| {
-                for h in headers {
-                    ui.label(RichText::new(h).strong());
-                }
-                ui.end_row();
-                for r in &rows {
-                    for v in r {
-                        ui.label(v);
-                    }
-                    ui.end_row();
-                }
-            });
+        simple_grid(ui, "dedup_t72", &headers, &rows);
         ui.label(RichText::new(lang.t("dedup.t72_note")).weak());
         ui.separator();
     }
@@ -403,6 +375,25 @@ fn book_tables_ui(lang: Lang, ui: &mut Ui, c: &Option<Compared>) {
                 }
             });
             ui.label(RichText::new(lang.t("dedup.t76_note")).weak());
+        });
+}
+
+/// A striped grid of a header row and text rows.
+pub(super) fn simple_grid(ui: &mut Ui, id: &str, headers: &[&str], rows: &[Vec<String>]) {
+    egui::Grid::new(id)
+        .striped(true)
+        .num_columns(headers.len())
+        .show(ui, |ui| {
+            for h in headers {
+                ui.label(RichText::new(*h).strong());
+            }
+            ui.end_row();
+            for r in rows {
+                for v in r {
+                    ui.label(v);
+                }
+                ui.end_row();
+            }
         });
 }
 

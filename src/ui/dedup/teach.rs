@@ -259,20 +259,7 @@ impl DedupPanel {
                 Table::new(lang.t("dedup.tab_hashes"), headers).with_rows(rows.clone())
             });
         });
-        egui::Grid::new("dedup_hash_rows")
-            .striped(true)
-            .show(ui, |ui| {
-                for h in headers {
-                    ui.label(RichText::new(h).strong());
-                }
-                ui.end_row();
-                for r in &rows {
-                    for v in r {
-                        ui.label(v);
-                    }
-                    ui.end_row();
-                }
-            });
+        super::table::simple_grid(ui, "dedup_hash_rows", &headers, &rows);
         let obs: Vec<[f64; 2]> = t
             .rows
             .iter()

@@ -96,9 +96,12 @@ fn screenshots_when_asked() {
     h.get_by_label("MinHash 阈值扫描").click();
     h.get_by_label("运行所选算法").click();
     h.run_steps(3);
-    wait_secs(&mut h, "the jobs", 600, |h| {
+    wait_secs(&mut h, "the jobs", 900, |h| {
+        h.query_by_label_contains("个任务运行中").is_none()
+    });
+    h.get_by_label("比较").click();
+    wait_secs(&mut h, "the comparison", 60, |h| {
         h.query_by_label("比较表（表 7-3 的形式）").is_some()
-            && h.query_by_label_contains("个任务运行中").is_none()
     });
     let shot = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, name: &str| {
         h.run();

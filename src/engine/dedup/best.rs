@@ -31,6 +31,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -39,6 +40,24 @@ use super::features::{hash_chars, mix64};
 use super::{Found, Pair, Prepared, Relation};
 use crate::engine::error::Result;
 use crate::engine::jobs::Tick;
+
+/// A hasher for keys that are already well-mixed 64-bit hashes: the key is its own hash.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
 
 /// The least shared text, in shingles before sampling, for a pair to count.
 const MIN_SHARED: usize = 8;
@@ -148,16 +167,29 @@ pub fn run(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
     tick.tick(0.6, "best: match")?;
     let t = Instant::now();
     let max_df = cfg.max_df_for(n);
+    // Where each shared shingle's postings are: shingles held by one document cannot match,
+    // and lists longer than max_df are boilerplate; neither is indexed.
+    let mut runs: HashMap<u64, (u32, u32), BuildHasherDefault<Prehashed>> = HashMap::default();
+    let mut lo = 0usize;
+    while lo < hashes.len() {
+        let mut hi = lo + 1;
+        while hi < hashes.len() && hashes[hi] == hashes[lo] {
+            hi += 1;
+        }
+        if hi - lo >= 2 && hi - lo <= max_df {
+            runs.insert(hashes[lo], (lo as u32, hi as u32));
+        }
+        lo = hi;
+    }
     let pairs: Vec<Pair> = (0..reps.len())
         .into_par_iter()
         .flat_map_iter(|r| {
             let mut hits: Vec<u32> = Vec::new();
             for h in &sets[r] {
-                let lo = hashes.partition_point(|x| x < h);
-                let hi = hashes.partition_point(|x| x <= h);
-                if hi - lo > max_df {
+                let Some(&(lo, hi)) = runs.get(h) else {
                     continue;
-                }
+                };
+                let (lo, hi) = (lo as usize, hi as usize);
                 // Owners are sorted within a hash: only earlier representatives.
                 hits.extend(owners[lo..hi].iter().take_while(|&&o| (o as usize) < r));
             }

@@ -447,7 +447,12 @@ pub fn synthetic(n: usize, planted: usize, seed: u64) -> (Vec<Doc>, Vec<(usize, 
     let planted = planted.min(n / 2);
     let originals = n - planted;
     let page = |i: usize| -> String {
-        let mut rng = Rng::new(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        // A seed per page through a mixer: seeding with seed ^ i·φ would give page i + 1 the
+        // generator of page i shifted by one step (splitmix adds φ each step), so consecutive
+        // pages would share nearly all their text.
+        let mut rng = Rng::new(super::features::mix64(
+            seed ^ super::features::mix64(i as u64 + 1),
+        ));
         let len = 150 + rng.below(100);
         let mut s = String::with_capacity(len * 3);
         let mut count = 0;

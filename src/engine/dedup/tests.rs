@@ -194,3 +194,25 @@ fn empty_and_tiny_corpora() {
         );
     }
 }
+
+#[test]
+fn synthetic_pages_share_nothing_but_the_planted_pairs() {
+    let (docs, planted) = super::devset::synthetic(2000, 50, 42);
+    assert_eq!(docs.len(), 2000);
+    let out = run(&docs, Method::Best, &Config::default(), &()).unwrap();
+    let found: std::collections::BTreeSet<(usize, usize)> = out
+        .pairs
+        .iter()
+        .map(|p| (p.a.min(p.b), p.a.max(p.b)))
+        .collect();
+    let want: std::collections::BTreeSet<(usize, usize)> =
+        planted.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+    // Every planted pair, and nothing else (two copies of one page pair up too).
+    assert!(want.is_subset(&found), "{:?}", want.difference(&found));
+    assert!(
+        found.len() <= want.len() * 2,
+        "{} pairs for {}",
+        found.len(),
+        want.len()
+    );
+}

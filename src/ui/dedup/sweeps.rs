@@ -96,7 +96,7 @@ impl DedupPanel {
                 ui.vertical(|ui| {
                     ui.set_width(w);
                     Plot::new(format!("dedup_sweep_{param}"))
-                        .height(240.0)
+                        .height(280.0)
                         .legend(Legend::default().position(egui_plot::Corner::RightBottom))
                         .x_axis_label(x_label.as_str())
                         .y_axis_label(y_label)
@@ -106,8 +106,11 @@ impl DedupPanel {
                             for (n, v) in &lines {
                                 pl.line(Line::new(n.clone(), PlotPoints::from(v.clone())));
                             }
-                            if let Some((x, key)) = refm {
-                                pl.vline(VLine::new(lang.t(key), x));
+                            if let Some((x, _)) = refm {
+                                pl.vline(VLine::new(
+                                    format!("{param} = {x} ({})", lang.t("dedup.book_mark")),
+                                    x,
+                                ));
                             }
                         });
                 });
@@ -121,7 +124,7 @@ impl DedupPanel {
                     ui.vertical(|ui| {
                         ui.set_width(w);
                         Plot::new(format!("dedup_pr_{param}"))
-                            .height(240.0)
+                            .height(280.0)
                             .x_axis_label(lang.t("dedup.s_recall"))
                             .y_axis_label(lang.t("dedup.s_precision"))
                             .include_x(0.0)

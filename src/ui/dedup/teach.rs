@@ -87,18 +87,22 @@ impl DedupPanel {
         let t = &mut self.teach;
         ui.label(RichText::new(lang.t("dedup.sim_intro")).weak());
         ui.columns(2, |cols| {
-            cols[0].label(RichText::new(lang.t("dedup.sim_a")).strong());
-            cols[0].add(
-                egui::TextEdit::multiline(&mut t.text_a)
-                    .desired_rows(4)
-                    .desired_width(f32::INFINITY),
-            );
-            cols[1].label(RichText::new(lang.t("dedup.sim_b")).strong());
-            cols[1].add(
-                egui::TextEdit::multiline(&mut t.text_b)
-                    .desired_rows(4)
-                    .desired_width(f32::INFINITY),
-            );
+            let l = cols[0].label(RichText::new(lang.t("dedup.sim_a")).strong());
+            cols[0]
+                .add(
+                    egui::TextEdit::multiline(&mut t.text_a)
+                        .desired_rows(4)
+                        .desired_width(f32::INFINITY),
+                )
+                .labelled_by(l.id);
+            let l = cols[1].label(RichText::new(lang.t("dedup.sim_b")).strong());
+            cols[1]
+                .add(
+                    egui::TextEdit::multiline(&mut t.text_b)
+                        .desired_rows(4)
+                        .desired_width(f32::INFINITY),
+                )
+                .labelled_by(l.id);
         });
         let inputs = (t.text_a.clone(), t.text_b.clone());
         if t.step_task.is_none() && t.stepped != inputs {

@@ -24,10 +24,7 @@ fn json(o: &Output) -> serde_json::Value {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "tianwang-cache-test-{}-{name}",
-        std::process::id()
-    ));
+    let d = std::env::temp_dir().join(format!("tianwang-cache-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -57,7 +54,10 @@ fn bad(args: &[&str], must_name: &str) {
     let o = run(args);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(must_name), "{args:?}: `{must_name}` not in {err}");
+    assert!(
+        err.contains(must_name),
+        "{args:?}: `{must_name}` not in {err}"
+    );
 }
 
 #[test]
@@ -65,8 +65,17 @@ fn sim_json_has_the_contract_fields() {
     let dir = scratch("contract");
     let t = write(&dir, "t.txt", b"a\nb\na\nc\na\nb\n");
     let v = json(&run(&[
-        "cache", "sim", "--trace", &t, "--format", "lines", "--policy", "lru,fifo,opt,infinite",
-        "--size", "2", "--json",
+        "cache",
+        "sim",
+        "--trace",
+        &t,
+        "--format",
+        "lines",
+        "--policy",
+        "lru,fifo,opt,infinite",
+        "--size",
+        "2",
+        "--json",
     ]));
     assert_eq!(v["requests"], 6);
     assert_eq!(v["distinct"], 3);
@@ -75,14 +84,23 @@ fn sim_json_has_the_contract_fields() {
     assert_eq!(results.len(), 4);
     for r in results {
         for k in [
-            "policy", "size", "hits", "misses", "hit_ratio", "miss_ratio", "byte_miss_ratio",
+            "policy",
+            "size",
+            "hits",
+            "misses",
+            "hit_ratio",
+            "miss_ratio",
+            "byte_miss_ratio",
         ] {
             assert!(r.get(k).is_some(), "{k} missing in {r}");
         }
     }
     // a b a c a b with 2 slots: LRU hits a twice (requests 3 and 5).
     assert_eq!(results[0]["policy"], "lru");
-    assert_eq!((results[0]["hits"].as_u64(), results[0]["misses"].as_u64()), (Some(2), Some(4)));
+    assert_eq!(
+        (results[0]["hits"].as_u64(), results[0]["misses"].as_u64()),
+        (Some(2), Some(4))
+    );
     assert_eq!(results[3]["policy"], "infinite");
     assert_eq!(results[3]["misses"], 3);
 }
@@ -110,8 +128,15 @@ fn cloudphysics_miss_ratios_equal_libcachesim_to_4_decimals() {
     ];
     let policy = names.map(|n| n.1).join(",") + ",opt";
     let v = json(&run(&[
-        "cache", "sim", "--trace", trace.to_str().unwrap(), "--policy", &policy, "--size",
-        "100,1000,5000,10000,20000", "--json",
+        "cache",
+        "sim",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--policy",
+        &policy,
+        "--size",
+        "100,1000,5000,10000,20000",
+        "--json",
     ]));
     assert_eq!(v["requests"], reference["n_req"]);
     assert_eq!(v["distinct"], reference["n_distinct"]);
@@ -146,11 +171,29 @@ fn sweep_lru_by_stack_distance_equals_simulation_at_every_size() {
     let g = "zipf:alpha=0.9,objects=3000,requests=40000,seed=3";
     let sizes = "1,2,3,5,8,13,21,34,55,89,144,233,377,610,987,1597,2584,4181";
     let sweep = json(&run(&[
-        "cache", "sweep", "--generate", g, "--policy", "lru", "--size", sizes, "--warmup",
-        "full", "--json",
+        "cache",
+        "sweep",
+        "--generate",
+        g,
+        "--policy",
+        "lru",
+        "--size",
+        sizes,
+        "--warmup",
+        "full",
+        "--json",
     ]));
     let sim = json(&run(&[
-        "cache", "sim", "--generate", g, "--policy", "lru", "--size", sizes, "--warmup", "full",
+        "cache",
+        "sim",
+        "--generate",
+        g,
+        "--policy",
+        "lru",
+        "--size",
+        sizes,
+        "--warmup",
+        "full",
         "--json",
     ]));
     let (a, b) = (
@@ -160,7 +203,10 @@ fn sweep_lru_by_stack_distance_equals_simulation_at_every_size() {
     assert_eq!(a.len(), 18);
     for (x, y) in a.iter().zip(b) {
         assert_eq!(x["method"], "stack-distance");
-        assert_eq!((&x["size"], &x["hits"], &x["misses"]), (&y["size"], &y["hits"], &y["misses"]));
+        assert_eq!(
+            (&x["size"], &x["hits"], &x["misses"]),
+            (&y["size"], &y["hits"], &y["misses"])
+        );
     }
     assert_eq!(sweep["book_table_9_2"].as_array().unwrap().len(), 6);
 }
@@ -174,16 +220,46 @@ fn csv_bytes_and_warmup() {
         b"time,op,size,lbn\n1,r,100,7\n2,r,300,8\n3,r,100,7\n4,r,50,9\n5,r,100,7\n",
     );
     let v = json(&run(&[
-        "cache", "sim", "--trace", &t, "--format", "csv", "--key-column", "4", "--size-column",
-        "3", "--policy", "lru", "--size", "400", "--bytes", "--json",
+        "cache",
+        "sim",
+        "--trace",
+        &t,
+        "--format",
+        "csv",
+        "--key-column",
+        "4",
+        "--size-column",
+        "3",
+        "--policy",
+        "lru",
+        "--size",
+        "400",
+        "--bytes",
+        "--json",
     ]));
     // 7(100) 8(300) hit 7; 9(50) evicts 8 (LRU) to fit; hit 7.
     let r = &v["results"][0];
-    assert_eq!((r["hits"].as_u64(), v["requests"].as_u64()), (Some(2), Some(5)));
+    assert_eq!(
+        (r["hits"].as_u64(), v["requests"].as_u64()),
+        (Some(2), Some(5))
+    );
     assert!((r["byte_miss_ratio"].as_f64().unwrap() - 450.0 / 650.0).abs() < 1e-12);
     let w = json(&run(&[
-        "cache", "sim", "--trace", &t, "--format", "csv", "--key-column", "4", "--policy", "lru",
-        "--size", "1", "--warmup", "2", "--json",
+        "cache",
+        "sim",
+        "--trace",
+        &t,
+        "--format",
+        "csv",
+        "--key-column",
+        "4",
+        "--policy",
+        "lru",
+        "--size",
+        "1",
+        "--warmup",
+        "2",
+        "--json",
     ]));
     assert_eq!(w["results"][0]["requests_counted"], 3);
 }
@@ -193,17 +269,34 @@ fn sogouq_reads_the_query_field_in_gb18030_too() {
     let dir = scratch("sogouq");
     let text = "00:00:01\t1\t[天网]\t1 1\ta.cn/\n00:00:02\t2\t[北大]\t2 1\tb.cn/\n00:00:03\t1\t[天网]\t11 2\tc.cn/\n";
     let (gb, _, _) = encoding_rs::GB18030.encode(text);
-    for (name, bytes) in [("u.txt", text.as_bytes().to_vec()), ("g.txt", gb.into_owned())] {
+    for (name, bytes) in [
+        ("u.txt", text.as_bytes().to_vec()),
+        ("g.txt", gb.into_owned()),
+    ] {
         let t = write(&dir, name, &bytes);
         let v = json(&run(&[
-            "cache", "sim", "--trace", &t, "--format", "sogouq", "--policy", "lru", "--size",
-            "10", "--json",
+            "cache", "sim", "--trace", &t, "--format", "sogouq", "--policy", "lru", "--size", "10",
+            "--json",
         ]));
-        assert_eq!((v["requests"].as_u64(), v["distinct"].as_u64()), (Some(3), Some(2)), "{name}");
+        assert_eq!(
+            (v["requests"].as_u64(), v["distinct"].as_u64()),
+            (Some(3), Some(2)),
+            "{name}"
+        );
         assert_eq!(v["results"][0]["hits"], 1);
         let p = json(&run(&[
-            "cache", "sim", "--trace", &t, "--format", "sogouq", "--first-page-only", "--policy",
-            "lru", "--size", "10", "--json",
+            "cache",
+            "sim",
+            "--trace",
+            &t,
+            "--format",
+            "sogouq",
+            "--first-page-only",
+            "--policy",
+            "lru",
+            "--size",
+            "10",
+            "--json",
         ]));
         assert_eq!(p["requests"], 2);
     }
@@ -219,22 +312,62 @@ fn access_log_io_and_page_views() {
     );
     let out = dir.join("page.csv");
     let v = json(&run(&[
-        "cache", "trace", "--access-log", &log, "--view", "page", "--out",
-        out.to_str().unwrap(), "--json",
+        "cache",
+        "trace",
+        "--access-log",
+        &log,
+        "--view",
+        "page",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
     ]));
     assert_eq!(v["requests"], 2 + 9 + 1 + 2);
     let io = json(&run(&[
-        "cache", "sim", "--access-log", &log, "--view", "io", "--policy", "gd-size,lru",
-        "--size", "64k", "--bytes", "--json",
+        "cache",
+        "sim",
+        "--access-log",
+        &log,
+        "--view",
+        "io",
+        "--policy",
+        "gd-size,lru",
+        "--size",
+        "64k",
+        "--bytes",
+        "--json",
     ]));
-    assert_eq!((io["requests"].as_u64(), io["distinct"].as_u64()), (Some(4), Some(3)));
+    assert_eq!(
+        (io["requests"].as_u64(), io["distinct"].as_u64()),
+        (Some(4), Some(3))
+    );
     let back = json(&run(&[
-        "cache", "sim", "--trace", out.to_str().unwrap(), "--format", "csv", "--size-column",
-        "2", "--policy", "lru", "--size", "100", "--json",
+        "cache",
+        "sim",
+        "--trace",
+        out.to_str().unwrap(),
+        "--format",
+        "csv",
+        "--size-column",
+        "2",
+        "--policy",
+        "lru",
+        "--size",
+        "100",
+        "--json",
     ]));
     assert_eq!(back["requests"], 14);
     bad(
-        &["cache", "trace", "--index", "/tmp", "--queries", &log, "--out", "x"],
+        &[
+            "cache",
+            "trace",
+            "--index",
+            "/tmp",
+            "--queries",
+            &log,
+            "--out",
+            "x",
+        ],
         "index lab",
     );
 }
@@ -244,8 +377,17 @@ fn a_workspace_logs_the_run_as_a_job() {
     let dir = scratch("ws");
     let ws = dir.join("w.tianwang");
     let v = json(&run(&[
-        "--workspace", ws.to_str().unwrap(), "cache", "sim", "--generate",
-        "zipf:objects=500,requests=5000", "--policy", "lru,lfu-decay", "--size", "50", "--json",
+        "--workspace",
+        ws.to_str().unwrap(),
+        "cache",
+        "sim",
+        "--generate",
+        "zipf:objects=500,requests=5000",
+        "--policy",
+        "lru,lfu-decay",
+        "--size",
+        "50",
+        "--json",
     ]));
     assert_eq!(v["requests"], 5000);
     let jobs = run(&["--workspace", ws.to_str().unwrap(), "jobs", "--json"]);
@@ -257,21 +399,54 @@ fn a_workspace_logs_the_run_as_a_job() {
 fn bad_input_exits_2_naming_the_file_line_or_flag() {
     let dir = scratch("bad");
     let csv = write(&dir, "bad.csv", b"key,size\na,10\nb,ten\n");
-    bad(&["cache", "sim", "--trace", "/nonexistent/trace.txt", "--json"], "/nonexistent/trace.txt");
     bad(
         &[
-            "cache", "sim", "--trace", &csv, "--format", "csv", "--size-column", "2", "--json",
+            "cache",
+            "sim",
+            "--trace",
+            "/nonexistent/trace.txt",
+            "--json",
+        ],
+        "/nonexistent/trace.txt",
+    );
+    bad(
+        &[
+            "cache",
+            "sim",
+            "--trace",
+            &csv,
+            "--format",
+            "csv",
+            "--size-column",
+            "2",
+            "--json",
         ],
         &format!("{csv}:3"),
     );
     let ok = write(&dir, "ok.txt", b"a\nb\n");
     bad(&["cache", "sim", "--trace", &ok, "--size", "0"], "--size");
-    bad(&["cache", "sim", "--trace", &ok, "--policy", "lru,nonsense"], "--policy");
-    bad(&["cache", "sim", "--trace", &ok, "--warmup", "soon"], "--warmup");
-    bad(&["cache", "sim", "--generate", "zipf:alpha=x"], "--generate");
+    bad(
+        &["cache", "sim", "--trace", &ok, "--policy", "lru,nonsense"],
+        "--policy",
+    );
+    bad(
+        &["cache", "sim", "--trace", &ok, "--warmup", "soon"],
+        "--warmup",
+    );
+    bad(
+        &["cache", "sim", "--generate", "zipf:alpha=x"],
+        "--generate",
+    );
     let log = write(&dir, "a.log", b"1 0 0 10\n1 0 zero 10\n");
     bad(
-        &["cache", "trace", "--access-log", &log, "--out", dir.join("o").to_str().unwrap()],
+        &[
+            "cache",
+            "trace",
+            "--access-log",
+            &log,
+            "--out",
+            dir.join("o").to_str().unwrap(),
+        ],
         &format!("{log}:2"),
     );
 }

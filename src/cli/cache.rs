@@ -414,10 +414,7 @@ fn print_human(r: &SimReport) {
             x.book.as_deref().unwrap_or("not in book")
         );
     }
-    println!(
-        "{:.3} s, {:.0} requests/s",
-        r.elapsed_s, r.requests_per_s
-    );
+    println!("{:.3} s, {:.0} requests/s", r.elapsed_s, r.requests_per_s);
 }
 
 fn sim_cmd(cli: &Cli, a: &SimArgs) -> anyhow::Result<()> {
@@ -460,7 +457,11 @@ fn sweep_cmd(cli: &Cli, a: &SweepArgs) -> anyhow::Result<()> {
             // Log-spaced up to the working set: load once to know it.
             let t = source.load()?;
             let st = t.stats();
-            let ws = if a.bytes { st.distinct_bytes } else { st.distinct };
+            let ws = if a.bytes {
+                st.distinct_bytes
+            } else {
+                st.distinct
+            };
             log_sizes(a.min, a.max.unwrap_or(ws).max(a.min), a.points)
                 .into_iter()
                 .map(SizeSpec::Units)
@@ -691,9 +692,21 @@ pub fn bench(a: &BenchCacheArgs) -> anyhow::Result<()> {
             .arg("--trace")
             .arg(&path)
             .arg("--policies")
-            .arg(policies.iter().map(|k| k.name()).collect::<Vec<_>>().join(","))
+            .arg(
+                policies
+                    .iter()
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )
             .arg("--sizes")
-            .arg(sizes.iter().map(u64::to_string).collect::<Vec<_>>().join(","))
+            .arg(
+                sizes
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )
             .arg("--repeat")
             .arg(a.repeat.max(1).to_string())
             .output()

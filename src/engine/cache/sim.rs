@@ -511,6 +511,7 @@ mod tests {
             shift_every: Some(20_000),
             scan_every: Some(7_000),
             scan_len: 300,
+            ..Default::default()
         })
         .into_trace();
         let cfg = SimConfig {
@@ -571,5 +572,29 @@ mod tests {
         };
         let r = simulate(&trace, &cfg, &()).unwrap();
         assert_eq!(r.results[0].series.len(), 20);
+    }
+
+    #[test]
+    fn the_chapter9_stream_reproduces_table_9_2_lru_and_the_ceiling() {
+        let trace =
+            Generator::new(crate::engine::cache::trace::GenSpec::chapter9(1.0, 1)).into_trace();
+        let st = trace.stats();
+        assert!((1.0 - st.compulsory_miss_ratio - BOOK_CEILING).abs() < 0.002);
+        let sizes: Vec<u64> = TABLE_9_2.iter().map(|t| t.0).collect();
+        let pts = stack::lru_all_sizes(
+            trace.reqs.iter().map(|r| (r.id, 1, 1)),
+            trace.len() as u64,
+            &sizes,
+            Warmup::None,
+            &(),
+        )
+        .unwrap();
+        for (p, (size, book_lru, _)) in pts.iter().zip(TABLE_9_2) {
+            let h = p.hits as f64 / p.requests as f64;
+            assert!(
+                (h - book_lru).abs() < 0.012,
+                "LRU@{size}: {h:.4} vs book {book_lru}"
+            );
+        }
     }
 }

@@ -272,26 +272,28 @@ impl CachePanel {
             }
             Src::Zipf => {
                 let z = &mut self.zipf;
-                ui.label("α");
-                ui.add(
-                    egui::DragValue::new(&mut z.alpha)
-                        .range(0.0..=3.0)
-                        .speed(0.01),
-                );
-                ui.label(lang.t("cache.objects"));
-                ui.add(egui::DragValue::new(&mut z.objects).range(1..=100_000_000));
-                ui.label(lang.t("cache.requests"));
-                ui.add(egui::DragValue::new(&mut z.requests).range(1..=1_000_000_000));
+                let l = ui.label("α");
+                ui.add(egui::DragValue::new(&mut z.alpha).range(0.0..=3.0).speed(0.01))
+                    .labelled_by(l.id);
+                let l = ui.label(lang.t("cache.objects"));
+                ui.add(egui::DragValue::new(&mut z.objects).range(1..=100_000_000))
+                    .labelled_by(l.id);
+                let l = ui.label(lang.t("cache.requests"));
+                ui.add(egui::DragValue::new(&mut z.requests).range(1..=1_000_000_000))
+                    .labelled_by(l.id);
                 let mut shift = z.shift_every.unwrap_or(0);
-                ui.label(lang.t("cache.shift"));
-                ui.add(egui::DragValue::new(&mut shift).range(0..=1_000_000_000));
+                let l = ui.label(lang.t("cache.shift"));
+                ui.add(egui::DragValue::new(&mut shift).range(0..=1_000_000_000))
+                    .labelled_by(l.id);
                 z.shift_every = (shift > 0).then_some(shift);
                 let mut scan = z.scan_every.unwrap_or(0);
-                ui.label(lang.t("cache.scan_every"));
-                ui.add(egui::DragValue::new(&mut scan).range(0..=1_000_000_000));
+                let l = ui.label(lang.t("cache.scan_every"));
+                ui.add(egui::DragValue::new(&mut scan).range(0..=1_000_000_000))
+                    .labelled_by(l.id);
                 z.scan_every = (scan > 0).then_some(scan);
-                ui.label(lang.t("cache.scan_len"));
-                ui.add(egui::DragValue::new(&mut z.scan_len).range(0..=10_000_000));
+                let l = ui.label(lang.t("cache.scan_len"));
+                ui.add(egui::DragValue::new(&mut z.scan_len).range(0..=10_000_000))
+                    .labelled_by(l.id);
             }
             Src::File => {
                 let l = ui.label(lang.t("cache.file"));
@@ -305,10 +307,12 @@ impl CachePanel {
                     ui.radio_value(&mut self.format, f, name);
                 }
                 if self.format == Format::Csv {
-                    ui.label(lang.t("cache.key_col"));
-                    ui.add(egui::DragValue::new(&mut self.key_column).range(1..=64));
-                    ui.label(lang.t("cache.size_col"));
-                    ui.add(egui::DragValue::new(&mut self.size_column).range(0..=64));
+                    let l = ui.label(lang.t("cache.key_col"));
+                    ui.add(egui::DragValue::new(&mut self.key_column).range(1..=64))
+                        .labelled_by(l.id);
+                    let l = ui.label(lang.t("cache.size_col"));
+                    ui.add(egui::DragValue::new(&mut self.size_column).range(0..=64))
+                        .labelled_by(l.id);
                 }
             }
             Src::AccessLog => {
@@ -318,11 +322,13 @@ impl CachePanel {
                 ui.radio_value(&mut self.page_view, false, lang.t("cache.view_io"));
                 ui.radio_value(&mut self.page_view, true, lang.t("cache.view_page"));
                 if self.page_view {
+                    let l = ui.label(lang.t("cache.page_size"));
                     ui.add(
                         egui::DragValue::new(&mut self.page_size)
                             .range(512..=1 << 20)
                             .suffix(" B"),
-                    );
+                    )
+                    .labelled_by(l.id);
                 }
                 ui.label(RichText::new(lang.t("cache.log_note")).weak());
             }

@@ -98,8 +98,11 @@ pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
         }
     });
     ui.horizontal(|ui| {
-        for (side, id) in [(&mut s.left, "step_left"), (&mut s.right, "step_right")] {
-            egui::ComboBox::from_id_salt(id)
+        for (side, id, key) in [
+            (&mut s.left, "step_left", "cache.stepper_left"),
+            (&mut s.right, "step_right", "cache.stepper_right"),
+        ] {
+            egui::ComboBox::new(id, lang.t(key))
                 .selected_text(side.name())
                 .show_ui(ui, |ui| {
                     for k in PolicyKind::ALL {

@@ -759,8 +759,8 @@ pub fn bench(a: &BenchCacheArgs) -> anyhow::Result<()> {
         let sizes = log_sizes(1_000, a.stack_objects as u64, 10);
         let start = Instant::now();
         let g = trace::Generator::new(spec.clone());
-        let pts = stack::lru_all_sizes(
-            g.map(|id| (id, 1, 1)),
+        let pts = stack::lru_all_sizes_counted(
+            g.map(|id| (id, 1)),
             spec.requests,
             &sizes,
             Warmup::None,

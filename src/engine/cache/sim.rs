@@ -367,17 +367,26 @@ pub fn simulate(trace: &Trace, cfg: &SimConfig, tick: &dyn Tick) -> Result<SimRe
 /// LRU at all `sizes` in one stack-distance pass.
 fn lru_by_stack(trace: &Trace, sizes: &[u64], cfg: &SimConfig) -> Result<Vec<RunResult>> {
     let start = Instant::now();
-    let bytes = cfg.bytes;
-    let pts = stack::lru_all_sizes(
-        trace.reqs.iter().map(|r| {
-            let units = if bytes { r.size as u64 } else { 1 };
-            (r.id, units, r.size as u64)
-        }),
-        trace.len() as u64,
-        sizes,
-        cfg.warmup,
-        &(),
-    )?;
+    let pts = if cfg.bytes {
+        stack::lru_all_sizes(
+            trace
+                .reqs
+                .iter()
+                .map(|r| (r.id, r.size as u64, r.size as u64)),
+            trace.len() as u64,
+            sizes,
+            cfg.warmup,
+            &(),
+        )?
+    } else {
+        stack::lru_all_sizes_counted(
+            trace.reqs.iter().map(|r| (r.id, r.size as u64)),
+            trace.len() as u64,
+            sizes,
+            cfg.warmup,
+            &(),
+        )?
+    };
     let elapsed = start.elapsed().as_secs_f64();
     Ok(pts
         .into_iter()

@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use tianwang::engine::cache::stack::StackDistance;
-//! let mut s = StackDistance::default();
+//! let mut s = StackDistance::<u64>::default();
 //! let d: Vec<Option<u64>> = [1u32, 2, 3, 1, 1].iter().map(|&id| s.access(id, 1)).collect();
 //! assert_eq!(d, vec![None, None, None, Some(3), Some(1)]);
 //! ```
@@ -25,53 +25,110 @@ use crate::engine::jobs::Tick;
 
 const NONE: u32 = u32::MAX;
 
+/// A Fenwick-tree weight: `u32` when every request weighs one unit (half the memory, so
+/// the 10⁸-request run stays in cache better), `u64` for bytes.
+pub trait Weight: Copy + Default + Send + Sync + std::fmt::Debug + 'static {
+    fn from_u64(v: u64) -> Self;
+    fn to_u64(self) -> u64;
+    fn plus(self, o: Self) -> Self;
+    fn minus(self, o: Self) -> Self;
+}
+
+impl Weight for u32 {
+    #[inline]
+    fn from_u64(v: u64) -> Self {
+        v as u32
+    }
+    #[inline]
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    #[inline]
+    fn plus(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
+    #[inline]
+    fn minus(self, o: Self) -> Self {
+        self.wrapping_sub(o)
+    }
+}
+
+impl Weight for u64 {
+    #[inline]
+    fn from_u64(v: u64) -> Self {
+        v
+    }
+    #[inline]
+    fn to_u64(self) -> u64 {
+        self
+    }
+    #[inline]
+    fn plus(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
+    #[inline]
+    fn minus(self, o: Self) -> Self {
+        self.wrapping_sub(o)
+    }
+}
+
 /// Stack distances over a stream, one request at a time.
 #[derive(Debug, Clone)]
-pub struct StackDistance {
-    fen: Vec<u64>,
+pub struct StackDistance<W: Weight = u64> {
+    fen: Vec<W>,
     /// The object whose last use is at each position (NONE when superseded).
     obj_at: Vec<u32>,
     /// Each object's last-use position + 1 (0: never used).
     last: Slots<u32>,
     /// Each object's units at its last use.
-    units: Slots<u64>,
+    units: Slots<W>,
     t: usize,
     live: usize,
+    /// Sum of the units at every live position (the whole stack).
+    total: W,
 }
 
-impl Default for StackDistance {
+impl<W: Weight> Default for StackDistance<W> {
     fn default() -> Self {
         StackDistance::with_capacity(1 << 16)
     }
 }
 
-impl StackDistance {
+impl<W: Weight> StackDistance<W> {
     pub fn with_capacity(cap: usize) -> Self {
         let cap = cap.max(16);
         StackDistance {
-            fen: vec![0; cap + 1],
+            fen: vec![W::default(); cap + 1],
             obj_at: vec![NONE; cap],
             last: Slots::new(0),
-            units: Slots::new(0),
+            units: Slots::new(W::default()),
             t: 0,
             live: 0,
+            total: W::default(),
         }
     }
 
-    fn add(&mut self, pos: usize, delta: i64) {
+    #[inline]
+    fn add(&mut self, pos: usize, delta: W, negative: bool) {
         let mut i = pos + 1;
-        while i < self.fen.len() {
-            self.fen[i] = self.fen[i].wrapping_add(delta as u64);
+        let n = self.fen.len();
+        while i < n {
+            self.fen[i] = if negative {
+                self.fen[i].minus(delta)
+            } else {
+                self.fen[i].plus(delta)
+            };
             i += i & i.wrapping_neg();
         }
     }
 
     /// Sum of positions 0..pos (exclusive).
-    fn prefix(&self, pos: usize) -> u64 {
+    #[inline]
+    fn prefix(&self, pos: usize) -> W {
         let mut i = pos;
-        let mut s = 0u64;
+        let mut s = W::default();
         while i > 0 {
-            s = s.wrapping_add(self.fen[i]);
+            s = s.plus(self.fen[i]);
             i -= i & i.wrapping_neg();
         }
         s
@@ -87,7 +144,7 @@ impl StackDistance {
         }
         let cap = self.obj_at.len().max(2 * order.len() + 1024);
         self.obj_at = vec![NONE; cap];
-        let mut raw = vec![0u64; cap + 1];
+        let mut raw = vec![W::default(); cap + 1];
         for (pos, &id) in order.iter().enumerate() {
             self.obj_at[pos] = id;
             self.last.set(id, pos as u32 + 1);
@@ -97,7 +154,7 @@ impl StackDistance {
         for i in 1..=cap {
             let j = i + (i & i.wrapping_neg());
             if j <= cap {
-                raw[j] = raw[j].wrapping_add(raw[i]);
+                raw[j] = raw[j].plus(raw[i]);
             }
         }
         self.fen = raw;
@@ -109,25 +166,179 @@ impl StackDistance {
         if self.t == self.obj_at.len() {
             self.compact();
         }
+        let units = W::from_u64(units);
         let prev = self.last.get(id) as usize;
         let dist = if prev > 0 {
             let p = prev - 1;
             let own = self.units.get(id);
-            let after = self.prefix(self.t).wrapping_sub(self.prefix(p + 1));
-            self.add(p, -(own as i64));
+            let after = self.total.minus(self.prefix(p + 1));
+            self.add(p, own, true);
+            self.total = self.total.minus(own);
             self.obj_at[p] = NONE;
-            Some(after + own)
+            Some(after.to_u64() + own.to_u64())
         } else {
             self.live += 1;
             None
         };
         let t = self.t;
-        self.add(t, units as i64);
+        self.add(t, units, false);
+        self.total = self.total.plus(units);
         self.obj_at[t] = id;
         self.last.set(id, t as u32 + 1);
         self.units.set(id, units);
         self.t += 1;
         dist
+    }
+}
+
+/// Positions per block of [`CountStack`] (64 words of 64 bits).
+const BLOCK: usize = 4096;
+
+/// Stack distances when every object weighs one unit: the live positions are a bitmap
+/// (popcounts inside a 4096-position block) and a small Fenwick tree counts per block, so a
+/// request touches a few cache lines instead of ~36 scattered tree nodes — 10⁸ requests
+/// over 10⁷ objects fit in a minute. Same answers as [`StackDistance`].
+#[derive(Debug, Clone)]
+pub struct CountStack {
+    bits: Vec<u64>,
+    /// 1-based Fenwick tree over blocks.
+    blocks: Vec<u32>,
+    obj_at: Vec<u32>,
+    last: Slots<u32>,
+    t: usize,
+    live: usize,
+}
+
+impl Default for CountStack {
+    fn default() -> Self {
+        CountStack::with_capacity(1 << 16)
+    }
+}
+
+impl CountStack {
+    pub fn with_capacity(cap: usize) -> Self {
+        let cap = cap.max(BLOCK).div_ceil(BLOCK) * BLOCK;
+        CountStack {
+            bits: vec![0; cap / 64],
+            blocks: vec![0; cap / BLOCK + 1],
+            obj_at: vec![NONE; cap],
+            last: Slots::new(0),
+            t: 0,
+            live: 0,
+        }
+    }
+
+    #[inline]
+    fn block_add(&mut self, blk: usize, delta: u32, negative: bool) {
+        let mut i = blk + 1;
+        let n = self.blocks.len();
+        while i < n {
+            self.blocks[i] = if negative {
+                self.blocks[i].wrapping_sub(delta)
+            } else {
+                self.blocks[i].wrapping_add(delta)
+            };
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// Live positions in blocks 0..=blk.
+    #[inline]
+    fn blocks_through(&self, blk: usize) -> u32 {
+        let mut i = blk + 1;
+        let mut s = 0u32;
+        while i > 0 {
+            s = s.wrapping_add(self.blocks[i]);
+            i -= i & i.wrapping_neg();
+        }
+        s
+    }
+
+    fn compact(&mut self) {
+        let mut order = Vec::with_capacity(self.live);
+        for (w, &word) in self.bits.iter().enumerate() {
+            let mut x = word;
+            while x != 0 {
+                let b = x.trailing_zeros() as usize;
+                order.push(self.obj_at[w * 64 + b]);
+                x &= x - 1;
+            }
+        }
+        let cap = self
+            .obj_at
+            .len()
+            .max(2 * order.len() + BLOCK)
+            .div_ceil(BLOCK)
+            * BLOCK;
+        self.obj_at = vec![NONE; cap];
+        self.bits = vec![0; cap / 64];
+        let nb = cap / BLOCK;
+        let mut raw = vec![0u32; nb + 1];
+        for (pos, &id) in order.iter().enumerate() {
+            self.obj_at[pos] = id;
+            self.last.set(id, pos as u32 + 1);
+            self.bits[pos / 64] |= 1 << (pos % 64);
+            raw[pos / BLOCK + 1] += 1;
+        }
+        for i in 1..=nb {
+            let j = i + (i & i.wrapping_neg());
+            if j <= nb {
+                raw[j] = raw[j].wrapping_add(raw[i]);
+            }
+        }
+        self.blocks = raw;
+        self.t = order.len();
+    }
+
+    /// Serve a request; its stack distance in objects (None: first use).
+    pub fn access(&mut self, id: u32) -> Option<u64> {
+        if self.t == self.obj_at.len() {
+            self.compact();
+        }
+        let prev = self.last.get(id) as usize;
+        let dist = if prev > 0 {
+            let p = prev - 1;
+            let (w, b) = (p / 64, p % 64);
+            let blk = p / BLOCK;
+            let above = !((2u64 << b).wrapping_sub(1));
+            let mut c = (self.bits[w] & above).count_ones();
+            let block_end = ((blk + 1) * BLOCK / 64).min(self.bits.len());
+            for word in &self.bits[w + 1..block_end] {
+                c += word.count_ones();
+            }
+            c += (self.live as u32).wrapping_sub(self.blocks_through(blk));
+            self.bits[w] &= !(1u64 << b);
+            self.block_add(blk, 1, true);
+            self.live -= 1;
+            Some(c as u64 + 1)
+        } else {
+            None
+        };
+        let t = self.t;
+        self.bits[t / 64] |= 1 << (t % 64);
+        self.block_add(t / BLOCK, 1, false);
+        self.live += 1;
+        self.obj_at[t] = id;
+        self.last.set(id, t as u32 + 1);
+        self.t += 1;
+        dist
+    }
+}
+
+/// Stack distances of either kind, for [`lru_all_sizes_with`].
+trait Distances: Default {
+    fn distance(&mut self, id: u32, units: u64) -> Option<u64>;
+}
+
+impl<W: Weight> Distances for StackDistance<W> {
+    fn distance(&mut self, id: u32, units: u64) -> Option<u64> {
+        self.access(id, units)
+    }
+}
+
+impl Distances for CountStack {
+    fn distance(&mut self, id: u32, _units: u64) -> Option<u64> {
+        self.access(id)
     }
 }
 
@@ -162,6 +373,34 @@ pub fn lru_all_sizes(
     warmup: Warmup,
     tick: &dyn Tick,
 ) -> Result<Vec<LruPoint>> {
+    lru_all_sizes_with::<StackDistance<u64>>(reqs, total_hint, sizes, warmup, tick)
+}
+
+/// [`lru_all_sizes`] when every request weighs one unit (object-count capacity; the
+/// bytes still count for the byte ratios): a 32-bit tree, faster on large traces.
+pub fn lru_all_sizes_counted(
+    reqs: impl Iterator<Item = (u32, u64)>,
+    total_hint: u64,
+    sizes: &[u64],
+    warmup: Warmup,
+    tick: &dyn Tick,
+) -> Result<Vec<LruPoint>> {
+    lru_all_sizes_with::<CountStack>(
+        reqs.map(|(id, b)| (id, 1, b)),
+        total_hint,
+        sizes,
+        warmup,
+        tick,
+    )
+}
+
+fn lru_all_sizes_with<D: Distances>(
+    reqs: impl Iterator<Item = (u32, u64, u64)>,
+    total_hint: u64,
+    sizes: &[u64],
+    warmup: Warmup,
+    tick: &dyn Tick,
+) -> Result<Vec<LruPoint>> {
     let mut sorted: Vec<u64> = sizes.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
@@ -170,7 +409,7 @@ pub fn lru_all_sizes(
     let mut d_hit = vec![0i64; k + 1];
     let mut d_bytes = vec![0i64; k + 1];
     let mut d_bhit = vec![0i64; k + 1];
-    let mut sd = StackDistance::default();
+    let mut sd = D::default();
     let mut filled: u64 = 0;
     for (i, (id, units, bytes)) in reqs.enumerate() {
         if i & 0xF_FFFF == 0 && i > 0 {
@@ -190,7 +429,7 @@ pub fn lru_all_sizes(
             }
             Warmup::Full => sorted.partition_point(|&c| c <= filled),
         };
-        let d = sd.access(id, units);
+        let d = sd.distance(id, units);
         if d.is_none() {
             filled += units;
         }
@@ -240,10 +479,23 @@ mod tests {
     #[test]
     fn compaction_keeps_distances() {
         let ids: Vec<u32> = Generator::zipf(300, 0.7, 50_000, 2).collect();
-        let mut small = StackDistance::with_capacity(16);
-        let mut big = StackDistance::with_capacity(1 << 17);
+        let mut small = StackDistance::<u32>::with_capacity(16);
+        let mut big = StackDistance::<u64>::with_capacity(1 << 17);
+        let mut bits = CountStack::with_capacity(16);
         for &id in &ids {
-            assert_eq!(small.access(id, 1), big.access(id, 1));
+            let d = big.access(id, 1);
+            assert_eq!(small.access(id, 1), d);
+            assert_eq!(bits.access(id), d);
+        }
+    }
+
+    #[test]
+    fn the_bitmap_stack_agrees_across_many_blocks() {
+        let ids: Vec<u32> = Generator::zipf(30_000, 0.5, 300_000, 9).collect();
+        let mut tree = StackDistance::<u64>::default();
+        let mut bits = CountStack::default();
+        for &id in &ids {
+            assert_eq!(bits.access(id), tree.access(id, 1));
         }
     }
 

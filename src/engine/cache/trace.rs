@@ -422,6 +422,9 @@ impl GenSpec {
 #[derive(Debug, Clone)]
 pub struct Generator {
     cdf: std::sync::Arc<Vec<f64>>,
+    /// guide[j] = the first rank whose CDF reaches j / guide.len(): an O(1) start for the
+    /// inverse-CDF search (Chen & Asau's guide table).
+    guide: std::sync::Arc<Vec<u32>>,
     rng: Rng,
     spec: GenSpec,
     i: u64,
@@ -441,8 +444,19 @@ impl Generator {
         for c in &mut cdf {
             *c /= acc;
         }
+        let g = n;
+        let mut guide = Vec::with_capacity(g);
+        let mut k = 0usize;
+        for j in 0..g {
+            let u = j as f64 / g as f64;
+            while k + 1 < n && cdf[k] < u {
+                k += 1;
+            }
+            guide.push(k as u32);
+        }
         Generator {
             cdf: std::sync::Arc::new(cdf),
+            guide: std::sync::Arc::new(guide),
             rng: Rng::new(spec.seed),
             i: 0,
             scan_left: 0,
@@ -464,8 +478,13 @@ impl Generator {
 
     fn draw(&mut self) -> u32 {
         let u = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-        let k = self.cdf.partition_point(|&c| c < u);
-        k.min(self.cdf.len() - 1) as u32
+        let g = self.guide.len();
+        let mut k = self.guide[((u * g as f64) as usize).min(g - 1)] as usize;
+        let last = self.cdf.len() - 1;
+        while k < last && self.cdf[k] < u {
+            k += 1;
+        }
+        k as u32
     }
 
     /// Dense ids: a generated trace interned (scan ids and shifted ids renumbered).

@@ -273,8 +273,12 @@ impl CachePanel {
             Src::Zipf => {
                 let z = &mut self.zipf;
                 let l = ui.label("α");
-                ui.add(egui::DragValue::new(&mut z.alpha).range(0.0..=3.0).speed(0.01))
-                    .labelled_by(l.id);
+                ui.add(
+                    egui::DragValue::new(&mut z.alpha)
+                        .range(0.0..=3.0)
+                        .speed(0.01),
+                )
+                .labelled_by(l.id);
                 let l = ui.label(lang.t("cache.objects"));
                 ui.add(egui::DragValue::new(&mut z.objects).range(1..=100_000_000))
                     .labelled_by(l.id);
@@ -394,6 +398,8 @@ impl CachePanel {
                 .labelled_by(l.id);
             ui.checkbox(&mut self.bytes, lang.t("cache.bytes"));
             ui.checkbox(&mut self.warmup_full, lang.t("cache.warmup_full"));
+        });
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label(lang.t("cache.decay"));
             ui.add(egui::Slider::new(&mut self.decay, 0.9..=1.0).fixed_decimals(4))
                 .labelled_by(l.id);
@@ -421,6 +427,7 @@ impl CachePanel {
                 .clicked()
             {
                 self.src = Src::Chapter9;
+                self.ch9_scale = 1.0;
                 self.sizes = "100,300,500,1000,2000,3000".into();
                 self.policies = [PolicyKind::Fifo, PolicyKind::Lru, PolicyKind::LfuDecay]
                     .into_iter()

@@ -593,8 +593,8 @@ pub struct BenchCacheArgs {
     /// Requests of the generated stream for the one-pass LRU at 10 sizes (0 skips it).
     #[arg(long, default_value_t = 100_000_000)]
     pub stack_requests: u64,
-    /// Distinct objects of that stream.
-    #[arg(long, default_value_t = 10_000_000)]
+    /// Objects of that stream (Zipf α = 0.8).
+    #[arg(long, default_value_t = 1_000_000)]
     pub stack_objects: u32,
     /// Runs per (policy, size); the best time counts.
     #[arg(long, default_value_t = 3)]

@@ -525,7 +525,7 @@ impl Iterator for Generator {
             return Some(self.next_scan_id);
         }
         if let Some(every) = self.spec.scan_every
-            && self.i % every == 0
+            && self.i.is_multiple_of(every)
             && self.spec.scan_len > 0
         {
             self.scan_left = self.spec.scan_len - 1;

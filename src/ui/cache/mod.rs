@@ -25,6 +25,9 @@ use crate::engine::cache::trace::{Format, GenSpec, ReadOptions, TraceStats};
 use crate::engine::jobs::registry::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
 
+/// (size, best δ, its hit ratio) per size.
+type Tuned = Vec<(u64, f64, f64)>;
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Src {
     Chapter9,
@@ -63,7 +66,7 @@ pub(crate) struct CachePanel {
     local: Vec<(String, Task<Result<SimReport, String>>)>,
     /// Finished runs, by label (a new run with the same label replaces it).
     pub(crate) reports: Vec<(String, SimReport)>,
-    tune_task: Option<Task<Result<Vec<(u64, f64, f64)>, String>>>,
+    tune_task: Option<Task<Result<Tuned, String>>>,
     tuned: Vec<(u64, f64, f64)>,
     error: Option<String>,
     stepper: stepper::Stepper,

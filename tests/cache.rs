@@ -450,3 +450,67 @@ fn bad_input_exits_2_naming_the_file_line_or_flag() {
         &format!("{log}:2"),
     );
 }
+
+#[test]
+fn cloudphysics_lru_stack_curve_equals_simulation_and_opt_is_the_floor() {
+    let Some(trace) = data("cache/cloudphysics/cloudPhysicsIO.txt") else {
+        return;
+    };
+    let t = trace.to_str().unwrap();
+    let sweep = json(&run(&[
+        "cache", "sweep", "--trace", t, "--policy", "lru", "--points", "30", "--min", "1", "--json",
+    ]));
+    let sizes: Vec<String> = sweep["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["size"].to_string())
+        .collect();
+    assert!(sizes.len() >= 25, "{sizes:?}");
+    let sim = json(&run(&[
+        "cache",
+        "sim",
+        "--trace",
+        t,
+        "--policy",
+        "lru",
+        "--size",
+        &sizes.join(","),
+        "--json",
+    ]));
+    for (x, y) in sweep["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(sim["results"].as_array().unwrap())
+    {
+        assert_eq!((&x["size"], &x["hits"]), (&y["size"], &y["hits"]));
+    }
+    let all = "fifo,lru,clock,lfu,lfu-perfect,lfu-decay,slru,2q,arc,lirs,s3fifo,sieve,gdsf,gd-size,opt,random,infinite";
+    let v = json(&run(&[
+        "cache",
+        "sim",
+        "--trace",
+        t,
+        "--policy",
+        all,
+        "--size",
+        "100,1000,5000,10000,20000",
+        "--json",
+    ]));
+    let results = v["results"].as_array().unwrap();
+    for size in [100, 1000, 5000, 10000, 20000] {
+        let at = |p: &str| {
+            results
+                .iter()
+                .find(|r| r["policy"] == p && r["size"] == size)
+                .unwrap()["misses"]
+                .as_u64()
+                .unwrap()
+        };
+        for p in all.split(',').filter(|p| *p != "infinite") {
+            assert!(at("opt") <= at(p), "OPT above {p} at {size}");
+        }
+        assert_eq!(at("infinite"), 48_974);
+    }
+}

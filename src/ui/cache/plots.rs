@@ -2,7 +2,7 @@
 //! the ceiling overlaid), the hit ratio over time (warm-up visible) and the replacement cost.
 
 use egui::{RichText, Ui};
-use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, Points};
+use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, Points, VLine};
 
 use super::Metric;
 use crate::engine::cache::sim::{BOOK_CEILING, SimReport, TABLE_9_2};
@@ -123,6 +123,11 @@ pub(crate) fn over_time_ui(lang: Lang, ui: &mut Ui, reports: &[(String, SimRepor
                     .map(|(i, v)| [(i as f64 + 1.0) / n * 100.0, *v])
                     .collect();
                 pl.line(Line::new(r.policy.name(), PlotPoints::from(pts)));
+                if r.warmup_end > 0 {
+                    let x = r.warmup_end as f64 / rep.trace.requests.max(1) as f64 * 100.0;
+                    let name = format!("{} {}", r.policy.name(), lang.t("cache.warmup_end"));
+                    pl.vline(VLine::new(name, x));
+                }
             }
         });
 }

@@ -18,6 +18,7 @@ use crate::engine::error::EngineError;
 use crate::engine::jobs::{Job, JobRunner, JobState};
 use crate::engine::store::{self, Workspace};
 
+pub mod cache;
 pub mod capacity;
 pub mod classify;
 pub mod crawl;
@@ -89,6 +90,10 @@ pub enum Command {
     /// (md5, Tianwang 1–5 and union, segments, I-Match, MinHash, SimHash, CCDet, best) on a
     /// folder, the sample web or the workspace; --compare, --sweep, P/R/F1 against truth.
     Dedup(Box<dedup::DedupArgs>),
+    /// Cache-policy simulation (book ch. 8.6, 9.9–9.10): FIFO, LRU, LFU-decay and 14 more
+    /// policies at many sizes on a trace file, a SogouQ log, a generated stream or an
+    /// inverted-file access log; sweeps for hit-ratio curves; the §8.6.3 I/O and PAGE views.
+    Cache(Box<cache::CacheArgs>),
 }
 
 #[derive(Debug, Subcommand)]
@@ -112,6 +117,9 @@ pub enum BenchCommand {
     /// Every dedup method's docs/s and quality on the development set (or --dir), with --peers
     /// datasketch MinHash-LSH and simhash; --synthetic N times `best` on N generated pages.
     Dedup(dedup::BenchDedupArgs),
+    /// Cache policies' requests/s on cloudPhysics (with --peers side by side with
+    /// libCacheSim) and LRU at 10 sizes in one stack-distance pass over 100M requests.
+    Cache(cache::BenchCacheArgs),
 }
 
 pub(crate) fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
@@ -218,6 +226,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rank(a) => rank::run(a, cli.workspace.as_deref()),
         Command::Capacity(a) => capacity::run(&cli, a),
         Command::Dedup(a) => dedup::run_dedup(&cli, a),
+        Command::Cache(a) => cache::run(&cli, a),
     }
 }
 
@@ -230,6 +239,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Classify(a) => classify::bench(a),
         BenchCommand::Rank(a) => rank::bench(a),
         BenchCommand::Dedup(a) => dedup::bench(a),
+        BenchCommand::Cache(a) => cache::bench(a),
     }
 }
 

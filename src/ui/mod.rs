@@ -2,6 +2,7 @@
 //! waits on I/O, SQL or an algorithm: workspace reads run as background [`task::Task`]s and
 //! long work as engine jobs; both wake the UI with `request_repaint`.
 
+mod cache;
 mod capacity;
 mod classify;
 mod crawl;

@@ -171,6 +171,7 @@ pub(crate) fn registry() -> Vec<Box<dyn LabPanel>> {
         Box::new(super::docview::DocViewPanel::default()),
         Box::new(super::dedup::DedupPanel::default()),
         Box::new(super::classify::ClassifyPanel::default()),
+        Box::new(super::cache::CachePanel::default()),
         Box::new(super::jobs::JobsPanel::default()),
     ]
 }

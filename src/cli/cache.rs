@@ -1,0 +1,785 @@
+//! `tianwang cache sim|sweep|trace` and `tianwang bench cache [--peers]`: the cache-policy
+//! lab (book ch. 8.6 and 9.9–9.10) from the command line.
+//!
+//! `cache sim` runs the chosen policies at the chosen sizes and prints one JSON document
+//! with `--json` (`requests`, `distinct`, `results[]` with `policy`, `size`, `hits`,
+//! `misses`, `hit_ratio`, `miss_ratio`, `byte_miss_ratio`, then `elapsed_s`,
+//! `requests_per_s`); `cache sweep` does the same at many log-spaced sizes for plots (LRU by
+//! one stack-distance pass); `cache trace` turns an inverted-file access log into the I/O or
+//! PAGE sequence of §8.6.3. With `--workspace`, sim and sweep run as a logged job.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::{Value, json};
+
+use super::{Cli, print_json, run_job_with_progress};
+use crate::engine::cache::job::{CacheSimJob, CacheSimParams, TraceSource};
+use crate::engine::cache::policy::{PolicyKind, PolicyParams};
+use crate::engine::cache::sim::{
+    self, BOOK_CEILING, SimConfig, SimReport, SizeSpec, TABLE_9_2, log_sizes,
+};
+use crate::engine::cache::stack::{self, Warmup};
+use crate::engine::cache::trace::{self, Format, GenSpec, ReadOptions};
+use crate::engine::error::{EngineError, Result as EngineResult};
+use crate::engine::jobs::Tick;
+use crate::engine::jobs::registry::TypedJob;
+use crate::engine::store::Workspace;
+
+#[derive(Debug, Args)]
+pub struct CacheArgs {
+    #[command(subcommand)]
+    pub what: CacheCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Simulate policies at given sizes: hits, misses, hit/miss and byte miss ratios.
+    Sim(SimArgs),
+    /// Many log-spaced sizes for plots (LRU from one stack-distance pass).
+    Sweep(SweepArgs),
+    /// Write the §8.6.3 I/O or PAGE sequence of an inverted-file access log as a trace.
+    Trace(TraceArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq)]
+pub enum FormatArg {
+    Lines,
+    Csv,
+    Sogouq,
+}
+
+/// Where the requests come from (one of --trace, --generate, --access-log).
+#[derive(Debug, Args, Clone)]
+pub struct SourceArgs {
+    /// Trace file.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// lines: one key per line; csv: --key-column/--size-column (1-based, a header line is
+    /// skipped); sogouq: the query field of a SogouQ log (UTF-8 or GB18030).
+    #[arg(long, value_enum, default_value_t = FormatArg::Lines)]
+    pub format: FormatArg,
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub key_column: usize,
+    #[arg(long, value_name = "N")]
+    pub size_column: Option<usize>,
+    /// SogouQ: key = query + result page (⌈rank/10⌉).
+    #[arg(long)]
+    pub key_with_page: bool,
+    /// SogouQ: drop page-turn requests (rank > 10).
+    #[arg(long)]
+    pub first_page_only: bool,
+    /// A generated stream instead of a file: `zipf:alpha=0.8,objects=100000,requests=1000000,
+    /// seed=1[,shift=N][,scan_every=N,scan_len=N]`, or `ch9[:scale=0.1]` (calibrated to the
+    /// book's 1999 log: n = 9.6×10⁵, m = 1.6×10⁵).
+    #[arg(long, value_name = "SPEC")]
+    pub generate: Option<String>,
+    /// An inverted-file access log (`term type offset length` lines) instead of a trace.
+    #[arg(long, value_name = "FILE")]
+    pub access_log: Option<PathBuf>,
+    /// With --access-log: the I/O sequence, or the PAGE sequence of --page-size pages.
+    #[arg(long, value_enum, default_value_t = ViewArg::Io)]
+    pub view: ViewArg,
+    #[arg(long, default_value_t = 4096)]
+    pub page_size: u32,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq)]
+pub enum ViewArg {
+    Io,
+    Page,
+}
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Policies: fifo, lru, clock, lfu, lfu-perfect, lfu-decay, slru, 2q, arc, lirs, s3fifo,
+    /// sieve, gdsf, gd-size, opt, random, infinite.
+    #[arg(long, default_value = "lru")]
+    pub policy: String,
+    /// Sizes in objects (or bytes with --bytes: 64k, 1M …) or a % of the working set.
+    #[arg(long, default_value = "10%")]
+    pub size: String,
+    /// Byte-based capacity: objects weigh their size.
+    #[arg(long)]
+    pub bytes: bool,
+    /// Count from request N on, or `full`: from the request after each cache first fills.
+    #[arg(long, value_name = "N|full")]
+    pub warmup: Option<String>,
+    /// LFU-decay's δ (per replacement).
+    #[arg(long, default_value_t = 0.998)]
+    pub decay: f64,
+    /// Random's seed.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Points of hit ratio over time per run (in the JSON as `series`).
+    #[arg(long, default_value_t = 0)]
+    pub windows: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[arg(long, default_value = "fifo,lru,lfu-decay")]
+    pub policy: String,
+    /// Explicit sizes (else --points log-spaced sizes from --min to --max).
+    #[arg(long)]
+    pub size: Option<String>,
+    #[arg(long, default_value_t = 20)]
+    pub points: usize,
+    #[arg(long, default_value_t = 10)]
+    pub min: u64,
+    /// Default: the working set (distinct objects, or distinct bytes with --bytes).
+    #[arg(long)]
+    pub max: Option<u64>,
+    #[arg(long)]
+    pub bytes: bool,
+    #[arg(long, value_name = "N|full")]
+    pub warmup: Option<String>,
+    #[arg(long, default_value_t = 0.998)]
+    pub decay: f64,
+    /// Also tune LFU-decay's δ per size as Table 9-2 did (best of --deltas).
+    #[arg(long)]
+    pub tune_decay: bool,
+    #[arg(long, default_value = "0.9,0.95,0.98,0.99,0.995,0.998,0.999,0.9995,1")]
+    pub deltas: String,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// The index's folder. The index lab is not built yet: use --access-log.
+    #[arg(long, value_name = "DIR")]
+    pub index: Option<PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<PathBuf>,
+    /// An access log (`term type offset length` per line), as the book's instrumented
+    /// executor wrote it [L3102–L3104].
+    #[arg(long, value_name = "FILE")]
+    pub access_log: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = ViewArg::Io)]
+    pub view: ViewArg,
+    #[arg(long, default_value_t = 4096)]
+    pub page_size: u32,
+    /// Output: CSV `key,size` (read back with --format csv --key-column 1 --size-column 2).
+    #[arg(long, value_name = "TRACE")]
+    pub out: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cli: &Cli, a: &CacheArgs) -> anyhow::Result<()> {
+    match &a.what {
+        CacheCommand::Sim(s) => sim_cmd(cli, s),
+        CacheCommand::Sweep(s) => sweep_cmd(cli, s),
+        CacheCommand::Trace(t) => trace_cmd(t),
+    }
+}
+
+struct Bar(indicatif::ProgressBar);
+
+impl Tick for Bar {
+    fn tick(&self, fraction: f32, message: &str) -> EngineResult<()> {
+        self.0.set_position((fraction * 1000.0) as u64);
+        self.0.set_message(message.to_string());
+        Ok(())
+    }
+}
+
+fn parse_warmup(s: Option<&str>) -> EngineResult<Warmup> {
+    match s.map(str::trim) {
+        None | Some("0") | Some("none") => Ok(Warmup::None),
+        Some("full") => Ok(Warmup::Full),
+        Some(n) => n.parse().map(Warmup::Requests).map_err(|_| {
+            EngineError::invalid("--warmup", format!("`{n}`: a request count or `full`"))
+        }),
+    }
+}
+
+/// `zipf:alpha=0.8,objects=1000,...` or `ch9[:scale=0.1]`.
+pub fn parse_generate(s: &str) -> EngineResult<GenSpec> {
+    let bad = |m: String| EngineError::invalid("--generate", m);
+    let (kind, rest) = s.split_once(':').unwrap_or((s, ""));
+    let mut kv = std::collections::HashMap::new();
+    for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| bad(format!("`{part}`: expected key=value")))?;
+        let v: f64 = v
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("`{part}`: not a number")))?;
+        kv.insert(k.trim().to_string(), v);
+    }
+    let get = |k: &str| kv.get(k).copied();
+    let mut g = match kind.trim() {
+        "zipf" => GenSpec::default(),
+        "ch9" | "chapter9" => GenSpec::chapter9(get("scale").unwrap_or(1.0), 1),
+        other => return Err(bad(format!("unknown stream `{other}` (zipf, ch9)"))),
+    };
+    for k in kv.keys() {
+        if ![
+            "alpha",
+            "objects",
+            "requests",
+            "seed",
+            "shift",
+            "scan_every",
+            "scan_len",
+            "scale",
+        ]
+        .contains(&k.as_str())
+        {
+            return Err(bad(format!("unknown key `{k}`")));
+        }
+    }
+    if let Some(v) = get("alpha") {
+        g.alpha = v;
+    }
+    if let Some(v) = get("objects") {
+        g.objects = v as u32;
+    }
+    if let Some(v) = get("requests") {
+        g.requests = v as u64;
+    }
+    if let Some(v) = get("seed") {
+        g.seed = v as u64;
+    }
+    g.shift_every = get("shift").map(|v| v as u64).or(g.shift_every);
+    g.scan_every = get("scan_every").map(|v| v as u64).or(g.scan_every);
+    if let Some(v) = get("scan_len") {
+        g.scan_len = v as u32;
+    }
+    g.validate().map_err(|e| bad(e.to_string()))?;
+    Ok(g)
+}
+
+fn source_of(a: &SourceArgs) -> EngineResult<TraceSource> {
+    let given = [
+        a.trace.is_some(),
+        a.generate.is_some(),
+        a.access_log.is_some(),
+    ]
+    .iter()
+    .filter(|&&b| b)
+    .count();
+    if given != 1 {
+        return Err(EngineError::invalid(
+            "--trace",
+            "give exactly one of --trace FILE, --generate SPEC, --access-log FILE",
+        ));
+    }
+    if let Some(g) = &a.generate {
+        return Ok(TraceSource::Generated(parse_generate(g)?));
+    }
+    if let Some(p) = &a.access_log {
+        if !p.is_file() {
+            return Err(EngineError::BadPath {
+                path: p.clone(),
+                reason: "no such file (--access-log)".into(),
+            });
+        }
+        if a.page_size == 0 {
+            return Err(EngineError::invalid("--page-size", "must be at least 1"));
+        }
+        return Ok(TraceSource::AccessLog {
+            path: p.clone(),
+            page_size: (a.view == ViewArg::Page).then_some(a.page_size),
+        });
+    }
+    let path = a.trace.clone().unwrap_or_default();
+    if !path.is_file() {
+        return Err(EngineError::BadPath {
+            path,
+            reason: "no such file (--trace)".into(),
+        });
+    }
+    if a.key_column == 0 || a.size_column == Some(0) {
+        return Err(EngineError::invalid(
+            "--key-column/--size-column",
+            "columns count from 1",
+        ));
+    }
+    Ok(TraceSource::File {
+        path,
+        options: ReadOptions {
+            format: match a.format {
+                FormatArg::Lines => Format::Lines,
+                FormatArg::Csv => Format::Csv,
+                FormatArg::Sogouq => Format::Sogouq,
+            },
+            key_column: a.key_column,
+            size_column: a.size_column,
+            key_with_page: a.key_with_page,
+            first_page_only: a.first_page_only,
+        },
+    })
+}
+
+fn execute(cli: &Cli, params: CacheSimParams) -> anyhow::Result<SimReport> {
+    params.validate()?;
+    Ok(match &cli.workspace {
+        Some(w) => {
+            let ws = Workspace::open_or_create(w)?;
+            let v = run_job_with_progress(&ws, Box::new(CacheSimJob::from_params(params)?))?;
+            CacheSimJob::decode(&v)?
+        }
+        None => {
+            let bar = indicatif::ProgressBar::new(1000);
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            let r = params.execute(&Bar(bar.clone()));
+            bar.finish_and_clear();
+            r?
+        }
+    })
+}
+
+/// The CLI's JSON document for a report (the contract's fields first).
+pub fn report_json(r: &SimReport) -> Value {
+    let results: Vec<Value> = r
+        .results
+        .iter()
+        .map(|x| {
+            let mut v = json!({
+                "policy": x.policy.name(),
+                "size": x.size,
+                "hits": x.hits,
+                "misses": x.misses,
+                "hit_ratio": x.hit_ratio,
+                "miss_ratio": x.miss_ratio,
+                "byte_miss_ratio": x.byte_miss_ratio,
+                "byte_hit_ratio": x.byte_hit_ratio,
+                "requests_counted": x.requests,
+                "warmup_end": x.warmup_end,
+                "evictions": x.evictions,
+                "ns_per_request": x.ns_per_request,
+                "method": x.method,
+                "book": x.book.clone().unwrap_or_else(|| "not in book".into()),
+            });
+            if !x.series.is_empty() {
+                v["series"] = json!(
+                    x.series
+                        .iter()
+                        .map(|s| if s.is_nan() { None } else { Some(*s) })
+                        .collect::<Vec<_>>()
+                );
+            }
+            v
+        })
+        .collect();
+    json!({
+        "requests": r.trace.requests,
+        "distinct": r.trace.distinct,
+        "one_hit_wonders": r.trace.one_hit_wonders,
+        "compulsory_miss_ratio": r.trace.compulsory_miss_ratio,
+        "bytes_requested": r.trace.bytes_requested,
+        "distinct_bytes": r.trace.distinct_bytes,
+        "source": r.source,
+        "bytes": r.bytes,
+        "results": results,
+        "elapsed_s": r.elapsed_s,
+        "requests_per_s": r.requests_per_s,
+    })
+}
+
+fn print_human(r: &SimReport) {
+    println!(
+        "{}: {} requests, {} distinct, {} one-hit wonders, compulsory miss ratio {:.4}",
+        r.source,
+        r.trace.requests,
+        r.trace.distinct,
+        r.trace.one_hit_wonders,
+        r.trace.compulsory_miss_ratio
+    );
+    println!(
+        "{:<12} {:>12} {:>10} {:>10} {:>9} {:>9} {:>9}  note",
+        "policy", "size", "hits", "misses", "hit", "miss", "byte miss"
+    );
+    for x in &r.results {
+        println!(
+            "{:<12} {:>12} {:>10} {:>10} {:>9.4} {:>9.4} {:>9.4}  {}",
+            x.policy.name(),
+            x.size,
+            x.hits,
+            x.misses,
+            x.hit_ratio,
+            x.miss_ratio,
+            x.byte_miss_ratio,
+            x.book.as_deref().unwrap_or("not in book")
+        );
+    }
+    println!("{:.3} s, {:.0} requests/s", r.elapsed_s, r.requests_per_s);
+}
+
+fn sim_cmd(cli: &Cli, a: &SimArgs) -> anyhow::Result<()> {
+    let params = CacheSimParams {
+        source: source_of(&a.source)?,
+        config: SimConfig {
+            policies: PolicyKind::parse_list(&a.policy, "--policy")?,
+            sizes: SizeSpec::parse_list(&a.size, "--size")?,
+            bytes: a.bytes,
+            warmup: parse_warmup(a.warmup.as_deref())?,
+            params: PolicyParams {
+                decay: a.decay,
+                decay_naive: false,
+                seed: a.seed,
+            },
+            windows: a.windows,
+            lru_by_stack: false,
+        },
+    };
+    params.config.params.validate()?;
+    let r = execute(cli, params)?;
+    if a.json {
+        print_json(&report_json(&r))?;
+    } else {
+        print_human(&r);
+    }
+    Ok(())
+}
+
+fn sweep_cmd(cli: &Cli, a: &SweepArgs) -> anyhow::Result<()> {
+    let source = source_of(&a.source)?;
+    let policies = PolicyKind::parse_list(&a.policy, "--policy")?;
+    let warmup = parse_warmup(a.warmup.as_deref())?;
+    let sizes = match &a.size {
+        Some(s) => SizeSpec::parse_list(s, "--size")?,
+        None => {
+            if a.points == 0 || a.min == 0 {
+                return Err(EngineError::invalid("--points/--min", "must be at least 1").into());
+            }
+            // Log-spaced up to the working set: load once to know it.
+            let t = source.load()?;
+            let st = t.stats();
+            let ws = if a.bytes {
+                st.distinct_bytes
+            } else {
+                st.distinct
+            };
+            log_sizes(a.min, a.max.unwrap_or(ws).max(a.min), a.points)
+                .into_iter()
+                .map(SizeSpec::Units)
+                .collect()
+        }
+    };
+    let params = CacheSimParams {
+        source: source.clone(),
+        config: SimConfig {
+            policies,
+            sizes: sizes.clone(),
+            bytes: a.bytes,
+            warmup,
+            params: PolicyParams {
+                decay: a.decay,
+                ..PolicyParams::default()
+            },
+            windows: 0,
+            lru_by_stack: true,
+        },
+    };
+    let r = execute(cli, params)?;
+    let mut v = report_json(&r);
+    v["book_table_9_2"] = json!(
+        TABLE_9_2
+            .iter()
+            .map(|(s, l, f)| json!({"size": s, "lru": l, "lfu_decay_tuned": f}))
+            .collect::<Vec<_>>()
+    );
+    v["book_ceiling"] = json!(BOOK_CEILING);
+    if a.tune_decay {
+        let deltas: Vec<f64> = a
+            .deltas
+            .split(',')
+            .map(|d| d.trim().parse::<f64>())
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|_| EngineError::invalid("--deltas", "comma-separated numbers"))?;
+        if deltas.iter().any(|d| !(*d > 0.0 && *d <= 1.0)) {
+            return Err(EngineError::invalid("--deltas", "each δ in (0, 1]").into());
+        }
+        let t = source.load()?;
+        let ws = if a.bytes {
+            t.stats().distinct_bytes
+        } else {
+            t.distinct as u64
+        };
+        let units: Vec<u64> = sizes.iter().map(|s| s.resolve(ws)).collect();
+        let best = sim::tune_decay(&t, &units, &deltas, &())?;
+        v["tuned_decay"] = json!(
+            best.iter()
+                .map(|(s, d, h)| json!({"size": s, "delta": d, "hit_ratio": h}))
+                .collect::<Vec<_>>()
+        );
+    }
+    if a.json {
+        print_json(&v)?;
+    } else {
+        print_human(&r);
+        if let Some(t) = v.get("tuned_decay") {
+            println!("tuned δ per size: {t}");
+        }
+    }
+    Ok(())
+}
+
+fn trace_cmd(a: &TraceArgs) -> anyhow::Result<()> {
+    if a.index.is_some() || a.queries.is_some() {
+        return Err(EngineError::invalid(
+            "--index",
+            "the index lab does not exist yet, so there is no executor to replay --queries \
+             on; write its access log (`term type offset length` per line, §8.6.3) and pass \
+             it with --access-log",
+        )
+        .into());
+    }
+    let Some(log_path) = &a.access_log else {
+        return Err(EngineError::invalid("--access-log", "give the access log to convert").into());
+    };
+    if a.page_size == 0 {
+        return Err(EngineError::invalid("--page-size", "must be at least 1").into());
+    }
+    let log = trace::read_access_log(log_path)?;
+    let t = match a.view {
+        ViewArg::Io => trace::io_view(&log),
+        ViewArg::Page => trace::page_view(&log, a.page_size),
+    };
+    let mut out = String::with_capacity(t.len() * 12);
+    out.push_str("key,size\n");
+    for r in &t.reqs {
+        out.push_str(&format!("{},{}\n", r.id, r.size));
+    }
+    std::fs::write(&a.out, out).map_err(|e| EngineError::BadPath {
+        path: a.out.clone(),
+        reason: e.to_string(),
+    })?;
+    let st = t.stats();
+    let v = json!({
+        "view": if a.view == ViewArg::Io { "io" } else { "page" },
+        "page_size": (a.view == ViewArg::Page).then_some(a.page_size),
+        "accesses": log.len(),
+        "requests": st.requests,
+        "distinct": st.distinct,
+        "ceiling_hit_ratio": 1.0 - st.compulsory_miss_ratio,
+        "bytes_requested": st.bytes_requested,
+        "out": a.out,
+    });
+    if a.json {
+        print_json(&v)?;
+    } else {
+        println!("{v}");
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- bench
+
+#[derive(Debug, Args)]
+pub struct BenchCacheArgs {
+    /// Also run libCacheSim (its PyPI package, bench/peers/cache_peers.py in the peers venv).
+    #[arg(long)]
+    pub peers: bool,
+    /// The trace (default ../shared/data/cache/cloudphysics/cloudPhysicsIO.txt).
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+    #[arg(long, default_value = "lru,fifo,lfu,clock,arc,s3fifo,sieve,2q")]
+    pub policy: String,
+    #[arg(long, default_value = "100,1000,5000,10000,20000")]
+    pub size: String,
+    /// Requests of the generated stream for the one-pass LRU at 10 sizes (0 skips it).
+    #[arg(long, default_value_t = 100_000_000)]
+    pub stack_requests: u64,
+    /// Objects of that stream (Zipf α = 0.8).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub stack_objects: u32,
+    /// Runs per (policy, size); the best time counts.
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+    /// Python of the peers venv (default: what bench/peers/setup.sh prints).
+    #[arg(long)]
+    pub python: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+}
+
+fn peak_rss_mb() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn peers_python(a: &BenchCacheArgs) -> anyhow::Result<PathBuf> {
+    if let Some(p) = &a.python {
+        return Ok(p.clone());
+    }
+    let setup = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/setup.sh");
+    let o = std::process::Command::new("bash")
+        .arg(&setup)
+        .output()
+        .map_err(|e| EngineError::BadPath {
+            path: setup.clone(),
+            reason: e.to_string(),
+        })?;
+    if !o.status.success() {
+        return Err(EngineError::Internal(format!(
+            "setup.sh failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        ))
+        .into());
+    }
+    let out = String::from_utf8_lossy(&o.stdout);
+    let last = out.lines().last().unwrap_or("").trim();
+    Ok(PathBuf::from(last))
+}
+
+/// `tianwang bench cache`: ours (and libCacheSim with --peers) on the same trace and
+/// policies; then the one-pass LRU curve over a large generated stream.
+pub fn bench(a: &BenchCacheArgs) -> anyhow::Result<()> {
+    let path = a
+        .trace
+        .clone()
+        .unwrap_or_else(|| data_dir().join("cache/cloudphysics/cloudPhysicsIO.txt"));
+    let t = trace::read_file(&path, &ReadOptions::default())?;
+    let policies = PolicyKind::parse_list(&a.policy, "--policy")?;
+    let sizes: Vec<u64> = SizeSpec::parse_list(&a.size, "--size")?
+        .into_iter()
+        .map(|s| s.resolve(t.distinct as u64))
+        .collect();
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let mut ours = serde_json::Map::new();
+    for &k in &policies {
+        let (mut secs, mut runs) = (0.0, serde_json::Map::new());
+        for &s in &sizes {
+            let cfg = SimConfig {
+                policies: vec![k],
+                ..SimConfig::default()
+            };
+            let mut best = f64::INFINITY;
+            let mut miss = 0.0;
+            for _ in 0..a.repeat.max(1) {
+                let r = sim::run_one(&t, None, k, s, &cfg, &cancel)?;
+                best = best.min(r.elapsed_s);
+                miss = r.miss_ratio;
+            }
+            secs += best;
+            runs.insert(s.to_string(), json!({"miss_ratio": miss, "seconds": best}));
+        }
+        let rps = t.len() as f64 * sizes.len() as f64 / secs;
+        ours.insert(
+            k.name().into(),
+            json!({"requests_per_s": rps, "sizes": runs}),
+        );
+    }
+    let mut out = json!({
+        "trace": path, "requests": t.len(), "distinct": t.distinct,
+        "note": "requests/s: one thread, best of --repeat; ours over the trace in memory, libCacheSim's process_trace over its reader",
+        "tianwang": ours,
+    });
+    if a.peers {
+        let python = peers_python(a)?;
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/cache_peers.py");
+        let o = std::process::Command::new(&python)
+            .arg(&script)
+            .arg("--trace")
+            .arg(&path)
+            .arg("--policies")
+            .arg(
+                policies
+                    .iter()
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )
+            .arg("--sizes")
+            .arg(
+                sizes
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )
+            .arg("--repeat")
+            .arg(a.repeat.max(1).to_string())
+            .output()
+            .map_err(|e| EngineError::BadPath {
+                path: python.clone(),
+                reason: e.to_string(),
+            })?;
+        if !o.status.success() {
+            return Err(EngineError::Internal(format!(
+                "cache_peers.py failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            ))
+            .into());
+        }
+        let peer: Value = serde_json::from_slice(&o.stdout)?;
+        let mut cmp = serde_json::Map::new();
+        for &k in &policies {
+            let (Some(us), Some(them)) = (
+                out["tianwang"][k.name()]["requests_per_s"].as_f64(),
+                peer[k.name()]["requests_per_s"].as_f64(),
+            ) else {
+                continue;
+            };
+            let mut max_diff: f64 = 0.0;
+            for s in &sizes {
+                let key = s.to_string();
+                if let (Some(x), Some(y)) = (
+                    out["tianwang"][k.name()]["sizes"][&key]["miss_ratio"].as_f64(),
+                    peer[k.name()]["sizes"][&key]["miss_ratio"].as_f64(),
+                ) {
+                    max_diff = max_diff.max((x - y).abs());
+                }
+            }
+            cmp.insert(
+                k.name().into(),
+                json!({"speed_ratio": us / them, "max_miss_ratio_diff": max_diff}),
+            );
+        }
+        out["libcachesim"] = peer;
+        out["ours_vs_libcachesim"] = Value::Object(cmp);
+    }
+    if a.stack_requests > 0 {
+        let spec = GenSpec {
+            objects: a.stack_objects.max(1),
+            alpha: 0.8,
+            requests: a.stack_requests,
+            seed: 7,
+            ..GenSpec::default()
+        };
+        let sizes = log_sizes(1_000, a.stack_objects as u64, 10);
+        let start = Instant::now();
+        let g = trace::Generator::new(spec.clone());
+        let pts = stack::lru_all_sizes_counted(
+            g.map(|id| (id, 1)),
+            spec.requests,
+            &sizes,
+            Warmup::None,
+            &(),
+        )?;
+        let secs = start.elapsed().as_secs_f64();
+        out["stack_lru"] = json!({
+            "stream": format!("zipf α={} objects={} requests={}", spec.alpha, spec.objects, spec.requests),
+            "sizes": pts.iter().map(|p| json!({"size": p.size, "hit_ratio": p.hits as f64 / p.requests.max(1) as f64})).collect::<Vec<_>>(),
+            "seconds": secs,
+            "requests_per_s": spec.requests as f64 / secs,
+            "peak_rss_mb": peak_rss_mb(),
+            "target_s": 60,
+        });
+    }
+    if a.json {
+        print_json(&out)?;
+    } else {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(())
+}

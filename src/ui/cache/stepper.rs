@@ -1,0 +1,210 @@
+//! The teaching stepper: a small cache drawn as slots, one request at a time, the same short
+//! trace under two policies side by side; hits green, misses amber, evicted objects red.
+
+use egui::{Color32, RichText, Ui};
+
+use crate::engine::cache::policy::{Policy, PolicyKind, PolicyParams, build};
+use crate::ui::Lang;
+
+pub(crate) struct Stepper {
+    pub trace: String,
+    pub capacity: u64,
+    pub left: PolicyKind,
+    pub right: PolicyKind,
+    pub step: usize,
+}
+
+impl Default for Stepper {
+    fn default() -> Self {
+        // The classic reference string: FIFO with 3 frames misses 9, with 4 frames 10.
+        Stepper {
+            trace: "1 2 3 4 1 2 5 1 2 3 4 5".into(),
+            capacity: 3,
+            left: PolicyKind::Fifo,
+            right: PolicyKind::Lru,
+            step: 0,
+        }
+    }
+}
+
+/// One policy replayed to a step: what it holds, what the last request did.
+struct Replay {
+    resident: Vec<(&'static str, Vec<u32>)>,
+    last_hit: Option<bool>,
+    evicted: Vec<u32>,
+    hits: usize,
+}
+
+fn replay(kind: PolicyKind, cap: u64, ids: &[u32], upto: usize) -> Replay {
+    let next = crate::engine::cache::trace::next_uses(ids);
+    let mut p: Box<dyn Policy> = build(kind, cap, &PolicyParams::default());
+    let (mut hits, mut last_hit, mut evicted) = (0, None, Vec::new());
+    for i in 0..upto.min(ids.len()) {
+        let before: Vec<u32> = resident_ids(p.as_ref());
+        let hit = p.access(ids[i], 1, next[i]);
+        hits += hit as usize;
+        last_hit = Some(hit);
+        let after = resident_ids(p.as_ref());
+        evicted = before.into_iter().filter(|x| !after.contains(x)).collect();
+    }
+    Replay {
+        resident: p.resident(),
+        last_hit,
+        evicted,
+        hits,
+    }
+}
+
+fn resident_ids(p: &dyn Policy) -> Vec<u32> {
+    p.resident()
+        .into_iter()
+        .filter(|(name, _)| !name.contains("ghost"))
+        .flat_map(|(_, ids)| ids)
+        .collect()
+}
+
+pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
+    ui.label(RichText::new(lang.t("cache.stepper")).size(17.0).strong());
+    ui.label(RichText::new(lang.t("cache.stepper_intro")).weak());
+    let mut keys: Vec<String> = Vec::new();
+    let ids: Vec<u32> = s
+        .trace
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|t| match keys.iter().position(|k| k == t) {
+            Some(i) => i as u32,
+            None => {
+                keys.push(t.to_string());
+                (keys.len() - 1) as u32
+            }
+        })
+        .collect();
+    ui.horizontal(|ui| {
+        let l = ui.label(lang.t("cache.stepper_trace"));
+        if ui
+            .add(egui::TextEdit::singleline(&mut s.trace).desired_width(320.0))
+            .labelled_by(l.id)
+            .changed()
+        {
+            s.step = 0;
+        }
+        let l = ui.label(lang.t("cache.stepper_slots"));
+        if ui
+            .add(egui::DragValue::new(&mut s.capacity).range(1..=12))
+            .labelled_by(l.id)
+            .changed()
+        {
+            s.step = 0;
+        }
+    });
+    ui.horizontal(|ui| {
+        for (side, id, key) in [
+            (&mut s.left, "step_left", "cache.stepper_left"),
+            (&mut s.right, "step_right", "cache.stepper_right"),
+        ] {
+            egui::ComboBox::new(id, lang.t(key))
+                .selected_text(side.name())
+                .show_ui(ui, |ui| {
+                    for k in PolicyKind::ALL {
+                        ui.selectable_value(side, k, k.name());
+                    }
+                });
+        }
+        if ui.button(lang.t("cache.stepper_reset")).clicked() {
+            s.step = 0;
+        }
+        if ui.button(lang.t("cache.stepper_back")).clicked() {
+            s.step = s.step.saturating_sub(1);
+        }
+        if ui.button(lang.t("cache.stepper_next")).clicked() && s.step < ids.len() {
+            s.step += 1;
+        }
+        if ui.button(lang.t("cache.stepper_end")).clicked() {
+            s.step = ids.len();
+        }
+    });
+    // The trace with the current request marked.
+    ui.horizontal_wrapped(|ui| {
+        for (i, &id) in ids.iter().enumerate() {
+            let text = RichText::new(&keys[id as usize]).monospace();
+            let text = if i + 1 == s.step {
+                text.strong()
+                    .background_color(Color32::from_rgb(255, 230, 140))
+            } else if i < s.step {
+                text.weak()
+            } else {
+                text
+            };
+            ui.label(text);
+        }
+    });
+    ui.columns(2, |cols| {
+        for (col, kind) in cols.iter_mut().zip([s.left, s.right]) {
+            let r = replay(kind, s.capacity, &ids, s.step);
+            col.label(
+                RichText::new(format!(
+                    "{}  {}",
+                    kind.name(),
+                    lang.tf("cache.stepper_score", &[&r.hits, &s.step])
+                ))
+                .strong(),
+            );
+            let current = s.step.checked_sub(1).and_then(|i| ids.get(i)).copied();
+            match r.last_hit {
+                Some(true) => {
+                    col.colored_label(Color32::from_rgb(40, 150, 60), lang.t("cache.hit"));
+                }
+                Some(false) => {
+                    col.colored_label(Color32::from_rgb(200, 130, 0), lang.t("cache.miss"));
+                }
+                None => {}
+            }
+            for (name, members) in &r.resident {
+                col.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(format!("{name}:")).weak());
+                    for &m in members {
+                        let fill = if Some(m) == current && r.last_hit == Some(true) {
+                            Color32::from_rgb(170, 230, 170)
+                        } else if Some(m) == current {
+                            Color32::from_rgb(255, 220, 150)
+                        } else {
+                            Color32::from_gray(225)
+                        };
+                        let key = keys.get(m as usize).map(String::as_str).unwrap_or("?");
+                        ui.label(
+                            RichText::new(format!(" {key} "))
+                                .monospace()
+                                .background_color(fill)
+                                .color(Color32::BLACK),
+                        );
+                    }
+                });
+            }
+            if !r.evicted.is_empty() {
+                let names: Vec<&str> = r
+                    .evicted
+                    .iter()
+                    .filter_map(|&m| keys.get(m as usize).map(String::as_str))
+                    .collect();
+                col.colored_label(
+                    Color32::from_rgb(200, 40, 40),
+                    lang.tf("cache.evicted", &[&names.join(" ")]),
+                );
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replay_counts_beladys_anomaly() {
+        let ids = [1u32, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5];
+        assert_eq!(replay(PolicyKind::Fifo, 3, &ids, 12).hits, 3);
+        assert_eq!(replay(PolicyKind::Fifo, 4, &ids, 12).hits, 2);
+        let r = replay(PolicyKind::Lru, 3, &ids, 4);
+        assert_eq!((r.last_hit, r.evicted.clone()), (Some(false), vec![1]));
+    }
+}

@@ -104,7 +104,7 @@ fn screenshots_when_asked() {
         h.query_by_label("比较表（表 7-3 的形式）").is_some()
     });
     let shot = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, name: &str| {
-        h.run();
+        h.run_steps(5);
         h.render().unwrap().save(out.join(name)).unwrap();
     };
     h.get_by_label("比较表（表 7-3 的形式）").scroll_to_me();

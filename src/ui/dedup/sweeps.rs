@@ -2,11 +2,20 @@
 //! N for algorithm 5, the shape of Fig 7-10 [L2599–L2602]; SimHash's k and MinHash's threshold
 //! as precision/recall curves — each with the sources' setting marked and exportable.
 
-use egui_plot::{Legend, Line, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Line, Plot, PlotPoints, Points, VLine};
 
 use super::*;
 use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries};
 use crate::ui::export::plot_buttons;
+
+/// Precision, recall, F1, detection rate; the sources' value.
+const COLORS: [Color32; 4] = [
+    Color32::from_rgb(200, 60, 60),
+    Color32::from_rgb(50, 110, 200),
+    Color32::from_rgb(60, 160, 70),
+    Color32::from_rgb(160, 80, 190),
+];
+const MARK: Color32 = Color32::from_rgb(20, 160, 160);
 
 /// The sources' setting for a swept parameter, with its i18n note.
 fn reference(name: &str) -> Option<(f64, &'static str)> {
@@ -91,26 +100,37 @@ impl DedupPanel {
                     RichText::new(format!("{} {}", lang.t("dedup.book_says"), lang.t(key))).weak(),
                 );
             }
+            // The legend above the plot, so it never covers a curve.
+            ui.horizontal_wrapped(|ui| {
+                for (i, (n, _)) in lines.iter().enumerate() {
+                    ui.label(RichText::new(format!("━ {n}")).color(COLORS[i % COLORS.len()]));
+                }
+                if let Some((x, _)) = refm {
+                    ui.label(
+                        RichText::new(format!("┃ {param} = {x} ({})", lang.t("dedup.book_mark")))
+                            .color(MARK),
+                    );
+                }
+            });
             ui.horizontal_wrapped(|ui| {
                 let w = (ui.available_width() / 2.0 - 8.0).max(320.0);
                 ui.vertical(|ui| {
                     ui.set_width(w);
                     Plot::new(format!("dedup_sweep_{param}"))
                         .height(280.0)
-                        .legend(Legend::default().position(egui_plot::Corner::RightBottom))
                         .x_axis_label(x_label.as_str())
                         .y_axis_label(y_label)
                         .include_y(0.0)
                         .include_y(1.0)
                         .show(ui, |pl| {
-                            for (n, v) in &lines {
-                                pl.line(Line::new(n.clone(), PlotPoints::from(v.clone())));
+                            for (i, (n, v)) in lines.iter().enumerate() {
+                                pl.line(
+                                    Line::new(n.clone(), PlotPoints::from(v.clone()))
+                                        .color(COLORS[i % COLORS.len()]),
+                                );
                             }
                             if let Some((x, _)) = refm {
-                                pl.vline(VLine::new(
-                                    format!("{param} = {x} ({})", lang.t("dedup.book_mark")),
-                                    x,
-                                ));
+                                pl.vline(VLine::new(lang.t("dedup.book_mark"), x).color(MARK));
                             }
                         });
                 });

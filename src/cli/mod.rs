@@ -23,6 +23,7 @@ pub mod classify;
 pub mod crawl;
 pub mod dedup;
 pub mod jobs;
+pub mod querylog;
 pub mod rank;
 pub mod sample;
 pub mod store_cmd;
@@ -89,6 +90,10 @@ pub enum Command {
     /// (md5, Tianwang 1–5 and union, segments, I-Match, MinHash, SimHash, CCDet, best) on a
     /// folder, the sample web or the workspace; --compare, --sweep, P/R/F1 against truth.
     Dedup(Box<dedup::DedupArgs>),
+    /// Query-log statistics (book ch. 9): every statistic of a SogouQ / Tianwang / TSV log,
+    /// import into the workspace, a calibrated synthetic log, the request stream for the cache
+    /// lab.
+    Querylog(querylog::QuerylogArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -112,6 +117,9 @@ pub enum BenchCommand {
     /// Every dedup method's docs/s and quality on the development set (or --dir), with --peers
     /// datasketch MinHash-LSH and simhash; --synthetic N times `best` on N generated pages.
     Dedup(dedup::BenchDedupArgs),
+    /// All query-log statistics on a generated 10-million-line log (time, peak memory), with
+    /// --peers side by side with pandas.
+    Querylog(querylog::BenchQuerylogArgs),
 }
 
 pub(crate) fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
@@ -218,6 +226,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rank(a) => rank::run(a, cli.workspace.as_deref()),
         Command::Capacity(a) => capacity::run(&cli, a),
         Command::Dedup(a) => dedup::run_dedup(&cli, a),
+        Command::Querylog(a) => querylog::run(&cli, a),
     }
 }
 
@@ -230,6 +239,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Classify(a) => classify::bench(a),
         BenchCommand::Rank(a) => rank::bench(a),
         BenchCommand::Dedup(a) => dedup::bench(a),
+        BenchCommand::Querylog(a) => querylog::bench(a),
     }
 }
 

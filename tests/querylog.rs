@@ -88,7 +88,10 @@ fn check_contract(v: &serde_json::Value) {
             )
         })
         .collect();
-    assert_eq!(first.iter().map(|f| f.0).collect::<Vec<_>>(), vec![9, 10, 11]);
+    assert_eq!(
+        first.iter().map(|f| f.0).collect::<Vec<_>>(),
+        vec![9, 10, 11]
+    );
     assert_eq!(v["requests"], 9);
     assert_eq!(v["distinct_queries"], 4);
     assert_eq!(v["distinct_users"], 5);
@@ -126,7 +129,10 @@ fn check_contract(v: &serde_json::Value) {
         .iter()
         .map(|p| (p["rank"].as_u64().unwrap(), p["count"].as_u64().unwrap()))
         .collect();
-    assert_eq!(ranks, vec![(1, 4), (2, 1), (3, 1), (5, 1), (11, 1), (21, 1)]);
+    assert_eq!(
+        ranks,
+        vec![(1, 4), (2, 1), (3, 1), (5, 1), (11, 1), (21, 1)]
+    );
     let cov = v["coverage"].as_array().unwrap();
     assert_eq!(cov.len(), 100);
     assert!((cov[49]["volume_fraction"].as_f64().unwrap() - 6.0 / 9.0).abs() < 1e-12);
@@ -140,7 +146,9 @@ fn check_contract(v: &serde_json::Value) {
 fn stats_contract_utf8_and_gb18030() {
     let d = scratch("contract");
     let utf8 = write(&d, "utf8.log", SOGOU.as_bytes());
-    let v = json(&run(&["querylog", "stats", &utf8, "--format", "sogouq", "--json"]));
+    let v = json(&run(&[
+        "querylog", "stats", &utf8, "--format", "sogouq", "--json",
+    ]));
     check_contract(&v);
     assert_eq!(v["encoding"], "utf-8");
     let (gb, _, _) = encoding_rs::GB18030.encode(SOGOU);
@@ -149,7 +157,13 @@ fn stats_contract_utf8_and_gb18030() {
     check_contract(&v);
     assert_eq!(v["encoding"], "gb18030");
     let v = json(&run(&[
-        "querylog", "stats", &gbp, "--encoding", "GB18030", "--json", "--full",
+        "querylog",
+        "stats",
+        &gbp,
+        "--encoding",
+        "GB18030",
+        "--json",
+        "--full",
     ]));
     check_contract(&v);
     assert!(v["stats"]["coverage"]["points"].is_array());
@@ -196,7 +210,14 @@ fn import_is_a_logged_job_and_strict_writes_nothing() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("s.log:9"));
     let v = json(&run(&["querylog", "list", "--workspace", &ws, "--json"]));
     assert_eq!(v.as_array().unwrap().len(), 0, "strict import wrote: {v}");
-    let v = json(&run(&["querylog", "import", &log, "--workspace", &ws, "--json"]));
+    let v = json(&run(&[
+        "querylog",
+        "import",
+        &log,
+        "--workspace",
+        &ws,
+        "--json",
+    ]));
     assert_eq!(v["records"], 9);
     assert_eq!(v["bad_lines"]["count"], 3);
     assert_eq!(v["distinct_queries"], 4);
@@ -205,7 +226,13 @@ fn import_is_a_logged_job_and_strict_writes_nothing() {
     assert!(jobs.to_string().contains("querylog-import"), "{jobs}");
     // Statistics of the stored log equal those of the file.
     let v = json(&run(&[
-        "querylog", "stats", "--log", &id, "--workspace", &ws, "--json",
+        "querylog",
+        "stats",
+        "--log",
+        &id,
+        "--workspace",
+        &ws,
+        "--json",
     ]));
     assert_eq!(v["requests"], 9);
     assert_eq!(v["distinct_queries"], 4);
@@ -243,8 +270,17 @@ fn generate_then_stats_lands_near_the_targets() {
     // Same seed, same bytes.
     let out2 = d.join("g2.log").display().to_string();
     json(&run(&[
-        "querylog", "generate", "--lines", "100000", "--seed", "3", "--encoding", "gb18030",
-        "--out", &out2, "--json",
+        "querylog",
+        "generate",
+        "--lines",
+        "100000",
+        "--seed",
+        "3",
+        "--encoding",
+        "gb18030",
+        "--out",
+        &out2,
+        "--json",
     ]));
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&out2).unwrap());
     let o = run(&["querylog", "generate", "--lines", "0", "--out", &out2]);

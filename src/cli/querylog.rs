@@ -302,6 +302,7 @@ pub fn contract_json(out: &StatsOutput, full: bool) -> Value {
             "book": st.selfsim.book_h,
         },
         "elapsed_s": out.elapsed_s,
+        "phases_s": out.phases_s,
         "lines_per_s": if out.elapsed_s > 0.0 { lines as f64 / out.elapsed_s } else { 0.0 },
     });
     if full {

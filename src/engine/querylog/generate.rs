@@ -484,9 +484,15 @@ fn user_text(user: u64, seed: u64, format: Format) -> String {
     }
 }
 
+/// The URL at `rank` for `query`: half the results are shared by every query of the same
+/// topic (its first word), so per-query click vectors differ from the global one (§9.7).
 fn url_text(query: u64, rank: u32) -> String {
     let h = super::hash64(&format!("{query}/{rank}"));
-    format!("www.site{}.com/{:x}/{rank}.html", h % 5000, h >> 40)
+    if h % 2 == 0 {
+        format!("www.topic{}.com/{rank}.html", (query - 1) % 100)
+    } else {
+        format!("www.site{}.com/{:x}/{rank}.html", h % 5000, h >> 40)
+    }
 }
 
 /// One record as a line of `format` (no newline).

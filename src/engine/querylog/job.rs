@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::Normalise;
+use super::collect::collect_file;
 use super::persist::{self, ImportOutcome};
-use super::read::{ReadConfig, ReadSummary, read_file};
+use super::read::{ReadConfig, ReadSummary};
 use super::stats::{Collector, Stats, StatsConfig};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::registry::TypedJob;
@@ -89,6 +90,9 @@ pub struct StatsOutput {
     pub read: Option<ReadSummary>,
     pub stats: Stats,
     pub elapsed_s: f64,
+    /// Seconds per phase (reading, counting queries, …).
+    #[serde(default)]
+    pub phases_s: Vec<(String, f64)>,
 }
 
 /// Reads the source and computes every statistic (the CLI and the panel call this too).
@@ -100,11 +104,13 @@ pub fn compute(
 ) -> Result<StatsOutput> {
     cfg.validate()?;
     let t0 = std::time::Instant::now();
-    let mut c = Collector::new(cfg.clone());
-    let read = match source {
+    let timed = Timed::new(tick);
+    let tick: &dyn Tick = &timed;
+    let (read, c) = match source {
         LogSource::File { path, read } => {
             let phase = Phase(tick, 0.0, 0.7);
-            Some(read_file(path, read, &phase, &mut |r| c.push(r))?)
+            let (s, c) = collect_file(path, read, cfg, &phase)?;
+            (Some(s), c)
         }
         LogSource::Stored { log_id } => {
             let Some(w) = workspace else {
@@ -115,16 +121,81 @@ pub fn compute(
             };
             let ws = Workspace::open_existing(w)?;
             tick.tick(0.0, "loading the stored log")?;
+            let mut c = Collector::new(cfg.clone());
             persist::load(ws.conn(), *log_id, &mut |r| c.push(r))?;
-            None
+            (None, c)
         }
     };
+    timed.mark("reading")?;
     let stats = c.finish(&Phase(tick, 0.7, 1.0))?;
     Ok(StatsOutput {
         read,
         stats,
         elapsed_s: t0.elapsed().as_secs_f64(),
+        phases_s: timed.phases(),
     })
+}
+
+/// A tick that also times each phase (a phase: from one message's first report to the next
+/// new message).
+pub struct Timed<'a> {
+    inner: &'a dyn Tick,
+    t0: std::time::Instant,
+    log: std::sync::Mutex<Vec<(String, f64)>>,
+}
+
+impl<'a> Timed<'a> {
+    pub fn new(inner: &'a dyn Tick) -> Self {
+        Timed {
+            inner,
+            t0: std::time::Instant::now(),
+            log: std::sync::Mutex::new(vec![("reading".into(), 0.0)]),
+        }
+    }
+
+    fn mark(&self, message: &str) -> Result<()> {
+        let mut log = self
+            .log
+            .lock()
+            .map_err(|_| EngineError::Internal("timing lock".into()))?;
+        let key = message
+            .split(|c: char| c.is_ascii_digit())
+            .next()
+            .unwrap_or("")
+            .trim();
+        let key = if key.is_empty() || key == "lines" {
+            "reading"
+        } else {
+            key
+        };
+        if log.last().map(|l| l.0.as_str()) != Some(key) {
+            log.push((key.to_string(), self.t0.elapsed().as_secs_f64()));
+        }
+        Ok(())
+    }
+
+    /// (phase, seconds) in order.
+    pub fn phases(&self) -> Vec<(String, f64)> {
+        let log = match self.log.lock() {
+            Ok(l) => l.clone(),
+            Err(_) => return Vec::new(),
+        };
+        let end = self.t0.elapsed().as_secs_f64();
+        log.iter()
+            .enumerate()
+            .map(|(i, (k, t))| {
+                let next = log.get(i + 1).map(|x| x.1).unwrap_or(end);
+                (k.clone(), next - t)
+            })
+            .collect()
+    }
+}
+
+impl Tick for Timed<'_> {
+    fn tick(&self, fraction: f32, message: &str) -> Result<()> {
+        self.mark(message)?;
+        self.inner.tick(fraction, message)
+    }
 }
 
 /// A tick that maps 0..1 onto `lo..hi` of the parent's progress.

@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::error::{EngineError, Result};
 
+pub mod collect;
 pub mod fit;
 pub mod generate;
 pub mod job;
@@ -263,26 +264,40 @@ impl Normalise {
         *self == Normalise::RAW
     }
 
+    /// Whether any enabled step would change `raw` (one pass, no allocation).
+    fn needs_change(&self, raw: &str) -> bool {
+        if self.trim && (raw.starts_with(char::is_whitespace) || raw.ends_with(char::is_whitespace))
+        {
+            return true;
+        }
+        let mut prev_space = false;
+        for c in raw.chars() {
+            if self.width && matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{3000}') {
+                return true;
+            }
+            if self.casefold && c.is_ascii_uppercase() {
+                return true;
+            }
+            if self.collapse && c.is_whitespace() {
+                if prev_space || c != ' ' {
+                    return true;
+                }
+                prev_space = true;
+            } else {
+                prev_space = false;
+            }
+        }
+        false
+    }
+
     /// `raw` normalised; borrows when nothing changes (the common case for clean logs).
     pub fn apply<'a>(&self, raw: &'a str) -> std::borrow::Cow<'a, str> {
         use std::borrow::Cow;
         if self.is_raw() {
             return Cow::Borrowed(raw);
         }
-        if raw.is_ascii() {
-            let b = raw.as_bytes();
-            let trimmed_ok = !self.trim
-                || (b.first().is_none_or(|c| !c.is_ascii_whitespace())
-                    && b.last().is_none_or(|c| !c.is_ascii_whitespace()));
-            let collapse_ok = !self.collapse
-                || !b
-                    .windows(2)
-                    .any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
-                    && !b.iter().any(|c| c.is_ascii_whitespace() && *c != b' ');
-            let case_ok = !self.casefold || !b.iter().any(u8::is_ascii_uppercase);
-            if trimmed_ok && collapse_ok && case_ok {
-                return Cow::Borrowed(raw);
-            }
+        if !self.needs_change(raw) {
+            return Cow::Borrowed(raw);
         }
         let mut s: String = if self.width {
             raw.chars()

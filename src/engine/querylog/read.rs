@@ -143,6 +143,41 @@ pub fn read_file(
         cfg,
         tick,
         sink,
+        true,
+    )
+}
+
+/// Reads bytes `start..start + len` of `path` (a part starting at a line start) with the
+/// encoding `label`; line numbers count from 1 at `start`, and the whole-file checks (empty
+/// file, no valid record) are left to the caller ([`check_whole`]).
+pub fn read_part(
+    path: &Path,
+    cfg: &ReadConfig,
+    label: &str,
+    start: u64,
+    len: u64,
+    tick: &dyn Tick,
+    sink: &mut dyn FnMut(&Record) -> Result<()>,
+) -> Result<ReadSummary> {
+    use std::io::Seek;
+    let bad = |e: std::io::Error| EngineError::BadPath {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    };
+    let mut f = std::fs::File::open(path).map_err(bad)?;
+    f.seek(std::io::SeekFrom::Start(start)).map_err(bad)?;
+    let mut part = cfg.clone();
+    part.encoding = Some(label.to_string());
+    let reader = BufReader::with_capacity(1 << 20, f.take(len));
+    read_stream(
+        &path.display().to_string(),
+        b"",
+        reader,
+        len,
+        &part,
+        tick,
+        sink,
+        false,
     )
 }
 
@@ -155,7 +190,7 @@ pub fn read_bytes(
     sink: &mut dyn FnMut(&Record) -> Result<()>,
 ) -> Result<ReadSummary> {
     let head = &bytes[..bytes.len().min(encoding::GUESS_BYTES)];
-    read_stream(name, head, bytes, bytes.len() as u64, cfg, tick, sink)
+    read_stream(name, head, bytes, bytes.len() as u64, cfg, tick, sink, true)
 }
 
 /// Decides the encoding of a log from its first bytes.
@@ -208,6 +243,7 @@ pub fn detect(head: &[u8], label: Option<&str>) -> Result<(&'static Encoding, St
     Ok((e, format!("detected: {}", d.note)))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn read_stream(
     name: &str,
     head: &[u8],
@@ -216,6 +252,7 @@ fn read_stream(
     cfg: &ReadConfig,
     tick: &dyn Tick,
     sink: &mut dyn FnMut(&Record) -> Result<()>,
+    checks: bool,
 ) -> Result<ReadSummary> {
     cfg.validate()?;
     let (enc, note) = detect(head, cfg.encoding.as_deref())?;
@@ -303,6 +340,21 @@ fn read_stream(
         }
         store = recycle(fields);
     }
+    if checks {
+        check_whole(name, &s, cfg)?;
+    }
+    tick.tick(1.0, &format!("{} lines", s.lines))?;
+    Ok(s)
+}
+
+/// An empty vector of slices with `v`'s allocation and any lifetime.
+fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
+    v.clear();
+    v.into_iter().map(|_| "").collect()
+}
+
+/// The whole-file checks: an empty file, a file without one valid record.
+pub fn check_whole(name: &str, s: &ReadSummary, cfg: &ReadConfig) -> Result<()> {
     if s.lines == 0 {
         return Err(EngineError::bad_input(
             name,
@@ -327,14 +379,7 @@ fn read_stream(
             ),
         ));
     }
-    tick.tick(1.0, &format!("{} lines", s.lines))?;
-    Ok(s)
-}
-
-/// An empty vector of slices with `v`'s allocation and any lifetime.
-fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
-    v.clear();
-    v.into_iter().map(|_| "").collect()
+    Ok(())
 }
 
 fn bad(s: &mut ReadSummary, cfg: &ReadConfig, name: &str, reason: String) -> Result<()> {

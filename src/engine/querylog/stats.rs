@@ -139,10 +139,13 @@ pub(crate) const NO_TIME: i64 = i64::MIN;
 /// Accumulates records; see the module doc.
 pub struct Collector {
     pub(crate) cfg: StatsConfig,
-    qmap: FxMap<Box<str>, u32>,
+    pub(crate) qmap: FxMap<Box<str>, u32>,
     pub(crate) queries: Vec<Box<str>>,
-    umap: FxMap<u64, u32>,
-    urlmap: FxMap<u64, u32>,
+    pub(crate) umap: FxMap<u64, u32>,
+    pub(crate) urlmap: FxMap<u64, u32>,
+    /// The hash of each user and URL id (to merge collectors).
+    pub(crate) user_hashes: Vec<u64>,
+    pub(crate) url_hashes: Vec<u64>,
     pub(crate) q: Vec<u32>,
     pub(crate) u: Vec<u32>,
     pub(crate) t: Vec<i64>,
@@ -164,6 +167,8 @@ impl Collector {
             queries: Vec::new(),
             umap: FxMap::default(),
             urlmap: FxMap::default(),
+            user_hashes: Vec::new(),
+            url_hashes: Vec::new(),
             q: Vec::new(),
             u: Vec::new(),
             t: Vec::new(),
@@ -231,17 +236,11 @@ impl Collector {
             }
         };
         let uid = match uh {
-            Some(h) => {
-                let n = self.umap.len() as u32;
-                *self.umap.entry(h).or_insert(n)
-            }
+            Some(h) => intern(&mut self.umap, &mut self.user_hashes, h),
             None => NONE,
         };
         let url = match r.url {
-            Some(s) if !s.is_empty() => {
-                let n = self.urlmap.len() as u32;
-                *self.urlmap.entry(hash64(s)).or_insert(n)
-            }
+            Some(s) if !s.is_empty() => intern(&mut self.urlmap, &mut self.url_hashes, hash64(s)),
             _ => NONE,
         };
         self.page_field |= r.page.is_some();
@@ -291,6 +290,16 @@ impl Collector {
         self.cfg.validate()?;
         super::stats_more::compute(self, tick)
     }
+}
+
+/// The id of hash `h`, a new one (recorded in `hashes`) when first seen.
+pub(crate) fn intern(map: &mut FxMap<u64, u32>, hashes: &mut Vec<u64>, h: u64) -> u32 {
+    let n = hashes.len() as u32;
+    let id = *map.entry(h).or_insert(n);
+    if id == n {
+        hashes.push(h);
+    }
+    id
 }
 
 /// Volume figures.

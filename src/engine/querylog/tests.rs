@@ -377,3 +377,33 @@ fn generator_hits_its_targets() {
         assert!((got - want).abs() < 1.0, "{:?}", st.pages.share_pct);
     }
 }
+
+#[test]
+fn parallel_read_equals_one_thread() {
+    let dir = std::env::temp_dir().join(format!("tw-ql-par-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = GenConfig {
+        lines: 5000,
+        seed: 4,
+        ..GenConfig::default()
+    };
+    let mut bytes = Vec::new();
+    write_log(&cfg, &mut bytes, &()).unwrap();
+    bytes.extend_from_slice(SOGOU.as_bytes()); // bad lines at the end
+    let p = dir.join("g.log");
+    std::fs::write(&p, &bytes).unwrap();
+    let rc = ReadConfig::new(Format::Sogouq);
+    let sc = StatsConfig {
+        words: false,
+        ..StatsConfig::default()
+    };
+    let (s1, c1) = collect::collect_parts(&p, &rc, &sc, &(), u64::MAX, 1).unwrap();
+    let (s3, c3) = collect::collect_parts(&p, &rc, &sc, &(), 0, 3).unwrap();
+    assert_eq!(s1.lines, s3.lines);
+    assert_eq!(s1.records, s3.records);
+    assert_eq!(s1.bad, s3.bad);
+    assert_eq!(s3.bad.first[0].line, 5009);
+    let (a, b) = (c1.finish(&()).unwrap(), c3.finish(&()).unwrap());
+    assert_eq!(a, b);
+    let _ = std::fs::remove_dir_all(&dir);
+}

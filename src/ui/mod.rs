@@ -13,6 +13,7 @@ mod jobs;
 mod overview;
 mod pages;
 pub(crate) mod panel;
+mod querylog;
 mod sample;
 mod shell;
 pub mod task;

@@ -116,7 +116,7 @@ impl GenConfig {
         let sum: f64 = self.page_shares_pct.iter().sum();
         if self.page_shares_pct.is_empty()
             || self.page_shares_pct.len() > 100
-            || self.page_shares_pct.iter().any(|p| !(*p >= 0.0))
+            || self.page_shares_pct.iter().any(|p| p.is_nan() || *p < 0.0)
             || sum > 100.0 + 1e-9
         {
             return bad(
@@ -397,13 +397,13 @@ pub fn generate(
     let mut rho = cfg.repeat;
     let mut clicks_of: std::collections::HashMap<(u64, u64), u32> = Default::default();
     for i in 0..cfg.lines {
-        if i % BLOCK == 0 {
+        if i.is_multiple_of(BLOCK) {
             rho = (cfg.repeat + amp * noise.next(&mut rng)).clamp(0.0, 0.95);
             if clicks_of.len() > 1 << 16 {
                 clicks_of.clear();
             }
         }
-        if i % 65_536 == 0 {
+        if i.is_multiple_of(65_536) {
             tick.tick(i as f32 / cfg.lines as f32, "generating")?;
         }
         let (query, user) = if !recent.is_empty() && uniform(&mut rng) < rho {
@@ -488,7 +488,7 @@ fn user_text(user: u64, seed: u64, format: Format) -> String {
 /// topic (its first word), so per-query click vectors differ from the global one (§9.7).
 fn url_text(query: u64, rank: u32) -> String {
     let h = super::hash64(&format!("{query}/{rank}"));
-    if h % 2 == 0 {
+    if h.is_multiple_of(2) {
         format!("www.topic{}.com/{rank}.html", (query - 1) % 100)
     } else {
         format!("www.site{}.com/{:x}/{rank}.html", h % 5000, h >> 40)

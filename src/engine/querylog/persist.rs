@@ -220,10 +220,9 @@ pub fn load(
     let mut n = 0u64;
     while let Some(row) = rows.next()? {
         let text = |i: usize| -> Result<Option<&str>> {
-            Ok(row
-                .get_ref(i)?
+            row.get_ref(i)?
                 .as_str_or_null()
-                .map_err(|e| EngineError::Internal(format!("stored log: {e}")))?)
+                .map_err(|e| EngineError::Internal(format!("stored log: {e}")))
         };
         let rec = Record {
             line: row.get::<_, i64>(0)? as u64,

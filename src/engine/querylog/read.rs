@@ -279,7 +279,7 @@ fn read_stream(
         }
         s.bytes += n as u64;
         s.lines += 1;
-        if s.lines % 65_536 == 0 {
+        if s.lines.is_multiple_of(65_536) {
             let f = if total > 0 {
                 s.bytes as f32 / total as f32
             } else {

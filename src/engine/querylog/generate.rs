@@ -274,14 +274,14 @@ pub struct GenRecord {
 }
 
 /// A unit-variance long-range-dependent series (sum of AR(1)s, see the module doc).
-struct LrdNoise {
+pub(crate) struct LrdNoise {
     phi: Vec<f64>,
     sd: Vec<f64>,
     state: Vec<f64>,
 }
 
 impl LrdNoise {
-    fn new(h: f64, blocks: u64, rng: &mut Rng) -> LrdNoise {
+    pub(crate) fn new(h: f64, blocks: u64, rng: &mut Rng) -> LrdNoise {
         let mut phi = Vec::new();
         let mut var = Vec::new();
         let mut tau = 1.0f64;
@@ -296,7 +296,7 @@ impl LrdNoise {
         LrdNoise { phi, sd, state }
     }
 
-    fn next(&mut self, rng: &mut Rng) -> f64 {
+    pub(crate) fn next(&mut self, rng: &mut Rng) -> f64 {
         let mut z = 0.0;
         for k in 0..self.phi.len() {
             let p = self.phi[k];

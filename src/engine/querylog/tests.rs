@@ -407,3 +407,20 @@ fn parallel_read_equals_one_thread() {
     assert_eq!(a, b);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// R/S and variance–time on long-range-dependent series of known H (the generator's
+/// modulation: a sum of AR(1) processes whose aggregated variance falls as m^(2H−2)).
+#[test]
+fn hurst_estimates_on_series_of_known_exponent() {
+    for h in [0.6, 0.75, 0.9] {
+        let mut rng = crate::engine::rng::Rng::new(11);
+        let n = 1 << 15;
+        let mut z = generate::LrdNoise::new(h, n, &mut rng);
+        let x: Vec<f64> = (0..n).map(|_| z.next(&mut rng)).collect();
+        let rs = fit::hurst_rs(&x).rs.unwrap();
+        let (vt, _) = fit::hurst_variance_time(&x);
+        eprintln!("H {h}: R/S {rs:.3} variance-time {:.3}", vt.unwrap());
+        assert!((rs - h).abs() < 0.1, "H {h}: R/S {rs}");
+        assert!((vt.unwrap() - h).abs() < 0.1, "H {h}: variance-time {vt:?}");
+    }
+}

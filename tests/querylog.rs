@@ -327,3 +327,92 @@ fn stream_writes_one_object_id_per_request() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn tianwang_logs_in_gb18030_and_tsv_columns() {
+    let d = scratch("tianwang");
+    let q = "Fri Mar 21 00:00:02 2003\t218.24.100.77\tDatabase\t老歌\t1
+Fri Mar 21 00:00:05 2003\t218.24.100.77\tCache\t老歌\t2
+Fri Mar 21 00:01:00 2003\t202.206.102.169\tDatabase\t虫儿飞\t1
+Fri Mar 21 00:01:00 2003\t202.206.102.169\tDatabase\t虫儿飞\tzero
+";
+    let (gb, _, _) = encoding_rs::GB18030.encode(q);
+    let p = write(&d, "q.log", &gb);
+    let v = json(&run(&[
+        "querylog",
+        "stats",
+        &p,
+        "--format",
+        "tianwang-query",
+        "--json",
+    ]));
+    assert_eq!(v["encoding"], "gb18030");
+    assert_eq!(
+        (v["lines"].as_u64(), v["requests"].as_u64()),
+        (Some(4), Some(3))
+    );
+    assert_eq!(v["bad_lines"]["first"][0]["line"], 4);
+    assert_eq!(v["top_queries"][0]["query"], "老歌");
+    assert_eq!(v["result_pages"][1]["page"], 2);
+    let v = json(&run(&[
+        "querylog",
+        "stats",
+        &p,
+        "--format",
+        "tianwang-query",
+        "--first-page-only",
+        "--json",
+    ]));
+    assert_eq!(v["requests"], 2);
+    let c = write(
+        &d,
+        "c.log",
+        "Fri Mar 21 00:00:02 2003\t202.206.102.169\t虫儿飞\thttp://sports.163.com/tm/000828/000828_64264.html\t16\n"
+            .as_bytes(),
+    );
+    let v = json(&run(&[
+        "querylog",
+        "stats",
+        &c,
+        "--format",
+        "tianwang-click",
+        "--json",
+    ]));
+    assert_eq!(v["click_ranks"][0]["rank"], 16);
+    assert_eq!(v["result_pages"][0]["page"], 2);
+    let t = write(&d, "t.tsv", "u1\tfoo\t3\nu2\tFoo\t12\n".as_bytes());
+    let v = json(&run(&[
+        "querylog",
+        "stats",
+        &t,
+        "--format",
+        "tsv",
+        "--columns",
+        "user,query,rank",
+        "--json",
+    ]));
+    assert_eq!(v["distinct_queries"], 1);
+    let v = json(&run(&[
+        "querylog",
+        "stats",
+        &t,
+        "--format",
+        "tsv",
+        "--columns",
+        "user,query,rank",
+        "--normalise",
+        "none",
+        "--json",
+    ]));
+    assert_eq!(v["distinct_queries"], 2);
+    let o = run(&[
+        "querylog",
+        "stats",
+        &t,
+        "--format",
+        "tsv",
+        "--columns",
+        "user,rank",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -94,6 +94,10 @@ pub(crate) struct QuerylogPanel {
     encoding: String,
     normalise: bool,
     first_page_only: bool,
+    zipf_min: usize,
+    /// 0: up to the last rank.
+    zipf_max: usize,
+    group: usize,
     generator: GenConfig,
     stored: Loaded<Vec<LogRow>>,
     stored_pick: Option<i64>,
@@ -117,6 +121,9 @@ impl Default for QuerylogPanel {
             encoding: String::new(),
             normalise: true,
             first_page_only: false,
+            zipf_min: 1,
+            zipf_max: 0,
+            group: 1000,
             generator: GenConfig::default(),
             stored: Loaded::default(),
             stored_pick: None,
@@ -161,6 +168,12 @@ impl QuerylogPanel {
                 Normalise::RAW
             },
             first_page_only: self.first_page_only,
+            group_size: self.group.max(2),
+            zipf: crate::engine::querylog::fit::ZipfRange {
+                min_rank: self.zipf_min.max(1),
+                max_rank: (self.zipf_max > 0).then_some(self.zipf_max),
+                min_count: 1,
+            },
             time_from: parse(&self.time_from, "time from")?,
             time_to: parse(&self.time_to, "time to")?,
             user_sample_pct: self.user_sample,
@@ -362,6 +375,16 @@ impl QuerylogPanel {
             ui.checkbox(&mut self.normalise, lang.t("ql.normalise"))
                 .on_hover_text(lang.t("ql.normalise_hint"));
             ui.checkbox(&mut self.first_page_only, lang.t("ql.first_page_only"));
+            let l = ui.label(lang.t("ql.zipf_range"));
+            ui.add(egui::DragValue::new(&mut self.zipf_min).range(1..=100_000_000))
+                .labelled_by(l.id);
+            let l = ui.label("–");
+            ui.add(egui::DragValue::new(&mut self.zipf_max).range(0..=100_000_000))
+                .labelled_by(l.id)
+                .on_hover_text(lang.t("ql.zipf_max_hint"));
+            let l = ui.label(lang.t("ql.group"));
+            ui.add(egui::DragValue::new(&mut self.group).range(2..=1_000_000))
+                .labelled_by(l.id);
             let mut sample = self.user_sample.is_some();
             if ui.checkbox(&mut sample, lang.t("ql.user_sample")).changed() {
                 self.user_sample = sample.then_some(10.0);

@@ -356,7 +356,8 @@ pub struct Record<'a> {
     pub user: &'a str,
     /// The query as logged (SogouQ's brackets removed), not normalised.
     pub query: &'a str,
-    /// Result page requested (query log) — for click logs derived as ⌈rank/10⌉.
+    /// Result page requested (the query log's page field); for click logs see
+    /// [`Record::result_page`] (⌈rank/10⌉).
     pub page: Option<u32>,
     /// Rank of the clicked URL in the result list (1-based).
     pub rank: Option<u32>,

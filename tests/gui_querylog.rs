@@ -38,4 +38,9 @@ fn generate_then_coverage_tab_shows_the_plot_and_the_books_number() {
     h.get_by_label("自相似性").click();
     h.run();
     h.get_by_label_contains("书中 0.67");
+    // The request stream goes to the cache lab (written off the UI thread).
+    h.get_by_label("把此请求流送到缓存实验").click();
+    wait_secs(&mut h, "the stream", 60, |h| {
+        h.query_by_label_contains("请求流已写出").is_some()
+    });
 }

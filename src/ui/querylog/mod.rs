@@ -110,6 +110,7 @@ pub(crate) struct QuerylogPanel {
     tab: Tab,
     import: Option<JobHandle>,
     sent: Option<Result<PathBuf, String>>,
+    sending: Option<Task<Result<PathBuf, String>>>,
 }
 
 impl Default for QuerylogPanel {
@@ -136,6 +137,7 @@ impl Default for QuerylogPanel {
             tab: Tab::Volume,
             import: None,
             sent: None,
+            sending: None,
         }
     }
 }
@@ -490,7 +492,7 @@ impl QuerylogPanel {
     }
 
     /// Writes the request stream (one object id per line) for the cache lab.
-    fn send_to_cache(&mut self, cx: &mut Cx<'_>) {
+    fn send_to_cache(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
         let Some(c) = &self.computed else { return };
         let Some(file) = &c.file else {
             self.sent = Some(Err(cx.lang.t("ql.send_no_file").into()));
@@ -508,22 +510,29 @@ impl QuerylogPanel {
             .clone()
             .unwrap_or_else(std::env::temp_dir)
             .join(format!("querylog-stream-{}.txt", std::process::id()));
-        let r = (|| -> crate::engine::error::Result<PathBuf> {
-            let cfg = self.stats_config().unwrap_or_default();
-            let mut col = crate::engine::querylog::stats::Collector::new(cfg);
-            crate::engine::querylog::read::read_file(file, &read, &(), &mut |r| col.push(r))?;
-            let ids = col.stream_ids(false);
-            let text: String = ids.iter().map(|i| format!("{i}\n")).collect();
-            std::fs::write(&out, text).map_err(|e| crate::engine::error::EngineError::BadPath {
-                path: out.clone(),
-                reason: e.to_string(),
-            })?;
-            Ok(out.clone())
-        })();
-        if let Ok(p) = &r {
-            cx.hub.querylog_stream = Some(p.clone());
-        }
-        self.sent = Some(r.map_err(|e| e.to_string()));
+        let cfg = self.stats_config().unwrap_or_default();
+        let file = file.clone();
+        // Reading and writing on a background thread; `poll` records the outcome.
+        self.sending = Some(Task::spawn(ctx, move || {
+            let r = (|| -> crate::engine::error::Result<PathBuf> {
+                let mut col = crate::engine::querylog::stats::Collector::new(cfg);
+                crate::engine::querylog::read::read_file(&file, &read, &(), &mut |r| col.push(r))?;
+                let text: String = col
+                    .stream_ids(false)
+                    .iter()
+                    .map(|i| format!("{i}\n"))
+                    .collect();
+                std::fs::write(&out, text).map_err(|e| {
+                    crate::engine::error::EngineError::BadPath {
+                        path: out.clone(),
+                        reason: e.to_string(),
+                    }
+                })?;
+                Ok(out.clone())
+            })();
+            r.map_err(|e| e.to_string())
+        }));
+        self.sent = None;
     }
 }
 
@@ -539,6 +548,16 @@ impl LabPanel for QuerylogPanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let lang = cx.lang;
         self.poll();
+        if let Some(t) = &self.sending
+            && let Some(r) = t.poll()
+        {
+            self.sending = None;
+            let r = r.and_then(|x| x);
+            if let Ok(p) = &r {
+                cx.hub.querylog_stream = Some(p.clone());
+            }
+            self.sent = Some(r);
+        }
         ui.heading(lang.t("nav.querylog"));
         ui.label(RichText::new(lang.t("guide.querylog_book")).weak());
         egui::ScrollArea::vertical()
@@ -571,7 +590,11 @@ impl LabPanel for QuerylogPanel {
                         .on_hover_text(lang.t("ql.send_cache_hint"))
                         .clicked()
                     {
-                        self.send_to_cache(cx);
+                        let ctx = ui.ctx().clone();
+                        self.send_to_cache(cx, &ctx);
+                    }
+                    if self.sending.is_some() {
+                        ui.spinner();
                     }
                     match &self.sent {
                         Some(Ok(p)) => {

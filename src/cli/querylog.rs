@@ -567,7 +567,7 @@ pub struct BenchQuerylogArgs {
     /// Run the pandas implementation of the same statistics side by side.
     #[arg(long)]
     pub peers: bool,
-    /// The peers venv's python (default: ~/.cache/tianwang/peers-venv/bin/python).
+    /// The peers' python (default: the venv bench/peers/setup.sh makes and prints).
     #[arg(long)]
     pub python: Option<PathBuf>,
     #[arg(long)]
@@ -623,12 +623,29 @@ pub fn bench(a: &BenchQuerylogArgs) -> anyhow::Result<()> {
     let mut ratio = Value::Null;
     if a.peers {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/querylog_peers.py");
-        let python = a.python.clone().unwrap_or_else(|| {
-            let home = std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .unwrap_or_default();
-            home.join(".cache/tianwang/peers-venv/bin/python")
-        });
+        let python = match &a.python {
+            Some(p) => p.clone(),
+            None => {
+                // bench/peers/setup.sh makes (idempotently) the venv and prints its python last.
+                let setup = std::process::Command::new("bash")
+                    .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/setup.sh"))
+                    .stderr(std::process::Stdio::inherit())
+                    .output()
+                    .map_err(|e| {
+                        EngineError::Internal(format!("running bench/peers/setup.sh: {e}"))
+                    })?;
+                if !setup.status.success() {
+                    return Err(EngineError::Internal("bench/peers/setup.sh failed".into()).into());
+                }
+                PathBuf::from(
+                    String::from_utf8_lossy(&setup.stdout)
+                        .lines()
+                        .last()
+                        .unwrap_or("")
+                        .trim(),
+                )
+            }
+        };
         let t = Instant::now();
         let o = std::process::Command::new(&python)
             .arg(&script)

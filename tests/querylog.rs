@@ -235,6 +235,9 @@ fn import_is_a_logged_job_and_strict_writes_nothing() {
         "--json",
     ]));
     assert_eq!(v["requests"], 9);
+    assert_eq!(v["lines"], 12);
+    assert_eq!(v["bad_lines"]["count"], 3);
+    assert_eq!(v["bad_lines"]["first"][0]["line"], 9);
     assert_eq!(v["distinct_queries"], 4);
     assert_eq!(v["top_queries"][1]["query"], "qq");
 }

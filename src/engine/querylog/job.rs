@@ -123,7 +123,7 @@ pub fn compute(
             tick.tick(0.0, "loading the stored log")?;
             let mut c = Collector::new(cfg.clone());
             persist::load(ws.conn(), *log_id, &mut |r| c.push(r))?;
-            (None, c)
+            (Some(persist::summary_of(ws.conn(), *log_id)?), c)
         }
     };
     timed.mark("reading")?;

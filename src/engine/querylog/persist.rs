@@ -242,6 +242,27 @@ pub fn load(
     Ok(n)
 }
 
+/// What the import of stored log `log_id` read (lines, records, bad lines, encoding).
+pub fn summary_of(conn: &rusqlite::Connection, log_id: i64) -> Result<ReadSummary> {
+    format_of(conn, log_id)?;
+    let (lines, records, bad, first, encoding): (i64, i64, i64, String, String) = conn.query_row(
+        "SELECT lines, records, bad_lines, bad_first, encoding FROM querylogs WHERE id = ?1",
+        [log_id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+    )?;
+    Ok(ReadSummary {
+        lines: lines as u64,
+        records: records as u64,
+        bad: super::read::BadLines {
+            count: bad as u64,
+            first: serde_json::from_str(&first).unwrap_or_default(),
+        },
+        bytes: 0,
+        encoding,
+        encoding_note: format!("stored log #{log_id}"),
+    })
+}
+
 /// Deletes stored log `log_id` (its records go with it).
 pub fn delete(conn: &rusqlite::Connection, log_id: i64) -> Result<bool> {
     Ok(conn.execute("DELETE FROM querylogs WHERE id = ?1", [log_id])? > 0)

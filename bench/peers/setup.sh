@@ -18,6 +18,6 @@ pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${pip[@]}" 'pip>=24.1' >&2 || die "could not upgrade pip in $venv (PyPI reachable?)"
 "${pip[@]}" -r "$here/requirements.txt" >&2 \
     || die "pip install -r $here/requirements.txt failed (network/PyPI reachable?)"
-"$venv/bin/python" -c "import readability, trafilatura, sklearn, jieba, networkx, datasketch, simhash, libcachesim" \
+"$venv/bin/python" -c "import readability, trafilatura, sklearn, jieba, networkx, datasketch, simhash, libcachesim, pandas" \
     || die "peer tools installed but not importable in $venv"
 echo "$venv/bin/python"

@@ -24,6 +24,7 @@ pub mod classify;
 pub mod crawl;
 pub mod dedup;
 pub mod jobs;
+pub mod querylog;
 pub mod rank;
 pub mod sample;
 pub mod store_cmd;
@@ -94,6 +95,10 @@ pub enum Command {
     /// policies at many sizes on a trace file, a SogouQ log, a generated stream or an
     /// inverted-file access log; sweeps for hit-ratio curves; the §8.6.3 I/O and PAGE views.
     Cache(Box<cache::CacheArgs>),
+    /// Query-log statistics (book ch. 9): every statistic of a SogouQ / Tianwang / TSV log,
+    /// import into the workspace, a calibrated synthetic log, the request stream for the cache
+    /// lab.
+    Querylog(querylog::QuerylogArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -120,6 +125,9 @@ pub enum BenchCommand {
     /// Cache policies' requests/s on cloudPhysics (with --peers side by side with
     /// libCacheSim) and LRU at 10 sizes in one stack-distance pass over 100M requests.
     Cache(cache::BenchCacheArgs),
+    /// All query-log statistics on a generated 10-million-line log (time, peak memory), with
+    /// --peers side by side with pandas.
+    Querylog(querylog::BenchQuerylogArgs),
 }
 
 pub(crate) fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
@@ -227,6 +235,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Capacity(a) => capacity::run(&cli, a),
         Command::Dedup(a) => dedup::run_dedup(&cli, a),
         Command::Cache(a) => cache::run(&cli, a),
+        Command::Querylog(a) => querylog::run(&cli, a),
     }
 }
 
@@ -240,6 +249,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Rank(a) => rank::bench(a),
         BenchCommand::Dedup(a) => dedup::bench(a),
         BenchCommand::Cache(a) => cache::bench(a),
+        BenchCommand::Querylog(a) => querylog::bench(a),
     }
 }
 

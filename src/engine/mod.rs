@@ -15,6 +15,7 @@ pub mod export;
 pub mod formats;
 pub mod inspect;
 pub mod jobs;
+pub mod querylog;
 pub mod rank;
 pub mod rng;
 pub mod sample;

@@ -15,6 +15,7 @@ mod jobs;
 mod overview;
 mod pages;
 pub(crate) mod panel;
+mod querylog;
 mod sample;
 mod shell;
 pub mod task;

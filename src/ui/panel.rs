@@ -57,6 +57,8 @@ pub(crate) struct Hub {
     pub last_finished: Option<JobSnapshot>,
     /// Table and plot exports (CSV, PNG, SVG) in flight.
     pub exports: super::export::Exports,
+    /// The request stream the query-log panel last sent to the cache lab (one id a line).
+    pub querylog_stream: Option<std::path::PathBuf>,
 }
 
 /// What a panel asks of the app, carried out after the frame's panel code returns.
@@ -171,6 +173,7 @@ pub(crate) fn registry() -> Vec<Box<dyn LabPanel>> {
         Box::new(super::docview::DocViewPanel::default()),
         Box::new(super::dedup::DedupPanel::default()),
         Box::new(super::classify::ClassifyPanel::default()),
+        Box::new(super::querylog::QuerylogPanel::default()),
         Box::new(super::cache::CachePanel::default()),
         Box::new(super::jobs::JobsPanel::default()),
     ]

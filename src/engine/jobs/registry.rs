@@ -101,7 +101,7 @@ impl JobKind {
 
 /// Every job kind. A new lab adds its kinds here.
 pub fn kinds() -> &'static [JobKind] {
-    use crate::engine::{cache, calibrate, classify, crawl, dedup, docview, sample};
+    use crate::engine::{cache, calibrate, classify, crawl, dedup, docview, querylog, sample};
     const KINDS: &[JobKind] = &[
         JobKind::of::<calibrate::Calibrate>(),
         JobKind::of::<sample::load::LoadSample>(),
@@ -111,6 +111,8 @@ pub fn kinds() -> &'static [JobKind] {
         JobKind::of::<classify::job::SweepJob>(),
         JobKind::of::<dedup::job::DedupJob>(),
         JobKind::of::<cache::job::CacheSimJob>(),
+        JobKind::of::<querylog::job::ImportJob>(),
+        JobKind::of::<querylog::job::StatsJob>(),
     ];
     KINDS
 }

@@ -172,6 +172,47 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
          );
          CREATE INDEX classify_models_name ON classify_models(name);",
     ),
+    // v9: imported query and click logs (engine::querylog::persist): one row per log, its
+    // distinct normalised queries, and one row per record (raw query kept when it differs).
+    M::up(
+        "CREATE TABLE querylogs (
+             id         INTEGER PRIMARY KEY,
+             name       TEXT NOT NULL,
+             source     TEXT NOT NULL,   -- the file imported
+             format     TEXT NOT NULL,   -- sogouq | tianwang-query | tianwang-click | tsv
+             encoding   TEXT NOT NULL,
+             normalise  TEXT NOT NULL,   -- JSON Normalise
+             created    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+             lines      INTEGER NOT NULL,
+             records    INTEGER NOT NULL,
+             bad_lines  INTEGER NOT NULL,
+             bad_first  TEXT NOT NULL,   -- JSON [{line, reason}]
+             synthetic  INTEGER NOT NULL DEFAULT 0,
+             job_id     INTEGER REFERENCES jobs(id) ON DELETE SET NULL
+         ) STRICT;
+         CREATE TABLE querylog_queries (
+             log_id INTEGER NOT NULL REFERENCES querylogs(id) ON DELETE CASCADE,
+             id     INTEGER NOT NULL,
+             query  TEXT NOT NULL,        -- normalised
+             PRIMARY KEY (log_id, id)
+         ) STRICT, WITHOUT ROWID;
+         CREATE TABLE querylog_records (
+             log_id    INTEGER NOT NULL REFERENCES querylogs(id) ON DELETE CASCADE,
+             seq       INTEGER NOT NULL,  -- 0-based record number
+             line      INTEGER NOT NULL,  -- line in the source file
+             time      INTEGER,           -- seconds (of the day, or since 1970 when dated)
+             dated     INTEGER NOT NULL,
+             user      TEXT NOT NULL,
+             query_id  INTEGER NOT NULL,
+             raw_query TEXT,              -- NULL when equal to the normalised query
+             page      INTEGER,
+             rank      INTEGER,
+             click_order INTEGER,
+             url       TEXT,
+             cache     TEXT,
+             PRIMARY KEY (log_id, seq)
+         ) STRICT, WITHOUT ROWID;",
+    ),
 ];
 
 /// The migrations as a runnable set.

@@ -1,0 +1,684 @@
+//! `tianwang querylog stats|import|generate|stream|list` and `tianwang bench querylog`
+//! (book ch. 9; the engine is `engine::querylog`).
+//!
+//! `stats FILE --json` prints the contract document: lines, bad lines (count and the first
+//! ten with line and reason), requests, distinct queries and users, queries seen once, the
+//! repeat fraction, the Zipf fit (OLS of log10 count on log10 rank over every distinct query,
+//! signed slope), the 100 most frequent queries (ties by first appearance), the coverage curve
+//! (9-1) at x = 0.01 … 1, requests per result page (page = ⌈rank/10⌉, or the query log's page
+//! field), clicks per rank, the R/S Hurst estimate with its fit points, elapsed time and
+//! lines/s. `--full` adds every statistic (`stats`). Bad input exits 2 naming `file:line`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use super::{Cli, print_json, workspace_path};
+use crate::engine::error::EngineError;
+use crate::engine::jobs::registry::TypedJob;
+use crate::engine::querylog::fit::ZipfRange;
+use crate::engine::querylog::generate::{GenConfig, write_file};
+use crate::engine::querylog::job::{ImportJob, ImportParams, LogSource, StatsOutput, compute};
+use crate::engine::querylog::persist;
+use crate::engine::querylog::read::{ReadConfig, read_file};
+use crate::engine::querylog::stats::{Collector, StatsConfig};
+use crate::engine::querylog::{Format, Normalise, TsvColumns};
+
+#[derive(Debug, Args)]
+pub struct QuerylogArgs {
+    #[command(subcommand)]
+    pub what: QuerylogCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum QuerylogCommand {
+    /// Every chapter-9 statistic of a log file (or a stored log with --log).
+    Stats(StatsArgs),
+    /// Import a log into the workspace (a logged job; one transaction).
+    Import(ImportArgs),
+    /// Write a synthetic log calibrated to targets (digest Appendix E).
+    Generate(GenerateArgs),
+    /// Write the request stream as object ids, one per line, for the cache lab.
+    Stream(StreamArgs),
+    /// List the logs stored in the workspace.
+    List(ListArgs),
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ReadArgs {
+    /// sogouq | tianwang-query | tianwang-click | tsv
+    #[arg(long, default_value = "sogouq")]
+    pub format: String,
+    /// Encoding label (utf-8, gb18030, …); default: detected.
+    #[arg(long, value_name = "LABEL")]
+    pub encoding: Option<String>,
+    /// Refuse the file at its first bad line (nothing is read or written).
+    #[arg(long)]
+    pub strict: bool,
+    /// Columns of a tsv log, e.g. time,user,query,rank,order,url (skip for others).
+    #[arg(long)]
+    pub columns: Option<String>,
+    /// Query normalisation: all (default: width, trim, collapse, casefold), none, or a list.
+    #[arg(long, default_value = "all")]
+    pub normalise: String,
+}
+
+impl ReadArgs {
+    fn read_config(&self) -> Result<ReadConfig, EngineError> {
+        let format = Format::parse(&self.format).ok_or_else(|| {
+            EngineError::invalid(
+                "--format",
+                format!(
+                    "`{}`: sogouq, tianwang-query, tianwang-click or tsv",
+                    self.format
+                ),
+            )
+        })?;
+        let cfg = ReadConfig {
+            format,
+            encoding: self.encoding.clone(),
+            strict: self.strict,
+            columns: self.columns.as_deref().map(TsvColumns::parse).transpose()?,
+            max_listed: 10,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// The log file (omit with --log).
+    pub file: Option<PathBuf>,
+    /// A log stored in the workspace (its id from `querylog list`).
+    #[arg(long, conflicts_with = "file")]
+    pub log: Option<i64>,
+    #[command(flatten)]
+    pub read: ReadArgs,
+    #[arg(long)]
+    pub json: bool,
+    /// Add every statistic to the JSON (`stats`).
+    #[arg(long)]
+    pub full: bool,
+    /// Leave out page-turn requests (page > 1) of a query log.
+    #[arg(long)]
+    pub first_page_only: bool,
+    /// Inactivity gap that ends a session, seconds.
+    #[arg(long, default_value_t = 1800)]
+    pub session_gap: i64,
+    /// Group size of repeat decay and adjacent deviation.
+    #[arg(long, default_value_t = 1000)]
+    pub group: usize,
+    /// Group size of the self-similarity series (distinct queries per group).
+    #[arg(long, default_value_t = 500)]
+    pub selfsim_group: usize,
+    /// Zipf fit range: first rank, last rank, smallest count.
+    #[arg(long, default_value_t = 1)]
+    pub zipf_min_rank: usize,
+    #[arg(long)]
+    pub zipf_max_rank: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    pub zipf_min_count: u64,
+    /// How many top queries to list.
+    #[arg(long, default_value_t = 100)]
+    pub top: usize,
+    /// Skip the jieba word lengths.
+    #[arg(long)]
+    pub no_words: bool,
+    /// Keep only requests in this time range (seconds as the log carries them).
+    #[arg(long)]
+    pub time_from: Option<i64>,
+    #[arg(long)]
+    pub time_to: Option<i64>,
+    /// Keep only this percentage of users (hash sample).
+    #[arg(long)]
+    pub user_sample: Option<f64>,
+    /// Add the process's peak memory (VmHWM, MB) to the JSON (the benchmark uses it).
+    #[arg(long, hide = true)]
+    pub report_memory: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// Name of the stored log (default: the file name).
+    #[arg(long)]
+    pub name: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[arg(long)]
+    pub lines: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Zipf popularity exponent s.
+    #[arg(long, default_value_t = 0.97)]
+    pub zipf: f64,
+    /// Hurst target of the distinct-per-500 series.
+    #[arg(long, default_value_t = 0.67)]
+    pub hurst: f64,
+    /// Distinct queries / requests (book: 1/6).
+    #[arg(long, default_value_t = 1.6 / 9.6)]
+    pub distinct_ratio: f64,
+    /// Vocabulary size V (default: calibrated from --distinct-ratio).
+    #[arg(long)]
+    pub vocabulary: Option<u64>,
+    /// Probability of repeating one of the last --window requests.
+    #[arg(long, default_value_t = 0.55)]
+    pub repeat: f64,
+    #[arg(long, default_value_t = 10)]
+    pub window: usize,
+    /// Click shares (%) of result pages 1, 2, … (book: 47.3,12.2,7.4,5.0,3.7).
+    #[arg(long, value_delimiter = ',', default_value = "47.3,12.2,7.4,5.0,3.7")]
+    pub page_shares: Vec<f64>,
+    #[arg(long)]
+    pub users: Option<u64>,
+    /// sogouq | tianwang-query | tianwang-click
+    #[arg(long, default_value = "sogouq")]
+    pub format: String,
+    /// utf-8 | gb18030
+    #[arg(long, default_value = "utf-8")]
+    pub encoding: String,
+    #[arg(long)]
+    pub out: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StreamArgs {
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// query: one object per query; query+page: one per (query, result page).
+    #[arg(long, default_value = "query")]
+    pub key: String,
+    #[arg(long)]
+    pub out: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cli: &Cli, a: &QuerylogArgs) -> anyhow::Result<()> {
+    match &a.what {
+        QuerylogCommand::Stats(s) => stats(cli, s),
+        QuerylogCommand::Import(s) => import(cli, s),
+        QuerylogCommand::Generate(s) => generate(s),
+        QuerylogCommand::Stream(s) => stream(s),
+        QuerylogCommand::List(s) => list(cli, s),
+    }
+}
+
+fn stats_config(a: &StatsArgs) -> Result<StatsConfig, EngineError> {
+    let cfg = StatsConfig {
+        normalise: Normalise::parse(&a.read.normalise)?,
+        first_page_only: a.first_page_only,
+        session_gap_s: a.session_gap,
+        group_size: a.group,
+        selfsim_group: a.selfsim_group,
+        zipf: ZipfRange {
+            min_rank: a.zipf_min_rank.max(1),
+            max_rank: a.zipf_max_rank,
+            min_count: a.zipf_min_count,
+        },
+        top_n: a.top,
+        words: !a.no_words,
+        time_from: a.time_from,
+        time_to: a.time_to,
+        user_sample_pct: a.user_sample,
+        ..StatsConfig::default()
+    };
+    cfg.validate()?;
+    Ok(cfg)
+}
+
+/// Peak resident memory of this process, MB (Linux `VmHWM`).
+pub fn peak_rss_mb() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// The contract document of `stats --json`.
+pub fn contract_json(out: &StatsOutput, full: bool) -> Value {
+    let st = &out.stats;
+    let lines = out
+        .read
+        .as_ref()
+        .map(|r| r.lines)
+        .unwrap_or(st.volume.requests);
+    let bad = out
+        .read
+        .as_ref()
+        .map(|r| serde_json::to_value(&r.bad).unwrap_or(Value::Null))
+        .unwrap_or(json!({"count": 0, "first": []}));
+    let z = st.rank_frequency.zipf;
+    let mut v = json!({
+        "lines": lines,
+        "bad_lines": bad,
+        "encoding": out.read.as_ref().map(|r| r.encoding.clone()),
+        "encoding_note": out.read.as_ref().map(|r| r.encoding_note.clone()),
+        "requests": st.volume.requests,
+        "distinct_queries": st.volume.distinct_queries,
+        "distinct_users": st.volume.distinct_users,
+        "sessions": st.volume.sessions,
+        "queries_seen_once": st.volume.queries_seen_once,
+        "repeat_fraction": st.volume.repeat_fraction,
+        "zipf": {
+            "slope": z.map(|z| z.slope),
+            "intercept": z.map(|z| z.intercept),
+            "r2": z.map(|z| z.r2),
+            "points": z.map(|z| z.points),
+            "min_rank": z.map(|z| z.min_rank),
+            "max_rank": z.map(|z| z.max_rank),
+            "method": "OLS of log10(count) on log10(rank), ranks 1..m of every distinct query",
+        },
+        "top_queries": st.top_queries,
+        "coverage": st.coverage.points.iter().map(|p| json!({
+            "top_fraction": p.top_fraction, "volume_fraction": p.volume_fraction,
+        })).collect::<Vec<_>>(),
+        "coverage_book_at_20pct": st.coverage.book_at_20pct,
+        "result_pages": st.pages.by_page.iter().map(|(p, c)| json!({"page": p, "count": c})).collect::<Vec<_>>(),
+        "click_ranks": st.clicks.by_rank.iter().map(|(r, c)| json!({"rank": r, "count": c})).collect::<Vec<_>>(),
+        "hurst": {
+            "rs": st.selfsim.hurst.rs,
+            "fit_points": st.selfsim.hurst.fit_points,
+            "series": format!("distinct queries per {}-request group", st.selfsim.group_size),
+            "book": st.selfsim.book_h,
+        },
+        "elapsed_s": out.elapsed_s,
+        "phases_s": out.phases_s,
+        "lines_per_s": if out.elapsed_s > 0.0 { lines as f64 / out.elapsed_s } else { 0.0 },
+    });
+    if full {
+        v["stats"] = serde_json::to_value(st).unwrap_or(Value::Null);
+    }
+    v
+}
+
+fn stats(cli: &Cli, a: &StatsArgs) -> anyhow::Result<()> {
+    let cfg = stats_config(a)?;
+    let source = match (&a.file, a.log) {
+        (Some(f), None) => LogSource::File {
+            path: f.clone(),
+            read: a.read.read_config()?,
+        },
+        (None, Some(id)) => LogSource::Stored { log_id: id },
+        _ => return Err(EngineError::invalid("FILE", "give a log file or --log ID").into()),
+    };
+    let ws = match &source {
+        LogSource::Stored { .. } => Some(workspace_path(cli)?),
+        LogSource::File { .. } => None,
+    };
+    let out = compute(&source, &cfg, ws.as_deref(), &())?;
+    if a.json {
+        let mut v = contract_json(&out, a.full);
+        if a.report_memory {
+            v["peak_rss_mb"] = json!(peak_rss_mb());
+        }
+        return print_json(&v);
+    }
+    print_human(&out);
+    Ok(())
+}
+
+fn print_human(out: &StatsOutput) {
+    let st = &out.stats;
+    let v = &st.volume;
+    if let Some(r) = &out.read {
+        println!(
+            "{} lines, {} records, {} bad lines; encoding {} ({})",
+            r.lines, r.records, r.bad.count, r.encoding, r.encoding_note
+        );
+        for b in &r.bad.first {
+            println!("  line {}: {}", b.line, b.reason);
+        }
+    }
+    println!(
+        "requests {}  distinct queries {}  users {}  sessions {}  seen once {}  repeat fraction {:.4}",
+        v.requests,
+        v.distinct_queries,
+        v.distinct_users,
+        v.sessions,
+        v.queries_seen_once,
+        v.repeat_fraction
+    );
+    if let Some(z) = st.rank_frequency.zipf {
+        println!(
+            "Zipf fit: slope {:.4}  intercept {:.4}  R² {:.4}  (ranks {}–{})",
+            z.slope, z.intercept, z.r2, z.min_rank, z.max_rank
+        );
+    }
+    println!(
+        "coverage: top 5% → {:.1}%  top 20% → {:.1}% (book 80%)  top 50% → {:.1}%",
+        100.0 * st.coverage.at_5pct,
+        100.0 * st.coverage.at_20pct,
+        100.0 * st.coverage.at_50pct
+    );
+    let shares: Vec<String> = st
+        .pages
+        .share_pct
+        .iter()
+        .zip(&st.pages.book_share_pct)
+        .enumerate()
+        .map(|(i, (o, b))| format!("p{} {o:.1}% (book {b}%)", i + 1))
+        .collect();
+    println!("result pages: {}", shares.join("  "));
+    if let Some(h) = st.selfsim.hurst.rs {
+        println!("Hurst (R/S): {h:.3} (book 0.67)");
+    }
+    println!("top queries:");
+    for q in st.top_queries.iter().take(20) {
+        println!("  {:>8}  {}", q.count, q.query);
+    }
+    println!("elapsed {:.2} s", out.elapsed_s);
+}
+
+fn import(cli: &Cli, a: &ImportArgs) -> anyhow::Result<()> {
+    let read = a.read.read_config()?;
+    let normalise = Normalise::parse(&a.read.normalise)?;
+    if !a.file.is_file() {
+        return Err(EngineError::BadPath {
+            path: a.file.clone(),
+            reason: "no such file".into(),
+        }
+        .into());
+    }
+    let name = a.name.clone().unwrap_or_else(|| {
+        a.file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "log".into())
+    });
+    let job = ImportJob::from_params(ImportParams {
+        path: std::fs::canonicalize(&a.file).unwrap_or_else(|_| a.file.clone()),
+        read,
+        normalise,
+        name,
+        synthetic: false,
+    })?;
+    let ws = crate::engine::store::Workspace::open_or_create(&workspace_path(cli)?)?;
+    let (v, job_id) = super::run_job_with_id(&ws, Box::new(job))?;
+    let out = ImportJob::decode(&v)?;
+    if a.json {
+        return print_json(&json!({
+            "log_id": out.log_id, "job_id": job_id, "lines": out.summary.lines,
+            "records": out.summary.records, "bad_lines": out.summary.bad,
+            "distinct_queries": out.distinct_queries, "encoding": out.summary.encoding,
+        }));
+    }
+    println!(
+        "stored log #{} (job #{job_id}): {} records of {} lines, {} bad, {} distinct queries, {}",
+        out.log_id,
+        out.summary.records,
+        out.summary.lines,
+        out.summary.bad.count,
+        out.distinct_queries,
+        out.summary.encoding
+    );
+    Ok(())
+}
+
+fn gen_config(a: &GenerateArgs) -> Result<GenConfig, EngineError> {
+    let format = Format::parse(&a.format)
+        .ok_or_else(|| EngineError::invalid("--format", format!("`{}`", a.format)))?;
+    let cfg = GenConfig {
+        lines: a.lines,
+        seed: a.seed,
+        zipf: a.zipf,
+        distinct_ratio: a.distinct_ratio,
+        vocabulary: a.vocabulary,
+        repeat: a.repeat,
+        window: a.window,
+        hurst: a.hurst,
+        page_shares_pct: a.page_shares.clone(),
+        users: a.users,
+        format,
+        encoding: a.encoding.to_ascii_lowercase(),
+    };
+    cfg.validate()?;
+    Ok(cfg)
+}
+
+fn generate(a: &GenerateArgs) -> anyhow::Result<()> {
+    let cfg = gen_config(a)?;
+    let t = Instant::now();
+    let n = write_file(&cfg, &a.out, &())?;
+    let v = json!({
+        "out": a.out.display().to_string(), "lines": n, "synthetic": true,
+        "config": cfg, "elapsed_s": t.elapsed().as_secs_f64(),
+    });
+    if a.json {
+        return print_json(&v);
+    }
+    println!(
+        "wrote {n} synthetic lines ({}) to {} in {:.1} s",
+        cfg.format.name(),
+        a.out.display(),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn stream(a: &StreamArgs) -> anyhow::Result<()> {
+    let with_page = match a.key.as_str() {
+        "query" => false,
+        "query+page" => true,
+        k => {
+            return Err(
+                EngineError::invalid("--key", format!("`{k}`: query or query+page")).into(),
+            );
+        }
+    };
+    let read = a.read.read_config()?;
+    let cfg = StatsConfig {
+        normalise: Normalise::parse(&a.read.normalise)?,
+        ..StatsConfig::default()
+    };
+    let mut c = Collector::new(cfg);
+    let summary = read_file(&a.file, &read, &(), &mut |r| c.push(r))?;
+    let ids = c.stream_ids(with_page);
+    let distinct = ids.iter().map(|&i| i as u64 + 1).max().unwrap_or(0);
+    write_whole(&a.out, |w| {
+        for id in &ids {
+            writeln!(w, "{id}")?;
+        }
+        Ok(())
+    })?;
+    let v = json!({
+        "out": a.out.display().to_string(), "requests": ids.len(), "distinct_objects": distinct,
+        "key": a.key, "lines": summary.lines, "bad_lines": summary.bad,
+    });
+    if a.json {
+        return print_json(&v);
+    }
+    println!(
+        "wrote {} requests ({distinct} distinct objects, key {}) to {}",
+        ids.len(),
+        a.key,
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// Writes `path` whole or not at all.
+fn write_whole(
+    path: &Path,
+    body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp-writing");
+    let bad = |e: std::io::Error| EngineError::BadPath {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    };
+    let r = (|| {
+        let f = std::fs::File::create(&tmp)?;
+        let mut w = std::io::BufWriter::new(f);
+        body(&mut w)?;
+        w.flush()?;
+        w.get_ref().sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = r {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(bad(e).into());
+    }
+    Ok(())
+}
+
+fn list(cli: &Cli, a: &ListArgs) -> anyhow::Result<()> {
+    let ws = crate::engine::store::Workspace::open_or_create(&workspace_path(cli)?)?;
+    let rows = persist::list(ws.conn())?;
+    if a.json {
+        return print_json(&serde_json::to_value(&rows)?);
+    }
+    for r in rows {
+        println!(
+            "#{:<4} {:<24} {:<15} {:>10} records {:>8} bad  {}",
+            r.id, r.name, r.format, r.records, r.bad_lines, r.encoding
+        );
+    }
+    Ok(())
+}
+
+#[derive(Debug, Args)]
+pub struct BenchQuerylogArgs {
+    /// Lines of the generated log.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub lines: u64,
+    /// Use this log instead of generating one.
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// Run the pandas implementation of the same statistics side by side.
+    #[arg(long)]
+    pub peers: bool,
+    /// The peers' python (default: the venv bench/peers/setup.sh makes and prints).
+    #[arg(long)]
+    pub python: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn bench(a: &BenchQuerylogArgs) -> anyhow::Result<()> {
+    let path = match &a.file {
+        Some(f) => f.clone(),
+        None => {
+            let dir = std::env::temp_dir().join("tianwang-bench-querylog");
+            std::fs::create_dir_all(&dir)?;
+            let p = dir.join(format!("generated-{}-seed1.sogouq", a.lines));
+            if !p.exists() {
+                eprintln!("generating {} lines to {} …", a.lines, p.display());
+                let cfg = GenConfig {
+                    lines: a.lines,
+                    ..GenConfig::default()
+                };
+                write_file(&cfg, &p, &())?;
+            }
+            p
+        }
+    };
+    // Statistics in a child process, so its peak memory is its own.
+    let exe = std::env::current_exe()?;
+    let t = Instant::now();
+    let o = std::process::Command::new(&exe)
+        .args(["querylog", "stats"])
+        .arg(&path)
+        .args(["--json", "--report-memory"])
+        .output()?;
+    let wall = t.elapsed().as_secs_f64();
+    if !o.status.success() {
+        return Err(EngineError::Internal(format!(
+            "querylog stats failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        ))
+        .into());
+    }
+    let ours: Value = serde_json::from_slice(&o.stdout)?;
+    let mut rows = vec![json!({
+        "tool": "tianwang",
+        "seconds": wall,
+        "stats_seconds": ours["elapsed_s"],
+        "peak_rss_mb": ours["peak_rss_mb"],
+        "lines": ours["lines"],
+        "requests": ours["requests"],
+        "distinct_queries": ours["distinct_queries"],
+        "zipf_slope": ours["zipf"]["slope"],
+        "hurst": ours["hurst"]["rs"],
+    })];
+    let mut ratio = Value::Null;
+    if a.peers {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/querylog_peers.py");
+        let python = match &a.python {
+            Some(p) => p.clone(),
+            None => {
+                // bench/peers/setup.sh makes (idempotently) the venv and prints its python last.
+                let setup = std::process::Command::new("bash")
+                    .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/setup.sh"))
+                    .stderr(std::process::Stdio::inherit())
+                    .output()
+                    .map_err(|e| {
+                        EngineError::Internal(format!("running bench/peers/setup.sh: {e}"))
+                    })?;
+                if !setup.status.success() {
+                    return Err(EngineError::Internal("bench/peers/setup.sh failed".into()).into());
+                }
+                PathBuf::from(
+                    String::from_utf8_lossy(&setup.stdout)
+                        .lines()
+                        .last()
+                        .unwrap_or("")
+                        .trim(),
+                )
+            }
+        };
+        let t = Instant::now();
+        let o = std::process::Command::new(&python)
+            .arg(&script)
+            .arg(&path)
+            .output()
+            .map_err(|e| EngineError::BadPath {
+                path: python.clone(),
+                reason: e.to_string(),
+            })?;
+        let peer_wall = t.elapsed().as_secs_f64();
+        if !o.status.success() {
+            return Err(EngineError::Internal(format!(
+                "querylog_peers.py failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            ))
+            .into());
+        }
+        let mut p: Value = serde_json::from_slice(&o.stdout)?;
+        p["tool"] = json!("pandas");
+        p["seconds"] = json!(peer_wall);
+        ratio = json!(peer_wall / wall);
+        rows.push(p);
+    }
+    let v = json!({
+        "file": path.display().to_string(),
+        "rows": rows,
+        "speed_ratio_vs_pandas": ratio,
+        "targets": {"seconds": 30.0, "peak_rss_mb": 1536.0, "speed_ratio_vs_pandas": 10.0},
+    });
+    if a.json {
+        println!("{}", serde_json::to_string(&v)?);
+    } else {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    }
+    Ok(())
+}

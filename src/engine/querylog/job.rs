@@ -1,0 +1,239 @@
+//! The query-log lab's jobs: `querylog-import` (a log file into the workspace, streamed, with
+//! progress and cancel, one transaction) and `querylog-stats` (every statistic of a file or a
+//! stored log, the result in the experiment log).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::Normalise;
+use super::collect::collect_file;
+use super::persist::{self, ImportOutcome};
+use super::read::{ReadConfig, ReadSummary};
+use super::stats::{Collector, Stats, StatsConfig};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::{JobContext, Tick};
+use crate::engine::store::Workspace;
+
+/// `querylog-import` parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportParams {
+    pub path: PathBuf,
+    pub read: ReadConfig,
+    pub normalise: Normalise,
+    pub name: String,
+    #[serde(default)]
+    pub synthetic: bool,
+}
+
+pub struct ImportJob {
+    p: ImportParams,
+}
+
+impl TypedJob for ImportJob {
+    const KIND: &'static str = "querylog-import";
+    type Params = ImportParams;
+    type Output = ImportOutcome;
+
+    fn from_params(p: ImportParams) -> Result<Self> {
+        p.read.validate()?;
+        if p.name.trim().is_empty() {
+            return Err(EngineError::invalid(
+                "--name",
+                "a log needs a non-empty name",
+            ));
+        }
+        Ok(ImportJob { p })
+    }
+
+    fn params(&self) -> ImportParams {
+        self.p.clone()
+    }
+
+    fn run_typed(&mut self, cx: &JobContext) -> Result<ImportOutcome> {
+        let mut ws = Workspace::open_existing(cx.workspace_path())?;
+        let out = persist::import(
+            ws.conn_mut(),
+            &self.p.path,
+            &self.p.read,
+            self.p.normalise,
+            &self.p.name,
+            cx.job_id(),
+            self.p.synthetic,
+            cx,
+        )?;
+        cx.counter("records", out.summary.records as f64);
+        cx.counter("bad_lines", out.summary.bad.count as f64);
+        Ok(out)
+    }
+}
+
+/// Where a statistics run reads its log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogSource {
+    File { path: PathBuf, read: ReadConfig },
+    Stored { log_id: i64 },
+}
+
+/// `querylog-stats` parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatsParams {
+    pub source: LogSource,
+    pub config: StatsConfig,
+}
+
+/// A statistics run's result: what was read and every statistic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatsOutput {
+    pub read: Option<ReadSummary>,
+    pub stats: Stats,
+    pub elapsed_s: f64,
+    /// Seconds per phase (reading, counting queries, …).
+    #[serde(default)]
+    pub phases_s: Vec<(String, f64)>,
+}
+
+/// Reads the source and computes every statistic (the CLI and the panel call this too).
+pub fn compute(
+    source: &LogSource,
+    cfg: &StatsConfig,
+    workspace: Option<&std::path::Path>,
+    tick: &dyn Tick,
+) -> Result<StatsOutput> {
+    cfg.validate()?;
+    let t0 = std::time::Instant::now();
+    let timed = Timed::new(tick);
+    let tick: &dyn Tick = &timed;
+    let (read, c) = match source {
+        LogSource::File { path, read } => {
+            let phase = Phase(tick, 0.0, 0.7);
+            let (s, c) = collect_file(path, read, cfg, &phase)?;
+            (Some(s), c)
+        }
+        LogSource::Stored { log_id } => {
+            let Some(w) = workspace else {
+                return Err(EngineError::invalid(
+                    "--workspace",
+                    "a stored log needs a workspace",
+                ));
+            };
+            let ws = Workspace::open_existing(w)?;
+            tick.tick(0.0, "loading the stored log")?;
+            let mut c = Collector::new(cfg.clone());
+            persist::load(ws.conn(), *log_id, &mut |r| c.push(r))?;
+            (Some(persist::summary_of(ws.conn(), *log_id)?), c)
+        }
+    };
+    timed.mark("reading")?;
+    let stats = c.finish(&Phase(tick, 0.7, 1.0))?;
+    Ok(StatsOutput {
+        read,
+        stats,
+        elapsed_s: t0.elapsed().as_secs_f64(),
+        phases_s: timed.phases(),
+    })
+}
+
+/// A tick that also times each phase (a phase: from one message's first report to the next
+/// new message).
+pub struct Timed<'a> {
+    inner: &'a dyn Tick,
+    t0: std::time::Instant,
+    log: std::sync::Mutex<Vec<(String, f64)>>,
+}
+
+impl<'a> Timed<'a> {
+    pub fn new(inner: &'a dyn Tick) -> Self {
+        Timed {
+            inner,
+            t0: std::time::Instant::now(),
+            log: std::sync::Mutex::new(vec![("reading".into(), 0.0)]),
+        }
+    }
+
+    fn mark(&self, message: &str) -> Result<()> {
+        let mut log = self
+            .log
+            .lock()
+            .map_err(|_| EngineError::Internal("timing lock".into()))?;
+        let key = message
+            .split(|c: char| c.is_ascii_digit())
+            .next()
+            .unwrap_or("")
+            .trim();
+        let key = if key.is_empty() || key == "lines" {
+            "reading"
+        } else {
+            key
+        };
+        if log.last().map(|l| l.0.as_str()) != Some(key) {
+            log.push((key.to_string(), self.t0.elapsed().as_secs_f64()));
+        }
+        Ok(())
+    }
+
+    /// (phase, seconds) in order.
+    pub fn phases(&self) -> Vec<(String, f64)> {
+        let log = match self.log.lock() {
+            Ok(l) => l.clone(),
+            Err(_) => return Vec::new(),
+        };
+        let end = self.t0.elapsed().as_secs_f64();
+        log.iter()
+            .enumerate()
+            .map(|(i, (k, t))| {
+                let next = log.get(i + 1).map(|x| x.1).unwrap_or(end);
+                (k.clone(), next - t)
+            })
+            .collect()
+    }
+}
+
+impl Tick for Timed<'_> {
+    fn tick(&self, fraction: f32, message: &str) -> Result<()> {
+        self.mark(message)?;
+        self.inner.tick(fraction, message)
+    }
+}
+
+/// A tick that maps 0..1 onto `lo..hi` of the parent's progress.
+pub struct Phase<'a>(pub &'a dyn Tick, pub f32, pub f32);
+
+impl Tick for Phase<'_> {
+    fn tick(&self, fraction: f32, message: &str) -> Result<()> {
+        self.0.tick(self.1 + (self.2 - self.1) * fraction, message)
+    }
+}
+
+pub struct StatsJob {
+    p: StatsParams,
+}
+
+impl TypedJob for StatsJob {
+    const KIND: &'static str = "querylog-stats";
+    type Params = StatsParams;
+    type Output = StatsOutput;
+
+    fn from_params(p: StatsParams) -> Result<Self> {
+        p.config.validate()?;
+        if let LogSource::File { read, .. } = &p.source {
+            read.validate()?;
+        }
+        Ok(StatsJob { p })
+    }
+
+    fn params(&self) -> StatsParams {
+        self.p.clone()
+    }
+
+    fn run_typed(&mut self, cx: &JobContext) -> Result<StatsOutput> {
+        compute(
+            &self.p.source,
+            &self.p.config,
+            Some(cx.workspace_path()),
+            cx,
+        )
+    }
+}

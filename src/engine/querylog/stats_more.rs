@@ -1,0 +1,555 @@
+//! The computations behind [`super::stats::Stats`]: each statistic from the collector's
+//! compact per-request arrays. Repeat decay (9-3) [L3260–L3271], adjacent deviation (9-4)
+//! [L3275–L3292], pages (9-5) [L3298], URLs and cosine (9-6) [L3317–L3345], self-similarity
+//! [L3369–L3393], lengths, time of day.
+
+use rayon::prelude::*;
+
+use super::book;
+use super::fit;
+use super::stats::*;
+use crate::engine::error::Result;
+use crate::engine::jobs::Tick;
+
+pub(crate) fn compute(c: Collector, tick: &dyn Tick) -> Result<Stats> {
+    let n = c.q.len();
+    let m = c.queries.len();
+    tick.tick(0.0, "counting queries")?;
+    let mut counts = vec![0u64; m];
+    for &q in &c.q {
+        counts[q as usize] += 1;
+    }
+    // Ids are in first-appearance order, so a stable sort by count keeps ties that way.
+    let mut order: Vec<u32> = (0..m as u32).collect();
+    order.par_sort_by_key(|&id| (std::cmp::Reverse(counts[id as usize]), id));
+    let sorted: Vec<u64> = order.iter().map(|&id| counts[id as usize]).collect();
+    let once = counts.iter().filter(|&&k| k == 1).count() as u64;
+
+    let volume = Volume {
+        requests: n as u64,
+        distinct_queries: m as u64,
+        distinct_users: c.distinct_users() as u64,
+        sessions: sessions(&c),
+        queries_seen_once: once,
+        repeat_fraction: if n > 0 {
+            1.0 - m as f64 / n as f64
+        } else {
+            0.0
+        },
+        requests_per_query: if m > 0 { n as f64 / m as f64 } else { 0.0 },
+        filtered_out: c.filtered_out,
+        book_requests: book::REQUESTS,
+        book_distinct: book::DISTINCT,
+    };
+    let top_queries = order
+        .iter()
+        .take(c.cfg.top_n)
+        .map(|&id| QueryCount {
+            query: c.query(id).to_string(),
+            count: counts[id as usize],
+        })
+        .collect();
+    let rank_frequency = RankFrequency {
+        zipf: zipf_of(&sorted, c.cfg.zipf),
+        points: plot_ranks(m)
+            .into_iter()
+            .map(|r| (r as u64, sorted[r - 1]))
+            .collect(),
+    };
+    let cov = coverage_points(&sorted, n as u64);
+    let at = |k: usize| cov.get(k - 1).map(|p| p.1).unwrap_or(0.0);
+    let coverage = Coverage {
+        at_5pct: at(5),
+        at_20pct: at(20),
+        at_50pct: at(50),
+        book_at_20pct: book::COVERAGE_AT_20PCT,
+        points: cov
+            .iter()
+            .map(|&(x, y)| CoveragePoint {
+                top_fraction: x,
+                volume_fraction: y,
+                book_fit: book::coverage_fit(x),
+            })
+            .collect(),
+    };
+    tick.tick(0.3, "decay and deviation")?;
+    let decay = decay(&c.q, m, c.cfg.group_size, c.cfg.decay_reference);
+    let deviation = deviation(&c.q, c.cfg.group_size);
+    tick.tick(0.45, "pages and clicks")?;
+    let pages = pages(&c);
+    let clicks = clicks(&c);
+    tick.tick(0.55, "clicked URLs")?;
+    let urls = urls(&c, &order);
+    tick.tick(0.65, "self-similarity")?;
+    let selfsim = selfsim(&c.q, m, c.cfg.selfsim_group);
+    tick.tick(0.75, "query lengths")?;
+    let lengths = lengths(&c, &counts);
+    let time_of_day = c.t.iter().any(|&t| t != NO_TIME).then(|| {
+        let mut h = vec![0u64; 24];
+        for &t in &c.t {
+            if t != NO_TIME {
+                h[(t.rem_euclid(86_400) / 3600) as usize] += 1;
+            }
+        }
+        h
+    });
+    tick.tick(1.0, "done")?;
+    Ok(Stats {
+        config: Some(c.cfg.clone()),
+        volume,
+        top_queries,
+        rank_frequency,
+        coverage,
+        decay,
+        deviation,
+        pages,
+        clicks,
+        urls,
+        selfsim,
+        lengths,
+        time_of_day,
+    })
+}
+
+fn sessions(c: &Collector) -> u64 {
+    let users = c.distinct_users();
+    if users == 0 {
+        return 0;
+    }
+    let mut last = vec![NO_TIME; users];
+    let mut seen = vec![false; users];
+    let mut n = 0u64;
+    for (&u, &t) in c.u.iter().zip(&c.t) {
+        if u == NONE {
+            continue;
+        }
+        let i = u as usize;
+        if !seen[i] {
+            seen[i] = true;
+            n += 1;
+        } else if t != NO_TIME && last[i] != NO_TIME && (t - last[i]).abs() > c.cfg.session_gap_s {
+            n += 1;
+        }
+        if t != NO_TIME {
+            last[i] = t;
+        }
+    }
+    n
+}
+
+/// Y_i (9-3): occurrences in group i of the distinct queries of the reference group.
+pub(crate) fn decay(q: &[u32], m: usize, g: usize, reference: usize) -> Decay {
+    let groups: Vec<&[u32]> = q.chunks_exact(g).collect();
+    let mut out = Decay {
+        group_size: g,
+        reference,
+        book_first_zero: book::DECAY_ZERO_GROUP,
+        ..Decay::default()
+    };
+    if groups.len() < reference {
+        return out;
+    }
+    let mut mark = vec![false; m];
+    for &x in groups[reference - 1] {
+        mark[x as usize] = true;
+    }
+    out.y = groups
+        .iter()
+        .map(|grp| grp.iter().filter(|&&x| mark[x as usize]).count() as u64)
+        .collect();
+    out.first_zero = out
+        .y
+        .iter()
+        .enumerate()
+        .skip(reference)
+        .find(|(_, y)| **y == 0)
+        .map(|(i, _)| i + 1);
+    // Robust curve: mean over references r (up to 200 of them, evenly spread) of Y_{r+Δ}/G.
+    let max_lag = 100.min(groups.len().saturating_sub(1));
+    if max_lag > 0 {
+        let refs = groups.len() - max_lag;
+        let step = refs.div_ceil(200).max(1);
+        let mut stamp = vec![u32::MAX; m];
+        let mut sum = vec![0f64; max_lag];
+        let mut k = 0u32;
+        for r in (0..refs).step_by(step) {
+            for &x in groups[r] {
+                stamp[x as usize] = r as u32;
+            }
+            for (lag, s) in sum.iter_mut().enumerate() {
+                let grp = groups[r + lag + 1];
+                *s += grp
+                    .iter()
+                    .filter(|&&x| stamp[x as usize] == r as u32)
+                    .count() as f64
+                    / g as f64;
+            }
+            k += 1;
+        }
+        out.mean_by_lag = sum.into_iter().map(|s| s / k.max(1) as f64).collect();
+    }
+    out
+}
+
+/// Sorted (query, count) of a group.
+fn group_counts(grp: &[u32], buf: &mut Vec<u32>) -> Vec<(u32, u32)> {
+    buf.clear();
+    buf.extend_from_slice(grp);
+    buf.sort_unstable();
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for &x in buf.iter() {
+        match out.last_mut() {
+            Some((q, k)) if *q == x => *k += 1,
+            _ => out.push((x, 1)),
+        }
+    }
+    out
+}
+
+/// S (9-4) for sliding pairs of adjacent groups.
+pub(crate) fn deviation(q: &[u32], g: usize) -> Deviation {
+    let groups: Vec<&[u32]> = q.chunks_exact(g).collect();
+    let gc: Vec<Vec<(u32, u32)>> = groups
+        .par_iter()
+        .map_init(Vec::new, |buf, grp| group_counts(grp, buf))
+        .collect();
+    let gf = g as f64;
+    let s: Vec<f64> = gc
+        .windows(2)
+        .map(|w| {
+            let (a, b) = (&w[0], &w[1]);
+            let (mut i, mut j, mut s) = (0, 0, 0.0);
+            while i < a.len() || j < b.len() {
+                let (fa, fb) = match (a.get(i), b.get(j)) {
+                    (Some(x), Some(y)) if x.0 == y.0 => {
+                        i += 1;
+                        j += 1;
+                        (x.1, y.1)
+                    }
+                    (Some(x), Some(y)) if x.0 < y.0 => {
+                        i += 1;
+                        (x.1, 0)
+                    }
+                    (Some(_), Some(y)) => {
+                        j += 1;
+                        (0, y.1)
+                    }
+                    (Some(x), None) => {
+                        i += 1;
+                        (x.1, 0)
+                    }
+                    (None, Some(y)) => {
+                        j += 1;
+                        (0, y.1)
+                    }
+                    (None, None) => break,
+                };
+                let d = (fa as f64 - fb as f64) / gf;
+                s += d * d;
+            }
+            s
+        })
+        .collect();
+    let (lo, hi) = book::DEVIATION_BAND;
+    let mut sorted = s.clone();
+    sorted.sort_by(f64::total_cmp);
+    Deviation {
+        group_size: g,
+        mean: (!s.is_empty()).then(|| s.iter().sum::<f64>() / s.len() as f64),
+        median: (!s.is_empty()).then(|| sorted[sorted.len() / 2]),
+        share_in_band: (!s.is_empty())
+            .then(|| s.iter().filter(|&&v| (lo..=hi).contains(&v)).count() as f64 / s.len() as f64),
+        book_band: book::DEVIATION_BAND,
+        s,
+    }
+}
+
+fn pages(c: &Collector) -> Pages {
+    let mut by: Vec<u64> = Vec::new();
+    let mut with_page = 0u64;
+    for &p in &c.page {
+        if p == 0 {
+            continue;
+        }
+        with_page += 1;
+        let i = p as usize;
+        if by.len() <= i {
+            by.resize(i + 1, 0);
+        }
+        by[i] += 1;
+    }
+    let by_page: Vec<(u32, u64)> = by
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| **k > 0)
+        .map(|(p, k)| (p as u32, *k))
+        .collect();
+    let share = |p: usize| {
+        if with_page == 0 {
+            0.0
+        } else {
+            100.0 * by.get(p).copied().unwrap_or(0) as f64 / with_page as f64
+        }
+    };
+    let mut out = Pages {
+        share_pct: (1..=5).map(share).collect(),
+        book_share_pct: book::PAGE_SHARES_PCT.to_vec(),
+        by_page,
+        ..Pages::default()
+    };
+    if with_page == 0 {
+        return out;
+    }
+    if c.page_field {
+        let first = by.get(1).copied().unwrap_or(0);
+        out.pages_per_query = (first > 0).then(|| with_page as f64 / first as f64);
+    }
+    // (user, query) pairs: distinct pages each, and whether they stay on page 1.
+    let mut keys: Vec<(u64, u32)> =
+        c.u.iter()
+            .zip(&c.q)
+            .zip(&c.page)
+            .filter(|(_, p)| **p > 0)
+            .map(|((&u, &q), &p)| (((u as u64) << 32) | q as u64, p))
+            .collect();
+    keys.par_sort_unstable();
+    keys.dedup();
+    let (mut pairs, mut only_first) = (0u64, 0u64);
+    let mut i = 0;
+    while i < keys.len() {
+        let mut j = i;
+        while j < keys.len() && keys[j].0 == keys[i].0 {
+            j += 1;
+        }
+        pairs += 1;
+        if j - i == 1 && keys[i].1 == 1 {
+            only_first += 1;
+        }
+        i = j;
+    }
+    if !c.page_field && pairs > 0 {
+        out.pages_per_query = Some(keys.len() as f64 / pairs as f64);
+    }
+    out.first_page_only_share = (pairs > 0).then(|| only_first as f64 / pairs as f64);
+    out
+}
+
+fn clicks(c: &Collector) -> Clicks {
+    let mut by: Vec<u64> = Vec::new();
+    let mut total = 0u64;
+    for &r in &c.rank {
+        if r == 0 {
+            continue;
+        }
+        total += 1;
+        let i = r as usize;
+        if by.len() <= i {
+            by.resize(i + 1, 0);
+        }
+        by[i] += 1;
+    }
+    Clicks {
+        clicks: total,
+        rank_share_pct: (1..=10)
+            .map(|r| {
+                if total == 0 {
+                    0.0
+                } else {
+                    100.0 * by.get(r).copied().unwrap_or(0) as f64 / total as f64
+                }
+            })
+            .collect(),
+        by_rank: by
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| **k > 0)
+            .map(|(r, k)| (r as u32, *k))
+            .collect(),
+    }
+}
+
+fn urls(c: &Collector, order: &[u32]) -> Option<Urls> {
+    let nu = c.distinct_urls();
+    if nu == 0 {
+        return None;
+    }
+    let mut counts = vec![0u64; nu];
+    let mut clicks = 0u64;
+    for &u in &c.url {
+        if u != NONE {
+            counts[u as usize] += 1;
+            clicks += 1;
+        }
+    }
+    let once = counts.iter().filter(|&&k| k == 1).count() as u64;
+    let mut sorted = counts.clone();
+    sorted.par_sort_unstable_by(|a, b| b.cmp(a));
+    let (mut acc, mut need) = (0u64, 0usize);
+    for &k in &sorted {
+        if 3 * acc >= 2 * clicks {
+            break;
+        }
+        acc += k;
+        need += 1;
+    }
+    // Cosine (9-6) for the queries with most clicks; dimensions = URLs clicked under Q_i.
+    let mut qrank = vec![u32::MAX; c.queries.len()];
+    for (i, &q) in order.iter().take(c.cfg.cosine_top).enumerate() {
+        qrank[q as usize] = i as u32;
+    }
+    let mut pairs: Vec<u64> =
+        c.q.iter()
+            .zip(&c.url)
+            .filter(|(q, u)| **u != NONE && qrank[**q as usize] != u32::MAX)
+            .map(|(&q, &u)| ((qrank[q as usize] as u64) << 32) | u as u64)
+            .collect();
+    pairs.par_sort_unstable();
+    let mut values = Vec::new();
+    let mut i = 0;
+    while i < pairs.len() {
+        let qr = pairs[i] >> 32;
+        let (mut dot, mut ni, mut ng, mut dims) = (0f64, 0f64, 0f64, 0u32);
+        while i < pairs.len() && pairs[i] >> 32 == qr {
+            let u = pairs[i] & 0xFFFF_FFFF;
+            let mut w = 0u64;
+            while i < pairs.len() && pairs[i] == (qr << 32) | u {
+                w += 1;
+                i += 1;
+            }
+            let g = counts[u as usize] as f64;
+            let w = w as f64;
+            dot += w * g;
+            ni += w * w;
+            ng += g * g;
+            dims += 1;
+        }
+        let cos = if ni > 0.0 && ng > 0.0 {
+            (dot / (ni.sqrt() * ng.sqrt())).min(1.0)
+        } else {
+            0.0
+        };
+        values.push((dims, cos));
+    }
+    let share = |v: &[&(u32, f64)]| {
+        (!v.is_empty()).then(|| v.iter().filter(|x| x.1 > 0.8).count() as f64 / v.len() as f64)
+    };
+    let all: Vec<&(u32, f64)> = values.iter().collect();
+    let multi: Vec<&(u32, f64)> = values.iter().filter(|v| v.0 >= 2).collect();
+    Some(Urls {
+        clicks,
+        distinct: nu as u64,
+        clicked_once: once,
+        share_clicked_once: once as f64 / nu as f64,
+        share_for_two_thirds: need as f64 / nu as f64,
+        coverage: coverage_points(&sorted, clicks),
+        cosine: Cosine {
+            queries: values.len() as u64,
+            share_above_08: share(&all),
+            multi_url_queries: multi.len() as u64,
+            share_above_08_multi_url: share(&multi),
+            values,
+        },
+    })
+}
+
+/// Distinct queries per whole group of `g` requests.
+pub(crate) fn distinct_per_group(q: &[u32], m: usize, g: usize) -> Vec<u32> {
+    let mut stamp = vec![u32::MAX; m];
+    q.chunks_exact(g)
+        .enumerate()
+        .map(|(i, grp)| {
+            let mut k = 0;
+            for &x in grp {
+                if stamp[x as usize] != i as u32 {
+                    stamp[x as usize] = i as u32;
+                    k += 1;
+                }
+            }
+            k
+        })
+        .collect()
+}
+
+pub(crate) fn selfsim(q: &[u32], m: usize, g: usize) -> SelfSim {
+    let series = distinct_per_group(q, m, g);
+    let x: Vec<f64> = series.iter().map(|&v| v as f64).collect();
+    let hurst = fit::hurst_rs(&x);
+    let (vh, vt) = fit::hurst_variance_time(&x);
+    let levels = book::AGGREGATION_LEVELS
+        .iter()
+        .map(|&lg| Level {
+            group_size: lg,
+            series: if lg == g {
+                series.clone()
+            } else {
+                distinct_per_group(q, m, lg)
+            },
+        })
+        .collect();
+    SelfSim {
+        group_size: g,
+        hurst,
+        variance_time_h: vh,
+        variance_time: vt,
+        levels,
+        book_h: book::HURST,
+    }
+}
+
+fn histogram(pairs: impl Iterator<Item = (u32, u64)>) -> (Vec<(u32, u64)>, f64) {
+    let mut by: Vec<u64> = Vec::new();
+    let (mut sum, mut n) = (0f64, 0u64);
+    for (len, w) in pairs {
+        let i = len as usize;
+        if by.len() <= i {
+            by.resize(i + 1, 0);
+        }
+        by[i] += w;
+        sum += len as f64 * w as f64;
+        n += w;
+    }
+    let h = by
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| **k > 0)
+        .map(|(l, k)| (l as u32, *k))
+        .collect();
+    (h, if n > 0 { sum / n as f64 } else { 0.0 })
+}
+
+fn lengths(c: &Collector, counts: &[u64]) -> Lengths {
+    let chars: Vec<u32> = c
+        .queries
+        .par_iter()
+        .map(|q| q.chars().count() as u32)
+        .collect();
+    let (ch, mean_chars) = histogram(chars.iter().zip(counts).map(|(&l, &k)| (l, k)));
+    let (words, mean_words) = if c.cfg.words {
+        let jieba = crate::engine::text::segment::Segmenter::shared().jieba();
+        let w: Vec<u32> = c
+            .queries
+            .par_iter()
+            .map(|q| {
+                if q.is_empty() {
+                    0
+                } else {
+                    jieba
+                        .cut(q, false)
+                        .iter()
+                        .filter(|t| !t.word.trim().is_empty())
+                        .count() as u32
+                }
+            })
+            .collect();
+        let (h, mean) = histogram(w.iter().zip(counts).map(|(&l, &k)| (l, k)));
+        (Some(h), Some(mean))
+    } else {
+        (None, None)
+    };
+    Lengths {
+        chars: ch,
+        mean_chars,
+        words,
+        mean_words,
+    }
+}

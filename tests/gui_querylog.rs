@@ -40,7 +40,9 @@ fn generate_then_coverage_tab_shows_the_plot_and_the_books_number() {
     h.get_by_label_contains("书中 0.67");
     // The request stream goes to the cache lab (written off the UI thread).
     h.get_by_label("把此请求流送到缓存实验").click();
-    wait_secs(&mut h, "the stream", 60, |h| {
-        h.query_by_label_contains("请求流已写出").is_some()
+    // … and the cache panel opens with it as its trace.
+    wait_secs(&mut h, "the stream in the cache panel", 60, |h| {
+        h.query_by_label_contains("已从查询日志面板接收请求流")
+            .is_some()
     });
 }

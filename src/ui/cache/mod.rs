@@ -45,6 +45,8 @@ pub(crate) enum Metric {
 
 pub(crate) struct CachePanel {
     src: Src,
+    /// The trace file came from the query-log panel ("send this stream to the cache lab").
+    from_querylog: bool,
     ch9_scale: f64,
     zipf: GenSpec,
     file: String,
@@ -106,6 +108,7 @@ impl Default for CachePanel {
             tuned: Vec::new(),
             error: None,
             stepper: stepper::Stepper::default(),
+            from_querylog: false,
         }
     }
 }
@@ -303,6 +306,9 @@ impl CachePanel {
                     .labelled_by(l.id);
             }
             Src::File => {
+                if self.from_querylog {
+                    ui.label(RichText::new(lang.tf("cache.from_querylog", &[&self.file])).weak());
+                }
                 let l = ui.label(lang.t("cache.file"));
                 ui.add(egui::TextEdit::singleline(&mut self.file).desired_width(300.0))
                     .labelled_by(l.id);
@@ -543,6 +549,13 @@ impl LabPanel for CachePanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         self.poll();
         let lang = cx.lang;
+        // A stream sent from the query-log panel: one query id per line.
+        if let Some(p) = cx.hub.querylog_stream.take() {
+            self.src = Src::File;
+            self.file = p.display().to_string();
+            self.format = Format::Lines;
+            self.from_querylog = true;
+        }
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {

@@ -555,6 +555,7 @@ impl LabPanel for QuerylogPanel {
             let r = r.and_then(|x| x);
             if let Ok(p) = &r {
                 cx.hub.querylog_stream = Some(p.clone());
+                cx.goto("cache");
             }
             self.sent = Some(r);
         }

@@ -202,6 +202,23 @@ mod tests {
     }
 
     #[test]
+    fn the_digests_worked_vector() {
+        // Digest E2 item 5 / D2.4: three features, none for the empty segment between 。。
+        let f = features(
+            "北京大学网络实验室开发了天网搜索引擎。它于1997年发布。。欢迎访问！本站版权所有。",
+            10,
+        );
+        assert_eq!(
+            f,
+            [
+                "室开发了天网搜索引擎",
+                "它于1997年发布",
+                "迎访问！本站版权所有"
+            ]
+        );
+    }
+
+    #[test]
     fn features_skip_empty_segments() {
         assert!(features("。。", 10).is_empty());
         assert_eq!(features("短句。\n长 句 子。", 10), ["短句", "长句子"]);

@@ -16,6 +16,12 @@ const BOOK_TABLE_7_5: [(&str, &str, u32, u32); 3] = [
     ("dedup.chunk_2", "24,000,000", 3240, 22),
 ];
 
+/// Table 7-4 [L2588–L2597]: algorithm, found, "recall" %, precision % at δ = 0.1.
+const BOOK_TABLE_7_4: [(&str, u32, f64, f64); 2] = [
+    ("tianwang3", 211_718, 17.90, 98.0),
+    ("tianwang4", 222_151, 18.78, 97.0),
+];
+
 /// Table 7-6 [L2620–L2626]: algorithm, minutes on 1,182,899 pages, recall %.
 const BOOK_TABLE_7_6: [(&str, u32, f64); 3] = [
     ("tianwang1", 5, 16.98),
@@ -350,6 +356,33 @@ fn book_tables_ui(lang: Lang, ui: &mut Ui, c: &Option<Compared>) {
                     ui.end_row();
                 }
             });
+            ui.label(RichText::new(lang.t("dedup.t74")).strong());
+            let rows: Vec<Vec<String>> = BOOK_TABLE_7_4
+                .iter()
+                .map(|(m, found, rate, p)| {
+                    let at_001 = BOOK_TABLE_7_3.iter().find(|b| b.0 == *m).map_or(0, |b| b.1);
+                    vec![
+                        m.to_string(),
+                        found.to_string(),
+                        format!("{rate:.2}"),
+                        format!("{p:.0}"),
+                        format!("+{}", found - at_001),
+                    ]
+                })
+                .collect();
+            simple_grid(
+                ui,
+                "dedup_t74",
+                &[
+                    lang.t("dedup.col_method"),
+                    lang.t("dedup.col_book_found"),
+                    lang.t("dedup.col_book_rate"),
+                    lang.t("dedup.col_book_p"),
+                    lang.t("dedup.col_vs_001"),
+                ],
+                &rows,
+            );
+            ui.label(RichText::new(lang.t("dedup.t74_note")).weak());
             ui.label(RichText::new(lang.t("dedup.t76")).strong());
             egui::Grid::new("dedup_t76").striped(true).show(ui, |ui| {
                 for h in [

@@ -278,8 +278,16 @@ impl DedupPanel {
             .collect();
         let expected = t.rows.first().map_or(0.0, |r| r.expected);
         let names: Vec<String> = t.rows.iter().map(|r| hash_name(&r.hash)).collect();
+        // Headroom above the tallest mark for the legend.
+        let top = obs
+            .iter()
+            .chain(&seed)
+            .map(|p| p[1])
+            .fold(expected, f64::max)
+            * 1.5;
         ui.horizontal(|ui| {
             let title = lang.t("dedup.hash_plot");
+            ui.label(RichText::new(title).strong());
             let (x, y) = (lang.t("dedup.axis_hash"), lang.t("dedup.axis_collisions"));
             let (o, s2) = (obs.clone(), seed.clone());
             let (lo, ls, le) = (
@@ -304,6 +312,7 @@ impl DedupPanel {
             .x_axis_label(lang.t("dedup.axis_hash"))
             .y_axis_label(lang.t("dedup.axis_collisions"))
             .include_y(0.0)
+            .include_y(top)
             .x_axis_formatter(move |m, _| {
                 let i = m.value.round();
                 if (m.value - i).abs() < 1e-6 && i >= 0.0 {

@@ -284,7 +284,7 @@ impl DedupPanel {
             .chain(&seed)
             .map(|p| p[1])
             .fold(expected, f64::max)
-            * 1.5;
+            * 1.9;
         ui.horizontal(|ui| {
             let title = lang.t("dedup.hash_plot");
             ui.label(RichText::new(title).strong());

@@ -468,3 +468,82 @@ fn hierarchical_knn_reports_pruned_parents() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The sample web's categories as a corpus; the trained model classifies stored pages by URL
+/// (their DocView title and body), as the page inspector does.
+#[test]
+fn sample_web_categories_and_stored_pages() {
+    let d = scratch("sampleweb");
+    let ws = d.join("w.tianwang");
+    let ws_s = ws.display().to_string();
+    let out = bin()
+        .args(["classify", "--sample-web", "--model", "nb", "--seed", "3"])
+        .args(["--save", "channels", "--workspace", &ws_s, "--json"])
+        .output()
+        .unwrap();
+    let v = json_of(&out);
+    let labels: Vec<&str> = v["labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    // Eight channels; the Big5 site's 旅遊 is folded into 旅游.
+    assert_eq!(labels.len(), 8, "{labels:?}");
+    assert!(labels.contains(&"旅游") && !labels.contains(&"旅遊"));
+    assert!(v["accuracy"].as_f64().unwrap() > 0.8, "{}", v["accuracy"]);
+    let out = bin()
+        .args(["sample", "load", "--workspace", &ws_s, "--json"])
+        .output()
+        .unwrap();
+    json_of(&out);
+    let urls = [
+        (
+            "http://www.huaxia.localhost/culture/2025-09/28/content_10017.html",
+            "文化",
+        ),
+        ("http://tech.xinzhi.localhost/archives/10067.html", "科技"),
+    ];
+    let mut args = vec![
+        "classify",
+        "predict",
+        "--model-id",
+        "1",
+        "--workspace",
+        &ws_s,
+        "--json",
+    ];
+    for (u, _) in &urls {
+        args.push("--url");
+        args.push(u);
+    }
+    let v = json_of(&bin().args(&args).output().unwrap());
+    let pages = v["pages"].as_array().unwrap();
+    assert_eq!(pages.len(), 2);
+    for (p, (u, label)) in pages.iter().zip(urls) {
+        assert_eq!(p["url"], u);
+        assert_eq!(p["explanation"]["predicted"][0], label, "{p}");
+        assert!(
+            !p["explanation"]["top_features"]
+                .as_array()
+                .unwrap()
+                .is_empty()
+        );
+        assert!(!p["title"].as_str().unwrap().is_empty());
+    }
+    // A page the workspace does not hold: exit 2 naming it.
+    let out = bin()
+        .args([
+            "classify",
+            "predict",
+            "--model-id",
+            "1",
+            "--workspace",
+            &ws_s,
+        ])
+        .args(["--url", "http://nowhere.localhost/x.html"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nowhere.localhost"));
+}

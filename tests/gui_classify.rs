@@ -155,3 +155,63 @@ fn screenshots_when_asked() {
     h.get_by_label("Macro-F1 vs k").scroll_to_me();
     shot(&mut h, "classify_curves_en.png");
 }
+
+/// The page inspector classifies the selected page with a model stored in the workspace.
+#[test]
+fn the_page_inspector_says_what_a_page_is_about() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("w.tianwang");
+    let ws = path.display().to_string();
+    for args in [
+        vec!["sample", "load", "--workspace", &ws],
+        vec![
+            "classify",
+            "--sample-web",
+            "--model",
+            "nb",
+            "--save",
+            "channels",
+            "--workspace",
+            &ws,
+        ],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tianwang"))
+            .args(&args)
+            .env("TIANWANG_DATA_DIR", d.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let mut h = harness_with(&path, false);
+    wait_secs(&mut h, "the workspace", 20, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h.get_by_label("网页与快照").click();
+    // (step, not run: run() also checks that every widget is named, and the Pages panel's
+    // filter combo boxes are named only by their selection.)
+    h.step();
+    h.step();
+    h.get_by_label("筛选").click();
+    h.get_by_label("筛选").type_text("archives/10067");
+    let url = "http://tech.xinzhi.localhost/archives/10067.html";
+    wait_secs(&mut h, "the page list", 30, |h| {
+        h.query_by_label_contains(url).is_some()
+    });
+    h.get_by_label_contains(url).click();
+    wait_secs(&mut h, "the page", 30, |h| {
+        h.query_by_label("这篇网页属于哪一类？").is_some()
+    });
+    h.get_by_label("这篇网页属于哪一类？").click();
+    wait_secs(&mut h, "the models", 30, |h| {
+        h.query_by_label("分类").is_some()
+    });
+    h.get_by_label("分类").click();
+    wait_secs(&mut h, "the prediction", 60, |h| {
+        h.query_by_label_contains("判为：科技").is_some()
+    });
+    h.get_by_label("起决定作用的特征");
+}

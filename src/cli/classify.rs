@@ -204,6 +204,34 @@ pub struct DataArgs {
     /// Refuse the whole input at the first bad record (default: skip and count it).
     #[arg(long)]
     pub strict: bool,
+    /// Instead of files: the sample web's categorised articles, a seeded stratified split.
+    #[arg(long, conflicts_with_all = ["train", "test"])]
+    pub sample_web: bool,
+    /// With --sample-web: the share of each class held out for testing.
+    #[arg(long, default_value_t = 0.25, value_name = "X")]
+    pub test_share: f64,
+}
+
+impl DataArgs {
+    /// The corpus these flags name (`seed` splits the sample web).
+    fn corpus(&self, seed: u64) -> Result<job::CorpusChoice, EngineError> {
+        if self.sample_web {
+            return Ok(job::CorpusChoice::SampleWeb {
+                test_share: self.test_share,
+                seed,
+            });
+        }
+        Ok(job::CorpusChoice::Files {
+            train: self
+                .train
+                .clone()
+                .ok_or_else(|| EngineError::invalid("--train", "is required"))?,
+            test: self
+                .test
+                .clone()
+                .ok_or_else(|| EngineError::invalid("--test", "is required"))?,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Args)]
@@ -258,8 +286,11 @@ pub struct PredictArgs {
     #[arg(long, value_name = "ID")]
     pub model_id: i64,
     /// Text files (UTF-8 or GB18030), one document each (or one per line with --lines).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present = "url", value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Pages stored in the workspace, classified on their DocView title and body.
+    #[arg(long, value_name = "URL")]
+    pub url: Vec<String>,
     /// Each non-empty line is a document (a trailing <TAB>label is ignored).
     #[arg(long)]
     pub lines: bool,
@@ -315,18 +346,7 @@ pub fn run(args: &ClassifyArgs, workspace: Option<PathBuf>) -> anyhow::Result<()
         Some(ClassifyCommand::Sweep(s)) => {
             let cfg = s.pipeline.config()?;
             let vary = Vary::parse(&s.vary)?;
-            let corpus = job::CorpusChoice::Files {
-                train: s
-                    .data
-                    .train
-                    .clone()
-                    .ok_or_else(|| EngineError::invalid("--train", "is required"))?,
-                test: s
-                    .data
-                    .test
-                    .clone()
-                    .ok_or_else(|| EngineError::invalid("--test", "is required"))?,
-            };
+            let corpus = s.data.corpus(cfg.seed)?;
             let j = <job::SweepJob as TypedJob>::from_params(job::SweepParams {
                 corpus,
                 strict: s.data.strict,
@@ -378,18 +398,7 @@ fn train(a: &TrainArgs, workspace: &Option<PathBuf>) -> anyhow::Result<()> {
     if a.save.is_some() && workspace.is_none() {
         return Err(EngineError::invalid("--save", "needs --workspace FILE").into());
     }
-    let corpus = job::CorpusChoice::Files {
-        train: a
-            .data
-            .train
-            .clone()
-            .ok_or_else(|| EngineError::invalid("--train", "is required"))?,
-        test: a
-            .data
-            .test
-            .clone()
-            .ok_or_else(|| EngineError::invalid("--test", "is required"))?,
-    };
+    let corpus = a.data.corpus(cfg.seed)?;
     let job = <job::TrainJob as TypedJob>::from_params(job::TrainParams {
         corpus,
         strict: a.data.strict,
@@ -429,6 +438,25 @@ struct Prediction {
 
 fn predict(p: &PredictArgs, workspace: &Option<PathBuf>) -> anyhow::Result<()> {
     let ws = open_workspace(workspace)?;
+    if !p.url.is_empty() {
+        let out = p
+            .url
+            .iter()
+            .map(|u| crate::engine::classify::pages::predict_page(&ws, p.model_id, u, p.top))
+            .collect::<Result<Vec<_>, _>>()?;
+        if p.json {
+            return print_json(&serde_json::json!({ "model_id": p.model_id, "pages": out }));
+        }
+        for pr in &out {
+            println!(
+                "{}\t{}\t{}",
+                pr.url,
+                pr.explanation.predicted.join(","),
+                pr.title
+            );
+        }
+        return Ok(());
+    }
     let model = persist::load(ws.conn(), p.model_id)?;
     let tok = JiebaTokenizer::new(model.config.tokens.clone());
     let mut out = Vec::new();

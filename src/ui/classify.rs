@@ -58,6 +58,8 @@ enum Src {
     Pair,
     Split,
     KFold,
+    /// The sample web's categorised articles, a seeded split.
+    SampleWeb,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -154,6 +156,10 @@ impl Form {
                 test_share: self.share,
                 seed: self.seed,
             },
+            Src::SampleWeb => CorpusChoice::SampleWeb {
+                test_share: self.share,
+                seed: self.seed,
+            },
             Src::KFold => CorpusChoice::KFold {
                 file: need(&self.file)?,
                 folds: self.folds,
@@ -217,6 +223,11 @@ impl Form {
             } => {
                 self.src = Src::Split;
                 self.file = file.display().to_string();
+                self.share = *test_share;
+                self.seed = *seed;
+            }
+            CorpusChoice::SampleWeb { test_share, seed } => {
+                self.src = Src::SampleWeb;
                 self.share = *test_share;
                 self.seed = *seed;
             }
@@ -528,6 +539,7 @@ impl ClassifyPanel {
             ui.radio_value(&mut f.src, Src::Pair, lang.t("classify.src_pair"));
             ui.radio_value(&mut f.src, Src::Split, lang.t("classify.src_split"));
             ui.radio_value(&mut f.src, Src::KFold, lang.t("classify.src_kfold"));
+            ui.radio_value(&mut f.src, Src::SampleWeb, lang.t("classify.src_sample"));
         });
         match f.src {
             Src::Titles => {
@@ -543,6 +555,20 @@ impl ClassifyPanel {
                     ui.add(egui::TextEdit::singleline(&mut f.test).desired_width(480.0))
                         .labelled_by(l.id);
                     ui.end_row();
+                });
+            }
+            Src::SampleWeb => {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(lang.t("classify.sample_note")).weak());
+                    let l = ui.label(lang.t("classify.test_share"));
+                    ui.add(
+                        egui::DragValue::new(&mut f.share)
+                            .range(0.05..=0.9)
+                            .speed(0.01),
+                    )
+                    .labelled_by(l.id);
+                    let l = ui.label(lang.t("classify.seed"));
+                    ui.add(egui::DragValue::new(&mut f.seed)).labelled_by(l.id);
                 });
             }
             Src::Split | Src::KFold => {

@@ -13,6 +13,7 @@ pub mod fonts;
 pub mod i18n;
 mod jobs;
 mod overview;
+mod page_class;
 mod pages;
 pub(crate) mod panel;
 mod querylog;

@@ -51,6 +51,8 @@ pub(crate) struct PagesPanel {
     /// The line diff of (A, B), computed once off the UI thread (an LCS table can be large).
     diff: Option<(SnapshotPair, Task<DiffLines>)>,
     diff_done: Option<(SnapshotPair, DiffLines)>,
+    /// The page's category by a stored classifier.
+    classify: super::page_class::ClassifyBox,
 }
 
 fn open_snapshot(
@@ -111,12 +113,13 @@ fn filters(lang: Lang, ui: &mut Ui, p: &mut PagesPanel) {
         .map(|l| l.statuses.clone())
         .unwrap_or_default();
     ui.horizontal_wrapped(|ui| {
-        ui.label(lang.t("pages.filter"));
+        let l = ui.label(lang.t("pages.filter"));
         ui.add(
             egui::TextEdit::singleline(&mut p.text)
                 .hint_text(lang.t("pages.filter_hint"))
                 .desired_width(220.0),
-        );
+        )
+        .labelled_by(l.id);
         egui::ComboBox::from_id_salt("pages_host")
             .selected_text(
                 p.host
@@ -184,6 +187,7 @@ fn detail_ui(
     if let Some(r) = &d.replica_of {
         ui.label(RichText::new(lang.tf("pages.replica_of", &[r])).italics());
     }
+    p.classify.ui(lang, ui, path, &d.url);
     if !d.replicas.is_empty() {
         ui.label(RichText::new(lang.tf("pages.replicas", &[&d.replicas.join("  ")])).italics());
     }

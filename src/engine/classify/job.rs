@@ -65,6 +65,9 @@ pub enum CorpusChoice {
         folds: usize,
         seed: u64,
     },
+    /// The sample web's categorised articles ([`super::pages::sample_web_corpus`]),
+    /// `test_share` of each class held out (seeded, stratified).
+    SampleWeb { test_share: f64, seed: u64 },
 }
 
 impl CorpusChoice {
@@ -87,6 +90,14 @@ impl CorpusChoice {
                 if !(test_share.is_finite() && *test_share > 0.0 && *test_share < 1.0) {
                     return Err(EngineError::invalid(
                         "test_share",
+                        "must be between 0 and 1 (exclusive)",
+                    ));
+                }
+            }
+            CorpusChoice::SampleWeb { test_share, .. } => {
+                if !(test_share.is_finite() && *test_share > 0.0 && *test_share < 1.0) {
+                    return Err(EngineError::invalid(
+                        "--test-share",
                         "must be between 0 and 1 (exclusive)",
                     ));
                 }
@@ -177,6 +188,12 @@ pub fn load_corpus(c: &CorpusChoice, strict: bool) -> Result<Vec<(Corpus, Corpus
             seed,
         } => {
             let all = corpus::read_any(file, strict)?;
+            let (y, n) = label_ids(&all);
+            let (a, b) = stratified_split(&y, n, *test_share, *seed);
+            Ok(vec![(pick(&all, &a), pick(&all, &b))])
+        }
+        CorpusChoice::SampleWeb { test_share, seed } => {
+            let all = super::pages::sample_web_corpus()?;
             let (y, n) = label_ids(&all);
             let (a, b) = stratified_split(&y, n, *test_share, *seed);
             Ok(vec![(pick(&all, &a), pick(&all, &b))])

@@ -32,6 +32,7 @@ pub mod knn;
 pub mod linear;
 pub mod metrics;
 pub mod nb;
+pub mod pages;
 pub mod persist;
 pub mod pipeline;
 pub mod rocchio;

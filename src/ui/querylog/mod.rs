@@ -3,6 +3,7 @@
 //! tab per statistic with its plot and the book's number beside ours (`tabs`). Reading and
 //! computing run in a background [`Task`]; the panel only draws the plain `Stats` it gets.
 
+mod figure;
 mod tabs;
 
 use std::path::PathBuf;
@@ -397,14 +398,14 @@ impl QuerylogPanel {
             let l = ui.label(lang.t("ql.time_range"));
             ui.add(
                 egui::TextEdit::singleline(&mut self.time_from)
-                    .desired_width(70.0)
+                    .desired_width(90.0)
                     .hint_text("00:00:00"),
             )
             .labelled_by(l.id);
             let l = ui.label("–");
             ui.add(
                 egui::TextEdit::singleline(&mut self.time_to)
-                    .desired_width(70.0)
+                    .desired_width(90.0)
                     .hint_text("23:59:59"),
             )
             .labelled_by(l.id);

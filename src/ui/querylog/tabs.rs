@@ -2,118 +2,14 @@
 //! `Plot` for PNG/SVG), the table as CSV, and the book's number beside ours.
 
 use egui::{RichText, Ui};
-use egui_plot::{Bar, BarChart, HLine, Legend, Line, Plot, PlotPoints, Points, VLine};
 
 use super::Tab;
-use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries, Table};
+use super::figure::{Fig, Kind, figure};
+use crate::engine::export::{Mark, Table};
 use crate::engine::querylog::book;
 use crate::engine::querylog::stats::Stats;
 use crate::ui::Lang;
-use crate::ui::export::{Exports, plot_buttons, table_button};
-
-/// How a series is drawn.
-#[derive(Clone, Copy, PartialEq)]
-enum Kind {
-    Line,
-    Points,
-    Bars,
-}
-
-struct Fig<'a> {
-    id: &'a str,
-    title: String,
-    x: String,
-    y: String,
-    /// On screen, log axes are drawn as log10 of the values.
-    log: (bool, bool),
-    series: Vec<(String, Vec<[f64; 2]>, Kind)>,
-    marks: Vec<Mark>,
-}
-
-impl Fig<'_> {
-    fn export(&self) -> XPlot {
-        let mut p = XPlot::new(self.title.clone(), self.x.clone(), self.y.clone());
-        for (n, pts, k) in &self.series {
-            p = p.series(match k {
-                Kind::Line => XSeries::line(n.clone(), pts.clone()),
-                Kind::Points => XSeries::points(n.clone(), pts.clone()),
-                Kind::Bars => XSeries::bars(n.clone(), pts.clone()),
-            });
-        }
-        p.marks = self.marks.clone();
-        if self.log.0 {
-            p = p.log_x();
-        }
-        if self.log.1 {
-            p = p.log_y();
-        }
-        p
-    }
-}
-
-fn lg(v: f64, on: bool) -> f64 {
-    if on { v.max(1e-12).log10() } else { v }
-}
-
-fn figure(ui: &mut Ui, lang: Lang, ex: &mut Exports, f: Fig<'_>) {
-    ui.horizontal(|ui| {
-        ui.label(RichText::new(&f.title).strong());
-        let xp = f.export();
-        plot_buttons(ui, lang, ex, move || xp.clone());
-    });
-    let xl = if f.log.0 {
-        format!("log10 {}", f.x)
-    } else {
-        f.x.clone()
-    };
-    let yl = if f.log.1 {
-        format!("log10 {}", f.y)
-    } else {
-        f.y.clone()
-    };
-    Plot::new(f.id.to_string())
-        .height(260.0)
-        .legend(Legend::default())
-        .x_axis_label(xl)
-        .y_axis_label(yl)
-        .show(ui, |pl| {
-            for (n, pts, k) in &f.series {
-                let pts: Vec<[f64; 2]> = pts
-                    .iter()
-                    .map(|p| [lg(p[0], f.log.0), lg(p[1], f.log.1)])
-                    .collect();
-                match k {
-                    Kind::Line => pl.line(Line::new(n.clone(), PlotPoints::from(pts))),
-                    Kind::Points => {
-                        pl.points(Points::new(n.clone(), PlotPoints::from(pts)).radius(2.5))
-                    }
-                    Kind::Bars => pl.bar_chart(BarChart::new(
-                        n.clone(),
-                        pts.iter()
-                            .map(|p| Bar::new(p[0], p[1]).width(0.4))
-                            .collect(),
-                    )),
-                }
-            }
-            for m in &f.marks {
-                match m {
-                    Mark::HLine { y, label } => {
-                        pl.hline(HLine::new(label.clone(), lg(*y, f.log.1)))
-                    }
-                    Mark::VLine { x, label } => {
-                        pl.vline(VLine::new(label.clone(), lg(*x, f.log.0)))
-                    }
-                    Mark::Point { x, y, label } => pl.points(
-                        Points::new(
-                            label.clone(),
-                            PlotPoints::from(vec![[lg(*x, f.log.0), lg(*y, f.log.1)]]),
-                        )
-                        .radius(5.0),
-                    ),
-                }
-            }
-        });
-}
+use crate::ui::export::{Exports, table_button};
 
 /// "ours … · book …" line.
 fn versus(ui: &mut Ui, lang: Lang, what: &str, ours: String, book: String) {
@@ -304,11 +200,11 @@ pub(super) fn draw(ui: &mut Ui, lang: Lang, ex: &mut Exports, tab: Tab, st: &Sta
                     marks: vec![
                         Mark::VLine {
                             x: 0.2,
-                            label: "20%".into(),
+                            label: lang.t("ql.mark_top20").into(),
                         },
                         Mark::HLine {
                             y: 0.8,
-                            label: "80%".into(),
+                            label: lang.t("ql.mark_volume80").into(),
                         },
                         Mark::Point {
                             x: 0.2,
@@ -461,7 +357,7 @@ pub(super) fn draw(ui: &mut Ui, lang: Lang, ex: &mut Exports, tab: Tab, st: &Sta
                     id: "ql_pages",
                     title: lang.t("ql.tab_pages").into(),
                     x: lang.t("ql.axis_page").into(),
-                    y: "%".into(),
+                    y: lang.t("ql.axis_share_pct").into(),
                     log: (false, false),
                     series: vec![
                         (lang.t("ql.ours").into(), ours, Kind::Bars),
@@ -474,6 +370,7 @@ pub(super) fn draw(ui: &mut Ui, lang: Lang, ex: &mut Exports, tab: Tab, st: &Sta
         Tab::Clicks => {
             let c = &st.clicks;
             ui.label(lang.tf("ql.clicks_total", &[&c.clicks]));
+            ui.label(RichText::new(lang.t("ql.clicks_book_note")).weak());
             let ours: Vec<[f64; 2]> = c
                 .rank_share_pct
                 .iter()
@@ -495,8 +392,8 @@ pub(super) fn draw(ui: &mut Ui, lang: Lang, ex: &mut Exports, tab: Tab, st: &Sta
                 Fig {
                     id: "ql_clicks",
                     title: lang.t("ql.tab_clicks").into(),
-                    x: lang.t("ql.axis_rank").into(),
-                    y: "%".into(),
+                    x: lang.t("ql.axis_click_rank").into(),
+                    y: lang.t("ql.axis_click_share").into(),
                     log: (false, false),
                     series: vec![(lang.t("ql.ours").into(), ours, Kind::Bars)],
                     marks: vec![],

@@ -45,3 +45,88 @@ fn run_lru_and_fifo_and_see_the_curves_and_table_9_2() {
     h.get_by_label_contains("12 个请求中命中 3 个"); // FIFO
     h.get_by_label_contains("12 个请求中命中 2 个"); // LRU
 }
+
+/// README figures: `TIANWANG_SCREENSHOTS=DIR cargo test --test gui_cache -- --ignored
+/// screenshots_when_asked` runs the Table 9-2 study (FIFO, LRU and LFU-decay on the calibrated
+/// ch. 9 stream) and writes the hit-ratio curves with Table 9-2's points at 100 % and 200 %
+/// (Chinese, system CJK font) and the two-policy stepper (English) into DIR.
+#[test]
+#[ignore]
+fn screenshots_when_asked() {
+    let Some(out) = std::env::var_os("TIANWANG_SCREENSHOTS") else {
+        return;
+    };
+    let out = std::path::PathBuf::from(out);
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("w.tianwang");
+    Workspace::open_or_create(&path).unwrap();
+    let ws = path.clone();
+    let mut h = egui_kittest::Harness::builder()
+        .with_size([1400.0, 1000.0])
+        .with_theme(egui::Theme::Light)
+        .build_eframe(move |cc| {
+            tianwang::ui::WorkbenchApp::new(
+                cc,
+                tianwang::ui::AppOptions {
+                    workspace: Some(ws.clone()),
+                    system_fonts: true,
+                    sample_if_new: false,
+                    export_dir: None,
+                },
+            )
+        });
+    wait_secs(&mut h, "the workspace", 20, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h.get_by_label("缓存策略").click();
+    h.run();
+    h.get_by_label("书中实验：表 9-2").click();
+    h.run_steps(3);
+    wait_secs(&mut h, "the Table 9-2 study", 900, |h| {
+        h.query_by_label("替换开销").is_some() && h.query_by_label("运行中…").is_none()
+    });
+    let shot = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, name: &str| {
+        h.event(egui::Event::PointerGone);
+        h.run();
+        h.render().unwrap().save(out.join(name)).unwrap();
+    };
+    // Scroll down to the stepper, then back up to `label`, which lands at the top.
+    let top = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, label: &str| {
+        h.get_by_label("到结尾").scroll_to_me();
+        h.run();
+        h.get_by_label_contains(label).scroll_to_me();
+        h.run();
+    };
+    top(&mut h, "运行是后台作业");
+    shot(&mut h, "cache_zh.png");
+    for _ in 0..4 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+        h.run_steps(1);
+    }
+    // The legend's top row centred: the whole plot, its title and the note fit.
+    h.get_by_label_contains("书中上限").scroll_to_me();
+    h.run();
+    shot(&mut h, "cache_zh_200.png");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Num0);
+    h.run_steps(2);
+    h.get_by_label("English").click();
+    h.run();
+    // The results cleared, the stepper sits under the controls.
+    h.get_by_label("Clear runs").scroll_to_me();
+    h.run();
+    h.get_by_label("Clear runs").click();
+    h.run();
+    // Belady's trace, FIFO beside LRU, ten requests in: FIFO evicts 1, LRU evicts 5.
+    h.get_by_label("Next request").scroll_to_me();
+    h.run();
+    for _ in 0..10 {
+        h.get_by_label("Next request").click();
+        h.run();
+    }
+    h.get_by_label_contains("evicted: 1");
+    h.get_by_label_contains("evicted: 5");
+    h.get_by_label("Step by step").scroll_to_me();
+    h.run();
+    h.get_by_label("To the end").scroll_to_me();
+    shot(&mut h, "cache_stepper_en.png");
+}

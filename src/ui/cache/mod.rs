@@ -15,11 +15,12 @@ use egui::{RichText, Ui};
 use serde_json::Value;
 
 use super::Lang;
+use super::export::{Exports, table_button};
 use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
 use super::task::Task;
 use crate::engine::cache::job::{CacheSimJob, CacheSimParams, TraceSource};
 use crate::engine::cache::policy::{PolicyKind, PolicyParams};
-use crate::engine::cache::sim::{self, SimConfig, SimReport, SizeSpec, TABLE_9_2};
+use crate::engine::cache::sim::{self, SimConfig, SimReport, SizeSpec};
 use crate::engine::cache::stack::Warmup;
 use crate::engine::cache::trace::{Format, GenSpec, ReadOptions, TraceStats};
 use crate::engine::jobs::registry::TypedJob;
@@ -515,26 +516,24 @@ impl CachePanel {
         }
     }
 
-    fn tuned_ui(&self, lang: Lang, ui: &mut Ui) {
+    fn tuned_ui(&self, lang: Lang, ui: &mut Ui, ex: &mut Exports) {
         if self.tuned.is_empty() {
             return;
         }
-        ui.label(RichText::new(lang.t("cache.tuned")).strong());
+        let table = plots::tuned_table(lang, &self.tuned);
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(lang.t("cache.tuned")).strong());
+            table_button(ui, lang, ex, || table.clone());
+        });
         egui::Grid::new("cache_tuned").striped(true).show(ui, |ui| {
-            ui.label(lang.t("cache.size"));
-            ui.label("δ");
-            ui.label(lang.t("cache.hit_ratio"));
-            ui.label(lang.t("cache.book_lfu"));
+            for h in &table.headers {
+                ui.label(h);
+            }
             ui.end_row();
-            for (s, d, h) in &self.tuned {
-                ui.label(s.to_string());
-                ui.label(format!("{d}"));
-                ui.label(format!("{h:.6}"));
-                let book = TABLE_9_2.iter().find(|t| t.0 == *s).map(|t| t.2);
-                ui.label(
-                    book.map(|b| format!("{b:.6}"))
-                        .unwrap_or_else(|| "—".into()),
-                );
+            for row in &table.rows {
+                for c in row {
+                    ui.label(c);
+                }
                 ui.end_row();
             }
         });
@@ -566,7 +565,7 @@ impl LabPanel for CachePanel {
                 self.stats_ui(lang, ui);
                 self.policy_ui(lang, ui);
                 self.run_ui(cx, ui);
-                self.tuned_ui(lang, ui);
+                self.tuned_ui(lang, ui, &mut cx.hub.exports);
                 ui.separator();
                 ui.horizontal(|ui| {
                     ui.label(lang.t("cache.metric"));
@@ -581,9 +580,10 @@ impl LabPanel for CachePanel {
                         self.reports.clear();
                     }
                 });
-                plots::curves_ui(lang, ui, &self.reports, self.metric);
-                plots::over_time_ui(lang, ui, &self.reports);
-                plots::cost_ui(lang, ui, &self.reports);
+                let ex = &mut cx.hub.exports;
+                plots::curves_ui(lang, ui, ex, &self.reports, self.metric);
+                plots::over_time_ui(lang, ui, ex, &self.reports);
+                plots::cost_ui(lang, ui, ex, &self.reports);
                 ui.separator();
                 stepper::stepper_ui(lang, ui, &mut self.stepper);
             });

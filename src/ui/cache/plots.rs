@@ -1,14 +1,135 @@
-//! The cache panel's plots: the ratio against cache size on a log axis (Table 9-2's points and
-//! the ceiling overlaid), the hit ratio over time (warm-up visible) and the replacement cost.
+//! The cache panel's plots and tables: the ratio against cache size on a log axis (Table 9-2's
+//! points and the ceiling overlaid), the hit ratio over time (warm-up visible), the replacement
+//! cost per policy and size, and the cost table — each with its CSV or PNG/SVG export, the
+//! exported plot built from the same data (and colours) with axis titles in units and the
+//! book's marks. The y range leaves the legend's corner free of the curves.
 
-use egui::{RichText, Ui};
-use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, Points, VLine};
+use egui::{Color32, RichText, Ui};
+use egui_plot::{
+    Corner, GridInput, GridMark, HLine, Legend, Line, LineStyle, MarkerShape, Plot, PlotPoints,
+    Points, VLine,
+};
 
 use super::Metric;
-use crate::engine::cache::sim::{BOOK_CEILING, SimReport, TABLE_9_2};
+use crate::engine::cache::policy::PolicyKind;
+use crate::engine::cache::sim::{BOOK_CEILING, RunResult, SimReport, TABLE_9_2};
+use crate::engine::export::plot::{MARK_COLOR, PALETTE};
+use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries, Table};
 use crate::ui::Lang;
+use crate::ui::export::{Exports, plot_buttons, table_button};
 
-fn value(r: &crate::engine::cache::sim::RunResult, m: Metric) -> f64 {
+/// Series colour `i`, the same on screen and in the export.
+fn color(i: usize) -> [u8; 3] {
+    PALETTE[i % PALETTE.len()]
+}
+
+fn c32(c: [u8; 3]) -> Color32 {
+    Color32::from_rgb(c[0], c[1], c[2])
+}
+
+/// Table 9-2's tuned LFU-decay column (the LRU column has the marks' colour).
+const BOOK_LFU_COLOR: [u8; 3] = [0x6a, 0x2c, 0x8a];
+
+/// Grid marks of a log10 axis: decades thick; 2, 3 and 5 of each decade get labels (when they
+/// fit), the other digits thin lines. `step_size` is the gap to the next labelled mark, so egui
+/// hides a label only when it would run into the next one.
+fn log_grid(input: GridInput) -> Vec<GridMark> {
+    let (lo, hi) = input.bounds;
+    if !(lo.is_finite() && hi.is_finite()) || hi - lo > 40.0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for k in (lo.floor() as i64)..=(hi.ceil() as i64) {
+        for d in 1..=9u32 {
+            let value = k as f64 + f64::from(d).log10();
+            if value < lo || value > hi {
+                continue;
+            }
+            let next = match d {
+                1 => 10.0,
+                2 => 3.0,
+                3 => 5.0,
+                5 => 10.0,
+                _ => f64::from(d + 1),
+            };
+            let step_size = (next / f64::from(d)).log10();
+            out.push(GridMark { value, step_size });
+        }
+    }
+    out
+}
+
+/// The label of a log10 grid mark: sizes with leading digit 1, 2, 3 or 5, compact from 10⁵.
+fn log_tick(v: f64) -> String {
+    let n = 10f64.powf(v);
+    let lead = (n / 10f64.powf(n.log10().floor())).round();
+    if ![1.0, 2.0, 3.0, 5.0].contains(&lead) {
+        return String::new();
+    }
+    for (div, suffix) in [(1e9, "G"), (1e6, "M"), (1e5, "k")] {
+        if n >= div * 0.999 {
+            let d = if suffix == "k" { 1e3 } else { div };
+            return format!("{:.0}{suffix}", n / d);
+        }
+    }
+    format!("{n:.0}")
+}
+
+/// Grid marks of a ratio axis: the finest 1-2-5 step egui allows as thin lines, labels every
+/// 0.05 or 0.1 (or coarser) so a narrow range still gets more than one.
+fn ratio_grid(input: GridInput) -> Vec<GridMark> {
+    let up = |x: f64| {
+        let p = 10f64.powf(x.abs().max(1e-9).log10().floor());
+        [1.0, 2.0, 5.0, 10.0]
+            .into_iter()
+            .map(|m| m * p)
+            .find(|v| *v >= x * 0.999)
+            .unwrap_or(10.0 * p)
+    };
+    let s = up(input.base_step_size);
+    let mid = up(2.5 * s);
+    let big = 10f64.powf((mid * 1.01).log10().ceil());
+    egui_plot::uniform_grid_spacer(move |_| [s, mid, big])(input)
+}
+
+/// A ratio-axis label with as many decimals as its grid step needs (0.5, 0.65).
+fn ratio_tick(mark: GridMark) -> String {
+    let decimals = (-mark.step_size.log10().floor()).max(0.0) as usize;
+    format!("{:.*}", decimals, mark.value)
+}
+
+/// y bounds that keep `entries` legend rows (in a bottom corner when `below`, else a top
+/// corner) clear of data spanning [lo, hi], within `clamp`.
+fn legend_room(
+    lo: f64,
+    hi: f64,
+    entries: usize,
+    height: f32,
+    below: bool,
+    clamp: (f64, f64),
+) -> (f64, f64) {
+    let (lo, hi) = if hi - lo < 1e-3 {
+        (lo - 0.05, hi + 0.05)
+    } else {
+        (lo, hi)
+    };
+    let f = ((entries as f64 * 22.0 + 16.0) / f64::from(height) + 0.06).min(0.8);
+    if below {
+        (((lo - f * hi) / (1.0 - f)).max(clamp.0), hi.min(clamp.1))
+    } else {
+        (lo.max(clamp.0), ((hi - f * lo) / (1.0 - f)).min(clamp.1))
+    }
+}
+
+/// The (min, max) of the y values.
+fn y_span<'a>(ys: impl Iterator<Item = &'a f64>) -> (f64, f64) {
+    ys.filter(|y| y.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+            (a.min(*y), b.max(*y))
+        })
+}
+
+fn value(r: &RunResult, m: Metric) -> f64 {
     match m {
         Metric::Hit => r.hit_ratio,
         Metric::Miss => r.miss_ratio,
@@ -16,7 +137,40 @@ fn value(r: &crate::engine::cache::sim::RunResult, m: Metric) -> f64 {
     }
 }
 
-/// (label, points) per (run, policy): x = log10(size).
+/// The y axis title (with its unit) of a metric.
+fn metric_axis(lang: Lang, m: Metric) -> &'static str {
+    match m {
+        Metric::Hit => lang.t("cache.axis_hit"),
+        Metric::Miss => lang.t("cache.axis_miss"),
+        Metric::ByteHit => lang.t("cache.axis_byte_hit"),
+    }
+}
+
+/// The x axis title: sizes count objects, or bytes.
+fn size_axis(lang: Lang, bytes: bool) -> &'static str {
+    if bytes {
+        lang.t("cache.axis_size_bytes")
+    } else {
+        lang.t("cache.axis_size")
+    }
+}
+
+/// Every run counts bytes (then sizes are bytes).
+fn all_bytes(reports: &[(String, SimReport)]) -> bool {
+    !reports.is_empty() && reports.iter().all(|(_, r)| r.bytes)
+}
+
+/// Table 9-2's values at `size` for a policy the table has (LRU, tuned LFU-decay).
+fn book_value(kind: PolicyKind, size: u64) -> Option<f64> {
+    let row = TABLE_9_2.iter().find(|t| t.0 == size)?;
+    match kind {
+        PolicyKind::Lru => Some(row.1),
+        PolicyKind::LfuDecay => Some(row.2),
+        _ => None,
+    }
+}
+
+/// (label, points) per (run, policy): x = size in units, sorted.
 pub(crate) fn curve_series(
     reports: &[(String, SimReport)],
     m: Metric,
@@ -30,7 +184,7 @@ pub(crate) fn curve_series(
                 .results
                 .iter()
                 .filter(|r| r.policy == k)
-                .map(|r| [(r.size.max(1) as f64).log10(), value(r, m)])
+                .map(|r| [r.size.max(1) as f64, value(r, m)])
                 .collect();
             pts.sort_by(|a, b| a[0].total_cmp(&b[0]));
             let book = if k.book_ref().is_some() { "" } else { " *" };
@@ -40,118 +194,522 @@ pub(crate) fn curve_series(
     out
 }
 
-pub(crate) fn curves_ui(lang: Lang, ui: &mut Ui, reports: &[(String, SimReport)], m: Metric) {
-    ui.label(RichText::new(lang.t("cache.plot_curves")).strong());
+/// Points with x as log10(x), for egui_plot's linear axis.
+fn log_x(pts: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    pts.iter().map(|p| [p[0].max(1.0).log10(), p[1]]).collect()
+}
+
+/// The ceilings (1 − compulsory misses) as (label, y, includes the book's): each run's, and
+/// the book's 0.833 when the book's overlay applies; ceilings closer than 0.015 share one
+/// label, so the exported labels never print over each other.
+fn ceilings(lang: Lang, reports: &[(String, SimReport)], book: bool) -> Vec<(String, f64, bool)> {
+    let mut all: Vec<(String, f64, bool)> = Vec::new();
+    if book {
+        all.push((lang.t("cache.book_ceiling").to_string(), BOOK_CEILING, true));
+    }
+    for (label, r) in reports {
+        let y = 1.0 - r.trace.compulsory_miss_ratio;
+        all.push((
+            format!("{label} {} {y:.3}", lang.t("cache.ceiling")),
+            y,
+            false,
+        ));
+    }
+    let mut out: Vec<(String, f64, bool)> = Vec::new();
+    for (l, y, b) in all {
+        match out.iter_mut().find(|o| (o.1 - y).abs() < 0.015) {
+            Some(o) => {
+                o.0 = format!("{} · {l}", o.0);
+                o.2 |= b;
+            }
+            None => out.push((l, y, b)),
+        }
+    }
+    out
+}
+
+/// The exported ratio-against-size plot.
+fn curves_export(lang: Lang, reports: &[(String, SimReport)], m: Metric, book: bool) -> XPlot {
+    let title = match m {
+        Metric::Hit if book => lang.t("cache.export_curves_book"),
+        _ => lang.t("cache.plot_curves"),
+    };
+    let x_label = size_axis(lang, all_bytes(reports));
+    let mut p = XPlot::new(title, x_label, metric_axis(lang, m)).log_x();
+    for (i, (name, pts)) in curve_series(reports, m).into_iter().enumerate() {
+        p = p.series(XSeries::line(name, pts).color(color(i)));
+    }
+    if book {
+        // The LRU value labelled (the two columns differ by < 0.01, two labels would collide).
+        for (s, lru, lfu) in TABLE_9_2 {
+            let x = s as f64;
+            let label = format!("{lru:.3}");
+            p = p.mark(Mark::Point { x, y: lru, label });
+            let label = String::new();
+            p = p.mark(Mark::Point { x, y: lfu, label });
+        }
+    }
+    if m == Metric::Hit {
+        for (label, y, _) in ceilings(lang, reports, book) {
+            p = p.mark(Mark::HLine { y, label });
+        }
+    }
+    p
+}
+
+pub(crate) fn curves_ui(
+    lang: Lang,
+    ui: &mut Ui,
+    ex: &mut Exports,
+    reports: &[(String, SimReport)],
+    m: Metric,
+) {
+    const HEIGHT: f32 = 300.0;
+    let counted = reports.iter().any(|(_, r)| !r.bytes);
+    let book = m == Metric::Hit && counted;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(lang.t("cache.plot_curves")).strong());
+        if !reports.is_empty() {
+            plot_buttons(ui, lang, ex, || curves_export(lang, reports, m, book));
+        }
+    });
     if reports.is_empty() {
         ui.label(RichText::new(lang.t("cache.no_runs")).weak());
+        return;
     }
     let series = curve_series(reports, m);
-    let counted = reports.iter().any(|(_, r)| !r.bytes);
+    let lines = if m == Metric::Hit {
+        ceilings(lang, reports, book)
+    } else {
+        Vec::new()
+    };
+    let book_ys: Vec<f64> = if book {
+        TABLE_9_2.iter().flat_map(|t| [t.1, t.2]).collect()
+    } else {
+        Vec::new()
+    };
+    let (lo, hi) = y_span(
+        series
+            .iter()
+            .flat_map(|(_, p)| p.iter().map(|q| &q[1]))
+            .chain(&book_ys)
+            .chain(lines.iter().map(|l| &l.1)),
+    );
+    // Falling curves (miss ratio) keep the legend top right, rising ones bottom right.
+    let below = m != Metric::Miss;
+    let entries = series.len() + lines.len() + if book { 2 } else { 0 };
+    let (y0, y1) = if lo.is_finite() {
+        legend_room(lo, hi, entries, HEIGHT, below, (0.0, 1.0))
+    } else {
+        (0.0, 1.0)
+    };
+    let corner = if below {
+        Corner::RightBottom
+    } else {
+        Corner::RightTop
+    };
     Plot::new("cache_curves")
-        .height(260.0)
-        .legend(Legend::default().position(egui_plot::Corner::RightBottom))
-        .x_axis_label(lang.t("cache.axis_size"))
-        .y_axis_label(match m {
-            Metric::Hit => lang.t("cache.hit_ratio"),
-            Metric::Miss => lang.t("cache.miss_ratio"),
-            Metric::ByteHit => lang.t("cache.byte_hit_ratio"),
-        })
-        .x_axis_formatter(|mark, _| format!("{:.0}", 10f64.powf(mark.value)))
-        .include_y(0.0)
-        .include_y(1.0)
+        .height(HEIGHT)
+        .legend(
+            Legend::default()
+                .position(corner)
+                .follow_insertion_order(true),
+        )
+        .x_axis_label(size_axis(lang, all_bytes(reports)))
+        .y_axis_label(metric_axis(lang, m))
+        .x_grid_spacer(log_grid)
+        .x_axis_formatter(|mark, _| log_tick(mark.value))
+        .y_grid_spacer(ratio_grid)
+        .y_axis_formatter(|mark, _| ratio_tick(mark))
+        .include_y(y0)
+        .include_y(y1)
         .show(ui, |pl| {
-            for (name, pts) in &series {
-                pl.line(Line::new(name.clone(), PlotPoints::from(pts.clone())));
-                pl.points(Points::new(name.clone(), PlotPoints::from(pts.clone())).radius(2.5));
-            }
-            if m == Metric::Hit && counted {
-                let lru: Vec<[f64; 2]> = TABLE_9_2
-                    .iter()
-                    .map(|(s, l, _)| [(*s as f64).log10(), *l])
-                    .collect();
-                let lfu: Vec<[f64; 2]> = TABLE_9_2
-                    .iter()
-                    .map(|(s, _, f)| [(*s as f64).log10(), *f])
-                    .collect();
+            for (i, (name, pts)) in series.iter().enumerate() {
+                let (pts, c) = (log_x(pts), c32(color(i)));
+                pl.line(Line::new(name.clone(), PlotPoints::from(pts.clone())).color(c));
                 pl.points(
-                    Points::new(lang.t("cache.book_lru"), PlotPoints::from(lru))
+                    Points::new(name.clone(), PlotPoints::from(pts))
+                        .radius(2.5)
+                        .color(c),
+                );
+            }
+            if book {
+                let lru: Vec<[f64; 2]> =
+                    TABLE_9_2.iter().map(|(s, l, _)| [*s as f64, *l]).collect();
+                let lfu: Vec<[f64; 2]> =
+                    TABLE_9_2.iter().map(|(s, _, f)| [*s as f64, *f]).collect();
+                pl.points(
+                    Points::new(lang.t("cache.book_lru"), PlotPoints::from(log_x(&lru)))
                         .radius(5.0)
-                        .shape(egui_plot::MarkerShape::Diamond),
+                        .shape(MarkerShape::Diamond)
+                        .color(c32(MARK_COLOR)),
                 );
                 pl.points(
-                    Points::new(lang.t("cache.book_lfu"), PlotPoints::from(lfu))
-                        .radius(5.0)
-                        .shape(egui_plot::MarkerShape::Square),
+                    Points::new(lang.t("cache.book_lfu"), PlotPoints::from(log_x(&lfu)))
+                        .radius(4.0)
+                        .shape(MarkerShape::Square)
+                        .filled(false)
+                        .color(c32(BOOK_LFU_COLOR)),
                 );
-                pl.hline(HLine::new(lang.t("cache.book_ceiling"), BOOK_CEILING));
             }
-            if m == Metric::Hit {
-                for (label, r) in reports {
-                    let name = format!("{label} {}", lang.t("cache.ceiling"));
-                    pl.hline(HLine::new(name, 1.0 - r.trace.compulsory_miss_ratio));
-                }
+            for (name, y, has_book) in lines {
+                let c = if has_book {
+                    c32(MARK_COLOR)
+                } else {
+                    Color32::from_gray(120)
+                };
+                pl.hline(
+                    HLine::new(name, y)
+                        .color(c)
+                        .style(LineStyle::dashed_loose()),
+                );
             }
         });
-    if m == Metric::Hit && counted {
+    if book {
         ui.label(RichText::new(lang.t("cache.book_overlay_note")).weak());
     }
 }
 
-pub(crate) fn over_time_ui(lang: Lang, ui: &mut Ui, reports: &[(String, SimReport)]) {
-    let Some((label, rep)) = reports.last() else {
+/// The largest size of the last run: its hit ratio over time, per policy.
+fn over_time(reports: &[(String, SimReport)]) -> Option<(&str, &SimReport, u64)> {
+    let (label, rep) = reports.last()?;
+    let size = rep.results.iter().map(|r| r.size).max()?;
+    Some((label, rep, size))
+}
+
+/// The colour of the last run's first policy in the curves plot (the plots below use the
+/// same colour for the same policy).
+fn last_offset(reports: &[(String, SimReport)]) -> usize {
+    let n = reports.len().saturating_sub(1);
+    reports[..n]
+        .iter()
+        .map(|(_, r)| {
+            let mut k: Vec<_> = r.results.iter().map(|x| x.policy).collect();
+            k.dedup();
+            k.len()
+        })
+        .sum()
+}
+
+/// The last run's policies, in the order the curves plot has them.
+fn kinds(rep: &SimReport) -> Vec<PolicyKind> {
+    let mut k: Vec<PolicyKind> = rep.results.iter().map(|r| r.policy).collect();
+    k.dedup();
+    k
+}
+
+/// (policy, points (% of trace, hit ratio), warm-up end in % when there is one).
+type TimeSeries = Vec<(PolicyKind, Vec<[f64; 2]>, Option<f64>)>;
+
+fn time_series(rep: &SimReport, size: u64) -> TimeSeries {
+    rep.results
+        .iter()
+        .filter(|r| r.size == size)
+        .map(|r| {
+            let n = r.series.len().max(1) as f64;
+            let pts = r
+                .series
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.is_finite())
+                .map(|(i, v)| [(i as f64 + 1.0) / n * 100.0, *v])
+                .collect();
+            let warm = (r.warmup_end > 0)
+                .then(|| r.warmup_end as f64 / rep.trace.requests.max(1) as f64 * 100.0);
+            (r.policy, pts, warm)
+        })
+        .collect()
+}
+
+/// Table 9-2's row at `size` as (label, LRU, LFU-decay), when the run counts objects.
+fn book_row(lang: Lang, rep: &SimReport, size: u64) -> Option<(String, f64, f64)> {
+    if rep.bytes {
+        return None;
+    }
+    let (_, lru, lfu) = TABLE_9_2.iter().find(|t| t.0 == size)?;
+    Some((lang.tf("cache.book_at", &[&size]), *lru, *lfu))
+}
+
+pub(crate) fn over_time_ui(
+    lang: Lang,
+    ui: &mut Ui,
+    ex: &mut Exports,
+    reports: &[(String, SimReport)],
+) {
+    const HEIGHT: f32 = 220.0;
+    let Some((label, rep, size)) = over_time(reports) else {
         return;
     };
-    let Some(size) = rep.results.iter().map(|r| r.size).max() else {
-        return;
-    };
-    ui.label(RichText::new(lang.tf("cache.plot_time", &[label, &size])).strong());
-    Plot::new("cache_time")
-        .height(200.0)
-        .legend(Legend::default().position(egui_plot::Corner::RightBottom))
-        .x_axis_label(lang.t("cache.axis_time"))
-        .y_axis_label(lang.t("cache.hit_ratio"))
-        .include_y(0.0)
-        .include_y(1.0)
-        .show(ui, |pl| {
-            for r in rep.results.iter().filter(|r| r.size == size) {
-                let n = r.series.len().max(1) as f64;
-                let pts: Vec<[f64; 2]> = r
-                    .series
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, v)| v.is_finite())
-                    .map(|(i, v)| [(i as f64 + 1.0) / n * 100.0, *v])
-                    .collect();
-                pl.line(Line::new(r.policy.name(), PlotPoints::from(pts)));
-                if r.warmup_end > 0 {
-                    let x = r.warmup_end as f64 / rep.trace.requests.max(1) as f64 * 100.0;
-                    let name = format!("{} {}", r.policy.name(), lang.t("cache.warmup_end"));
-                    pl.vline(VLine::new(name, x));
+    let title = lang.tf("cache.plot_time", &[&label, &size]);
+    let series = time_series(rep, size);
+    let book = book_row(lang, rep, size);
+    let (off, order) = (last_offset(reports), kinds(rep));
+    let col = |k: PolicyKind| color(off + order.iter().position(|&x| x == k).unwrap_or(0));
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(&title).strong());
+        let (t, s, b) = (&title, &series, &book);
+        plot_buttons(ui, lang, ex, || {
+            let mut p = XPlot::new(t, lang.t("cache.axis_time"), lang.t("cache.axis_hit"));
+            for (k, pts, _) in s {
+                p = p.series(XSeries::line(k.name(), pts.clone()).color(col(*k)));
+            }
+            // Warm-up ends closer than 3 % of the trace share one label.
+            let mut warm: Vec<(f64, String)> = Vec::new();
+            for (k, _, w) in s {
+                let Some(x) = *w else { continue };
+                let name = format!("{} {}", k.name(), lang.t("cache.warmup_end"));
+                match warm.iter_mut().find(|(o, _)| (o - x).abs() < 3.0) {
+                    Some(o) => o.1 = format!("{}, {name}", o.1),
+                    None => warm.push((x, name)),
                 }
+            }
+            for (x, label) in warm {
+                p = p.mark(Mark::VLine { x, label });
+            }
+            if let Some((l, lru, _)) = b {
+                p = p.mark(Mark::HLine {
+                    y: *lru,
+                    label: format!("{l} LRU {lru:.3}"),
+                });
+            }
+            p
+        });
+    });
+    let (lo, hi) = y_span(
+        series
+            .iter()
+            .flat_map(|(_, p, _)| p.iter().map(|q| &q[1]))
+            .chain(book.iter().map(|b| &b.1)),
+    );
+    let entries =
+        series.len() + series.iter().filter(|s| s.2.is_some()).count() + book.is_some() as usize;
+    let (y0, y1) = if lo.is_finite() {
+        legend_room(lo, hi, entries, HEIGHT, true, (0.0, 1.0))
+    } else {
+        (0.0, 1.0)
+    };
+    Plot::new("cache_time")
+        .height(HEIGHT)
+        .legend(
+            Legend::default()
+                .position(Corner::RightBottom)
+                .follow_insertion_order(true),
+        )
+        .x_axis_label(lang.t("cache.axis_time"))
+        .y_axis_label(lang.t("cache.axis_hit"))
+        .include_x(0.0)
+        .include_x(100.0)
+        .y_grid_spacer(ratio_grid)
+        .y_axis_formatter(|mark, _| ratio_tick(mark))
+        .include_y(y0)
+        .include_y(y1)
+        .show(ui, |pl| {
+            for (k, pts, warm) in &series {
+                let c = c32(col(*k));
+                pl.line(Line::new(k.name(), PlotPoints::from(pts.clone())).color(c));
+                if let Some(x) = warm {
+                    let name = format!("{} {}", k.name(), lang.t("cache.warmup_end"));
+                    pl.vline(
+                        VLine::new(name, *x)
+                            .color(c)
+                            .style(LineStyle::dashed_loose()),
+                    );
+                }
+            }
+            if let Some((l, lru, _)) = &book {
+                pl.hline(
+                    HLine::new(format!("{l} LRU {lru:.3}"), *lru)
+                        .color(c32(MARK_COLOR))
+                        .style(LineStyle::dashed_loose()),
+                );
             }
         });
 }
 
-pub(crate) fn cost_ui(lang: Lang, ui: &mut Ui, reports: &[(String, SimReport)]) {
-    let Some((_, rep)) = reports.last() else {
+/// The cost table as shown: one row per (policy, size) of the last run.
+fn cost_table(lang: Lang, label: &str, rep: &SimReport) -> Table {
+    let title = format!("{} {label}", lang.t("cache.cost"));
+    let mut t = Table::new(
+        title,
+        [
+            lang.t("cache.policy"),
+            lang.t("cache.size"),
+            lang.t("cache.ns_per_request"),
+            lang.t("cache.hit_ratio"),
+            lang.t("cache.col_table_9_2"),
+            lang.t("cache.book"),
+        ],
+    );
+    for r in &rep.results {
+        let b = (!rep.bytes).then(|| book_value(r.policy, r.size)).flatten();
+        t.push([
+            r.policy.name().to_string(),
+            r.size.to_string(),
+            format!("{:.0}", r.ns_per_request),
+            format!("{:.4}", r.hit_ratio),
+            b.map_or("—".into(), |b| format!("{b:.4}")),
+            r.book
+                .clone()
+                .unwrap_or_else(|| lang.t("cache.not_in_book").into()),
+        ]);
+    }
+    t
+}
+
+pub(crate) fn cost_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, reports: &[(String, SimReport)]) {
+    const HEIGHT: f32 = 200.0;
+    let Some((label, rep)) = reports.last() else {
         return;
     };
-    ui.label(RichText::new(lang.t("cache.cost")).strong());
+    // ns per request against size, one line per policy, coloured as in the curves plot.
+    let off = last_offset(reports);
+    let series: Vec<(String, Vec<[f64; 2]>, [u8; 3])> = kinds(rep)
+        .iter()
+        .enumerate()
+        .map(|(j, &k)| {
+            let mut pts: Vec<[f64; 2]> = rep
+                .results
+                .iter()
+                .filter(|r| r.policy == k)
+                .map(|r| [r.size.max(1) as f64, r.ns_per_request])
+                .collect();
+            pts.sort_by(|a, b| a[0].total_cmp(&b[0]));
+            (k.name().to_string(), pts, color(off + j))
+        })
+        .collect();
+    let x_label = size_axis(lang, rep.bytes);
+    let title = format!("{} ({label})", lang.t("cache.plot_cost"));
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(&title).strong());
+        plot_buttons(ui, lang, ex, || {
+            let mut p = XPlot::new(&title, x_label, lang.t("cache.axis_ns")).log_x();
+            for (n, pts, c) in &series {
+                p = p.series(XSeries::line(n.clone(), pts.clone()).color(*c));
+            }
+            p
+        });
+    });
+    let (_, hi) = y_span(series.iter().flat_map(|s| s.1.iter().map(|q| &q[1])));
+    let y1 = if hi.is_finite() && hi > 0.0 {
+        legend_room(0.0, hi, series.len(), HEIGHT, false, (0.0, f64::INFINITY)).1
+    } else {
+        1.0
+    };
+    Plot::new("cache_cost_plot")
+        .height(HEIGHT)
+        .legend(
+            Legend::default()
+                .position(Corner::LeftTop)
+                .follow_insertion_order(true),
+        )
+        .x_axis_label(x_label)
+        .y_axis_label(lang.t("cache.axis_ns"))
+        .x_grid_spacer(log_grid)
+        .x_axis_formatter(|mark, _| log_tick(mark.value))
+        .include_y(0.0)
+        .include_y(y1)
+        .show(ui, |pl| {
+            for (n, pts, c) in &series {
+                let (pts, c) = (log_x(pts), c32(*c));
+                pl.line(Line::new(n.clone(), PlotPoints::from(pts.clone())).color(c));
+                pl.points(
+                    Points::new(n.clone(), PlotPoints::from(pts))
+                        .radius(2.5)
+                        .color(c),
+                );
+            }
+        });
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(lang.t("cache.cost")).strong());
+        table_button(ui, lang, ex, || cost_table(lang, label, rep));
+    });
+    let table = cost_table(lang, label, rep);
     egui::Grid::new("cache_cost").striped(true).show(ui, |ui| {
-        ui.label(lang.t("cache.policy"));
-        ui.label(lang.t("cache.size"));
-        ui.label(lang.t("cache.ns_per_request"));
-        ui.label(lang.t("cache.hit_ratio"));
-        ui.label(lang.t("cache.book"));
+        for h in &table.headers {
+            ui.label(h);
+        }
         ui.end_row();
-        for r in &rep.results {
-            ui.label(r.policy.name());
-            ui.label(r.size.to_string());
-            ui.label(format!("{:.0}", r.ns_per_request));
-            ui.label(format!("{:.4}", r.hit_ratio));
-            ui.label(r.book.as_deref().unwrap_or(lang.t("cache.not_in_book")));
+        for row in &table.rows {
+            for c in row {
+                ui.label(c);
+            }
             ui.end_row();
         }
     });
     ui.label(RichText::new(lang.t("cache.cost_note")).weak());
+}
+
+/// The tuned-δ table: (size, best δ, its hit ratio) beside Table 9-2's tuned LFU-decay.
+pub(crate) fn tuned_table(lang: Lang, tuned: &[(u64, f64, f64)]) -> Table {
+    let mut t = Table::new(
+        lang.t("cache.tuned"),
+        [
+            lang.t("cache.size"),
+            "δ",
+            lang.t("cache.hit_ratio"),
+            lang.t("cache.book_lfu"),
+        ],
+    );
+    for (s, d, h) in tuned {
+        let book = book_value(PolicyKind::LfuDecay, *s);
+        t.push([
+            s.to_string(),
+            format!("{d}"),
+            format!("{h:.6}"),
+            book.map_or("—".into(), |b| format!("{b:.6}")),
+        ]);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coinciding_ceilings_share_one_label() {
+        let c = ceilings(Lang::En, &[], true);
+        assert_eq!(c.len(), 1);
+        assert!(c[0].2);
+        assert!((c[0].1 - BOOK_CEILING).abs() < 1e-12);
+        assert_eq!(book_value(PolicyKind::Lru, 100), Some(0.629381));
+        assert_eq!(book_value(PolicyKind::Fifo, 100), None);
+        let t = tuned_table(Lang::En, &[(300, 0.998, 0.68), (7, 1.0, 0.1)]);
+        assert_eq!(t.rows[0][3], "0.680690");
+        assert_eq!(t.rows[1][3], "—");
+    }
+
+    #[test]
+    fn log_ticks_label_1_2_3_5_and_leave_room_for_the_legend() {
+        assert_eq!(log_tick(2.0), "100");
+        assert_eq!(log_tick(3f64.log10() + 3.0), "3000");
+        assert_eq!(log_tick(4f64.log10() + 3.0), "");
+        assert_eq!(log_tick(5.0), "100k");
+        assert_eq!(log_tick(2f64.log10() + 6.0), "2M");
+        let tick = |value, step_size| ratio_tick(GridMark { value, step_size });
+        assert_eq!(
+            (tick(0.5, 0.5), tick(0.65, 0.05), tick(0.7, 0.1)),
+            ("0.5".into(), "0.65".into(), "0.7".into())
+        );
+        let r = ratio_grid(GridInput {
+            bounds: (0.62, 0.78),
+            base_step_size: 0.0073,
+        });
+        let labelled: Vec<f64> = r
+            .iter()
+            .filter(|m| m.step_size >= 0.049)
+            .map(|m| m.value)
+            .collect();
+        assert_eq!(labelled.len(), 3, "{r:?}");
+        let marks = log_grid(GridInput {
+            bounds: (2.0, 3.5),
+            base_step_size: 0.01,
+        });
+        assert_eq!(marks.len(), 9 + 3); // 100…900, 1000…3000
+        // Six legend rows in 300 points: the lowest data sits above the legend.
+        let (y0, y1) = legend_room(0.6, 0.833, 6, 300.0, true, (0.0, 1.0));
+        assert!(y0 < 0.6 && y0 > 0.0 && (y1 - 0.833).abs() < 1e-9);
+        let (f, top) = (0.06 + (6.0 * 22.0 + 16.0) / 300.0, y1 - y0);
+        assert!((0.6 - y0) / top >= f - 1e-9);
+    }
 }

@@ -102,13 +102,16 @@ pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
             (&mut s.left, "step_left", "cache.stepper_left"),
             (&mut s.right, "step_right", "cache.stepper_right"),
         ] {
-            egui::ComboBox::new(id, lang.t(key))
+            let l = ui.label(lang.t(key));
+            egui::ComboBox::from_id_salt(id)
                 .selected_text(side.name())
                 .show_ui(ui, |ui| {
                     for k in PolicyKind::ALL {
                         ui.selectable_value(side, k, k.name());
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
         }
         if ui.button(lang.t("cache.stepper_reset")).clicked() {
             s.step = 0;
@@ -126,7 +129,7 @@ pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
     // The trace with the current request marked.
     ui.horizontal_wrapped(|ui| {
         for (i, &id) in ids.iter().enumerate() {
-            let text = RichText::new(&keys[id as usize]).monospace();
+            let text = RichText::new(&keys[id as usize]).monospace().size(16.0);
             let text = if i + 1 == s.step {
                 text.strong()
                     .background_color(Color32::from_rgb(255, 230, 140))
@@ -174,6 +177,7 @@ pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
                         ui.label(
                             RichText::new(format!(" {key} "))
                                 .monospace()
+                                .size(18.0)
                                 .background_color(fill)
                                 .color(Color32::BLACK),
                         );

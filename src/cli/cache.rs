@@ -776,6 +776,37 @@ pub fn bench(a: &BenchCacheArgs) -> anyhow::Result<()> {
             "target_s": 60,
         });
     }
+    // The shape every lab's bench prints: a row per (tool, policy) and the ratio.
+    let corpus = path
+        .file_name()
+        .map(|f| f.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    for &k in &policies {
+        for (tool, v) in [
+            ("tianwang", &out["tianwang"]),
+            ("libcachesim", &out["libcachesim"]),
+        ] {
+            let p = &v[k.name()];
+            if let Some(rps) = p["requests_per_s"].as_f64() {
+                let miss: serde_json::Map<String, Value> = sizes
+                    .iter()
+                    .map(|s| {
+                        (
+                            s.to_string(),
+                            p["sizes"][s.to_string()]["miss_ratio"].clone(),
+                        )
+                    })
+                    .collect();
+                rows.push(json!({"tool": tool, "corpus": corpus, "policy": k.name(),
+                    "requests_per_s": rps, "miss_ratio_by_size": miss}));
+            }
+        }
+    }
+    out["rows"] = Value::Array(rows);
+    if let Some(c) = out.get("ours_vs_libcachesim").cloned() {
+        out["ratio"] = c;
+    }
     if a.json {
         print_json(&out)?;
     } else {

@@ -13,6 +13,7 @@ pub mod docview;
 pub mod error;
 pub mod export;
 pub mod formats;
+pub mod index;
 pub mod inspect;
 pub mod jobs;
 pub mod querylog;

@@ -78,6 +78,22 @@ impl OneQueue {
     fn resident(&self, name: &'static str) -> Vec<(&'static str, Vec<u32>)> {
         vec![(name, self.links.iter_from_tail(&self.q).collect())]
     }
+
+    /// The miss path every one-queue policy shares: an object larger than the cache is not
+    /// admitted; otherwise `victim` picks objects to evict until it fits, then it goes in at
+    /// the head. Always a miss (`false`).
+    #[inline]
+    fn admit(&mut self, id: u32, size: u64, mut victim: impl FnMut(&mut OneQueue) -> u32) -> bool {
+        if size > self.cap {
+            return false;
+        }
+        while self.q.units + size > self.cap {
+            let v = victim(self);
+            self.evict(v);
+        }
+        self.insert(id, size);
+        false
+    }
 }
 
 macro_rules! queue_accessors {
@@ -110,15 +126,7 @@ impl Policy for Fifo {
         if c.contains(id) {
             return true;
         }
-        if size > c.cap {
-            return false;
-        }
-        while c.q.units + size > c.cap {
-            let t = c.q.tail;
-            c.evict(t);
-        }
-        c.insert(id, size);
-        false
+        c.admit(id, size, |c| c.q.tail)
     }
     queue_accessors!();
     fn resident(&self) -> Vec<(&'static str, Vec<u32>)> {
@@ -143,15 +151,7 @@ impl Policy for Lru {
             c.links.move_to_head(&mut c.q, id);
             return true;
         }
-        if size > c.cap {
-            return false;
-        }
-        while c.q.units + size > c.cap {
-            let t = c.q.tail;
-            c.evict(t);
-        }
-        c.insert(id, size);
-        false
+        c.admit(id, size, |c| c.q.tail)
     }
     queue_accessors!();
     fn resident(&self) -> Vec<(&'static str, Vec<u32>)> {
@@ -181,20 +181,15 @@ impl Policy for Clock {
             }
             return true;
         }
-        if size > c.cap {
-            return false;
-        }
-        while c.q.units + size > c.cap {
+        c.admit(id, size, |c| {
             let mut t = c.q.tail;
             while c.bit.get(t) >= 1 {
                 *c.bit.get_mut(t) -= 1;
                 c.links.move_to_head(&mut c.q, t);
                 t = c.q.tail;
             }
-            c.evict(t);
-        }
-        c.insert(id, size);
-        false
+            t
+        })
     }
     queue_accessors!();
     fn resident(&self) -> Vec<(&'static str, Vec<u32>)> {
@@ -214,26 +209,21 @@ impl Sieve {
 
 impl Policy for Sieve {
     fn access(&mut self, id: u32, size: u64, _next: u64) -> bool {
-        let c = &mut self.0;
+        let (c, hand) = (&mut self.0, &mut self.1);
         if c.contains(id) {
             c.bit.set(id, 1);
             return true;
         }
-        if size > c.cap {
-            return false;
-        }
-        while c.q.units + size > c.cap {
-            let mut obj = if self.1 == NIL { c.q.tail } else { self.1 };
+        c.admit(id, size, |c| {
+            let mut obj = if *hand == NIL { c.q.tail } else { *hand };
             while c.bit.get(obj) > 0 {
                 c.bit.set(obj, 0);
                 let newer = c.links.newer(obj);
                 obj = if newer == NIL { c.q.tail } else { newer };
             }
-            self.1 = c.links.newer(obj);
-            c.evict(obj);
-        }
-        c.insert(id, size);
-        false
+            *hand = c.links.newer(obj);
+            obj
+        })
     }
     queue_accessors!();
     fn resident(&self) -> Vec<(&'static str, Vec<u32>)> {

@@ -70,22 +70,30 @@ pub fn decide(a: usize, b: usize, common: usize, t_ccs: f64, t_clr: f64) -> Verd
     Verdict { ccs, clr, relation }
 }
 
-/// Each document's distinct feature hashes (normalised, so punctuation width does not matter).
+/// A feature's key: the hash of its normalised characters (so punctuation width does not
+/// matter); `None` when nothing is left after normalising.
+pub fn feature_key(f: &str) -> Option<u64> {
+    let n = normalise(f);
+    (!n.is_empty()).then(|| hash_chars(&n))
+}
+
+/// A text's distinct feature keys, sorted.
+pub fn feature_keys(text: &str, len: usize) -> Vec<u64> {
+    let mut v: Vec<u64> = features(text, len)
+        .iter()
+        .filter_map(|f| feature_key(f))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Each document's distinct feature keys.
 pub fn feature_sets(prep: &Prepared) -> Vec<Vec<u64>> {
     let len = prep.config().ccdet_len;
     prep.docs()
         .par_iter()
-        .map(|d| {
-            let mut v: Vec<u64> = features(&d.text(), len)
-                .iter()
-                .map(|f| normalise(f))
-                .filter(|f| !f.is_empty())
-                .map(|f| hash_chars(&f))
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            v
-        })
+        .map(|d| feature_keys(&d.text(), len))
         .collect()
 }
 

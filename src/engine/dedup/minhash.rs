@@ -110,26 +110,24 @@ fn signature_with(shingles: &[u64], a: &[u32], b: &[u32]) -> Vec<u64> {
 
 /// Every document's shingle set under the config's unit and k.
 pub fn shingle_sets(prep: &Prepared) -> (Vec<Vec<u64>>, f64) {
+    let fs = match prep.config().shingle_unit {
+        Unit::Char => prep.norm().1,
+        Unit::Word => prep.words().1,
+    };
+    let t = Instant::now();
+    let v = (0..prep.len())
+        .into_par_iter()
+        .map(|i| shingles_of(prep, i))
+        .collect();
+    (v, fs + t.elapsed().as_secs_f64())
+}
+
+/// Document `i`'s shingle set under the config's unit and k.
+pub fn shingles_of(prep: &Prepared, i: usize) -> Vec<u64> {
     let cfg = prep.config();
     match cfg.shingle_unit {
-        Unit::Char => {
-            let (norm, fs) = prep.norm();
-            let t = Instant::now();
-            let v = norm
-                .par_iter()
-                .map(|c| char_shingles(c, cfg.shingle))
-                .collect();
-            (v, fs + t.elapsed().as_secs_f64())
-        }
-        Unit::Word => {
-            let (words, fs) = prep.words();
-            let t = Instant::now();
-            let v = words
-                .par_iter()
-                .map(|w| word_shingles(w, cfg.shingle))
-                .collect();
-            (v, fs + t.elapsed().as_secs_f64())
-        }
+        Unit::Char => char_shingles(&prep.norm().0[i], cfg.shingle),
+        Unit::Word => word_shingles(&prep.words().0[i], cfg.shingle),
     }
 }
 

@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::features::{char_shingles, hash_chars, normalise};
+use super::features::{char_shingles, hash_chars};
 use super::{Prepared, Relation, best, ccdet, imatch, minhash, segments, simhash, tianwang};
 
 /// A reason as a key with arguments: the GUI says it from its tables (`dwhy.KEY`), the CLI
@@ -344,8 +344,8 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
     );
 
     // MinHash: the exact Jaccard the LSH re-check applies
-    let (sets, _) = minhash::shingle_sets(prep);
-    let j = minhash::jaccard(&sets[a], &sets[b]);
+    let (sa_set, sb_set) = (minhash::shingles_of(prep, a), minhash::shingles_of(prep, b));
+    let j = minhash::jaccard(&sa_set, &sb_set);
     let same = j >= cfg.threshold;
     let reason = Reason::of(
         "jaccard",
@@ -354,8 +354,10 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
     push("minhash", same, Relation::Near, j, reason);
 
     // SimHash
-    let (feats, _) = simhash::features(prep);
-    let (sums_a, sums_b) = (simhash::sums(&feats[a]), simhash::sums(&feats[b]));
+    let (sums_a, sums_b) = (
+        simhash::sums(&simhash::features_of(prep, a)),
+        simhash::sums(&simhash::features_of(prep, b)),
+    );
     let (fa, fb) = (
         simhash::bits_from_sums(&sums_a),
         simhash::bits_from_sums(&sums_b),
@@ -368,15 +370,11 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
     // CCDet
     let stops = |i: usize| ccdet::features(&docs[i].text(), cfg.ccdet_len);
     let (stops_a, stops_b) = (stops(a), stops(b));
-    let key_of = |s: &String| hash_chars(&normalise(s));
-    let set_of = |v: &[String]| -> HashSet<u64> {
-        v.iter()
-            .filter(|s| !normalise(s).is_empty())
-            .map(key_of)
-            .collect()
-    };
-    let (ka, kb) = (set_of(&stops_a), set_of(&stops_b));
-    let common = ka.intersection(&kb).count();
+    let (ka, kb) = (
+        ccdet::feature_keys(&docs[a].text(), cfg.ccdet_len),
+        ccdet::feature_keys(&docs[b].text(), cfg.ccdet_len),
+    );
+    let common = super::features::intersect_sorted(&ka, &kb);
     let v = ccdet::decide(ka.len(), kb.len(), common, cfg.t_ccs, cfg.t_clr);
     let reason = if common == 0 {
         Reason::of("ccdet_none", [ka.len().to_string(), kb.len().to_string()])
@@ -397,7 +395,10 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
         let mut seen = HashSet::new();
         stops_a
             .iter()
-            .filter(|s| kb.contains(&key_of(s)) && seen.insert(key_of(s)))
+            .filter(|s| {
+                ccdet::feature_key(s)
+                    .is_some_and(|k| kb.binary_search(&k).is_ok() && seen.insert(k))
+            })
             .cloned()
             .collect()
     };
@@ -465,7 +466,7 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
         shared_b,
         keywords: keyword_union(&wa, &wb),
         shared_shingles,
-        shingles: (sets[a].len(), sets[b].len()),
+        shingles: (sa_set.len(), sb_set.len()),
         stops_a,
         stops_b,
         stops_shared,

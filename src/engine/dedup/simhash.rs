@@ -50,41 +50,38 @@ pub fn sums(features: &[(u64, f64)]) -> [f64; 64] {
 
 /// Every document's weighted features under `simhash_features`.
 pub fn features(prep: &Prepared) -> (Vec<Vec<(u64, f64)>>, f64) {
+    let fs = match prep.config().simhash_features {
+        SimFeatures::Terms | SimFeatures::Keywords => prep.keywords().1,
+        SimFeatures::Shingles => prep.norm().1,
+    };
+    let t = Instant::now();
+    let v = (0..prep.len())
+        .into_par_iter()
+        .map(|i| features_of(prep, i))
+        .collect();
+    (v, fs + t.elapsed().as_secs_f64())
+}
+
+/// Document `i`'s weighted features under `simhash_features`.
+pub fn features_of(prep: &Prepared, i: usize) -> Vec<(u64, f64)> {
     let cfg = prep.config();
     match cfg.simhash_features {
         SimFeatures::Terms | SimFeatures::Keywords => {
-            let (kw, fs) = prep.keywords();
             let take = if cfg.simhash_features == SimFeatures::Keywords {
                 cfg.n_keywords
             } else {
                 usize::MAX
             };
-            let t = Instant::now();
-            let v = kw
-                .par_iter()
-                .map(|k| {
-                    k.iter()
-                        .take(take)
-                        .map(|(w, x)| (hash_str(w), *x))
-                        .collect()
-                })
-                .collect();
-            (v, fs + t.elapsed().as_secs_f64())
+            prep.keywords().0[i]
+                .iter()
+                .take(take)
+                .map(|(w, x)| (hash_str(w), *x))
+                .collect()
         }
-        SimFeatures::Shingles => {
-            let (norm, fs) = prep.norm();
-            let t = Instant::now();
-            let v = norm
-                .par_iter()
-                .map(|c| {
-                    char_shingles(c, cfg.shingle)
-                        .into_iter()
-                        .map(|h| (h, 1.0))
-                        .collect()
-                })
-                .collect();
-            (v, fs + t.elapsed().as_secs_f64())
-        }
+        SimFeatures::Shingles => char_shingles(&prep.norm().0[i], cfg.shingle)
+            .into_iter()
+            .map(|h| (h, 1.0))
+            .collect(),
     }
 }
 

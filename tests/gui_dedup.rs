@@ -69,25 +69,7 @@ fn screenshots_when_asked() {
     let out = std::path::PathBuf::from(out);
     let d = tempfile::tempdir().unwrap();
     let path = d.path().join("w.tianwang");
-    Workspace::open_or_create(&path).unwrap();
-    let ws = path.clone();
-    let mut h = egui_kittest::Harness::builder()
-        .with_size([1400.0, 1000.0])
-        .with_theme(egui::Theme::Light)
-        .build_eframe(move |cc| {
-            tianwang::ui::WorkbenchApp::new(
-                cc,
-                tianwang::ui::AppOptions {
-                    workspace: Some(ws.clone()),
-                    system_fonts: true,
-                    sample_if_new: false,
-                    export_dir: None,
-                },
-            )
-        });
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = common::screenshot_harness(&path);
     h.get_by_label("网页消重").click();
     h.run();
     h.get_by_label("表 7-2：原始网页 vs DocView 正文").click();

@@ -54,3 +54,28 @@ pub fn wait_secs(
     }
     h.step();
 }
+
+/// The app for the docs' screenshots: 1400×1000, light theme, the system CJK font first, on
+/// workspace `ws` (created empty if missing), with the workspace open.
+pub fn screenshot_harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
+    tianwang::engine::store::Workspace::open_or_create(ws).unwrap();
+    let ws = ws.to_path_buf();
+    let mut h = Harness::builder()
+        .with_size([1400.0, 1000.0])
+        .with_theme(egui::Theme::Light)
+        .build_eframe(move |cc| {
+            WorkbenchApp::new(
+                cc,
+                AppOptions {
+                    workspace: Some(ws.clone()),
+                    system_fonts: true,
+                    sample_if_new: false,
+                    export_dir: None,
+                },
+            )
+        });
+    wait_secs(&mut h, "the workspace", 20, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h
+}

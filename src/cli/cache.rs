@@ -14,7 +14,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
-use super::{Cli, print_json, run_job_with_progress};
+use super::{Bar, Cli, peak_rss_mb, print_json, run_job_with_progress};
 use crate::engine::cache::job::{CacheSimJob, CacheSimParams, TraceSource};
 use crate::engine::cache::policy::{PolicyKind, PolicyParams};
 use crate::engine::cache::sim::{
@@ -23,7 +23,6 @@ use crate::engine::cache::sim::{
 use crate::engine::cache::stack::{self, Warmup};
 use crate::engine::cache::trace::{self, Format, GenSpec, ReadOptions};
 use crate::engine::error::{EngineError, Result as EngineResult};
-use crate::engine::jobs::Tick;
 use crate::engine::jobs::registry::TypedJob;
 use crate::engine::store::Workspace;
 
@@ -179,16 +178,6 @@ pub fn run(cli: &Cli, a: &CacheArgs) -> anyhow::Result<()> {
         CacheCommand::Sim(s) => sim_cmd(cli, s),
         CacheCommand::Sweep(s) => sweep_cmd(cli, s),
         CacheCommand::Trace(t) => trace_cmd(t),
-    }
-}
-
-struct Bar(indicatif::ProgressBar);
-
-impl Tick for Bar {
-    fn tick(&self, fraction: f32, message: &str) -> EngineResult<()> {
-        self.0.set_position((fraction * 1000.0) as u64);
-        self.0.set_message(message.to_string());
-        Ok(())
     }
 }
 
@@ -608,13 +597,6 @@ pub struct BenchCacheArgs {
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
-}
-
-fn peak_rss_mb() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
 }
 
 fn peers_python(a: &BenchCacheArgs) -> anyhow::Result<PathBuf> {

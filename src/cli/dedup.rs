@@ -10,14 +10,13 @@ use anyhow::Context as _;
 use clap::{Arg, ArgMatches, Args, Command as ClapCommand, FromArgMatches};
 use serde_json::{Value, json};
 
-use super::{Cli, print_json, run_job_with_progress};
+use super::{Bar, Cli, peak_rss_mb, print_json, run_job_with_progress};
 use crate::engine::dedup::corpus::{Corpus, Input};
 use crate::engine::dedup::eval::{CompareRow, Prf, Truth, docs_per_s};
 use crate::engine::dedup::job::{DedupJob, DedupParams};
 use crate::engine::dedup::report::{Source, SweepSpec};
 use crate::engine::dedup::{Config, Method, devset, run};
 use crate::engine::error::EngineError;
-use crate::engine::jobs::Tick;
 use crate::engine::jobs::registry::TypedJob;
 use crate::engine::store::Workspace;
 
@@ -101,15 +100,6 @@ pub struct DedupArgs {
 }
 
 /// A progress bar on stderr as a [`Tick`].
-struct Bar(indicatif::ProgressBar);
-
-impl Tick for Bar {
-    fn tick(&self, fraction: f32, message: &str) -> crate::engine::error::Result<()> {
-        self.0.set_position((fraction * 1000.0) as u64);
-        self.0.set_message(message.to_string());
-        Ok(())
-    }
-}
 
 fn shared_data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
@@ -300,13 +290,6 @@ pub struct BenchDedupArgs {
     pub python: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
-}
-
-fn peak_rss_mb() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
 }
 
 pub fn bench(a: &BenchDedupArgs) -> anyhow::Result<()> {

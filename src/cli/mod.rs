@@ -23,6 +23,7 @@ pub mod capacity;
 pub mod classify;
 pub mod crawl;
 pub mod dedup;
+pub mod index;
 pub mod jobs;
 pub mod querylog;
 pub mod rank;
@@ -99,6 +100,13 @@ pub enum Command {
     /// import into the workspace, a calibrated synthetic log, the request stream for the cache
     /// lab.
     Querylog(querylog::QuerylogArgs),
+    /// The inverted file (book ch. 4.4, 8): build from the workspace's pages, a folder or a
+    /// TSV (runs under a memory budget, multiway merge, every codec sized); browse a term's
+    /// postings or a document's terms.
+    Index(index::IndexArgs),
+    /// Query the index (book ch. 5, 10): AND / OR / "phrases", BM25, TF-IDF or Tianwang's
+    /// WB/WL/WU ranking, dynamic abstracts, explained scores.
+    Search(index::SearchArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -149,6 +157,33 @@ pub(crate) fn print_json(v: &serde_json::Value) -> anyhow::Result<()> {
     serde_json::to_writer_pretty(&mut out, v)?;
     writeln!(out)?;
     Ok(())
+}
+
+/// A progress bar on stderr that engine work reports to (the CLI's `Tick`).
+pub(crate) struct Bar(pub indicatif::ProgressBar);
+
+impl Bar {
+    pub(crate) fn new() -> Bar {
+        let bar = indicatif::ProgressBar::new(1000);
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        Bar(bar)
+    }
+}
+
+impl crate::engine::jobs::Tick for Bar {
+    fn tick(&self, fraction: f32, message: &str) -> crate::engine::error::Result<()> {
+        self.0.set_position((fraction * 1000.0) as u64);
+        self.0.set_message(message.to_string());
+        Ok(())
+    }
+}
+
+/// This process's peak resident memory (VmHWM) in MB, where /proc tells it.
+pub(crate) fn peak_rss_mb() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
 }
 
 /// Run a job in the foreground with a progress bar on stderr; returns its result.
@@ -236,6 +271,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Dedup(a) => dedup::run_dedup(&cli, a),
         Command::Cache(a) => cache::run(&cli, a),
         Command::Querylog(a) => querylog::run(&cli, a),
+        Command::Index(a) => index::run(&cli, a),
+        Command::Search(a) => index::search(&cli, a),
     }
 }
 

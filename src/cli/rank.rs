@@ -103,8 +103,21 @@ pub enum MetricArg {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// A run (TREC `qid Q0 doc rank score tag` or TSV `qid doc [score]`); give two to compare.
-    #[arg(long = "run", value_name = "FILE", required = true)]
+    #[arg(long = "run", value_name = "FILE", required_unless_present = "index")]
     pub runs: Vec<PathBuf>,
+    /// Run the queries on this index instead of reading runs (with --queries, --config).
+    #[arg(long, value_name = "DIR", requires = "queries")]
+    pub index: Option<PathBuf>,
+    /// Queries: `qid<TAB>query` lines.
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<PathBuf>,
+    /// A ranking configuration, e.g. `model=bm25,k1=1.2,b=0.75` or `tianwang,kb=0.8`; give
+    /// two to compare (default: BM25 with k1 1.2, b 0.75).
+    #[arg(long = "config", value_name = "SPEC")]
+    pub configs: Vec<String>,
+    /// How many results of each query are evaluated (the run depth).
+    #[arg(long, default_value_t = 100)]
+    pub depth: usize,
     /// Judgements (TREC `qid 0 doc rel` or TSV `qid doc rel`).
     #[arg(long, value_name = "FILE")]
     pub qrels: PathBuf,
@@ -394,6 +407,32 @@ fn run_eval(a: &EvalArgs) -> anyhow::Result<()> {
     let cfg = EvalConfig::new(a.at, gain, metric)?;
     let qrels = eval::read_qrels(&a.qrels)?;
     let mut runs = Vec::new();
+    if let (Some(dir), Some(qfile)) = (&a.index, &a.queries) {
+        let searcher = crate::engine::index::search::Searcher::open(dir)?;
+        let queries = eval::read_queries(qfile)?;
+        let mut configs = Vec::new();
+        for spec in &a.configs {
+            configs.push(crate::engine::index::score::RankConfig::parse_spec(spec)?);
+        }
+        if configs.is_empty() {
+            configs.push(crate::engine::index::score::RankConfig::default());
+        }
+        if configs.len() > 2 {
+            return Err(EngineError::invalid("--config", "give one or two configurations").into());
+        }
+        for (label, run) in crate::engine::index::evaluate::run_configs(
+            &searcher,
+            &queries,
+            &configs,
+            a.depth.max(a.at),
+            &(),
+        )? {
+            runs.push(NamedEval {
+                run: label,
+                eval: eval::evaluate(&run, &qrels, &cfg)?,
+            });
+        }
+    }
     for p in &a.runs {
         let run = eval::read_run(p)?;
         runs.push(NamedEval {

@@ -338,6 +338,71 @@ pub fn encode(codec: Codec, gaps: &[u32], b: Option<u32>) -> Result<Encoded> {
     })
 }
 
+/// The bytes [`encode`] would write for `gaps` (its `bytes.len()`), counted without writing:
+/// the index build sizes every codec on every posting list this way.
+pub fn encoded_len(codec: Codec, gaps: &[u32], b: Option<u32>) -> usize {
+    let mean = gaps.iter().map(|&g| f64::from(g)).sum::<f64>() / gaps.len().max(1) as f64;
+    let mut param = b.unwrap_or_else(|| golomb_b(mean)).max(1);
+    if codec == Codec::Rice {
+        param = param.next_power_of_two();
+    }
+    let bits: u64 = match codec {
+        Codec::None => return gaps.len() * 4,
+        Codec::VByte => {
+            return gaps
+                .iter()
+                .map(|&g| (bit_len(u64::from(g)).max(1) as usize).div_ceil(7))
+                .sum();
+        }
+        Codec::Golomb | Codec::Rice => {
+            let b64 = u64::from(param);
+            let (k, u) = if param > 1 {
+                let k = bit_len(b64 - 1);
+                (u64::from(k), (1u64 << k) - b64)
+            } else {
+                (0, 0)
+            };
+            gaps.iter()
+                .map(|&g| {
+                    let x = u64::from(g.max(1) - 1);
+                    let r = x % b64;
+                    let rbits = if param <= 1 {
+                        0
+                    } else if r < u {
+                        k - 1
+                    } else {
+                        k
+                    };
+                    x / b64 + 1 + rbits
+                })
+                .sum()
+        }
+        Codec::Gamma => gaps
+            .iter()
+            .map(|&g| 2 * u64::from(bit_len(u64::from(g))) - 1)
+            .sum(),
+        Codec::Delta => gaps
+            .iter()
+            .map(|&g| {
+                let n = bit_len(u64::from(g));
+                2 * u64::from(bit_len(u64::from(n))) - 1 + u64::from(n) - 1
+            })
+            .sum(),
+        Codec::Packed => gaps
+            .chunks(128)
+            .map(|block| {
+                let w = block
+                    .iter()
+                    .map(|&g| bit_len(u64::from(g)))
+                    .max()
+                    .unwrap_or(0);
+                8 + u64::from(w) * block.len() as u64
+            })
+            .sum(),
+    };
+    bits.div_ceil(8) as usize
+}
+
 /// The gaps back.
 pub fn decode(e: &Encoded) -> Result<Vec<u32>> {
     let mut out = Vec::with_capacity(e.n);
@@ -512,5 +577,21 @@ mod tests {
         let mut e = encode(Codec::Gamma, &[5, 6, 7], None).unwrap();
         e.n = 10;
         assert!(decode(&e).is_err());
+    }
+
+    #[test]
+    fn encoded_len_counts_what_encode_writes() {
+        let mut rng = crate::engine::rng::Rng::new(7);
+        for round in 0..200 {
+            let n = 1 + (rng.next_u64() % 300) as usize;
+            let spread = 1 + (rng.next_u64() % (1 << (round % 20))) as u32;
+            let gaps: Vec<u32> = (0..n)
+                .map(|_| 1 + (rng.next_u64() as u32) % spread)
+                .collect();
+            for c in Codec::ALL {
+                let e = encode(c, &gaps, None).unwrap();
+                assert_eq!(encoded_len(c, &gaps, None), e.bytes.len(), "{c:?} {gaps:?}");
+            }
+        }
     }
 }

@@ -1,6 +1,21 @@
-//! The inverted index, book ch. 8 [L2700–L2780] and §5.4: what a search engine builds from its
-//! pages. So far the first stage: `codec`, the posting-list compression of §8.3.1 (d-gaps and
-//! every integer code the book and its sources name, compared on the same postings).
+//! The search engine proper, book ch. 4.4, 5, 8 and 10: the inverted file built from a
+//! corpus, the query service over it, and the ranking models.
+//!
+//! | module | question |
+//! |---|---|
+//! | `source` | What is indexed? A TSV, a folder of txt/html, the workspace's pages (DocView title and body, in-link anchors, URL words, LHN, crawl time) |
+//! | `tagweight` | How much does a tag lift a word? Table 10-2's weights, the page's text runs with their tag sums |
+//! | `build` | How is the inverted file made? Segmentation, runs under a memory budget, the multiway merge |
+//! | `disk` | How does it lie on disk? Generations named current atomically, posting blocks, the lexicon |
+//! | `codec` | How are posting lists stored small? d-gaps and every code of §8.3.1 |
+//! | `reader` | What does the index hold? Lexicon, postings, documents, stored text |
+//! | `query` | Which documents match? Query syntax, rarest-first AND with skips, OR, phrases |
+//! | `score` | How is a match scored? BM25, TF-IDF/VSM, Tianwang's WB/WL/WU, each part named |
+//! | `linkweight`, `clicks` | WL from links (LHN or PageRank), WU from a click log |
+//! | `snippet` | What does a result show? The dynamic abstract (Fig 5-3) and the highlighted snapshot |
+//! | `search` | The query service: a page of ranked, explained hits |
+//! | `browse` | What is in the index? A term's postings and codec sizes, a document's terms |
+//! | `evaluate`, `job` | How good is a ranking (runs × judgements)? The logged `index-build` job |
 //!
 //! ```
 //! use tianwang::engine::index::codec::{Codec, encode};
@@ -8,4 +23,18 @@
 //! assert_eq!(e.bytes.len(), 3);
 //! ```
 
+pub mod browse;
+pub mod build;
+pub mod clicks;
 pub mod codec;
+pub mod disk;
+pub mod evaluate;
+pub mod job;
+pub mod linkweight;
+pub mod query;
+pub mod reader;
+pub mod score;
+pub mod search;
+pub mod snippet;
+pub mod source;
+pub mod tagweight;

@@ -101,7 +101,9 @@ impl JobKind {
 
 /// Every job kind. A new lab adds its kinds here.
 pub fn kinds() -> &'static [JobKind] {
-    use crate::engine::{cache, calibrate, classify, crawl, dedup, docview, querylog, sample};
+    use crate::engine::{
+        cache, calibrate, classify, crawl, dedup, docview, index, querylog, sample,
+    };
     const KINDS: &[JobKind] = &[
         JobKind::of::<calibrate::Calibrate>(),
         JobKind::of::<sample::load::LoadSample>(),
@@ -113,6 +115,7 @@ pub fn kinds() -> &'static [JobKind] {
         JobKind::of::<cache::job::CacheSimJob>(),
         JobKind::of::<querylog::job::ImportJob>(),
         JobKind::of::<querylog::job::StatsJob>(),
+        JobKind::of::<index::job::IndexBuildJob>(),
     ];
     KINDS
 }

@@ -673,6 +673,30 @@ impl Segmenter {
         }
     }
 
+    /// The index terms of `text` with their character offsets, for positional indexes: Word
+    /// and Latin tokens, lower-cased; stop words removed when `drop_stop_words`. Search mode
+    /// gives the dictionary words inside longer words at their own offsets too.
+    pub fn for_each_term_at<'a>(
+        &self,
+        text: &'a str,
+        method: Method,
+        drop_stop_words: bool,
+        mut f: impl FnMut(Cow<'a, str>, usize),
+    ) {
+        let mut keep = |w: &'a str, start: usize, kind: TokenKind| {
+            if matches!(kind, TokenKind::Word | TokenKind::Latin)
+                && !(drop_stop_words && is_stop_word(w))
+            {
+                f(lowercase(w, kind), start);
+            }
+        };
+        if method.is_matching() {
+            self.scan_matching(text, method, &mut keep);
+        } else {
+            self.scan_jieba(text, method, &mut |w, start| keep(w, start, classify(w)));
+        }
+    }
+
     /// Call `emit(word, char_start)` for every jieba token of `text`.
     fn scan_jieba<'a>(&self, text: &'a str, method: Method, emit: &mut impl FnMut(&'a str, usize)) {
         let (mut rest, mut base) = (text, 0);

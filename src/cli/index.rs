@@ -1,0 +1,500 @@
+//! `tianwang index build|term|doc` and `tianwang search`: the inverted file and the query
+//! service (book ch. 4.4, 5, 8, 10). `bench index` is in `cli::index_bench`.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::{Value, json};
+
+use super::{Bar, Cli, peak_rss_mb, print_json, run_job_with_progress};
+use crate::engine::error::EngineError;
+use crate::engine::index::build::IndexConfig;
+use crate::engine::index::clicks::Clicks;
+use crate::engine::index::codec::{self, Codec};
+use crate::engine::index::disk::Meta;
+use crate::engine::index::job::{IndexBuildJob, IndexBuildParams};
+use crate::engine::index::reader::{Index, sidecar};
+use crate::engine::index::score::{AndOp, Combine, DsMode, Model, RankConfig, Vsm, WlSource};
+use crate::engine::index::search::{SearchOptions, Searcher};
+use crate::engine::index::snippet::AbstractConfig;
+use crate::engine::index::source::Source;
+use crate::engine::jobs::registry::TypedJob;
+use crate::engine::store::Workspace;
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    #[command(subcommand)]
+    pub what: IndexCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IndexCommand {
+    /// Build an inverted file (runs under a memory budget, multiway merge) from the
+    /// workspace's pages (the global --workspace), a folder of txt/html, or a TSV.
+    Build(BuildArgs),
+    /// A term's postings: documents, tf, positions, gaps and their bytes in every codec.
+    Term(TermArgs),
+    /// A document's entry and its terms (the forward view), with df.
+    Doc(DocArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// A folder of `.txt` / `.html` files.
+    #[arg(long, value_name = "DIR", conflicts_with = "tsv")]
+    pub dir: Option<PathBuf>,
+    /// A TSV file whose first column is the text (doc = line number from 1).
+    #[arg(long, value_name = "FILE")]
+    pub tsv: Option<PathBuf>,
+    /// Where the index goes (default `<source>.index` beside it).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// none, vbyte (bytecode), golomb, rice, gamma, delta, packed.
+    #[arg(long, default_value = "vbyte")]
+    pub codec: String,
+    /// Postings buffer budget; a sorted run is written each time it fills.
+    #[arg(long, default_value_t = 256)]
+    pub memory_mb: usize,
+    /// Keep stop words in the index.
+    #[arg(long)]
+    pub keep_stop_words: bool,
+    /// Table 10-2 overrides, e.g. `title=40,h1=12`.
+    #[arg(long, default_value = "")]
+    pub tag_weights: String,
+    /// W0, an occurrence's weight outside weighted tags.
+    #[arg(long, default_value_t = 1.0)]
+    pub w0: f32,
+    /// Add this process's peak memory (MB) to the JSON.
+    #[arg(long)]
+    pub report_memory: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TermArgs {
+    pub term: String,
+    #[arg(long, value_name = "DIR")]
+    pub index: Option<PathBuf>,
+    /// Only the first N postings in the listing.
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DocArgs {
+    /// The document's key (TSV line, file stem, URL).
+    pub doc: String,
+    #[arg(long, value_name = "DIR")]
+    pub index: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ModelArg {
+    Bm25,
+    Tfidf,
+    Tianwang,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The query: words, "quoted phrases", OR for a disjunction (default AND).
+    pub query: String,
+    /// The index (default: the workspace's `<workspace>.index`).
+    #[arg(long, value_name = "DIR")]
+    pub index: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = ModelArg::Bm25)]
+    pub model: ModelArg,
+    #[arg(long, default_value_t = 1.2)]
+    pub k1: f64,
+    #[arg(long, default_value_t = 0.75)]
+    pub b: f64,
+    /// Combine the words by OR unless the query says otherwise (default AND, as TSE).
+    #[arg(long)]
+    pub or: bool,
+    /// Tianwang's kB,kL,kU.
+    #[arg(long, default_value = "0.6,0.2,0.2")]
+    pub weights: String,
+    /// VSM weighting for --model tfidf: normtf, binary, tfidf.
+    #[arg(long, default_value = "tfidf")]
+    pub vsm: String,
+    /// TF-IDF as a plain dot product instead of the cosine.
+    #[arg(long)]
+    pub dot: bool,
+    /// Tianwang: AND combines the terms' WB by mean (the book) or min.
+    #[arg(long, default_value = "mean")]
+    pub and_op: String,
+    /// Tianwang: DS = ln(Smax/S) (book) or ln(1 + Smax/S) (smooth).
+    #[arg(long, default_value = "book")]
+    pub ds: String,
+    /// Tianwang: WL from lhn (the book) or pagerank.
+    #[arg(long, default_value = "lhn")]
+    pub wl: String,
+    /// Tianwang: linear (the book's choice) or product.
+    #[arg(long, default_value = "linear")]
+    pub combine: String,
+    #[arg(long, default_value_t = 0.85)]
+    pub damping: f64,
+    /// A click log (SogouQ) for WU.
+    #[arg(long, value_name = "FILE")]
+    pub clicks: Option<PathBuf>,
+    /// Day decay k of the click weights.
+    #[arg(long, default_value_t = 0.8)]
+    pub click_decay: f64,
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// Result page (1-based, 10 results each by default).
+    #[arg(long, default_value_t = 1)]
+    pub page: usize,
+    /// Abstract windows in GBK bytes (the book) or characters.
+    #[arg(long, default_value = "gbk")]
+    pub abstract_unit: String,
+    /// Each hit's score as its named parts.
+    #[arg(long)]
+    pub explain: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cli: &Cli, a: &IndexArgs) -> anyhow::Result<()> {
+    match &a.what {
+        IndexCommand::Build(b) => build(cli, b),
+        IndexCommand::Term(t) => term(cli, t),
+        IndexCommand::Doc(d) => doc(cli, d),
+    }
+}
+
+fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
+    let source = match (&a.dir, &a.tsv, &cli.workspace) {
+        (Some(d), _, _) => Source::Dir { path: d.clone() },
+        (_, Some(t), _) => Source::Tsv { path: t.clone() },
+        (None, None, Some(_)) => Source::Workspace { path: None },
+        (None, None, None) => {
+            return Err(EngineError::invalid(
+                "--workspace",
+                "say what to index: --workspace W, --dir DIR or --tsv FILE",
+            )
+            .into());
+        }
+    };
+    let config = IndexConfig {
+        codec: Codec::parse(&a.codec)?,
+        memory_mb: a.memory_mb,
+        stop_words: !a.keep_stop_words,
+        tag_weights: a.tag_weights.clone(),
+        w0: a.w0,
+        ..IndexConfig::default()
+    };
+    let params = IndexBuildParams {
+        source,
+        out: a.out.clone(),
+        config,
+    };
+    params.validate()?;
+    let meta: Meta = match &cli.workspace {
+        Some(w) => {
+            let ws = Workspace::open_or_create(w)?;
+            let v = run_job_with_progress(&ws, Box::new(IndexBuildJob::from_params(params)?))?;
+            IndexBuildJob::decode(&v)?
+        }
+        None => {
+            let bar = Bar::new();
+            let r = params.execute(None, &bar);
+            bar.0.finish_and_clear();
+            r?
+        }
+    };
+    let out = match (&a.out, &params_out(cli, a)) {
+        (Some(o), _) => o.clone(),
+        (None, o) => o.clone(),
+    };
+    let mut v = meta_json(&meta);
+    v["out"] = json!(out.display().to_string());
+    if a.report_memory {
+        v["peak_rss_mb"] = json!(peak_rss_mb());
+    }
+    if a.json {
+        print_json(&v)?;
+    } else {
+        println!(
+            "{} docs, {} terms, {} postings in {:.2} s ({:.0} docs/s), {} runs → {}",
+            meta.docs,
+            meta.terms,
+            meta.postings,
+            meta.timings.total_s,
+            v["docs_per_s"].as_f64().unwrap_or(0.0),
+            meta.runs,
+            out.display()
+        );
+        for (c, b) in &meta.bytes_by_codec {
+            println!("  {c:<7} {b:>12} bytes of d-gaps");
+        }
+    }
+    Ok(())
+}
+
+fn params_out(cli: &Cli, a: &BuildArgs) -> PathBuf {
+    match (&a.dir, &a.tsv, &cli.workspace) {
+        (Some(d), _, _) => sidecar(d),
+        (_, Some(t), _) => sidecar(t),
+        (_, _, Some(w)) => sidecar(w),
+        _ => PathBuf::from("index"),
+    }
+}
+
+/// The contract's fields first, then everything else the build knows.
+pub fn meta_json(m: &Meta) -> Value {
+    json!({
+        "docs": m.docs,
+        "terms": m.terms,
+        "postings": m.postings,
+        "bytes_by_codec": m.bytes_by_codec,
+        "elapsed_s": m.timings.total_s,
+        "docs_per_s": m.docs as f64 / m.timings.total_s.max(1e-9),
+        "codec": m.config.codec.name(),
+        "occurrences": m.occurrences,
+        "avg_len": m.avg_len,
+        "runs": m.runs,
+        "memory_mb": m.config.memory_mb,
+        "peak_buffer_bytes": m.peak_buffer_bytes,
+        "bytes": m.bytes,
+        "timings": m.timings,
+        "compression_vs_none": m.bytes_by_codec.iter().map(|(k, v)| {
+            (k.clone(), *v as f64 / m.bytes_by_codec.get("none").copied().unwrap_or(1).max(1) as f64)
+        }).collect::<std::collections::BTreeMap<_, _>>(),
+        "book_ratios": {"golomb": 0.3359, "bytecode": 0.2635, "decode_time_golomb_to_bytecode": "1 : 6"},
+        "skipped": m.skipped,
+        "source": m.source,
+    })
+}
+
+fn index_dir(cli: &Cli, given: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    match (given, &cli.workspace) {
+        (Some(d), _) => Ok(d.clone()),
+        (None, Some(w)) => Ok(sidecar(w)),
+        (None, None) => Err(EngineError::invalid(
+            "--index",
+            "say which index: --index DIR or --workspace W",
+        )
+        .into()),
+    }
+}
+
+fn term(cli: &Cli, a: &TermArgs) -> anyhow::Result<()> {
+    let ix = Index::open(&index_dir(cli, &a.index)?)?;
+    let t = ix.term(&a.term).ok_or_else(|| {
+        EngineError::invalid("TERM", format!("{:?} is not in the lexicon", a.term))
+    })?;
+    let p = ix.postings(t)?;
+    let positions = p.positions()?;
+    let gaps = codec::dgaps(&p.docs);
+    let by_codec: std::collections::BTreeMap<&str, usize> = Codec::ALL
+        .iter()
+        .map(|c| (c.name(), codec::encoded_len(*c, &gaps, None)))
+        .collect();
+    let rows: Vec<Value> = p
+        .docs
+        .iter()
+        .enumerate()
+        .take(a.limit)
+        .map(|(k, &d)| {
+            json!({"doc": ix.docs[d as usize].key, "id": d, "gap": gaps[k], "tf": p.tfs[k],
+                   "wbt": p.wbt[k], "positions": positions[k]})
+        })
+        .collect();
+    let v = json!({"term": t.term, "df": t.df, "cf": t.cf, "block_bytes": t.len,
+                   "codec": ix.meta.config.codec.name(), "gap_bytes_by_codec": by_codec,
+                   "golomb_b": codec::golomb_b(gaps.iter().map(|&g| f64::from(g)).sum::<f64>() / gaps.len().max(1) as f64),
+                   "postings": rows});
+    if a.json {
+        print_json(&v)?;
+    } else {
+        println!("{}  df {}  cf {}  {} bytes", t.term, t.df, t.cf, t.len);
+        for r in &rows {
+            println!(
+                "  {}  tf {}  gap {}  pos {}",
+                r["doc"], r["tf"], r["gap"], r["positions"]
+            );
+        }
+    }
+    Ok(())
+}
+
+fn doc(cli: &Cli, a: &DocArgs) -> anyhow::Result<()> {
+    let ix = Index::open(&index_dir(cli, &a.index)?)?;
+    let id = ix.find_doc(&a.doc).ok_or_else(|| {
+        EngineError::invalid("DOC", format!("no document {:?} in the index", a.doc))
+    })?;
+    let fwd = crate::engine::index::browse::doc_terms(&ix, id)?;
+    let info = &ix.docs[id as usize];
+    let v = json!({"doc": info.key, "id": id, "title": info.title, "url": info.url, "len": info.len,
+                   "distinct": info.distinct, "chars": info.chars, "lhn": info.lhn,
+                   "crawled_at": info.crawled_at, "terms": fwd});
+    if a.json {
+        print_json(&v)?;
+    } else {
+        println!("{} ({} terms): {}", info.key, info.len, info.title);
+        for t in &fwd {
+            println!("  {}  tf {}  df {}", t.term, t.tf, t.df);
+        }
+    }
+    Ok(())
+}
+
+/// The ranking configuration of `tianwang search`'s flags.
+pub fn rank_config(a: &SearchArgs) -> anyhow::Result<RankConfig> {
+    let mut c = RankConfig {
+        model: match a.model {
+            ModelArg::Bm25 => Model::Bm25,
+            ModelArg::Tfidf => Model::Tfidf,
+            ModelArg::Tianwang => Model::Tianwang,
+        },
+        k1: a.k1,
+        b: a.b,
+        cosine: !a.dot,
+        damping: a.damping,
+        op: if a.or {
+            crate::engine::index::query::Op::Or
+        } else {
+            crate::engine::index::query::Op::And
+        },
+        ..RankConfig::default()
+    };
+    c.set_weights(&a.weights)?;
+    c.vsm = match a.vsm.as_str() {
+        "normtf" => Vsm::NormTf,
+        "binary" => Vsm::Binary,
+        "tfidf" => Vsm::TfIdf,
+        v => {
+            return Err(
+                EngineError::invalid("--vsm", format!("`{v}`: normtf, binary or tfidf")).into(),
+            );
+        }
+    };
+    c.and_op = match a.and_op.as_str() {
+        "mean" => AndOp::Mean,
+        "min" => AndOp::Min,
+        v => return Err(EngineError::invalid("--and-op", format!("`{v}`: mean or min")).into()),
+    };
+    c.ds = match a.ds.as_str() {
+        "book" => DsMode::Book,
+        "smooth" => DsMode::Smooth,
+        v => return Err(EngineError::invalid("--ds", format!("`{v}`: book or smooth")).into()),
+    };
+    c.wl = match a.wl.as_str() {
+        "lhn" => WlSource::Lhn,
+        "pagerank" => WlSource::Pagerank,
+        v => return Err(EngineError::invalid("--wl", format!("`{v}`: lhn or pagerank")).into()),
+    };
+    c.combine = match a.combine.as_str() {
+        "linear" => Combine::Linear,
+        "product" => Combine::Product,
+        v => {
+            return Err(
+                EngineError::invalid("--combine", format!("`{v}`: linear or product")).into(),
+            );
+        }
+    };
+    c.validate()?;
+    Ok(c)
+}
+
+pub fn search(cli: &Cli, a: &SearchArgs) -> anyhow::Result<()> {
+    if a.query.trim().is_empty() {
+        return Err(EngineError::invalid("QUERY", "the query is empty").into());
+    }
+    let cfg = rank_config(a)?;
+    let dir = index_dir(cli, &a.index)?;
+    let mut s = Searcher::open(&dir)?;
+    let stale = match (&a.index, &cli.workspace) {
+        (None, Some(w)) => s.index.is_stale(&Workspace::open_existing(w)?)?,
+        _ => false,
+    };
+    if let Some(p) = &a.clicks {
+        let c = Clicks::read(
+            p,
+            crate::engine::querylog::Format::Sogouq,
+            &s.index,
+            a.click_decay,
+        )?;
+        s.set_clicks(Some(c));
+    }
+    if a.page == 0 {
+        return Err(EngineError::invalid("--page", "pages count from 1").into());
+    }
+    let opt = SearchOptions {
+        top: a.top,
+        page: a.page - 1,
+        explain: a.explain,
+        abstracts: true,
+        abstract_config: match a.abstract_unit.as_str() {
+            "gbk" => SearchOptions::default().abstract_config,
+            "chars" => AbstractConfig {
+                merge_overlaps: true,
+                ..AbstractConfig::modern()
+            },
+            v => {
+                return Err(EngineError::invalid(
+                    "--abstract-unit",
+                    format!("`{v}`: gbk or chars"),
+                )
+                .into());
+            }
+        },
+    };
+    let r = s.search(&a.query, &cfg, &opt)?;
+    if a.json {
+        let mut v = serde_json::to_value(&r)?;
+        if let Some(hits) = v["hits"].as_array_mut() {
+            for h in hits {
+                if let Some(o) = h.as_object_mut() {
+                    o.remove("abstract_parts");
+                }
+            }
+        }
+        v["stale"] = json!(stale);
+        v["index"] = json!(dir.display().to_string());
+        print_json(&v)?;
+    } else {
+        if stale {
+            eprintln!(
+                "note: the workspace has newer snapshots than the index; rebuild with `tianwang index build`"
+            );
+        }
+        println!(
+            "{} — {} hits, {:.1} ms ({}; terms {})",
+            r.query,
+            r.total_hits,
+            r.elapsed_ms,
+            r.model,
+            r.terms.join(" / ")
+        );
+        for h in &r.hits {
+            println!("{:>3}. {:.4}  {}  {}", h.rank, h.score, h.doc, h.title);
+            if !h.abstract_text.is_empty() {
+                println!("     {}", h.abstract_text.replace('\n', " "));
+            }
+            if let Some(e) = &h.explain {
+                for p in &e.parts {
+                    println!(
+                        "       {:<6} {:<10} {:>9.4}  {}",
+                        p.name,
+                        p.term.as_deref().unwrap_or(""),
+                        p.value,
+                        p.detail
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `index` dir a path names, for other CLI files.
+pub fn open_searcher(dir: &Path) -> anyhow::Result<Searcher> {
+    Ok(Searcher::open(dir)?)
+}

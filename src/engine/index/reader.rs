@@ -1,0 +1,198 @@
+//! An index opened for reading: the lexicon and the document table in memory (book §6.1
+//! [L1664]: the dictionary resides in memory), the posting file read whole ("if memory
+//! allows, all posting lists also reside in memory"), the stored text read per document.
+//!
+//! ```no_run
+//! use tianwang::engine::index::reader::Index;
+//! let ix = Index::open("titles.index".as_ref()).unwrap();
+//! if let Some(t) = ix.term("北京") {
+//!     let p = ix.postings(t).unwrap();
+//!     println!("{} docs", p.docs.len());
+//! }
+//! ```
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::disk::{self, DocInfo, Meta, Postings, Term};
+use crate::engine::error::{EngineError, Result};
+
+/// An open index.
+pub struct Index {
+    pub dir: PathBuf,
+    pub generation: PathBuf,
+    pub meta: Meta,
+    pub docs: Vec<DocInfo>,
+    lexicon: Vec<Term>,
+    postings: Vec<u8>,
+    text: Mutex<std::fs::File>,
+    /// Document-to-document links (workspace builds), for WL and PageRank.
+    pub links: Vec<(u32, u32)>,
+}
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index")
+            .field("dir", &self.dir)
+            .field("docs", &self.docs.len())
+            .field("terms", &self.lexicon.len())
+            .finish()
+    }
+}
+
+/// The index a workspace file keeps beside itself: `<workspace>.index/`.
+pub fn sidecar(workspace: &Path) -> PathBuf {
+    let mut s = workspace.as_os_str().to_os_string();
+    s.push(".index");
+    PathBuf::from(s)
+}
+
+impl Index {
+    /// Open the current generation of `dir`. No index there is the user's error (exit 2).
+    pub fn open(dir: &Path) -> Result<Index> {
+        let generation = disk::current_generation(dir)?.ok_or_else(|| EngineError::BadPath {
+            path: dir.to_path_buf(),
+            reason: "no index here: build one with `tianwang index build`".into(),
+        })?;
+        let meta_bytes = disk::read(&generation.join("meta.json"))?;
+        let meta: Meta = serde_json::from_slice(&meta_bytes).map_err(|e| EngineError::BadPath {
+            path: generation.join("meta.json"),
+            reason: format!("not an index's meta.json: {e}"),
+        })?;
+        if meta.version > disk::FORMAT_VERSION {
+            return Err(EngineError::BadPath {
+                path: dir.to_path_buf(),
+                reason: format!(
+                    "index format {} is newer than this program reads ({})",
+                    meta.version,
+                    disk::FORMAT_VERSION
+                ),
+            });
+        }
+        let docs: Vec<DocInfo> =
+            serde_json::from_slice(&disk::read(&generation.join("docs.json"))?).map_err(|e| {
+                EngineError::Internal(format!("the index is damaged: docs.json: {e}"))
+            })?;
+        let lexicon = disk::read_lexicon(&generation.join("lexicon.bin"))?;
+        let postings = disk::read(&generation.join("postings.bin"))?;
+        let text_path = generation.join("text.bin");
+        let text = std::fs::File::open(&text_path).map_err(|e| EngineError::BadPath {
+            path: text_path,
+            reason: e.to_string(),
+        })?;
+        let links = match std::fs::read(generation.join("links.bin")) {
+            Ok(b) => b
+                .chunks_exact(8)
+                .map(|c| {
+                    (
+                        u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                        u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+                    )
+                })
+                .filter(|&(a, b)| (a as usize) < docs.len() && (b as usize) < docs.len())
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        Ok(Index {
+            dir: dir.to_path_buf(),
+            generation,
+            meta,
+            docs,
+            lexicon,
+            postings,
+            text: Mutex::new(text),
+            links,
+        })
+    }
+
+    /// Documents.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// The lexicon, in byte order of the terms.
+    pub fn lexicon(&self) -> &[Term] {
+        &self.lexicon
+    }
+
+    /// A term's entry.
+    pub fn term(&self, t: &str) -> Option<&Term> {
+        self.lexicon
+            .binary_search_by(|e| e.term.as_str().cmp(t))
+            .ok()
+            .map(|i| &self.lexicon[i])
+    }
+
+    /// Terms starting with `prefix`, in order, at most `limit`.
+    pub fn terms_with_prefix(&self, prefix: &str, limit: usize) -> &[Term] {
+        let from = self.lexicon.partition_point(|e| e.term.as_str() < prefix);
+        let mut to = from;
+        while to < self.lexicon.len()
+            && to - from < limit
+            && self.lexicon[to].term.starts_with(prefix)
+        {
+            to += 1;
+        }
+        &self.lexicon[from..to]
+    }
+
+    /// A term's posting block, as stored.
+    pub fn block(&self, t: &Term) -> Result<&[u8]> {
+        let (a, b) = (t.off as usize, t.off as usize + t.len as usize);
+        self.postings.get(a..b).ok_or_else(|| {
+            EngineError::Internal("the index is damaged: a block lies outside postings.bin".into())
+        })
+    }
+
+    /// A term's postings, decoded.
+    pub fn postings(&self, t: &Term) -> Result<Postings> {
+        disk::decode_block(self.meta.config.codec, self.block(t)?)
+    }
+
+    /// A document by its key (TSV line, file stem, URL).
+    pub fn find_doc(&self, key: &str) -> Option<u32> {
+        self.docs
+            .iter()
+            .position(|d| d.key == key)
+            .map(|i| i as u32)
+    }
+
+    /// A document's stored title + "\n" + body.
+    pub fn text(&self, doc: u32) -> Result<String> {
+        let d = self
+            .docs
+            .get(doc as usize)
+            .ok_or_else(|| EngineError::invalid("--doc", format!("no document {doc}")))?;
+        let mut buf = vec![0u8; d.text_len as usize];
+        {
+            let mut f = self
+                .text
+                .lock()
+                .map_err(|_| EngineError::Internal("the text file lock is poisoned".into()))?;
+            f.seek(SeekFrom::Start(d.text_off))
+                .and_then(|_| f.read_exact(&mut buf))
+                .map_err(|e| {
+                    EngineError::Internal(format!("the index is damaged: text.bin: {e}"))
+                })?;
+        }
+        String::from_utf8(buf).map_err(|_| {
+            EngineError::Internal("the index is damaged: text.bin is not UTF-8".into())
+        })
+    }
+
+    /// For a workspace index: whether the workspace has newer snapshots than the index.
+    pub fn is_stale(&self, ws: &crate::engine::store::Workspace) -> Result<bool> {
+        let Some(built) = self.meta.workspace_snapshot else {
+            return Ok(false);
+        };
+        let now: Option<i64> = ws
+            .conn()
+            .query_row("SELECT MAX(id) FROM snapshots", [], |r| r.get(0))?;
+        Ok(now.unwrap_or(0) > built)
+    }
+}

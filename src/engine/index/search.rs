@@ -1,0 +1,431 @@
+//! The query service (book ch. 5 [L1649–L1787]): a [`Searcher`] holds an open index and what
+//! ranking needs besides postings (WL per document, click weights), and answers a query with
+//! a page of ranked hits, each with its dynamic abstract (Fig 5-3) and its score explained.
+//!
+//! ```no_run
+//! use tianwang::engine::index::search::{Searcher, SearchOptions};
+//! use tianwang::engine::index::score::RankConfig;
+//! let s = Searcher::open("titles.index".as_ref()).unwrap();
+//! let r = s.search("考研 英语", &RankConfig::default(), &SearchOptions::default()).unwrap();
+//! for h in &r.hits {
+//!     println!("{:.3} {} {}", h.score, h.doc, h.title);
+//! }
+//! ```
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::clicks::Clicks;
+use super::query::{self, Matched, Op, Query, RetrievalStats};
+use super::reader::Index;
+use super::score::{self, AndOp, Combine, DsMode, Explain, Model, Part, RankConfig, Vsm, WlSource};
+use super::snippet::{self, AbstractConfig};
+use crate::engine::error::{EngineError, Result};
+
+/// What to return besides the ranking.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SearchOptions {
+    /// Results per page (the book's 10 [L706]).
+    pub top: usize,
+    /// 0-based page.
+    pub page: usize,
+    pub explain: bool,
+    pub abstracts: bool,
+    pub abstract_config: AbstractConfig,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            top: 10,
+            page: 0,
+            explain: true,
+            abstracts: true,
+            // The book leaves open whether fragments may repeat [L1739–L1758]: merged here
+            // (a result list showing one sentence three times helps nobody); the
+            // book-faithful repetition is `merge_overlaps = false`.
+            abstract_config: AbstractConfig {
+                merge_overlaps: true,
+                ..AbstractConfig::default()
+            },
+        }
+    }
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hit {
+    /// The document's key: TSV line number (from 1), file stem, or URL.
+    pub doc: String,
+    /// Internal docID.
+    pub id: u32,
+    /// 1-based rank.
+    pub rank: usize,
+    pub title: String,
+    pub url: String,
+    pub score: f64,
+    #[serde(rename = "abstract")]
+    pub abstract_text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub abstract_parts: Option<snippet::Abstract>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<Explain>,
+}
+
+/// A page of results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResult {
+    pub query: String,
+    pub terms: Vec<String>,
+    pub op: Op,
+    pub phrases: Vec<Vec<String>>,
+    pub total_hits: usize,
+    pub hits: Vec<Hit>,
+    pub model: String,
+    pub retrieval: RetrievalStats,
+    pub elapsed_ms: f64,
+}
+
+/// An open index ready to answer queries. `Sync`: one searcher serves many threads.
+pub struct Searcher {
+    pub index: Index,
+    clicks: Option<Clicks>,
+    wl_cache: Mutex<HashMap<String, std::sync::Arc<Vec<f64>>>>,
+}
+
+impl Searcher {
+    pub fn open(dir: &Path) -> Result<Searcher> {
+        Ok(Searcher::new(Index::open(dir)?))
+    }
+
+    pub fn new(index: Index) -> Searcher {
+        Searcher {
+            index,
+            clicks: None,
+            wl_cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Use these click weights for WU.
+    pub fn set_clicks(&mut self, clicks: Option<Clicks>) {
+        self.clicks = clicks;
+    }
+
+    pub fn clicks(&self) -> Option<&Clicks> {
+        self.clicks.as_ref()
+    }
+
+    /// WL(p) for every document under `cfg` (cached per WL setting).
+    pub fn wl(&self, cfg: &RankConfig) -> Result<std::sync::Arc<Vec<f64>>> {
+        let key = format!("{:?}/{}/{}", cfg.wl, cfg.damping, cfg.new_page_days);
+        if let Some(v) = self.wl_cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return Ok(v);
+        }
+        let v = std::sync::Arc::new(super::linkweight::wl_vector(&self.index, cfg)?);
+        if let Ok(mut c) = self.wl_cache.lock() {
+            c.insert(key, v.clone());
+        }
+        Ok(v)
+    }
+
+    /// Parse, retrieve, rank, cut a page, make abstracts.
+    pub fn search(&self, q: &str, cfg: &RankConfig, opt: &SearchOptions) -> Result<SearchResult> {
+        cfg.validate()?;
+        if opt.top == 0 {
+            return Err(EngineError::invalid("--top", "must be at least 1"));
+        }
+        opt.abstract_config.validate()?;
+        let t0 = Instant::now();
+        let query = query::parse(q, &self.index.meta.config, cfg.op)?;
+        let m = query::retrieve(&self.index, &query)?;
+        let mut scored = self.score_all(&query, &m, cfg)?;
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let total = scored.len();
+        let from = opt.page.saturating_mul(opt.top).min(total);
+        let to = (from + opt.top).min(total);
+        let mut hits = Vec::with_capacity(to - from);
+        for (k, &(doc, score)) in scored[from..to].iter().enumerate() {
+            let info = &self.index.docs[doc as usize];
+            let (abstract_text, abstract_parts) = if opt.abstracts {
+                let text = self.index.text(doc)?;
+                let a = snippet::dynamic_abstract(&text, &query.terms, &opt.abstract_config);
+                (a.plain(), Some(a))
+            } else {
+                (String::new(), None)
+            };
+            hits.push(Hit {
+                doc: info.key.clone(),
+                id: doc,
+                rank: from + k + 1,
+                title: info.title.clone(),
+                url: info.url.clone(),
+                score,
+                abstract_text,
+                abstract_parts,
+                explain: if opt.explain {
+                    Some(self.explain(&query, &m, doc, cfg)?)
+                } else {
+                    None
+                },
+            });
+        }
+        Ok(SearchResult {
+            query: q.to_string(),
+            terms: query.terms.clone(),
+            op: query.op,
+            phrases: query.phrases.clone(),
+            total_hits: total,
+            hits,
+            model: cfg.label(),
+            retrieval: m.stats,
+            elapsed_ms: t0.elapsed().as_secs_f64() * 1e3,
+        })
+    }
+
+    /// Every matching document's score (unsorted).
+    pub fn score_all(&self, q: &Query, m: &Matched, cfg: &RankConfig) -> Result<Vec<(u32, f64)>> {
+        let ctx = self.context(q, cfg)?;
+        let mut cursors = vec![0usize; m.lists.len()];
+        Ok(m.docs
+            .iter()
+            .map(|&d| (d, self.score_doc(q, m, d, cfg, &ctx, &mut cursors, None)))
+            .collect())
+    }
+
+    /// One document's score with its parts.
+    pub fn explain(&self, q: &Query, m: &Matched, doc: u32, cfg: &RankConfig) -> Result<Explain> {
+        let ctx = self.context(q, cfg)?;
+        let mut cursors = vec![0usize; m.lists.len()];
+        let mut parts = Vec::new();
+        let total = self.score_doc(q, m, doc, cfg, &ctx, &mut cursors, Some(&mut parts));
+        Ok(Explain {
+            model: cfg.label(),
+            total,
+            parts,
+        })
+    }
+
+    fn context(&self, q: &Query, cfg: &RankConfig) -> Result<Ctx> {
+        let wl = if cfg.model == Model::Tianwang {
+            Some(self.wl(cfg)?)
+        } else {
+            None
+        };
+        let wu = match (&self.clicks, cfg.model) {
+            (Some(c), Model::Tianwang) => c.for_query(&q.raw),
+            _ => None,
+        };
+        Ok(Ctx { wl, wu })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn score_doc(
+        &self,
+        q: &Query,
+        m: &Matched,
+        doc: u32,
+        cfg: &RankConfig,
+        ctx: &Ctx,
+        cursors: &mut [usize],
+        mut parts: Option<&mut Vec<Part>>,
+    ) -> f64 {
+        let ix = &self.index;
+        let n = ix.docs.len() as f64;
+        let info = &ix.docs[doc as usize];
+        // (term, df, tf, wbt) of each query term in this document.
+        let mut present: Vec<(&str, f64, f64, f64)> = Vec::with_capacity(q.terms.len());
+        let mut absent: Vec<&str> = Vec::new();
+        for (i, t) in q.terms.iter().enumerate() {
+            let Some(p) = &m.lists[i] else {
+                absent.push(t);
+                continue;
+            };
+            let from = cursors[i];
+            match p.docs[from..].binary_search(&doc) {
+                Ok(k) => {
+                    cursors[i] = from + k;
+                    let k = from + k;
+                    present.push((
+                        t,
+                        p.docs.len() as f64,
+                        f64::from(p.tfs[k]),
+                        f64::from(p.wbt[k]),
+                    ));
+                }
+                Err(k) => {
+                    cursors[i] = from + k;
+                    absent.push(t);
+                }
+            }
+        }
+        let mut push = |p: Part| {
+            if let Some(v) = parts.as_deref_mut() {
+                v.push(p);
+            }
+        };
+        match cfg.model {
+            Model::Bm25 => {
+                let (dl, avg) = (f64::from(info.len), ix.meta.avg_len);
+                let mut s = 0.0;
+                for &(t, df, tf, _) in &present {
+                    let v = score::bm25_term(n, df, tf, dl, avg, cfg.k1, cfg.b);
+                    s += v;
+                    push(Part {
+                        name: "bm25".into(),
+                        term: Some(t.to_string()),
+                        value: v,
+                        detail: format!(
+                            "idf {:.3} (N {n}, df {df}) × tf {tf}·(k1+1) / (tf + k1·(1 − b + b·dl {dl} / avgdl {avg:.1}))",
+                            score::bm25_idf(n, df)
+                        ),
+                    });
+                }
+                s
+            }
+            Model::Tfidf => {
+                let qlen = q.terms.len() as f64;
+                let dlen = f64::from(info.len.max(1));
+                let (mut dot, mut qn) = (0.0, 0.0);
+                for (i, t) in q.terms.iter().enumerate() {
+                    let df = m.lists[i].as_ref().map_or(0.0, |p| p.docs.len() as f64);
+                    let idf = if df > 0.0 { (n / df).ln() } else { 0.0 };
+                    let wq = match cfg.vsm {
+                        Vsm::NormTf => 1.0 / qlen,
+                        Vsm::Binary => 1.0,
+                        Vsm::TfIdf => idf / qlen,
+                    };
+                    qn += wq * wq;
+                    if let Some(&(_, _, tf, _)) = present.iter().find(|p| p.0 == t) {
+                        let wd = match cfg.vsm {
+                            Vsm::NormTf => tf / dlen,
+                            Vsm::Binary => 1.0,
+                            Vsm::TfIdf => tf / dlen * idf,
+                        };
+                        dot += wq * wd;
+                        push(Part {
+                            name: "vsm".into(),
+                            term: Some(t.clone()),
+                            value: wq * wd,
+                            detail: format!(
+                                "w_q {wq:.4} × w_d {wd:.4} (tf {tf}, len {dlen}, idf {idf:.3})"
+                            ),
+                        });
+                    }
+                }
+                if cfg.cosine {
+                    let dn = f64::from(info.norms[cfg.vsm as usize]);
+                    let norm = qn.sqrt() * dn;
+                    let s = if norm > 0.0 { dot / norm } else { 0.0 };
+                    push(Part {
+                        name: "cosine".into(),
+                        term: None,
+                        value: s - dot,
+                        detail: format!(
+                            "dot {dot:.4} / (|q| {:.4} × |d| {dn:.4}) = {s:.4}",
+                            qn.sqrt()
+                        ),
+                    });
+                    s
+                } else {
+                    dot
+                }
+            }
+            Model::Tianwang => {
+                let smax = ix.meta.max_chars.max(1) as f64;
+                let s_p = f64::from(info.chars.max(1));
+                let (ds, wbmax) = match cfg.ds {
+                    DsMode::Book => ((smax / s_p).ln(), ix.meta.wb_max_book),
+                    DsMode::Smooth => ((1.0 + smax / s_p).ln(), ix.meta.wb_max_smooth),
+                };
+                let wbmax = if wbmax > 0.0 { wbmax } else { 1.0 };
+                let mut wbs = Vec::with_capacity(q.terms.len());
+                for t in &q.terms {
+                    let wb = present
+                        .iter()
+                        .find(|p| p.0 == t)
+                        .map_or(0.0, |&(_, df, _, wbt)| wbt * ds * (n / df).ln() / wbmax);
+                    wbs.push(wb);
+                    push(Part {
+                        name: "WB(t)".into(),
+                        term: Some(t.clone()),
+                        value: wb,
+                        detail: present.iter().find(|p| p.0 == t).map_or_else(
+                            || "not in this page".to_string(),
+                            |&(_, df, _, wbt)| {
+                                format!(
+                                    "WBT {wbt:.1} × DS {ds:.3} × IDF {:.3} / WBmax {wbmax:.2}",
+                                    (n / df).ln()
+                                )
+                            },
+                        ),
+                    });
+                }
+                let wb = match (q.op, cfg.and_op) {
+                    (Op::Or, _) => wbs.iter().copied().fold(0.0, f64::max),
+                    (Op::And, AndOp::Mean) => wbs.iter().sum::<f64>() / wbs.len().max(1) as f64,
+                    (Op::And, AndOp::Min) => wbs.iter().copied().fold(f64::INFINITY, f64::min),
+                };
+                let wl = ctx.wl.as_ref().map_or(0.0, |v| v[doc as usize]);
+                let wu = ctx
+                    .wu
+                    .as_ref()
+                    .and_then(|m| m.get(&doc).copied())
+                    .unwrap_or(0.0);
+                let total = match cfg.combine {
+                    Combine::Linear => cfg.kb * wb + cfg.kl * wl + cfg.ku * wu,
+                    Combine::Product => wb * wl * wu,
+                };
+                let op = match (q.op, cfg.and_op) {
+                    (Op::Or, _) => "max (OR)",
+                    (Op::And, AndOp::Mean) => "mean (AND)",
+                    (Op::And, AndOp::Min) => "min (AND)",
+                };
+                let (fb, fl, fu) = match cfg.combine {
+                    Combine::Linear => (cfg.kb, cfg.kl, cfg.ku),
+                    Combine::Product => (1.0, 1.0, 1.0),
+                };
+                push(Part {
+                    name: "WB".into(),
+                    term: None,
+                    value: fb * wb,
+                    detail: format!("{op} of the terms' WB = {wb:.4}, × kB {}", cfg.kb),
+                });
+                push(Part {
+                    name: "WL".into(),
+                    term: None,
+                    value: fl * wl,
+                    detail: match cfg.wl {
+                        WlSource::Lhn => format!(
+                            "WL {wl:.4} from LHN {} (raw {}) × kL {}",
+                            info.lhn, info.raw_lhn, cfg.kl
+                        ),
+                        WlSource::Pagerank => {
+                            format!("WL {wl:.4} = PageRank / max × kL {}", cfg.kl)
+                        }
+                    },
+                });
+                push(Part {
+                    name: "WU".into(),
+                    term: None,
+                    value: fu * wu,
+                    detail: if self.clicks.is_some() {
+                        format!("WU {wu:.4} from clicks × kU {}", cfg.ku)
+                    } else {
+                        "no click log loaded: WU = 0".into()
+                    },
+                });
+                total
+            }
+        }
+    }
+}
+
+struct Ctx {
+    wl: Option<std::sync::Arc<Vec<f64>>>,
+    wu: Option<HashMap<u32, f64>>,
+}

@@ -99,8 +99,6 @@ pub struct DedupArgs {
     pub params: ParamFlags,
 }
 
-/// A progress bar on stderr as a [`Tick`].
-
 fn shared_data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
 }

@@ -752,7 +752,7 @@ fn merge(
         });
         off += block.len() as u64;
         postings += df as u64;
-        if lex.len() % 4096 == 0 {
+        if lex.len().is_multiple_of(4096) {
             tick.tick(
                 0.8 + 0.2 * lex.len() as f32 / names.len().max(1) as f32,
                 &format!("merging: {} of {} terms", lex.len(), names.len()),

@@ -90,7 +90,10 @@ fn words_of(text: &str, s: &mut Syntax) {
 pub struct Query {
     pub raw: String,
     pub op: Op,
+    /// Every term that scores.
     pub terms: Vec<String>,
+    /// The terms AND requires (a long word's dictionary pieces rather than the word).
+    pub required: Vec<String>,
     pub phrases: Vec<Vec<String>>,
 }
 
@@ -108,10 +111,40 @@ pub fn parse(q: &str, cfg: &IndexConfig, default_op: Op) -> Result<Query> {
             terms.push(t);
         }
     };
+    let mut required: Vec<String> = Vec::new();
     for w in &syn.words {
-        seg.for_each_term_at(w, cfg.method, cfg.stop_words, |t, _| {
-            push(t.into_owned(), &mut terms)
+        // Each word as jieba cuts it; in search mode a long word is also indexed as its
+        // dictionary pieces, and a document that has the word inside a longer one (北京大学
+        // in 北京大学图书馆) has only the pieces: AND requires the pieces, the whole word
+        // still scores where it occurs.
+        let coarse_method = if cfg.method == Method::Search {
+            Method::Jieba
+        } else {
+            cfg.method
+        };
+        let mut coarse = Vec::new();
+        seg.for_each_term_at(w, coarse_method, cfg.stop_words, |t, _| {
+            coarse.push(t.into_owned())
         });
+        for c in coarse {
+            let mut pieces = Vec::new();
+            if cfg.method == Method::Search {
+                seg.for_each_term_at(&c, Method::Search, cfg.stop_words, |t, _| {
+                    if t != c {
+                        pieces.push(t.into_owned())
+                    }
+                });
+            }
+            if pieces.is_empty() {
+                push(c.clone(), &mut required);
+            } else {
+                for p in pieces {
+                    push(p.clone(), &mut required);
+                    push(p, &mut terms);
+                }
+            }
+            push(c, &mut terms);
+        }
     }
     let mut phrases = Vec::new();
     for p in &syn.phrases {
@@ -125,6 +158,7 @@ pub fn parse(q: &str, cfg: &IndexConfig, default_op: Op) -> Result<Query> {
         seg.for_each_term_at(p, method, cfg.stop_words, |t, _| words.push(t.into_owned()));
         for w in &words {
             push(w.clone(), &mut terms);
+            push(w.clone(), &mut required);
         }
         if words.len() > 1 {
             phrases.push(words);
@@ -140,6 +174,7 @@ pub fn parse(q: &str, cfg: &IndexConfig, default_op: Op) -> Result<Query> {
         raw: q.to_string(),
         op: syn.op,
         terms,
+        required,
         phrases,
     })
 }
@@ -197,11 +232,12 @@ pub fn retrieve(ix: &Index, q: &Query) -> Result<Matched> {
             )
         })
         .collect();
+    let needed = |i: &usize| q.required.contains(&q.terms[*i]);
     let mut docs: Vec<u32> = match q.op {
-        Op::And if !stats.missing.is_empty() => Vec::new(),
+        Op::And if stats.missing.iter().any(|m| q.required.contains(m)) => Vec::new(),
         Op::And => {
             let mut acc: Option<Vec<u32>> = None;
-            for &i in &order {
+            for &i in order.iter().filter(|i| needed(i)) {
                 let l = &lists[i].as_ref().map_or(&[][..], |p| &p.docs[..]);
                 acc = Some(match acc {
                     None => l.to_vec(),

@@ -242,7 +242,8 @@ pub fn read_workspace(ws: &Workspace) -> Result<Vec<SourceDoc>> {
             }
         }
     }
-    let parsed: Vec<Option<(SourceDoc, Vec<(String, String)>)>> = raw
+    type Parsed = Option<(SourceDoc, Vec<(String, String)>)>;
+    let parsed: Vec<Parsed> = raw
         .par_iter()
         .map(|(url, bytes, ct, at)| {
             let ((title, body), html) = page_doc(url, bytes, Some(url), ct.as_deref()).ok()?;

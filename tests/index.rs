@@ -1,0 +1,496 @@
+//! The search engine's CLI contract (issue 15): `index build`, `search`, `rank eval --index`
+//! on real files and a real workspace; bad input; kill -9 during a build; the THUCNews titles
+//! P@10 target.
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tianwang"));
+    c.env(
+        "TIANWANG_DATA_DIR",
+        std::env::temp_dir().join(format!("tianwang-index-data-{}-{n}", std::process::id())),
+    );
+    c
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tianwang-index-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn json_of(o: &Output) -> Value {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const TSV: &str = "北京大学图书馆开放时间\t1\n清华大学图书馆\t1\n北京的天气很好\t2\n搜索引擎原理与技术\t3\n北京大学 搜索引擎 天网\t3\n";
+
+#[test]
+fn build_and_search_follow_the_contract() {
+    let d = scratch("contract");
+    let tsv = d.join("t.tsv");
+    std::fs::write(&tsv, TSV).unwrap();
+    let out = d.join("ix");
+    let v = json_of(&run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&tsv),
+        "--out",
+        s(&out),
+        "--json",
+    ]));
+    for k in [
+        "docs",
+        "terms",
+        "postings",
+        "bytes_by_codec",
+        "elapsed_s",
+        "docs_per_s",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k}: {v}");
+    }
+    assert_eq!(v["docs"], 5);
+    let codecs = v["bytes_by_codec"].as_object().unwrap();
+    assert_eq!(codecs.len(), 7);
+    assert_eq!(
+        codecs["none"].as_u64().unwrap(),
+        4 * v["postings"].as_u64().unwrap()
+    );
+
+    let r = json_of(&run(&[
+        "search",
+        "北京大学",
+        "--index",
+        s(&out),
+        "--explain",
+        "--json",
+    ]));
+    for k in ["query", "terms", "total_hits", "hits", "elapsed_ms"] {
+        assert!(r.get(k).is_some(), "missing {k}: {r}");
+    }
+    let hits = r["hits"].as_array().unwrap();
+    // AND: both documents with 北京 and 大学; doc = TSV line number.
+    let docs: Vec<&str> = hits.iter().map(|h| h["doc"].as_str().unwrap()).collect();
+    assert_eq!(r["total_hits"], 2, "{r}");
+    assert!(docs.contains(&"1") && docs.contains(&"5"), "{docs:?}");
+    for h in hits {
+        for k in ["doc", "title", "url", "score", "abstract", "explain"] {
+            assert!(h.get(k).is_some(), "hit misses {k}: {h}");
+        }
+        // The score is the sum of its named parts.
+        let parts = h["explain"]["parts"].as_array().unwrap();
+        let sum: f64 = parts.iter().map(|p| p["value"].as_f64().unwrap()).sum();
+        assert!((sum - h["score"].as_f64().unwrap()).abs() < 1e-9, "{h}");
+        assert!(h["abstract"].as_str().unwrap().contains("北京"));
+    }
+    // OR finds more; a phrase finds fewer.
+    let or = json_of(&run(&[
+        "search",
+        "北京 OR 清华",
+        "--index",
+        s(&out),
+        "--json",
+    ]));
+    assert_eq!(or["total_hits"], 4, "{or}");
+    let ph = json_of(&run(&[
+        "search",
+        "\"北京大学图书馆\"",
+        "--index",
+        s(&out),
+        "--json",
+    ]));
+    assert_eq!(ph["total_hits"], 1, "{ph}");
+    // Every model answers, explained.
+    for m in ["tfidf", "tianwang"] {
+        let r = json_of(&run(&[
+            "search",
+            "北京",
+            "--index",
+            s(&out),
+            "--model",
+            m,
+            "--explain",
+            "--json",
+        ]));
+        assert_eq!(r["total_hits"], 3, "{m}: {r}");
+        assert!(r["hits"][0]["explain"]["parts"].as_array().unwrap().len() >= 2);
+    }
+}
+
+#[test]
+fn every_codec_gives_the_same_answers() {
+    let d = scratch("codecs");
+    let tsv = d.join("t.tsv");
+    let text: String = (0..300)
+        .map(|i| {
+            format!(
+                "文档{i} 北京 {} 搜索 {}\t0\n",
+                i % 7,
+                if i % 3 == 0 { "大学" } else { "天网" }
+            )
+        })
+        .collect();
+    std::fs::write(&tsv, text).unwrap();
+    let mut answers = Vec::new();
+    for c in [
+        "none", "vbyte", "golomb", "rice", "gamma", "delta", "packed",
+    ] {
+        let out = d.join(c);
+        json_of(&run(&[
+            "index",
+            "build",
+            "--tsv",
+            s(&tsv),
+            "--out",
+            s(&out),
+            "--codec",
+            c,
+            "--json",
+        ]));
+        let r = json_of(&run(&[
+            "search",
+            "北京 大学",
+            "--index",
+            s(&out),
+            "--top",
+            "50",
+            "--json",
+        ]));
+        let docs: Vec<String> = r["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["doc"].to_string())
+            .collect();
+        answers.push((c, r["total_hits"].clone(), docs));
+    }
+    assert_eq!(answers[0].1, 100);
+    for a in &answers[1..] {
+        assert_eq!(
+            (&a.1, &a.2),
+            (&answers[0].1, &answers[0].2),
+            "{} differs",
+            a.0
+        );
+    }
+}
+
+#[test]
+fn a_small_budget_writes_runs_and_merges_them_to_the_same_index() {
+    let d = scratch("runs");
+    let tsv = d.join("t.tsv");
+    let text: String = (0..4000)
+        .map(|i| format!("第{i}篇 新闻 北京 体育 比赛 {} 结果\t0\n", i % 97))
+        .collect();
+    std::fs::write(&tsv, text).unwrap();
+    let big = json_of(&run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&tsv),
+        "--out",
+        s(&d.join("a")),
+        "--json",
+    ]));
+    let small = json_of(&run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&tsv),
+        "--out",
+        s(&d.join("b")),
+        "--memory-mb",
+        "1",
+        "--json",
+    ]));
+    assert_eq!(big["runs"], 1);
+    assert!(small["runs"].as_u64().unwrap() > 1, "{small}");
+    for k in ["docs", "terms", "postings", "bytes_by_codec"] {
+        assert_eq!(big[k], small[k], "{k}");
+    }
+    assert!(small["peak_buffer_bytes"].as_u64().unwrap() < 3 << 20);
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_flag() {
+    let d = scratch("bad");
+    let tsv = d.join("t.tsv");
+    std::fs::write(&tsv, TSV).unwrap();
+    let out = d.join("ix");
+    let o = run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&tsv),
+        "--out",
+        s(&out),
+        "--codec",
+        "zip",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--codec"));
+    let o = run(&["search", "北京", "--index", s(&d.join("none"))]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no index"));
+    json_of(&run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&tsv),
+        "--out",
+        s(&out),
+        "--json",
+    ]));
+    for q in ["", "   ", "的"] {
+        let o = run(&["search", q, "--index", s(&out)]);
+        assert_eq!(o.status.code(), Some(2), "{q:?}");
+    }
+    let o = run(&["search", "北京", "--index", s(&out), "--b", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--b"));
+    let o = run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&d.join("missing.tsv")),
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::write(d.join("bad.tsv"), b"ok\t1\n\xff\xfe bad\t2\n").unwrap();
+    let o = run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&d.join("bad.tsv")),
+        "--out",
+        s(&d.join("x")),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bad.tsv:2"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The failed build left the earlier index as it was.
+    json_of(&run(&["search", "北京", "--index", s(&out), "--json"]));
+}
+
+#[test]
+fn kill_9_during_a_build_leaves_the_old_index_intact() {
+    let d = scratch("kill");
+    let small = d.join("small.tsv");
+    std::fs::write(&small, TSV).unwrap();
+    let out = d.join("ix");
+    json_of(&run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&small),
+        "--out",
+        s(&out),
+        "--json",
+    ]));
+    let before = json_of(&run(&["search", "北京", "--index", s(&out), "--json"]));
+    let big = d.join("big.tsv");
+    let line = "北京大学计算机系网络实验室天网搜索引擎的索引建立过程与查询服务性能测试".repeat(4);
+    let text: String = (0..60_000).map(|i| format!("{line}{i}\t0\n")).collect();
+    std::fs::write(&big, text).unwrap();
+    let mut child = bin()
+        .args([
+            "index",
+            "build",
+            "--tsv",
+            s(&big),
+            "--out",
+            s(&out),
+            "--memory-mb",
+            "1",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once it has written a run (mid-build).
+    let t0 = std::time::Instant::now();
+    let mut killed_mid_build = false;
+    while t0.elapsed() < std::time::Duration::from_secs(120) {
+        let has_run = std::fs::read_dir(&out).unwrap().flatten().any(|g| {
+            std::fs::read_dir(g.path().join("runs")).is_ok_and(|mut r| r.next().is_some())
+        });
+        if has_run {
+            child.kill().unwrap();
+            killed_mid_build = true;
+            break;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let _ = child.wait();
+    assert!(killed_mid_build, "the build finished before a run appeared");
+    let after = json_of(&run(&["search", "北京", "--index", s(&out), "--json"]));
+    assert_eq!(before["hits"], after["hits"]);
+    // The next build clears the half-written generation and succeeds.
+    json_of(&run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&small),
+        "--out",
+        s(&out),
+        "--json",
+    ]));
+    let gens = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("gen-"))
+        .count();
+    assert_eq!(gens, 1);
+}
+
+#[test]
+fn the_workspace_is_indexed_searched_and_goes_stale_after_a_recrawl() {
+    let d = scratch("ws");
+    let ws = d.join("w.tianwang");
+    json_of(&run(&["sample", "load", "--workspace", s(&ws), "--json"]));
+    let v = json_of(&run(&["--workspace", s(&ws), "index", "build", "--json"]));
+    assert!(v["docs"].as_u64().unwrap() > 100, "{v}");
+    let r = json_of(&run(&[
+        "--workspace",
+        s(&ws),
+        "search",
+        "北京",
+        "--model",
+        "tianwang",
+        "--explain",
+        "--json",
+    ]));
+    assert!(r["total_hits"].as_u64().unwrap() > 0, "{r}");
+    assert_eq!(r["stale"], false);
+    let h = &r["hits"][0];
+    assert!(h["url"].as_str().unwrap().starts_with("http://"), "{h}");
+    assert!(h["doc"].as_str().unwrap().starts_with("http://"));
+    let names: Vec<&str> = h["explain"]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"WB") && names.contains(&"WL") && names.contains(&"WU"));
+    // Some page has links from other sites (LHN > 0), so WL separates pages.
+    let pr = json_of(&run(&[
+        "--workspace",
+        s(&ws),
+        "search",
+        "北京",
+        "--model",
+        "tianwang",
+        "--wl",
+        "pagerank",
+        "--json",
+    ]));
+    assert!(pr["total_hits"] == r["total_hits"]);
+    // The build was logged.
+    let jobs = json_of(&run(&["--workspace", s(&ws), "jobs", "--json"]));
+    assert!(jobs.to_string().contains("index-build"), "{jobs}");
+    // A re-crawl stores a new snapshot of a page: the index is stale.
+    let c = rusqlite::Connection::open(&ws).unwrap();
+    c.execute(
+        "INSERT INTO snapshots(page_id, fetched_at, status, raw)
+         SELECT page_id, fetched_at, status, raw FROM snapshots ORDER BY id LIMIT 1",
+        [],
+    )
+    .unwrap();
+    drop(c);
+    let r = json_of(&run(&["--workspace", s(&ws), "search", "北京", "--json"]));
+    assert_eq!(r["stale"], true, "{}", r["stale"]);
+}
+
+#[test]
+fn thucnews_titles_bm25_reaches_p_at_10_of_0_58() {
+    let data =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/classification/thucnews_titles");
+    let d = scratch("thucnews");
+    let out = d.join("dev.index");
+    json_of(&run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&data.join("dev.txt")),
+        "--out",
+        s(&out),
+        "--json",
+    ]));
+    // Every 20th test title as a query; relevant = a dev title of the same class.
+    let class_of = |p: &Path| -> Vec<(String, String)> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let (t, c) = l.rsplit_once('\t').unwrap();
+                (t.to_string(), c.to_string())
+            })
+            .collect()
+    };
+    let dev = class_of(&data.join("dev.txt"));
+    let test = class_of(&data.join("test.txt"));
+    let (mut q, mut qrels) = (String::new(), String::new());
+    for (i, (t, c)) in test.iter().enumerate().step_by(20) {
+        q.push_str(&format!("{}\t{t}\n", i + 1));
+        for (j, (_, dc)) in dev.iter().enumerate() {
+            if dc == c {
+                qrels.push_str(&format!("{}\t{}\t1\n", i + 1, j + 1));
+            }
+        }
+    }
+    std::fs::write(d.join("q.tsv"), q).unwrap();
+    std::fs::write(d.join("qrels.tsv"), qrels).unwrap();
+    let v = json_of(&run(&[
+        "rank",
+        "eval",
+        "--index",
+        s(&out),
+        "--queries",
+        s(&d.join("q.tsv")),
+        "--qrels",
+        s(&d.join("qrels.tsv")),
+        "--config",
+        "model=bm25,k1=1.5,b=0.75,op=or",
+        "--config",
+        "model=tfidf,op=or",
+        "--json",
+    ]));
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs[0]["queries"], 500);
+    let p10 = runs[0]["mean"]["p_at"].as_f64().unwrap();
+    assert!(p10 >= 0.58, "BM25 P@10 {p10}");
+    assert!(v["comparison"]["t_test"].is_object(), "{}", v["comparison"]);
+}

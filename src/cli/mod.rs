@@ -24,6 +24,7 @@ pub mod classify;
 pub mod crawl;
 pub mod dedup;
 pub mod index;
+pub mod index_bench;
 pub mod jobs;
 pub mod querylog;
 pub mod rank;
@@ -136,6 +137,9 @@ pub enum BenchCommand {
     /// All query-log statistics on a generated 10-million-line log (time, peak memory), with
     /// --peers side by side with pandas.
     Querylog(querylog::BenchQuerylogArgs),
+    /// Index build and BM25 queries on the THUCNews titles (P@10), with --peers side by side
+    /// with tantivy + tantivy-jieba; --synthetic N for a bounded-memory build of N documents.
+    Index(index_bench::BenchIndexArgs),
 }
 
 pub(crate) fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
@@ -287,6 +291,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Dedup(a) => dedup::bench(a),
         BenchCommand::Cache(a) => cache::bench(a),
         BenchCommand::Querylog(a) => querylog::bench(a),
+        BenchCommand::Index(a) => index_bench::bench(a),
     }
 }
 

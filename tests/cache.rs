@@ -368,7 +368,7 @@ fn access_log_io_and_page_views() {
             "--out",
             "x",
         ],
-        "index lab",
+        "no index",
     );
 }
 

@@ -139,6 +139,90 @@ fn build_and_search_follow_the_contract() {
 }
 
 #[test]
+fn the_cache_lab_replays_queries_on_the_index_as_io_and_page_sequences() {
+    let d = scratch("trace");
+    let tsv = d.join("t.tsv");
+    let text: String = (0..2000)
+        .map(|i| {
+            format!(
+                "北京 新闻 {} 体育 比赛 第{i}场\t0\n",
+                ["足球", "篮球", "排球"][i % 3]
+            )
+        })
+        .collect();
+    std::fs::write(&tsv, text).unwrap();
+    let out = d.join("ix");
+    json_of(&run(&[
+        "index",
+        "build",
+        "--tsv",
+        s(&tsv),
+        "--out",
+        s(&out),
+        "--json",
+    ]));
+    std::fs::write(
+        d.join("q.txt"),
+        "北京 足球\n篮球\n\"体育 比赛\"\n北京 足球\n",
+    )
+    .unwrap();
+    let io = json_of(&run(&[
+        "cache",
+        "trace",
+        "--index",
+        s(&out),
+        "--queries",
+        s(&d.join("q.txt")),
+        "--view",
+        "io",
+        "--out",
+        s(&d.join("io.csv")),
+        "--json",
+    ]));
+    // 北京 足球 → 2 reads, 篮球 → 1, the phrase → 2 document reads + their position blocks,
+    // 北京 足球 again → 2.
+    assert!(io["accesses"].as_u64().unwrap() >= 9, "{io}");
+    assert!(io["distinct"].as_u64().unwrap() < io["requests"].as_u64().unwrap());
+    let page = json_of(&run(&[
+        "cache",
+        "trace",
+        "--index",
+        s(&out),
+        "--queries",
+        s(&d.join("q.txt")),
+        "--view",
+        "page",
+        "--page-size",
+        "64",
+        "--out",
+        s(&d.join("page.csv")),
+        "--json",
+    ]));
+    assert!(
+        page["requests"].as_u64().unwrap() > io["requests"].as_u64().unwrap(),
+        "{page}"
+    );
+    let sim = json_of(&run(&[
+        "cache",
+        "sim",
+        "--trace",
+        s(&d.join("io.csv")),
+        "--format",
+        "csv",
+        "--key-column",
+        "1",
+        "--size-column",
+        "2",
+        "--policy",
+        "lru,infinite",
+        "--size",
+        "4",
+        "--json",
+    ]));
+    assert_eq!(sim["requests"], io["requests"]);
+}
+
+#[test]
 fn every_codec_gives_the_same_answers() {
     let d = scratch("codecs");
     let tsv = d.join("t.tsv");

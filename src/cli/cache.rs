@@ -153,7 +153,7 @@ pub struct SweepArgs {
 
 #[derive(Debug, Args)]
 pub struct TraceArgs {
-    /// The index's folder. The index lab is not built yet: use --access-log.
+    /// An index to replay --queries on (its posting-file reads become the trace).
     #[arg(long, value_name = "DIR")]
     pub index: Option<PathBuf>,
     #[arg(long, value_name = "FILE")]
@@ -517,22 +517,38 @@ fn sweep_cmd(cli: &Cli, a: &SweepArgs) -> anyhow::Result<()> {
 }
 
 fn trace_cmd(a: &TraceArgs) -> anyhow::Result<()> {
-    if a.index.is_some() || a.queries.is_some() {
-        return Err(EngineError::invalid(
-            "--index",
-            "the index lab does not exist yet, so there is no executor to replay --queries \
-             on; write its access log (`term type offset length` per line, §8.6.3) and pass \
-             it with --access-log",
-        )
-        .into());
-    }
-    let Some(log_path) = &a.access_log else {
-        return Err(EngineError::invalid("--access-log", "give the access log to convert").into());
-    };
     if a.page_size == 0 {
         return Err(EngineError::invalid("--page-size", "must be at least 1").into());
     }
-    let log = trace::read_access_log(log_path)?;
+    let (log, replayed) = match (&a.index, &a.queries, &a.access_log) {
+        (Some(dir), Some(qf), _) => {
+            let ix = crate::engine::index::reader::Index::open(dir)?;
+            let text = std::fs::read_to_string(qf).map_err(|e| EngineError::BadPath {
+                path: qf.clone(),
+                reason: e.to_string(),
+            })?;
+            let queries = crate::engine::index::access::read_queries(&text);
+            if queries.is_empty() {
+                return Err(EngineError::invalid("--queries", "the file holds no query").into());
+            }
+            let r = crate::engine::index::access::replay(&ix, &queries)?;
+            let accesses = r.accesses.clone();
+            (accesses, Some(r))
+        }
+        (Some(_), None, _) => {
+            return Err(
+                EngineError::invalid("--queries", "--index needs the queries to replay").into(),
+            );
+        }
+        (None, _, Some(p)) => (trace::read_access_log(p)?, None),
+        (None, _, None) => {
+            return Err(EngineError::invalid(
+                "--access-log",
+                "give an access log, or --index DIR --queries FILE to replay",
+            )
+            .into());
+        }
+    };
     let t = match a.view {
         ViewArg::Io => trace::io_view(&log),
         ViewArg::Page => trace::page_view(&log, a.page_size),
@@ -551,6 +567,7 @@ fn trace_cmd(a: &TraceArgs) -> anyhow::Result<()> {
         "view": if a.view == ViewArg::Io { "io" } else { "page" },
         "page_size": (a.view == ViewArg::Page).then_some(a.page_size),
         "accesses": log.len(),
+        "replayed": replayed,
         "requests": st.requests,
         "distinct": st.distinct,
         "ceiling_hit_ratio": 1.0 - st.compulsory_miss_ratio,

@@ -234,6 +234,23 @@ pub fn encode_block(
     Ok((out, parts))
 }
 
+/// Bytes of a block before its positions (the document data: header, d-gaps, tf, WBT).
+pub fn doc_part_len(b: &[u8]) -> Result<usize> {
+    let mut at = 0;
+    let n = read_vbyte(b, &mut at)? as usize;
+    let _param = read_vbyte(b, &mut at)?;
+    let glen = read_vbyte(b, &mut at)? as usize;
+    at += glen;
+    for _ in 0..n {
+        read_vbyte(b, &mut at)?;
+    }
+    at += 4 * n;
+    if at > b.len() {
+        return Err(corrupt("a posting block is cut short"));
+    }
+    Ok(at)
+}
+
 /// Decode a block written by [`encode_block`].
 pub fn decode_block(codec: Codec, b: &[u8]) -> Result<Postings> {
     let mut at = 0;

@@ -14,6 +14,7 @@
 //! | `linkweight`, `clicks` | WL from links (LHN or PageRank), WU from a click log |
 //! | `snippet` | What does a result show? The dynamic abstract (Fig 5-3) and the highlighted snapshot |
 //! | `search` | The query service: a page of ranked, explained hits |
+//! | `access` | Which parts of the posting file does a query stream read? The §8.6.3 access trace for the cache lab |
 //! | `browse` | What is in the index? A term's postings and codec sizes, a document's terms |
 //! | `evaluate`, `job` | How good is a ranking (runs × judgements)? The logged `index-build` job |
 //!
@@ -23,6 +24,7 @@
 //! assert_eq!(e.bytes.len(), 3);
 //! ```
 
+pub mod access;
 pub mod browse;
 pub mod build;
 pub mod clicks;

@@ -514,3 +514,49 @@ fn cloudphysics_lru_stack_curve_equals_simulation_and_opt_is_the_floor() {
         assert_eq!(at("infinite"), 48_974);
     }
 }
+
+#[test]
+fn a_stored_query_log_is_a_trace_equal_to_its_file() {
+    let d = scratch("stored");
+    let ws = d.join("w.tianwang").display().to_string();
+    let log = d.join("g.log").display().to_string();
+    let o = run(&[
+        "querylog", "generate", "--lines", "20000", "--seed", "5", "--format", "sogouq", "--out",
+        &log,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    json(&run(&[
+        "querylog",
+        "import",
+        &log,
+        "--workspace",
+        &ws,
+        "--json",
+    ]));
+    let stored = json(&run(&[
+        "--workspace",
+        &ws,
+        "cache",
+        "sim",
+        "--log",
+        "1",
+        "--policy",
+        "lru,fifo",
+        "--size",
+        "500",
+        "--json",
+    ]));
+    let file = json(&run(&[
+        "cache", "sim", "--trace", &log, "--format", "sogouq", "--policy", "lru,fifo", "--size",
+        "500", "--json",
+    ]));
+    assert_eq!(stored["requests"], file["requests"]);
+    assert_eq!(stored["distinct"], file["distinct"]);
+    assert_eq!(stored["results"][0]["hits"], file["results"][0]["hits"]);
+    bad(
+        &[
+            "cache", "sim", "--log", "1", "--policy", "lru", "--size", "10",
+        ],
+        "--workspace",
+    );
+}

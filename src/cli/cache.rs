@@ -77,6 +77,10 @@ pub struct SourceArgs {
     /// An inverted-file access log (`term type offset length` lines) instead of a trace.
     #[arg(long, value_name = "FILE")]
     pub access_log: Option<PathBuf>,
+    /// A query log stored in the workspace (`querylog import`) by its id; needs --workspace.
+    /// The key is the normalised query (with --key-with-page: query + result page).
+    #[arg(long, value_name = "ID")]
+    pub log: Option<i64>,
     /// With --access-log: the I/O sequence, or the PAGE sequence of --page-size pages.
     #[arg(long, value_enum, default_value_t = ViewArg::Io)]
     pub view: ViewArg,
@@ -249,11 +253,12 @@ pub fn parse_generate(s: &str) -> EngineResult<GenSpec> {
     Ok(g)
 }
 
-fn source_of(a: &SourceArgs) -> EngineResult<TraceSource> {
+fn source_of(a: &SourceArgs, workspace: Option<&std::path::Path>) -> EngineResult<TraceSource> {
     let given = [
         a.trace.is_some(),
         a.generate.is_some(),
         a.access_log.is_some(),
+        a.log.is_some(),
     ]
     .iter()
     .filter(|&&b| b)
@@ -261,8 +266,21 @@ fn source_of(a: &SourceArgs) -> EngineResult<TraceSource> {
     if given != 1 {
         return Err(EngineError::invalid(
             "--trace",
-            "give exactly one of --trace FILE, --generate SPEC, --access-log FILE",
+            "give exactly one of --trace FILE, --generate SPEC, --access-log FILE, --log ID",
         ));
+    }
+    if let Some(id) = a.log {
+        let ws = workspace.ok_or_else(|| {
+            EngineError::invalid(
+                "--log",
+                "a stored log lives in a workspace: give --workspace",
+            )
+        })?;
+        return Ok(TraceSource::StoredLog {
+            workspace: ws.to_path_buf(),
+            log_id: id,
+            with_page: a.key_with_page,
+        });
     }
     if let Some(g) = &a.generate {
         return Ok(TraceSource::Generated(parse_generate(g)?));
@@ -408,7 +426,7 @@ fn print_human(r: &SimReport) {
 
 fn sim_cmd(cli: &Cli, a: &SimArgs) -> anyhow::Result<()> {
     let params = CacheSimParams {
-        source: source_of(&a.source)?,
+        source: source_of(&a.source, cli.workspace.as_deref())?,
         config: SimConfig {
             policies: PolicyKind::parse_list(&a.policy, "--policy")?,
             sizes: SizeSpec::parse_list(&a.size, "--size")?,
@@ -434,7 +452,7 @@ fn sim_cmd(cli: &Cli, a: &SimArgs) -> anyhow::Result<()> {
 }
 
 fn sweep_cmd(cli: &Cli, a: &SweepArgs) -> anyhow::Result<()> {
-    let source = source_of(&a.source)?;
+    let source = source_of(&a.source, cli.workspace.as_deref())?;
     let policies = PolicyKind::parse_list(&a.policy, "--policy")?;
     let warmup = parse_warmup(a.warmup.as_deref())?;
     let sizes = match &a.size {

@@ -38,6 +38,13 @@ pub enum TraceSource {
         path: PathBuf,
         page_size: Option<u32>,
     },
+    /// A query log stored in a workspace (the query-log lab's import): one request per
+    /// record, key = the normalised query, or query + result page with `with_page`.
+    StoredLog {
+        workspace: PathBuf,
+        log_id: i64,
+        with_page: bool,
+    },
 }
 
 impl TraceSource {
@@ -55,6 +62,27 @@ impl TraceSource {
                     None => trace::io_view(&log),
                     Some(p) => trace::page_view(&log, *p),
                 })
+            }
+            TraceSource::StoredLog {
+                workspace,
+                log_id,
+                with_page,
+            } => {
+                let ws = crate::engine::store::Workspace::open_existing(workspace)?;
+                let norm = crate::engine::querylog::Normalise::default();
+                let mut keys = Vec::new();
+                crate::engine::querylog::persist::load(ws.conn(), *log_id, &mut |r| {
+                    let q = norm.apply(r.query);
+                    keys.push(if *with_page {
+                        format!("{q}\u{1f}{}", r.result_page().unwrap_or(1))
+                    } else {
+                        q.into_owned()
+                    });
+                    Ok(())
+                })?;
+                let mut t = Trace::from_keys(keys);
+                t.source = format!("stored query log #{log_id}");
+                Ok(t)
             }
         }
     }

@@ -1,5 +1,5 @@
 //! The cache-policy panel (缓存策略): pick a trace (the ch. 9 stream, a Zipf stream, a file,
-//! an inverted-file access log) and see its statistics; choose policies and sizes; run as a
+//! an inverted-file access log, a query log stored in the workspace) and see its statistics; choose policies and sizes; run as a
 //! job (progress, cancel, logged); hit ratio (or miss, or byte hit ratio) against cache size
 //! on a log axis with Table 9-2 and the ceiling overlaid, hit ratio over time, replacement
 //! cost per policy, LFU-decay's δ with "tune δ per size" (Table 9-2's procedure), one-click
@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::Lang;
 use super::export::{Exports, table_button};
 use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
-use super::task::Task;
+use super::task::{Loaded, Task};
 use crate::engine::cache::job::{CacheSimJob, CacheSimParams, TraceSource};
 use crate::engine::cache::policy::{PolicyKind, PolicyParams};
 use crate::engine::cache::sim::{self, SimConfig, SimReport, SizeSpec};
@@ -25,6 +25,8 @@ use crate::engine::cache::stack::Warmup;
 use crate::engine::cache::trace::{Format, GenSpec, ReadOptions, TraceStats};
 use crate::engine::jobs::registry::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
+use crate::engine::querylog::persist::{self, LogRow};
+use crate::engine::store::Workspace;
 
 /// (size, best δ, its hit ratio) per size.
 type Tuned = Vec<(u64, f64, f64)>;
@@ -35,6 +37,7 @@ enum Src {
     Zipf,
     File,
     AccessLog,
+    Stored,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,6 +58,11 @@ pub(crate) struct CachePanel {
     key_column: usize,
     size_column: usize,
     log_file: String,
+    /// The open workspace's stored query logs, and the one picked.
+    stored: Loaded<Vec<LogRow>>,
+    stored_pick: Option<i64>,
+    stored_with_page: bool,
+    workspace: Option<std::path::PathBuf>,
     page_view: bool,
     page_size: u32,
     policies: BTreeSet<PolicyKind>,
@@ -90,6 +98,10 @@ impl Default for CachePanel {
             key_column: 1,
             size_column: 0,
             log_file: String::new(),
+            stored: Loaded::default(),
+            stored_pick: None,
+            stored_with_page: false,
+            workspace: None,
             page_view: false,
             page_size: 4096,
             policies: [PolicyKind::Fifo, PolicyKind::Lru, PolicyKind::LfuDecay]
@@ -142,6 +154,16 @@ impl CachePanel {
                     page_size: self.page_view.then_some(self.page_size.max(1)),
                 }
             }
+            Src::Stored => TraceSource::StoredLog {
+                workspace: self
+                    .workspace
+                    .clone()
+                    .ok_or_else(|| "--workspace: no workspace is open".to_string())?,
+                log_id: self
+                    .stored_pick
+                    .ok_or_else(|| "--log: pick a stored query log".to_string())?,
+                with_page: self.stored_with_page,
+            },
         })
     }
 
@@ -180,6 +202,7 @@ impl CachePanel {
                 .unwrap_or_default(),
             Src::AccessLog if self.page_view => format!("PAGE {}B", self.page_size),
             Src::AccessLog => "I/O".into(),
+            Src::Stored => format!("log #{}", self.stored_pick.unwrap_or(0)),
         }
     }
 
@@ -266,6 +289,7 @@ impl CachePanel {
                 (Src::Zipf, "cache.src_zipf"),
                 (Src::File, "cache.src_file"),
                 (Src::AccessLog, "cache.src_log"),
+                (Src::Stored, "cache.src_stored"),
             ] {
                 ui.radio_value(&mut self.src, s, lang.t(key));
             }
@@ -345,6 +369,32 @@ impl CachePanel {
                     .labelled_by(l.id);
                 }
                 ui.label(RichText::new(lang.t("cache.log_note")).weak());
+            }
+            Src::Stored => {
+                if let Some(path) = self.workspace.clone() {
+                    self.stored.update(ui.ctx(), move || {
+                        let ws = Workspace::open_existing(&path).map_err(|e| e.to_string())?;
+                        persist::list(ws.conn()).map_err(|e| e.to_string())
+                    });
+                }
+                match &self.stored.value {
+                    Some(rows) if !rows.is_empty() => {
+                        for r in rows {
+                            let label = format!(
+                                "#{} {} ({} {})",
+                                r.id,
+                                r.name,
+                                r.records,
+                                lang.t("cache.records")
+                            );
+                            ui.radio_value(&mut self.stored_pick, Some(r.id), label);
+                        }
+                        ui.checkbox(&mut self.stored_with_page, lang.t("cache.key_with_page"));
+                    }
+                    _ => {
+                        ui.label(RichText::new(lang.t("cache.no_stored")).weak());
+                    }
+                }
             }
         });
     }
@@ -548,6 +598,12 @@ impl LabPanel for CachePanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         self.poll();
         let lang = cx.lang;
+        let ws = cx.session.map(|s| s.path.clone());
+        if ws != self.workspace {
+            self.workspace = ws;
+            self.stored.invalidate();
+            self.stored_pick = None;
+        }
         // A stream sent from the query-log panel: one query id per line.
         if let Some(p) = cx.hub.querylog_stream.take() {
             self.src = Src::File;
@@ -608,6 +664,13 @@ impl LabPanel for CachePanel {
                 self.log_file = path.display().to_string();
                 self.page_view = page_size.is_some();
                 self.page_size = page_size.unwrap_or(4096);
+            }
+            TraceSource::StoredLog {
+                log_id, with_page, ..
+            } => {
+                self.src = Src::Stored;
+                self.stored_pick = Some(*log_id);
+                self.stored_with_page = *with_page;
             }
         }
         self.policies = p.config.policies.iter().copied().collect();

@@ -16,6 +16,7 @@
 //! | `search` | The query service: a page of ranked, explained hits |
 //! | `access` | Which parts of the posting file does a query stream read? The §8.6.3 access trace for the cache lab |
 //! | `browse` | What is in the index? A term's postings and codec sizes, a document's terms |
+//! | `perfmodel` | What response time and throughput does an inverted file allow? §8.4's model (8-1), (8-2), Tables 8-1 and 8-2, the throughput planner |
 //! | `evaluate`, `job` | How good is a ranking (runs × judgements)? The logged `index-build` job |
 //!
 //! ```
@@ -33,6 +34,7 @@ pub mod disk;
 pub mod evaluate;
 pub mod job;
 pub mod linkweight;
+pub mod perfmodel;
 pub mod query;
 pub mod reader;
 pub mod score;

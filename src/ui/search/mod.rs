@@ -1,0 +1,3 @@
+pub mod perfmodel;
+mod perfmodel_plots;
+mod perfmodel_stirling;

@@ -18,6 +18,7 @@ mod pages;
 pub(crate) mod panel;
 mod querylog;
 mod sample;
+mod search;
 mod shell;
 pub mod task;
 

@@ -130,75 +130,38 @@ pub(super) fn browse_ui(b: &mut Browser, s: Option<Arc<Searcher>>, lang: Lang, u
     ui.separator();
     let mut pick_term = None;
     let mut pick_doc = None;
-    ui.columns(3, |cols| {
-        egui::ScrollArea::vertical()
-            .id_salt("browse_terms")
-            .auto_shrink([false, false])
-            .show(&mut cols[0], |ui| {
-                if let Some(terms) = &b.terms {
-                    ui.label(
-                        RichText::new(lang.tf("search.terms_found", &[&terms.len()])).strong(),
-                    );
-                    egui::Grid::new("browse_terms_grid")
-                        .striped(true)
-                        .show(ui, |ui| {
-                            ui.label(RichText::new(lang.t("search.col_term")).strong());
-                            ui.label(RichText::new("df").strong());
-                            ui.label(RichText::new("cf").strong());
-                            ui.end_row();
-                            for (t, df, cf) in terms {
-                                if ui.link(t).clicked() {
-                                    pick_term = Some(t.clone());
-                                }
-                                ui.label(df.to_string());
-                                ui.label(cf.to_string());
-                                ui.end_row();
-                            }
-                        });
-                }
-            });
-        egui::ScrollArea::vertical()
-            .id_salt("browse_postings")
-            .auto_shrink([false, false])
-            .show(&mut cols[1], |ui| match &b.view {
-                Some(Ok(v)) => term_ui(lang, ui, v, &s, &mut pick_doc),
-                Some(Err(e)) => {
-                    ui.label(RichText::new(lang.tf("search.no_term", &[e])).weak());
-                }
-                None => {}
-            });
-        egui::ScrollArea::vertical()
-            .id_salt("browse_doc")
-            .auto_shrink([false, false])
-            .show(&mut cols[2], |ui| match &b.doc {
-                Some(Ok((id, title, terms))) => {
-                    ui.label(
-                        RichText::new(lang.tf("search.doc_head", &[id, title, &terms.len()]))
-                            .strong(),
-                    );
-                    egui::Grid::new("browse_doc_grid")
-                        .striped(true)
-                        .show(ui, |ui| {
-                            ui.label(RichText::new(lang.t("search.col_term")).strong());
-                            ui.label(RichText::new("tf").strong());
-                            ui.label(RichText::new("df").strong());
-                            ui.end_row();
-                            for t in terms.iter().take(MAX_ROWS) {
-                                if ui.link(&t.term).clicked() {
-                                    pick_term = Some(t.term.clone());
-                                }
-                                ui.label(t.tf.to_string());
-                                ui.label(t.df.to_string());
-                                ui.end_row();
-                            }
-                        });
-                }
-                Some(Err(e)) => {
-                    ui.label(RichText::new(e).weak());
-                }
-                None => {}
-            });
-    });
+    egui::Panel::left("browse_terms_panel")
+        .resizable(false)
+        .default_size(200.0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("browse_terms")
+                .auto_shrink([false, false])
+                .show(ui, |ui| terms_ui(b, lang, ui, &mut pick_term));
+        });
+    egui::Panel::right("browse_doc_panel")
+        .resizable(false)
+        .default_size(280.0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("browse_doc")
+                .auto_shrink([false, false])
+                .show(ui, |ui| doc_ui(b, lang, ui, &mut pick_term));
+        });
+    egui::CentralPanel::default()
+        .frame(egui::Frame::NONE)
+        .show(ui, |ui| {
+            egui::ScrollArea::both()
+                .id_salt("browse_postings")
+                .auto_shrink([false, false])
+                .show(ui, |ui| match &b.view {
+                    Some(Ok(v)) => term_ui(lang, ui, v, &s, &mut pick_doc),
+                    Some(Err(e)) => {
+                        ui.label(RichText::new(lang.tf("search.no_term", &[e])).weak());
+                    }
+                    None => {}
+                });
+        });
     if let Some(t) = pick_term {
         open_term(b, &s, &ctx, t);
     }
@@ -293,5 +256,58 @@ fn term_ui(lang: Lang, ui: &mut Ui, v: &TermView, s: &Searcher, pick_doc: &mut O
         });
     if v.docs.len() > MAX_ROWS {
         ui.label(RichText::new(lang.tf("search.more_rows", &[&(v.docs.len() - MAX_ROWS)])).weak());
+    }
+}
+
+fn terms_ui(b: &Browser, lang: Lang, ui: &mut Ui, pick_term: &mut Option<String>) {
+    let Some(terms) = &b.terms else {
+        return;
+    };
+    ui.label(RichText::new(lang.tf("search.terms_found", &[&terms.len()])).strong());
+    egui::Grid::new("browse_terms_grid")
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label(RichText::new(lang.t("search.col_term")).strong());
+            ui.label(RichText::new("df").strong());
+            ui.label(RichText::new("cf").strong());
+            ui.end_row();
+            for (t, df, cf) in terms {
+                if ui.link(t).clicked() {
+                    *pick_term = Some(t.clone());
+                }
+                ui.label(df.to_string());
+                ui.label(cf.to_string());
+                ui.end_row();
+            }
+        });
+}
+
+fn doc_ui(b: &Browser, lang: Lang, ui: &mut Ui, pick_term: &mut Option<String>) {
+    match &b.doc {
+        Some(Ok((id, title, terms))) => {
+            ui.label(
+                RichText::new(lang.tf("search.doc_head", &[id, title, &terms.len()])).strong(),
+            );
+            egui::Grid::new("browse_doc_grid")
+                .striped(true)
+                .show(ui, |ui| {
+                    ui.label(RichText::new(lang.t("search.col_term")).strong());
+                    ui.label(RichText::new("tf").strong());
+                    ui.label(RichText::new("df").strong());
+                    ui.end_row();
+                    for t in terms.iter().take(MAX_ROWS) {
+                        if ui.link(&t.term).clicked() {
+                            *pick_term = Some(t.term.clone());
+                        }
+                        ui.label(t.tf.to_string());
+                        ui.label(t.df.to_string());
+                        ui.end_row();
+                    }
+                });
+        }
+        Some(Err(e)) => {
+            ui.label(RichText::new(e).weak());
+        }
+        None => {}
     }
 }

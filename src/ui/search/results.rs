@@ -269,7 +269,9 @@ fn hit_ui(
         if ui.link(lang.t("search.snapshot")).clicked() {
             *open_snap = Some((h.id, h.title.clone(), h.url.clone()));
         }
-        ui.label(RichText::new(format!("doc {}", h.doc)).weak().small());
+        if h.doc != h.url {
+            ui.label(RichText::new(format!("doc {}", h.doc)).weak().small());
+        }
     });
     if *selected == Some(h.id)
         && let Some(x) = &h.explain

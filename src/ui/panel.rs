@@ -172,6 +172,7 @@ pub(crate) fn registry() -> Vec<Box<dyn LabPanel>> {
         Box::new(super::pages::PagesPanel::default()),
         Box::new(super::docview::DocViewPanel::default()),
         Box::new(super::dedup::DedupPanel::default()),
+        Box::new(super::search::SearchPanel::default()),
         Box::new(super::classify::ClassifyPanel::default()),
         Box::new(super::querylog::QuerylogPanel::default()),
         Box::new(super::cache::CachePanel::default()),

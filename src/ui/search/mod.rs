@@ -1,3 +1,450 @@
+//! The search panel (检索与排序, book ch. 5, 8 and 10): the workspace's index (built by the
+//! logged `index-build` job, with a banner when it is missing or older than the crawl), a query
+//! box with the ranked, explained results and their dynamic abstracts (`results`), the
+//! highlighted snapshot of a page [L807–L811], and the ranking parameters beside them
+//! (`tuning`): every change re-ranks in the background and each result shows how far it moved.
+//! Opening the index, searching and building snapshots run in [`Task`]s; the panel draws the
+//! plain `SearchResult` it gets.
+
+mod browse;
 pub mod perfmodel;
 mod perfmodel_plots;
 mod perfmodel_stirling;
+mod results;
+mod tuning;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use egui::{RichText, Ui};
+use serde_json::Value;
+
+use super::Lang;
+use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
+use super::task::Task;
+use crate::engine::index::build::IndexConfig;
+use crate::engine::index::job::{IndexBuildJob, IndexBuildParams};
+use crate::engine::index::reader::sidecar;
+use crate::engine::index::score::RankConfig;
+use crate::engine::index::search::{SearchOptions, SearchResult, Searcher};
+use crate::engine::index::source::Source;
+use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::{JobHandle, JobState};
+
+/// How deep a ranking is remembered to mark each result's move (↑3, ↓1, new).
+const RANK_DEPTH: usize = 200;
+/// Results per page (the book's 10 [L706]).
+const PER_PAGE: usize = 10;
+
+/// What the panel knows of the workspace's index.
+enum IndexState {
+    /// Not looked at yet, or being opened.
+    Unknown,
+    /// No usable index: why.
+    Missing(String),
+    Ready {
+        searcher: Arc<Searcher>,
+        /// The workspace has snapshots newer than the index.
+        stale: bool,
+    },
+}
+
+/// What opening the index found (off the UI thread).
+struct Opened {
+    searcher: Result<Arc<Searcher>, String>,
+    stale: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Search,
+    Browse,
+    Perf,
+}
+
+/// A ranking as the panel keeps it.
+pub(crate) struct Ranked {
+    pub result: SearchResult,
+    pub cfg: RankConfig,
+    pub page: usize,
+    /// docID → rank (1-based) over the top [`RANK_DEPTH`].
+    pub ranks: HashMap<u32, usize>,
+}
+
+/// A search to run.
+#[derive(Debug, Clone, PartialEq)]
+struct Ask {
+    query: String,
+    cfg: RankConfig,
+    page: usize,
+}
+
+pub(crate) struct SearchPanel {
+    tab: Tab,
+    /// The workspace the index state belongs to.
+    ws: Option<PathBuf>,
+    index: IndexState,
+    open_task: Option<Task<Opened>>,
+    build: Option<JobHandle>,
+    build_config: IndexConfig,
+    /// The last finished job seen (a finished crawl or load may make the index stale).
+    seen_finished: Option<i64>,
+    query: String,
+    cfg: RankConfig,
+    search_task: Option<Task<Result<Ranked, String>>>,
+    /// The search asked for while another ran: only the newest is kept (slider moves coalesce).
+    pending: Option<Ask>,
+    /// The last search asked for.
+    asked: Option<Ask>,
+    current: Option<Ranked>,
+    /// The ranks before the last re-ranking of the same query.
+    base: Option<HashMap<u32, usize>>,
+    /// The result whose score breakdown is open.
+    selected: Option<u32>,
+    snapshot: Option<results::SnapView>,
+    snap_task: Option<Task<Result<results::SnapView, String>>>,
+    browse: browse::Browser,
+    perf: perfmodel::PerfModelView,
+    error: Option<String>,
+}
+
+impl Default for SearchPanel {
+    fn default() -> Self {
+        SearchPanel {
+            tab: Tab::Search,
+            ws: None,
+            index: IndexState::Unknown,
+            open_task: None,
+            build: None,
+            build_config: IndexConfig::default(),
+            seen_finished: None,
+            query: String::new(),
+            cfg: RankConfig::default(),
+            search_task: None,
+            pending: None,
+            asked: None,
+            current: None,
+            base: None,
+            selected: None,
+            snapshot: None,
+            snap_task: None,
+            browse: browse::Browser::default(),
+            perf: perfmodel::PerfModelView::default(),
+            error: None,
+        }
+    }
+}
+
+impl SearchPanel {
+    fn searcher(&self) -> Option<Arc<Searcher>> {
+        match &self.index {
+            IndexState::Ready { searcher, .. } => Some(searcher.clone()),
+            _ => None,
+        }
+    }
+
+    /// Open (or re-open) the workspace's index in the background.
+    fn open_index(&mut self, cx: &Cx<'_>, ctx: &egui::Context) {
+        let Some(sess) = cx.session else {
+            return;
+        };
+        let path = sess.path.clone();
+        let reader = sess.reader.clone();
+        self.open_task = Some(Task::spawn(ctx, move || {
+            match Searcher::open(&sidecar(&path)) {
+                Err(e) => Opened {
+                    searcher: Err(e.to_string()),
+                    stale: false,
+                },
+                Ok(s) => {
+                    let stale = reader.read(|ws| s.index.is_stale(ws)).unwrap_or(false);
+                    Opened {
+                        searcher: Ok(Arc::new(s)),
+                        stale,
+                    }
+                }
+            }
+        }));
+    }
+
+    /// Follow the open workspace and the jobs that change its index.
+    fn follow(&mut self, cx: &Cx<'_>, ctx: &egui::Context) {
+        let now = cx.session.map(|s| s.path.clone());
+        if now != self.ws {
+            self.ws = now;
+            self.index = IndexState::Unknown;
+            self.current = None;
+            self.snapshot = None;
+            self.browse = browse::Browser::default();
+            self.open_index(cx, ctx);
+        }
+        if let Some(t) = &self.open_task
+            && let Some(r) = t.poll()
+        {
+            self.open_task = None;
+            self.index = match r {
+                Ok(Opened {
+                    searcher: Ok(searcher),
+                    stale,
+                }) => IndexState::Ready { searcher, stale },
+                Ok(Opened {
+                    searcher: Err(e), ..
+                })
+                | Err(e) => IndexState::Missing(e),
+            };
+            self.browse.index_changed();
+            // Results of the old index are re-asked of the new one.
+            if let Some(a) = self.asked.clone()
+                && self.searcher().is_some()
+            {
+                self.ask(ctx, a);
+            }
+        }
+        if let Some(h) = &self.build {
+            let s = h.snapshot();
+            if s.state.is_finished() {
+                if let JobState::Failed { message, .. } = s.state {
+                    self.error = Some(message);
+                }
+                self.build = None;
+                self.open_index(cx, ctx);
+            }
+        }
+        if let Some(s) = &cx.hub.last_finished
+            && s.id != self.seen_finished
+        {
+            self.seen_finished = s.id;
+            if ["sample-load", "crawl", "index-build"].contains(&s.kind) && self.build.is_none() {
+                self.open_index(cx, ctx);
+            }
+        }
+    }
+
+    fn start_build(&mut self, cx: &mut Cx<'_>) {
+        let params = IndexBuildParams {
+            source: Source::Workspace { path: None },
+            out: None,
+            config: self.build_config.clone(),
+        };
+        match IndexBuildJob::from_params(params) {
+            Err(e) => self.error = Some(e.to_string()),
+            Ok(job) => {
+                self.error = None;
+                self.build = cx.start_job(Box::new(job));
+            }
+        }
+    }
+
+    /// The banner above the tabs: no workspace, no index, a stale index, a build running.
+    fn index_ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        let lang = cx.lang;
+        if cx.session.is_none() {
+            ui.label(RichText::new(lang.t("search.no_workspace")).strong());
+            return;
+        }
+        let building = self.build.is_some() || cx.is_running("index-build");
+        let warn = ui.visuals().warn_fg_color;
+        ui.horizontal_wrapped(|ui| {
+            let mut offer = false;
+            match &self.index {
+                IndexState::Unknown => {
+                    ui.spinner();
+                    ui.label(lang.t("search.opening"));
+                }
+                IndexState::Missing(why) => {
+                    ui.colored_label(warn, RichText::new(lang.t("search.no_index")).strong());
+                    ui.label(RichText::new(why).weak());
+                    offer = true;
+                }
+                IndexState::Ready { searcher, stale } => {
+                    let m = &searcher.index.meta;
+                    ui.label(lang.tf(
+                        "search.index_line",
+                        &[&m.docs, &m.terms, &m.postings, &m.built_at],
+                    ));
+                    if *stale {
+                        ui.colored_label(warn, RichText::new(lang.t("search.stale")).strong());
+                        offer = true;
+                    }
+                }
+            }
+            if building {
+                ui.spinner();
+                ui.label(lang.t("search.building"));
+            } else if ui
+                .add(egui::Button::new(if offer {
+                    RichText::new(lang.t("search.build")).strong()
+                } else {
+                    RichText::new(lang.t("search.rebuild"))
+                }))
+                .on_hover_text(lang.t("search.build_tip"))
+                .clicked()
+            {
+                self.start_build(cx);
+            }
+        });
+        if let Some(e) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+    }
+
+    /// Run `a` now, or after the running search (only the newest waiting one is kept).
+    fn ask(&mut self, ctx: &egui::Context, a: Ask) {
+        let Some(s) = self.searcher() else {
+            return;
+        };
+        self.asked = Some(a.clone());
+        if self.search_task.is_some() {
+            self.pending = Some(a);
+            return;
+        }
+        self.search_task = Some(Task::spawn(ctx, move || {
+            let opt = SearchOptions {
+                top: PER_PAGE,
+                page: a.page,
+                ..SearchOptions::default()
+            };
+            let result = s
+                .search(&a.query, &a.cfg, &opt)
+                .map_err(|e| e.to_string())?;
+            let depth = SearchOptions {
+                top: RANK_DEPTH,
+                page: 0,
+                explain: false,
+                abstracts: false,
+                ..SearchOptions::default()
+            };
+            let ranks = s
+                .search(&a.query, &a.cfg, &depth)
+                .map_err(|e| e.to_string())?
+                .hits
+                .iter()
+                .map(|h| (h.id, h.rank))
+                .collect();
+            Ok(Ranked {
+                result,
+                cfg: a.cfg,
+                page: a.page,
+                ranks,
+            })
+        }));
+    }
+
+    /// Take a finished search; start the waiting one.
+    fn poll_search(&mut self, ctx: &egui::Context) {
+        let Some(t) = &self.search_task else {
+            return;
+        };
+        let Some(r) = t.poll() else {
+            return;
+        };
+        self.search_task = None;
+        match r.and_then(|x| x) {
+            Ok(new) => {
+                self.error = None;
+                match &self.current {
+                    Some(old) if old.result.query == new.result.query => {
+                        if old.cfg != new.cfg {
+                            self.base = Some(old.ranks.clone());
+                        }
+                    }
+                    _ => {
+                        self.base = None;
+                        self.selected = None;
+                    }
+                }
+                self.current = Some(new);
+            }
+            Err(e) => self.error = Some(e),
+        }
+        if let Some(a) = self.pending.take() {
+            self.ask(ctx, a);
+        }
+    }
+
+    fn searching(&self) -> bool {
+        self.search_task.is_some()
+    }
+}
+
+impl LabPanel for SearchPanel {
+    fn info(&self) -> PanelInfo {
+        panel_info!("search", "search", ["index-build"])
+    }
+
+    fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        self.follow(cx, &ctx);
+        self.poll_search(&ctx);
+        let lang = cx.lang;
+        ui.heading(lang.t("search.heading"));
+        ui.label(RichText::new(lang.t("search.intro")).weak());
+        self.index_ui(cx, ui);
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.tab, Tab::Search, lang.t("search.tab_search"));
+            ui.selectable_value(&mut self.tab, Tab::Browse, lang.t("search.tab_browse"));
+            ui.selectable_value(&mut self.tab, Tab::Perf, lang.t("search.tab_perf"));
+        });
+        ui.separator();
+        match self.tab {
+            Tab::Search => {
+                egui::Panel::right("search_tuning")
+                    .resizable(false)
+                    .default_size(320.0)
+                    .show(ui, |ui| {
+                        egui::ScrollArea::vertical()
+                            .id_salt("search_tuning_scroll")
+                            .auto_shrink([false, false])
+                            .show(ui, |ui| tuning::tuning_ui(lang, ui, &mut self.cfg));
+                    });
+                egui::CentralPanel::default()
+                    .frame(egui::Frame::NONE)
+                    .show(ui, |ui| results::search_ui(self, lang, ui));
+                // A changed parameter re-ranks the query shown (coalesced while one runs).
+                if let Some(a) = &self.asked
+                    && a.cfg != self.cfg
+                    && self.current.is_some()
+                {
+                    let a = Ask {
+                        query: a.query.clone(),
+                        cfg: self.cfg.clone(),
+                        page: 0,
+                    };
+                    self.ask(&ctx, a);
+                }
+            }
+            Tab::Browse => {
+                let s = self.searcher();
+                browse::browse_ui(&mut self.browse, s, lang, ui);
+            }
+            Tab::Perf => {
+                // The calculator compares the book's magnitudes with this index's own.
+                let stats = self.searcher().map(|s| {
+                    let m = &s.index.meta;
+                    crate::engine::index::perfmodel::CorpusStats {
+                        docs: m.docs,
+                        terms: m.terms,
+                        postings: m.postings,
+                        occurrences: m.occurrences,
+                    }
+                });
+                self.perf.set_corpus(stats);
+                self.perf.set_export_folder(cx.hub.exports.folder.clone());
+                egui::ScrollArea::vertical()
+                    .id_salt("search_perf_scroll")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.perf.ui(ui, lang));
+            }
+        }
+    }
+
+    fn reopen(&mut self, _kind: &str, _id: i64, params: &Value, lang: Lang) -> Result<(), String> {
+        let p: IndexBuildParams = logged(params)?;
+        if !matches!(p.source, Source::Workspace { .. }) {
+            return Err(lang.t("search.reopen_not_workspace").to_string());
+        }
+        self.build_config = p.config;
+        Ok(())
+    }
+}

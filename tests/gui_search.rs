@@ -1,0 +1,224 @@
+//! The search panel: the sample web loaded into a workspace and indexed (directly, not through
+//! the GUI), a query with results and their abstracts, a score breakdown, the snapshot with
+//! its banner and legend, a parameter change re-ranking with move markers, and the index
+//! browser; a workspace without an index gets the banner and the Build button.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use common::{harness_with, wait_secs};
+use egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT, Queryable};
+use tianwang::engine::index::job::IndexBuildParams;
+use tianwang::engine::index::source::Source;
+use tianwang::engine::jobs::{JobRunner, JobState};
+use tianwang::engine::sample::load::LoadSample;
+use tianwang::engine::store::Workspace;
+
+/// A workspace holding the sample web, with or without its index.
+fn sample_workspace(dir: &Path, index: bool) -> PathBuf {
+    let path = dir.join("w.tianwang");
+    Workspace::open_or_create(&path).unwrap();
+    let runner = JobRunner::new(path.clone(), Arc::new(|| {}));
+    let state = runner.spawn(Box::new(LoadSample { changed: false })).wait();
+    assert!(matches!(state, JobState::Done(_)), "{state:?}");
+    if index {
+        IndexBuildParams {
+            source: Source::Workspace {
+                path: Some(path.clone()),
+            },
+            out: None,
+            config: Default::default(),
+        }
+        .execute(None, &())
+        .unwrap();
+    }
+    path
+}
+
+type H = egui_kittest::Harness<'static, tianwang::ui::WorkbenchApp>;
+
+fn open_panel(path: &Path) -> H {
+    let mut h = harness_with(path, false);
+    wait_secs(&mut h, "the workspace", 20, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h.get_by_label("检索与排序").click();
+    h.run_steps(2);
+    h
+}
+
+fn search(h: &mut H, query: &str) {
+    wait_secs(h, "the index", 30, |h| {
+        h.query_by_label_contains("个倒排项").is_some()
+    });
+    h.get_by_label("查询").focus();
+    h.run_steps(2);
+    h.get_by_label("查询").type_text(query);
+    h.run_steps(1);
+    h.get_by_label("搜索").click();
+    wait_secs(h, "the results", 60, |h| {
+        h.query_by_label_contains("读取倒排项 NP(q)").is_some()
+    });
+}
+
+/// A short label that marks a move: ↑n, ↓n, new or =.
+fn markers(h: &egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>) -> Vec<String> {
+    h.query_all_by(|n| {
+        n.value().or_else(|| n.label()).is_some_and(|l| {
+            l.chars().count() <= 4
+                && (l.starts_with('↑') || l.starts_with('↓') || l == "新" || l == "=")
+        })
+    })
+    .filter_map(|n| n.accesskit_node().value())
+    .collect()
+}
+
+#[test]
+fn search_explain_snapshot_and_rerank_on_the_sample_web() {
+    let d = tempfile::tempdir().unwrap();
+    let path = sample_workspace(d.path(), true);
+    let mut h = open_panel(&path);
+    search(&mut h, "学生");
+    h.get_by_label_contains("命中 ");
+    let status = h
+        .get_by_label_contains("读取倒排项")
+        .accesskit_node()
+        .value()
+        .unwrap();
+    assert!(status.contains("词项：学生"), "{status}");
+    // Ten results a page, each with a Snapshot link; more than one page.
+    assert_eq!(h.query_all_by_label("网页快照").count(), 10);
+    h.get_by_label_contains("第 1 / ");
+    // The first result's score breakdown: BM25 parts with the term.
+    h.get_all_by_role(Role::Link).next().unwrap().click();
+    h.run_steps(2);
+    h.get_by_label_contains("得分明细（bm25");
+    h.get_by_label("计算过程");
+    assert!(h.query_all_by_label("bm25").count() >= 1);
+
+    // The snapshot: banner, legend with the jump button, back to the results.
+    h.get_all_by_label("网页快照").next().unwrap().click();
+    wait_secs(&mut h, "the snapshot", 30, |h| {
+        h.query_by_label_contains("天网工作台保存的网页副本")
+            .is_some()
+    });
+    h.get_by_label_contains("学生 ×");
+    h.get_by_label("跳到“学生”第一处").click();
+    h.run_steps(2);
+    h.get_by_label("← 返回结果").click();
+    h.run_steps(2);
+    assert!(markers(&h).is_empty(), "no moves before a re-ranking");
+
+    // b → 0 (no length normalisation): the same query re-ranked, every result marked.
+    h.get_by_role_and_label(Role::Slider, "b")
+        .set_value_accesskit(0.0);
+    wait_secs(&mut h, "the re-ranking", 60, |h| !markers(h).is_empty());
+    let m = markers(&h);
+    assert!(m.len() >= 10 && m.iter().any(|l| l != "="), "{m:?}");
+    // Switching to Tianwang's model moves results for sure.
+    h.get_by_label("天网 WB+WL+WU").click();
+    wait_secs(&mut h, "the Tianwang ranking", 60, |h| {
+        h.query_by_label_contains("模型 tianwang").is_some()
+    });
+    let m = markers(&h);
+    assert!(m.iter().any(|l| l != "="), "{m:?}");
+
+    // Next page.
+    h.get_by_label("下一页").click();
+    wait_secs(&mut h, "page 2", 60, |h| {
+        h.query_by_label_contains("第 2 / ").is_some()
+    });
+
+    // The index browser: a term's postings and codecs, a document's terms.
+    h.get_by_label("索引浏览").click();
+    h.run_steps(2);
+    h.get_by_label("词项前缀").focus();
+    h.run_steps(1);
+    h.get_by_label("词项前缀").type_text("学生");
+    h.run_steps(1);
+    h.get_by_label("查找词项").click();
+    wait_secs(&mut h, "the terms", 30, |h| {
+        h.query_by_label("学生").is_some()
+    });
+    h.get_by_label("学生").click();
+    wait_secs(&mut h, "the postings", 30, |h| {
+        h.query_by_label_contains("“学生”：df").is_some()
+    });
+    h.get_by_label("golomb");
+    h.get_by_label("0.3359");
+}
+
+#[test]
+fn a_workspace_without_an_index_offers_to_build_one() {
+    let d = tempfile::tempdir().unwrap();
+    let path = sample_workspace(d.path(), false);
+    let mut h = open_panel(&path);
+    wait_secs(&mut h, "the banner", 30, |h| {
+        h.query_by_label("这个工作区还没有索引。").is_some()
+    });
+    h.get_by_label("建立索引").click();
+    wait_secs(&mut h, "the index-build job", 300, |h| {
+        h.query_by_label_contains("个倒排项").is_some()
+    });
+    search(&mut h, "学生");
+    assert_eq!(h.query_all_by_label("网页快照").count(), 10);
+}
+
+/// Docs figures: `TIANWANG_SCREENSHOTS=DIR cargo test --test gui_search -- --ignored
+/// screenshots_when_asked` writes the results with a score breakdown and move markers, and the
+/// snapshot view, in Chinese and English, into DIR.
+#[test]
+#[ignore]
+fn screenshots_when_asked() {
+    let Some(out) = std::env::var_os("TIANWANG_SCREENSHOTS") else {
+        return;
+    };
+    let out = PathBuf::from(out);
+    let d = tempfile::tempdir().unwrap();
+    let path = sample_workspace(d.path(), true);
+    let mut h = common::screenshot_harness(&path);
+    let shot = |h: &mut H, name: &str| {
+        h.event(egui::Event::PointerGone);
+        h.run_steps(3);
+        h.render().unwrap().save(out.join(name)).unwrap();
+    };
+    h.get_by_label("检索与排序").click();
+    h.run_steps(2);
+    search(&mut h, "学生");
+    h.get_by_role_and_label(Role::Slider, "b")
+        .set_value_accesskit(0.3);
+    wait_secs(&mut h, "the re-ranking", 60, |h| !markers(h).is_empty());
+    h.get_all_by_role(Role::Link).next().unwrap().click();
+    h.run_steps(2);
+    shot(&mut h, "search_results_zh.png");
+    h.get_all_by_label("网页快照").next().unwrap().click();
+    wait_secs(&mut h, "the snapshot", 30, |h| {
+        h.query_by_label_contains("天网工作台保存的网页副本")
+            .is_some()
+    });
+    shot(&mut h, "search_snapshot_zh.png");
+    h.get_by_label("English").click();
+    h.run_steps(2);
+    shot(&mut h, "search_snapshot_en.png");
+    h.get_by_label("← Back to results").click();
+    h.run_steps(2);
+    shot(&mut h, "search_results_en.png");
+    h.get_by_label("Index browser").click();
+    h.run_steps(2);
+    h.get_by_label("Term prefix").focus();
+    h.run_steps(1);
+    h.get_by_label("Term prefix").type_text("学");
+    h.run_steps(1);
+    h.get_by_label("Find terms").click();
+    wait_secs(&mut h, "the terms", 30, |h| {
+        h.query_by_label("学生").is_some()
+    });
+    h.get_by_label("学生").click();
+    wait_secs(&mut h, "the postings", 30, |h| {
+        h.query_by_label_contains("“学生”: df").is_some()
+    });
+    shot(&mut h, "search_browse_en.png");
+}

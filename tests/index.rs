@@ -43,6 +43,27 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `tianwang index build --tsv TSV --out OUT EXTRA… --json`, successful.
+fn build(tsv: &Path, out: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["index", "build", "--tsv", s(tsv), "--out", s(out)];
+    args.extend_from_slice(extra);
+    args.push("--json");
+    json_of(&run(&args))
+}
+
+/// A TSV of `n` lines made by `line(i)`.
+fn tsv_of(dir: &Path, n: usize, line: impl Fn(usize) -> String) -> PathBuf {
+    let p = dir.join("t.tsv");
+    std::fs::write(
+        &p,
+        (0..n)
+            .map(|i| format!("{}\t0\n", line(i)))
+            .collect::<String>(),
+    )
+    .unwrap();
+    p
+}
+
 const TSV: &str = "北京大学图书馆开放时间\t1\n清华大学图书馆\t1\n北京的天气很好\t2\n搜索引擎原理与技术\t3\n北京大学 搜索引擎 天网\t3\n";
 
 #[test]
@@ -51,15 +72,7 @@ fn build_and_search_follow_the_contract() {
     let tsv = d.join("t.tsv");
     std::fs::write(&tsv, TSV).unwrap();
     let out = d.join("ix");
-    let v = json_of(&run(&[
-        "index",
-        "build",
-        "--tsv",
-        s(&tsv),
-        "--out",
-        s(&out),
-        "--json",
-    ]));
+    let v = build(&tsv, &out, &[]);
     for k in [
         "docs",
         "terms",
@@ -141,26 +154,14 @@ fn build_and_search_follow_the_contract() {
 #[test]
 fn the_cache_lab_replays_queries_on_the_index_as_io_and_page_sequences() {
     let d = scratch("trace");
-    let tsv = d.join("t.tsv");
-    let text: String = (0..2000)
-        .map(|i| {
-            format!(
-                "北京 新闻 {} 体育 比赛 第{i}场\t0\n",
-                ["足球", "篮球", "排球"][i % 3]
-            )
-        })
-        .collect();
-    std::fs::write(&tsv, text).unwrap();
+    let tsv = tsv_of(&d, 2000, |i| {
+        format!(
+            "北京 新闻 {} 体育 比赛 第{i}场",
+            ["足球", "篮球", "排球"][i % 3]
+        )
+    });
     let out = d.join("ix");
-    json_of(&run(&[
-        "index",
-        "build",
-        "--tsv",
-        s(&tsv),
-        "--out",
-        s(&out),
-        "--json",
-    ]));
+    build(&tsv, &out, &[]);
     std::fs::write(
         d.join("q.txt"),
         "北京 足球\n篮球\n\"体育 比赛\"\n北京 足球\n",
@@ -225,17 +226,13 @@ fn the_cache_lab_replays_queries_on_the_index_as_io_and_page_sequences() {
 #[test]
 fn every_codec_gives_the_same_answers() {
     let d = scratch("codecs");
-    let tsv = d.join("t.tsv");
-    let text: String = (0..300)
-        .map(|i| {
-            format!(
-                "文档{i} 北京 {} 搜索 {}\t0\n",
-                i % 7,
-                if i % 3 == 0 { "大学" } else { "天网" }
-            )
-        })
-        .collect();
-    std::fs::write(&tsv, text).unwrap();
+    let tsv = tsv_of(&d, 300, |i| {
+        format!(
+            "文档{i} 北京 {} 搜索 {}",
+            i % 7,
+            if i % 3 == 0 { "大学" } else { "天网" }
+        )
+    });
     let mut answers = Vec::new();
     for c in [
         "none", "vbyte", "golomb", "rice", "gamma", "delta", "packed",
@@ -283,31 +280,11 @@ fn every_codec_gives_the_same_answers() {
 #[test]
 fn a_small_budget_writes_runs_and_merges_them_to_the_same_index() {
     let d = scratch("runs");
-    let tsv = d.join("t.tsv");
-    let text: String = (0..4000)
-        .map(|i| format!("第{i}篇 新闻 北京 体育 比赛 {} 结果\t0\n", i % 97))
-        .collect();
-    std::fs::write(&tsv, text).unwrap();
-    let big = json_of(&run(&[
-        "index",
-        "build",
-        "--tsv",
-        s(&tsv),
-        "--out",
-        s(&d.join("a")),
-        "--json",
-    ]));
-    let small = json_of(&run(&[
-        "index",
-        "build",
-        "--tsv",
-        s(&tsv),
-        "--out",
-        s(&d.join("b")),
-        "--memory-mb",
-        "1",
-        "--json",
-    ]));
+    let tsv = tsv_of(&d, 4000, |i| {
+        format!("第{i}篇 新闻 北京 体育 比赛 {} 结果", i % 97)
+    });
+    let big = build(&tsv, &d.join("a"), &[]);
+    let small = build(&tsv, &d.join("b"), &["--memory-mb", "1"]);
     assert_eq!(big["runs"], 1);
     assert!(small["runs"].as_u64().unwrap() > 1, "{small}");
     for k in ["docs", "terms", "postings", "bytes_by_codec"] {
@@ -342,15 +319,7 @@ fn bad_input_exits_2_naming_the_flag() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("no index"));
-    json_of(&run(&[
-        "index",
-        "build",
-        "--tsv",
-        s(&tsv),
-        "--out",
-        s(&out),
-        "--json",
-    ]));
+    build(&tsv, &out, &[]);
     for q in ["", "   ", "的"] {
         let o = run(&["search", q, "--index", s(&out)]);
         assert_eq!(o.status.code(), Some(2), "{q:?}");
@@ -392,15 +361,7 @@ fn kill_9_during_a_build_leaves_the_old_index_intact() {
     let small = d.join("small.tsv");
     std::fs::write(&small, TSV).unwrap();
     let out = d.join("ix");
-    json_of(&run(&[
-        "index",
-        "build",
-        "--tsv",
-        s(&small),
-        "--out",
-        s(&out),
-        "--json",
-    ]));
+    build(&small, &out, &[]);
     let before = json_of(&run(&["search", "北京", "--index", s(&out), "--json"]));
     let big = d.join("big.tsv");
     let line = "北京大学计算机系网络实验室天网搜索引擎的索引建立过程与查询服务性能测试".repeat(4);
@@ -443,15 +404,7 @@ fn kill_9_during_a_build_leaves_the_old_index_intact() {
     let after = json_of(&run(&["search", "北京", "--index", s(&out), "--json"]));
     assert_eq!(before["hits"], after["hits"]);
     // The next build clears the half-written generation and succeeds.
-    json_of(&run(&[
-        "index",
-        "build",
-        "--tsv",
-        s(&small),
-        "--out",
-        s(&out),
-        "--json",
-    ]));
+    build(&small, &out, &[]);
     let gens = std::fs::read_dir(&out)
         .unwrap()
         .flatten()

@@ -159,6 +159,11 @@ pub fn import(
 }
 
 /// Every stored log, newest first.
+/// The logs stored in the workspace file at `path` (opened for this read only).
+pub fn list_at(path: &std::path::Path) -> Result<Vec<LogRow>> {
+    list(crate::engine::store::Workspace::open_existing(path)?.conn())
+}
+
 pub fn list(conn: &rusqlite::Connection) -> Result<Vec<LogRow>> {
     let mut st = conn.prepare(
         "SELECT l.id, l.name, l.source, l.format, l.encoding, l.created, l.lines, l.records,

@@ -26,7 +26,6 @@ use crate::engine::cache::trace::{Format, GenSpec, ReadOptions, TraceStats};
 use crate::engine::jobs::registry::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
 use crate::engine::querylog::persist::{self, LogRow};
-use crate::engine::store::Workspace;
 
 /// (size, best δ, its hit ratio) per size.
 type Tuned = Vec<(u64, f64, f64)>;
@@ -373,8 +372,7 @@ impl CachePanel {
             Src::Stored => {
                 if let Some(path) = self.workspace.clone() {
                     self.stored.update(ui.ctx(), move || {
-                        let ws = Workspace::open_existing(&path).map_err(|e| e.to_string())?;
-                        persist::list(ws.conn()).map_err(|e| e.to_string())
+                        persist::list_at(&path).map_err(|e| e.to_string())
                     });
                 }
                 match &self.stored.value {

@@ -350,8 +350,7 @@ impl QuerylogPanel {
                 if let Some(s) = cx.session {
                     let path = s.path.clone();
                     self.stored.update(ui.ctx(), move || {
-                        let ws = Workspace::open_existing(&path).map_err(|e| e.to_string())?;
-                        persist::list(ws.conn()).map_err(|e| e.to_string())
+                        persist::list_at(&path).map_err(|e| e.to_string())
                     });
                 }
                 match &self.stored.value {

@@ -23,7 +23,6 @@ use crate::engine::querylog::persist::{self, LogRow};
 use crate::engine::querylog::read::ReadConfig;
 use crate::engine::querylog::stats::StatsConfig;
 use crate::engine::querylog::{Format, Normalise};
-use crate::engine::store::Workspace;
 
 /// Where the next computation reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,6 +17,8 @@ use crate::ui::task::Task;
 const MAX_ROWS: usize = 300;
 
 type Terms = Vec<(String, u32, u64)>;
+/// A document's id, title and terms.
+type DocRow = (u32, String, Vec<DocTerm>);
 
 #[derive(Default)]
 pub(crate) struct Browser {
@@ -26,8 +28,8 @@ pub(crate) struct Browser {
     view: Option<Result<TermView, String>>,
     view_task: Option<Task<Result<Option<TermView>, String>>>,
     doc_key: String,
-    doc: Option<Result<(u32, String, Vec<DocTerm>), String>>,
-    doc_task: Option<Task<Result<(u32, String, Vec<DocTerm>), String>>>,
+    doc: Option<Result<DocRow, String>>,
+    doc_task: Option<Task<Result<DocRow, String>>>,
 }
 
 impl Browser {

@@ -221,4 +221,76 @@ fn screenshots_when_asked() {
         h.query_by_label_contains("“学生”: df").is_some()
     });
     shot(&mut h, "search_browse_en.png");
+    h.get_by_label("Evaluation").click();
+    h.run_steps(2);
+    h.get_by_label("Run the evaluation").click();
+    wait_secs(&mut h, "the evaluation", 240, |h| {
+        h.query_by_label_contains("A wins").is_some()
+    });
+    shot(&mut h, "search_eval_en.png");
+    h.get_by_label("中文").click();
+    h.run_steps(2);
+    shot(&mut h, "search_eval_zh.png");
+    h.get_by_label("链接分析").click();
+    h.run_steps(2);
+    h.get_by_label("下一次迭代").click();
+    h.get_by_label("计算 PageRank 与 HITS").click();
+    wait_secs(&mut h, "the link analysis", 60, |h| {
+        h.query_by_label_contains("PageRank 迭代").is_some()
+    });
+    shot(&mut h, "search_links_zh.png");
+    h.get_by_label("配置对比").click();
+    h.run_steps(2);
+    h.get_by_label("查询").focus();
+    h.run_steps(1);
+    h.get_by_label("查询").type_text("学生");
+    h.run_steps(1);
+    h.get_by_label("对比").click();
+    wait_secs(&mut h, "the comparison", 60, |h| {
+        h.query_by_label_contains("B 相对 A").is_some()
+    });
+    shot(&mut h, "search_compare_zh.png");
+    h.get_by_label("性能模型（§8.4）").click();
+    h.run_steps(3);
+    shot(&mut h, "search_perf_tab_zh.png");
+}
+
+#[test]
+fn compare_links_and_evaluation_tabs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_workspace(dir.path(), true);
+    let mut h = open_panel(&path);
+    wait_secs(&mut h, "the index", 30, |h| {
+        h.query_by_label_contains("个倒排项").is_some()
+    });
+    // Compare: one query under A (BM25) and B (TF-IDF), side by side with the moves.
+    h.get_by_label("配置对比").click();
+    h.run_steps(2);
+    h.get_by_label("查询").focus();
+    h.run_steps(1);
+    h.get_by_label("查询").type_text("学生");
+    h.run_steps(1);
+    h.get_by_label("对比").click();
+    wait_secs(&mut h, "the comparison", 60, |h| {
+        h.query_by_label_contains("B 相对 A").is_some()
+    });
+    // Links: PageRank and HITS over the crawl graph, and the class stepper.
+    h.get_by_label("链接分析").click();
+    h.run_steps(2);
+    h.get_by_label("计算 PageRank 与 HITS").click();
+    wait_secs(&mut h, "the link analysis", 60, |h| {
+        h.query_by_label_contains("PageRank 迭代").is_some()
+    });
+    assert!(h.query_by_label_contains("已迭代 0 次").is_some());
+    h.get_by_label("下一次迭代").click();
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("已迭代 1 次").is_some());
+    // Evaluation: the built-in THUCNews titles experiment, BM25 against TF-IDF.
+    h.get_by_label("评测").click();
+    h.run_steps(2);
+    h.get_by_label("运行评测").click();
+    wait_secs(&mut h, "the evaluation", 240, |h| {
+        h.query_by_label_contains("逐查询比较").is_some()
+    });
+    assert!(h.query_by_label_contains("A 胜").is_some());
 }

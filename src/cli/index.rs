@@ -266,7 +266,7 @@ pub fn meta_json(m: &Meta) -> Value {
         "compression_vs_none": m.bytes_by_codec.iter().map(|(k, v)| {
             (k.clone(), *v as f64 / m.bytes_by_codec.get("none").copied().unwrap_or(1).max(1) as f64)
         }).collect::<std::collections::BTreeMap<_, _>>(),
-        "book_ratios": {"golomb": 0.3359, "bytecode": 0.2635, "decode_time_golomb_to_bytecode": "1 : 6"},
+        "book_ratios": {"bytecode": 0.3359, "golomb": 0.2635, "decode_time_bytecode_to_golomb": "1 : 6"},
         "skipped": m.skipped,
         "source": m.source,
     })

@@ -10,7 +10,7 @@
 //! killing a build leaves the previous index as it was.
 //!
 //! Every codec is sized on the same gaps as the build goes (`bytes_by_codec`), so the index
-//! reports the book's comparison (0.3359 vs 0.2635 [L2740]) for its own postings.
+//! reports the book's comparison (ByteCode 0.3359, Golomb 0.2635 [L2740]) for its own postings.
 //!
 //! ```no_run
 //! use tianwang::engine::index::build::{build, IndexConfig};

@@ -213,8 +213,8 @@ fn term_ui(lang: Lang, ui: &mut Ui, v: &TermView, s: &Searcher, pick_doc: &mut O
                         .map_or("—".into(), |&b| format!("{:.4}", b as f64 / index_none)),
                 );
                 ui.label(match c {
-                    Codec::Golomb => "0.3359",
-                    Codec::VByte => "0.2635",
+                    Codec::Golomb => "0.2635",
+                    Codec::VByte => "0.3359",
                     _ => "",
                 });
                 ui.end_row();

@@ -7,6 +7,8 @@
 //! plain `SearchResult` it gets.
 
 mod browse;
+mod evaluation;
+mod links;
 pub mod perfmodel;
 mod perfmodel_plots;
 mod perfmodel_stirling;
@@ -60,6 +62,9 @@ struct Opened {
 enum Tab {
     Search,
     Browse,
+    Compare,
+    Eval,
+    Links,
     Perf,
 }
 
@@ -106,6 +111,8 @@ pub(crate) struct SearchPanel {
     snap_task: Option<Task<Result<results::SnapView, String>>>,
     browse: browse::Browser,
     perf: perfmodel::PerfModelView,
+    eval: evaluation::EvalTab,
+    links: links::LinksTab,
     error: Option<String>,
 }
 
@@ -131,6 +138,8 @@ impl Default for SearchPanel {
             snap_task: None,
             browse: browse::Browser::default(),
             perf: perfmodel::PerfModelView::default(),
+            eval: evaluation::EvalTab::default(),
+            links: links::LinksTab::default(),
             error: None,
         }
     }
@@ -384,6 +393,9 @@ impl LabPanel for SearchPanel {
         ui.horizontal(|ui| {
             ui.selectable_value(&mut self.tab, Tab::Search, lang.t("search.tab_search"));
             ui.selectable_value(&mut self.tab, Tab::Browse, lang.t("search.tab_browse"));
+            ui.selectable_value(&mut self.tab, Tab::Compare, lang.t("search.tab_compare"));
+            ui.selectable_value(&mut self.tab, Tab::Eval, lang.t("search.tab_eval"));
+            ui.selectable_value(&mut self.tab, Tab::Links, lang.t("search.tab_links"));
             ui.selectable_value(&mut self.tab, Tab::Perf, lang.t("search.tab_perf"));
         });
         ui.separator();
@@ -417,6 +429,27 @@ impl LabPanel for SearchPanel {
             Tab::Browse => {
                 let s = self.searcher();
                 browse::browse_ui(&mut self.browse, s, lang, ui);
+            }
+            Tab::Compare => {
+                let s = self.searcher();
+                egui::ScrollArea::vertical()
+                    .id_salt("search_compare_scroll")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.eval.compare_ui(lang, ui, s));
+            }
+            Tab::Eval => {
+                let s = self.searcher();
+                egui::ScrollArea::vertical()
+                    .id_salt("search_eval_scroll")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.eval.eval_ui(lang, ui, s));
+            }
+            Tab::Links => {
+                let ws = cx.session.map(|s| s.path.clone());
+                egui::ScrollArea::vertical()
+                    .id_salt("search_links_scroll")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.links.ui(lang, ui, ws));
             }
             Tab::Perf => {
                 // The calculator compares the book's magnitudes with this index's own.

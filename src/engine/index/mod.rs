@@ -35,6 +35,8 @@ pub mod evaluate;
 pub mod job;
 pub mod linkweight;
 pub mod perfmodel;
+#[cfg(feature = "tantivy-peer")]
+pub mod peer_tantivy;
 pub mod query;
 pub mod reader;
 pub mod score;

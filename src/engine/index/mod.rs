@@ -34,9 +34,9 @@ pub mod disk;
 pub mod evaluate;
 pub mod job;
 pub mod linkweight;
-pub mod perfmodel;
 #[cfg(feature = "tantivy-peer")]
 pub mod peer_tantivy;
+pub mod perfmodel;
 pub mod query;
 pub mod reader;
 pub mod score;

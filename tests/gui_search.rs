@@ -253,6 +253,14 @@ fn screenshots_when_asked() {
     h.get_by_label("性能模型（§8.4）").click();
     h.run_steps(3);
     shot(&mut h, "search_perf_tab_zh.png");
+    h.get_by_label("检索").click();
+    h.run_steps(2);
+    for _ in 0..4 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+        h.run_steps(1);
+    }
+    h.run_steps(3);
+    shot(&mut h, "search_results_zh_200.png");
 }
 
 #[test]

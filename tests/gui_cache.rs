@@ -112,3 +112,55 @@ fn screenshots_when_asked() {
     h.get_by_label("To the end").scroll_to_me();
     shot(&mut h, "cache_stepper_en.png");
 }
+
+/// The §8.6 experiment in one click on a real index: the workspace's queries replayed on an
+/// index built from a TSV, LRU/LFU/FIFO/GD-SIZE1 on the I/O and PAGE sequences.
+#[test]
+fn the_inverted_file_experiment_replays_queries_on_an_index() {
+    let d = tempfile::tempdir().unwrap();
+    let tsv = d.path().join("t.tsv");
+    let text: String = (0..3000)
+        .map(|i| {
+            format!(
+                "北京 新闻 {} 体育 比赛 第{i}场\t0\n",
+                ["足球", "篮球", "排球"][i % 3]
+            )
+        })
+        .collect();
+    std::fs::write(&tsv, text).unwrap();
+    // The workspace's own index (the panel offers it by default).
+    let path = d.path().join("w.tianwang");
+    let index = tianwang::engine::index::reader::sidecar(&path);
+    tianwang::engine::index::job::IndexBuildParams {
+        source: tianwang::engine::index::source::Source::Tsv { path: tsv },
+        out: Some(index.clone()),
+        config: Default::default(),
+    }
+    .execute(None, &())
+    .unwrap();
+    let queries = d.path().join("q.txt");
+    let q: String = (0..400)
+        .map(|i| ["北京 足球\n", "篮球\n", "\"体育 比赛\"\n", "新闻 排球\n"][i % 4])
+        .collect();
+    std::fs::write(&queries, q).unwrap();
+    Workspace::open_or_create(&path).unwrap();
+    let mut h = harness_with(&path, false);
+    wait_secs(&mut h, "the workspace", 20, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h.get_by_label("缓存策略").click();
+    h.run();
+    h.get_by_label("倒排文件访问日志").click();
+    h.run();
+    h.get_by_label("查询文件（每行一个）").focus();
+    h.run_steps(1);
+    h.get_by_label("查询文件（每行一个）")
+        .type_text(queries.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label_contains("书中实验：I/O 与 PAGE").click();
+    wait_secs(&mut h, "both sequences", 120, |h| {
+        h.query_by_label("替换开销").is_some()
+            && h.query_all_by_label_contains("PAGE").count() > 1
+            && h.query_all_by_label_contains("I/O").count() > 1
+    });
+}

@@ -221,6 +221,28 @@ fn the_cache_lab_replays_queries_on_the_index_as_io_and_page_sequences() {
         "--json",
     ]));
     assert_eq!(sim["requests"], io["requests"]);
+    // The cache lab replays the index itself (the panel's one-click §8.6 experiment): the same
+    // requests and hits as the trace written out.
+    let direct = json_of(&run(&[
+        "cache",
+        "sim",
+        "--index",
+        s(&out),
+        "--index-queries",
+        s(&d.join("q.txt")),
+        "--view",
+        "io",
+        "--policy",
+        "lru,infinite",
+        "--size",
+        "4",
+        "--json",
+    ]));
+    assert_eq!(direct["requests"], sim["requests"]);
+    for k in 0..2 {
+        assert_eq!(direct["results"][k]["hits"], sim["results"][k]["hits"]);
+        assert_eq!(direct["results"][k]["policy"], sim["results"][k]["policy"]);
+    }
 }
 
 #[test]

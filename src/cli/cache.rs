@@ -77,6 +77,13 @@ pub struct SourceArgs {
     /// An inverted-file access log (`term type offset length` lines) instead of a trace.
     #[arg(long, value_name = "FILE")]
     pub access_log: Option<PathBuf>,
+    /// An index to replay --index-queries on: its posting-file reads are the trace (§8.6.3),
+    /// in the --view chosen.
+    #[arg(long, value_name = "DIR", requires = "index_queries")]
+    pub index: Option<PathBuf>,
+    /// With --index: the queries, one a line (or `qid<TAB>query`).
+    #[arg(long, value_name = "FILE")]
+    pub index_queries: Option<PathBuf>,
     /// A query log stored in the workspace (`querylog import`) by its id; needs --workspace.
     /// The key is the normalised query (with --key-with-page: query + result page).
     #[arg(long, value_name = "ID")]
@@ -259,6 +266,7 @@ fn source_of(a: &SourceArgs, workspace: Option<&std::path::Path>) -> EngineResul
         a.generate.is_some(),
         a.access_log.is_some(),
         a.log.is_some(),
+        a.index.is_some(),
     ]
     .iter()
     .filter(|&&b| b)
@@ -266,8 +274,18 @@ fn source_of(a: &SourceArgs, workspace: Option<&std::path::Path>) -> EngineResul
     if given != 1 {
         return Err(EngineError::invalid(
             "--trace",
-            "give exactly one of --trace FILE, --generate SPEC, --access-log FILE, --log ID",
+            "give exactly one of --trace FILE, --generate SPEC, --access-log FILE, --log ID, --index DIR",
         ));
+    }
+    if let (Some(index), Some(queries)) = (&a.index, &a.index_queries) {
+        if a.page_size == 0 {
+            return Err(EngineError::invalid("--page-size", "must be at least 1"));
+        }
+        return Ok(TraceSource::IndexReplay {
+            index: index.clone(),
+            queries: queries.clone(),
+            page_size: (a.view == ViewArg::Page).then_some(a.page_size),
+        });
     }
     if let Some(id) = a.log {
         let ws = workspace.ok_or_else(|| {

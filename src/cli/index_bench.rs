@@ -139,7 +139,7 @@ pub fn bench(a: &BenchIndexArgs) -> anyhow::Result<()> {
             / texts.len().max(1) as f64;
         let peer_p50 = percentile(&peer.query_secs, 0.5) * 1e3;
         rows.push(json!({
-            "tool": "tantivy 0.27 + tantivy-jieba",
+            "tool": "tantivy 0.27 + tantivy-jieba (search mode, HMM)",
             "corpus": "thucnews_titles dev.txt (10,000) · 500 queries",
             "docs": peer.docs,
             "index_s": peer.index_secs,
@@ -192,7 +192,7 @@ struct PeerResult {
 
 #[cfg(feature = "tantivy-peer")]
 fn peer_rows(dev: &Path, queries: &[String], repeat: usize) -> anyhow::Result<PeerResult> {
-    use crate::engine::index::peer_tantivy::{PeerConfig, PeerDoc, run};
+    use crate::engine::index::peer_tantivy::{Analyzer, PeerConfig, PeerDoc, run_with};
     let docs: Vec<PeerDoc> = crate::engine::index::source::read_tsv(dev)?
         .into_iter()
         .map(|d| PeerDoc {
@@ -206,7 +206,12 @@ fn peer_rows(dev: &Path, queries: &[String], repeat: usize) -> anyhow::Result<Pe
     };
     let mut best: Option<PeerResult> = None;
     for _ in 0..repeat.max(1) {
-        let r = run(&docs, queries, &cfg)?;
+        // The same segmentation as our index: jieba's search mode with HMM.
+        let analyzer = Analyzer {
+            hmm: true,
+            search_mode: true,
+        };
+        let r = run_with(&docs, queries, &cfg, analyzer)?;
         let p = PeerResult {
             docs: r.docs,
             index_secs: r.index_secs,

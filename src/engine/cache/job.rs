@@ -38,6 +38,13 @@ pub enum TraceSource {
         path: PathBuf,
         page_size: Option<u32>,
     },
+    /// Queries replayed on a real index (`tianwang index build`): every posting-file read is
+    /// an access (§8.6.3), seen as the I/O sequence (`page_size` None) or the PAGE sequence.
+    IndexReplay {
+        index: PathBuf,
+        queries: PathBuf,
+        page_size: Option<u32>,
+    },
     /// A query log stored in a workspace (the query-log lab's import): one request per
     /// record, key = the normalised query, or query + result page with `with_page`.
     StoredLog {
@@ -62,6 +69,28 @@ impl TraceSource {
                     None => trace::io_view(&log),
                     Some(p) => trace::page_view(&log, *p),
                 })
+            }
+            TraceSource::IndexReplay {
+                index,
+                queries,
+                page_size,
+            } => {
+                let ix = crate::engine::index::reader::Index::open(index)?;
+                let text = std::fs::read_to_string(queries).map_err(|e| EngineError::BadPath {
+                    path: queries.clone(),
+                    reason: e.to_string(),
+                })?;
+                let qs = crate::engine::index::access::read_queries(&text);
+                if qs.is_empty() {
+                    return Err(EngineError::invalid("--queries", "the file holds no query"));
+                }
+                let log = crate::engine::index::access::replay(&ix, &qs)?.accesses;
+                let mut t = match page_size {
+                    None => trace::io_view(&log),
+                    Some(p) => trace::page_view(&log, *p),
+                };
+                t.source = format!("{} replayed on {}", queries.display(), index.display());
+                Ok(t)
             }
             TraceSource::StoredLog {
                 workspace,

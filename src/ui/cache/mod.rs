@@ -57,6 +57,9 @@ pub(crate) struct CachePanel {
     key_column: usize,
     size_column: usize,
     log_file: String,
+    /// Or an index and queries to replay on it (its posting-file reads are the log).
+    index_dir: String,
+    index_queries: String,
     /// The open workspace's stored query logs, and the one picked.
     stored: Loaded<Vec<LogRow>>,
     stored_pick: Option<i64>,
@@ -97,6 +100,8 @@ impl Default for CachePanel {
             key_column: 1,
             size_column: 0,
             log_file: String::new(),
+            index_dir: String::new(),
+            index_queries: String::new(),
             stored: Loaded::default(),
             stored_pick: None,
             stored_with_page: false,
@@ -144,15 +149,22 @@ impl CachePanel {
                     },
                 }
             }
-            Src::AccessLog => {
-                if self.log_file.trim().is_empty() {
-                    return Err("--access-log: give a file".into());
+            Src::AccessLog if self.log_file.trim().is_empty() => {
+                if self.index_dir.trim().is_empty() || self.index_queries.trim().is_empty() {
+                    return Err(
+                        "--access-log: give a log file, or an index and queries to replay".into(),
+                    );
                 }
-                TraceSource::AccessLog {
-                    path: self.log_file.trim().into(),
+                TraceSource::IndexReplay {
+                    index: self.index_dir.trim().into(),
+                    queries: self.index_queries.trim().into(),
                     page_size: self.page_view.then_some(self.page_size.max(1)),
                 }
             }
+            Src::AccessLog => TraceSource::AccessLog {
+                path: self.log_file.trim().into(),
+                page_size: self.page_view.then_some(self.page_size.max(1)),
+            },
             Src::Stored => TraceSource::StoredLog {
                 workspace: self
                     .workspace
@@ -356,6 +368,12 @@ impl CachePanel {
                 let l = ui.label(lang.t("cache.log_file"));
                 ui.add(egui::TextEdit::singleline(&mut self.log_file).desired_width(300.0))
                     .labelled_by(l.id);
+                let l = ui.label(lang.t("cache.or_index"));
+                ui.add(egui::TextEdit::singleline(&mut self.index_dir).desired_width(220.0))
+                    .labelled_by(l.id);
+                let l = ui.label(lang.t("cache.index_queries"));
+                ui.add(egui::TextEdit::singleline(&mut self.index_queries).desired_width(220.0))
+                    .labelled_by(l.id);
                 ui.radio_value(&mut self.page_view, false, lang.t("cache.view_io"));
                 ui.radio_value(&mut self.page_view, true, lang.t("cache.view_page"));
                 if self.page_view {
@@ -505,7 +523,9 @@ impl CachePanel {
                 .on_hover_text(lang.t("cache.book_86_tip"))
                 .clicked()
             {
-                if self.log_file.trim().is_empty() {
+                let replay =
+                    !self.index_dir.trim().is_empty() && !self.index_queries.trim().is_empty();
+                if self.log_file.trim().is_empty() && !replay {
                     self.src = Src::AccessLog;
                     self.error = Some(lang.t("cache.log_note").to_string());
                 } else {
@@ -598,6 +618,13 @@ impl LabPanel for CachePanel {
         let lang = cx.lang;
         let ws = cx.session.map(|s| s.path.clone());
         if ws != self.workspace {
+            if let Some(w) = &ws
+                && self.index_dir.is_empty()
+            {
+                self.index_dir = crate::engine::index::reader::sidecar(w)
+                    .display()
+                    .to_string();
+            }
             self.workspace = ws;
             self.stored.invalidate();
             self.stored_pick = None;
@@ -660,6 +687,18 @@ impl LabPanel for CachePanel {
             TraceSource::AccessLog { path, page_size } => {
                 self.src = Src::AccessLog;
                 self.log_file = path.display().to_string();
+                self.page_view = page_size.is_some();
+                self.page_size = page_size.unwrap_or(4096);
+            }
+            TraceSource::IndexReplay {
+                index,
+                queries,
+                page_size,
+            } => {
+                self.src = Src::AccessLog;
+                self.log_file.clear();
+                self.index_dir = index.display().to_string();
+                self.index_queries = queries.display().to_string();
                 self.page_view = page_size.is_some();
                 self.page_size = page_size.unwrap_or(4096);
             }

@@ -18,7 +18,7 @@
 //! use tianwang::engine::index::source::read_tsv_text;
 //! let docs = read_tsv_text("天网 搜索引擎\t1\n北京大学\t2\n", "t.tsv").unwrap();
 //! assert_eq!(docs[1].key, "2");
-//! assert_eq!(docs[1].body, "北京大学");
+//! assert_eq!(docs[1].title, "北京大学"); // a short text is a title
 //! ```
 
 use std::collections::HashMap;

@@ -413,8 +413,13 @@ fn build_into(
     let mut lexicon: HashMap<String, u32> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let mut docs: Vec<DocInfo> = Vec::with_capacity(total);
-    let mut entries: Vec<Entry> = Vec::new();
-    let mut positions: Vec<u32> = Vec::new();
+    // The book pre-allocates the batch's inversion memory [L2718–L2720]: the buffer is sized
+    // to the budget once (pages are only touched as they fill), and a run is written before a
+    // document would overflow it, so the buffer never grows past the budget.
+    let cap_entries = (budget / 5 * 3 / std::mem::size_of::<Entry>()).max(1);
+    let cap_positions = (budget / 5 * 2 / 4).clamp(1, (u32::MAX / 2) as usize);
+    let mut entries: Vec<Entry> = Vec::with_capacity(cap_entries);
+    let mut positions: Vec<u32> = Vec::with_capacity(cap_positions);
     let mut runs: Vec<PathBuf> = Vec::new();
     let mut peak = 0u64;
     let mut skipped = Vec::new();
@@ -449,6 +454,20 @@ fn build_into(
                 links.extend_from_slice(&to.to_le_bytes());
             }
             docs.push(info);
+            let need_pos: usize = a.terms.iter().map(|t| t.1.len()).sum();
+            if !entries.is_empty()
+                && (entries.len() + a.terms.len() > entries.capacity()
+                    || positions.len() + need_pos > positions.capacity())
+            {
+                runs.push(write_run(
+                    &runs_dir,
+                    runs.len(),
+                    &mut entries,
+                    &mut positions,
+                )?);
+                entries = Vec::with_capacity(cap_entries);
+                positions = Vec::with_capacity(cap_positions);
+            }
             for (t, p, w) in a.terms {
                 let id = match lexicon.get(&t) {
                     Some(&id) => id,
@@ -468,17 +487,9 @@ fn build_into(
                 });
                 positions.extend_from_slice(&p);
             }
-            let used = (entries.capacity() * std::mem::size_of::<Entry>()
-                + positions.capacity() * 4) as u64;
+            // What the buffer holds (its pages are touched only as they fill).
+            let used = (entries.len() * std::mem::size_of::<Entry>() + positions.len() * 4) as u64;
             peak = peak.max(used);
-            if used as usize >= budget || positions.len() > (u32::MAX / 2) as usize {
-                runs.push(write_run(
-                    &runs_dir,
-                    runs.len(),
-                    &mut entries,
-                    &mut positions,
-                )?);
-            }
         }
         timings.invert_s += ti.elapsed().as_secs_f64();
         let done = docs.len();
@@ -579,8 +590,10 @@ fn write_run(
         w.write_all(&buf).map_err(|e| io(&path, e))?;
     }
     w.flush().map_err(|e| io(&path, e))?;
-    entries.clear();
-    positions.clear();
+    // Give the memory back: the budget counts capacity, so a cleared buffer that kept its
+    // capacity would count as full and write a run per document.
+    *entries = Vec::new();
+    *positions = Vec::new();
     Ok(path)
 }
 

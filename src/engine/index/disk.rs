@@ -65,7 +65,7 @@ pub struct Meta {
     pub timings: Timings,
     /// Temporary inverted files (runs) written and merged.
     pub runs: usize,
-    /// The largest the in-memory postings buffer grew, in bytes.
+    /// The most the in-memory postings buffer held, in bytes (≤ the budget).
     pub peak_buffer_bytes: u64,
     /// For a workspace build: the newest snapshot id then (a re-crawl makes the index stale).
     pub workspace_snapshot: Option<i64>,
@@ -253,6 +253,12 @@ pub fn doc_part_len(b: &[u8]) -> Result<usize> {
 
 /// Decode a block written by [`encode_block`].
 pub fn decode_block(codec: Codec, b: &[u8]) -> Result<Postings> {
+    decode_block_with(codec, b, true)
+}
+
+/// [`decode_block`], leaving the positions out unless `positions` (then
+/// [`Postings::positions`] finds none): the query path reads them only for phrases.
+pub fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Result<Postings> {
     let mut at = 0;
     let n = read_vbyte(b, &mut at)? as usize;
     let param = read_vbyte(b, &mut at)?;
@@ -288,7 +294,11 @@ pub fn decode_block(codec: Codec, b: &[u8]) -> Result<Postings> {
         tfs,
         wbt,
         gap_bytes: glen,
-        positions: b[at..].to_vec(),
+        positions: if positions {
+            b[at..].to_vec()
+        } else {
+            Vec::new()
+        },
     })
 }
 

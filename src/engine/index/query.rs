@@ -211,7 +211,11 @@ pub fn retrieve(ix: &Index, q: &Query) -> Result<Matched> {
     for t in &q.terms {
         match ix.term(t) {
             Some(e) => {
-                let p = ix.postings(e)?;
+                let p = if q.phrases.is_empty() {
+                    ix.postings_without_positions(e)?
+                } else {
+                    ix.postings(e)?
+                };
                 stats.postings_read += p.docs.len() as u64;
                 lists.push(Some(p));
             }

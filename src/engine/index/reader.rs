@@ -154,6 +154,12 @@ impl Index {
         disk::decode_block(self.meta.config.codec, self.block(t)?)
     }
 
+    /// A term's documents, tf and WBT without its positions (cheaper; enough unless a phrase
+    /// needs checking).
+    pub fn postings_without_positions(&self, t: &Term) -> Result<Postings> {
+        disk::decode_block_with(self.meta.config.codec, self.block(t)?, false)
+    }
+
     /// A document by its key (TSV line, file stem, URL).
     pub fn find_doc(&self, key: &str) -> Option<u32> {
         self.docs

@@ -135,21 +135,50 @@ impl Searcher {
 
     /// Parse, retrieve, rank, cut a page, make abstracts.
     pub fn search(&self, q: &str, cfg: &RankConfig, opt: &SearchOptions) -> Result<SearchResult> {
+        let t0 = Instant::now();
+        let query = self.parse(q, cfg)?;
+        let mut r = self.search_query(&query, cfg, opt)?;
+        r.elapsed_ms = t0.elapsed().as_secs_f64() * 1e3;
+        Ok(r)
+    }
+
+    /// Segment a query the way this index was built.
+    pub fn parse(&self, q: &str, cfg: &RankConfig) -> Result<Query> {
+        query::parse(q, &self.index.meta.config, cfg.op)
+    }
+
+    /// [`Searcher::search`] on a query already parsed (`elapsed_ms` then leaves the
+    /// segmentation out, as a peer engine's query timing does).
+    pub fn search_query(
+        &self,
+        query: &Query,
+        cfg: &RankConfig,
+        opt: &SearchOptions,
+    ) -> Result<SearchResult> {
         cfg.validate()?;
         if opt.top == 0 {
             return Err(EngineError::invalid("--top", "must be at least 1"));
         }
         opt.abstract_config.validate()?;
         let t0 = Instant::now();
-        let query = query::parse(q, &self.index.meta.config, cfg.op)?;
-        let m = query::retrieve(&self.index, &query)?;
-        let mut scored = self.score_all(&query, &m, cfg)?;
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let q = &query.raw;
+        let m = query::retrieve(&self.index, query)?;
+        let mut scored = self.score_all(query, &m, cfg)?;
         let total = scored.len();
         let from = opt.page.saturating_mul(opt.top).min(total);
         let to = (from + opt.top).min(total);
+        // Only the page asked for needs ordering: select the best `to`, then sort those.
+        let by_score = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if to < total && to > 0 {
+            scored.select_nth_unstable_by(to - 1, by_score);
+            scored.truncate(to);
+        }
+        scored.sort_by(by_score);
         let mut hits = Vec::with_capacity(to - from);
-        for (k, &(doc, score)) in scored[from..to].iter().enumerate() {
+        for (k, &(doc, score)) in scored[from.min(scored.len())..to.min(scored.len())]
+            .iter()
+            .enumerate()
+        {
             let info = &self.index.docs[doc as usize];
             let (abstract_text, abstract_parts) = if opt.abstracts {
                 let text = self.index.text(doc)?;
@@ -168,14 +197,14 @@ impl Searcher {
                 abstract_text,
                 abstract_parts,
                 explain: if opt.explain {
-                    Some(self.explain(&query, &m, doc, cfg)?)
+                    Some(self.explain(query, &m, doc, cfg)?)
                 } else {
                     None
                 },
             });
         }
         Ok(SearchResult {
-            query: q.to_string(),
+            query: q.clone(),
             terms: query.terms.clone(),
             op: query.op,
             phrases: query.phrases.clone(),
@@ -189,12 +218,35 @@ impl Searcher {
 
     /// Every matching document's score (unsorted).
     pub fn score_all(&self, q: &Query, m: &Matched, cfg: &RankConfig) -> Result<Vec<(u32, f64)>> {
+        if cfg.model == Model::Bm25 {
+            return Ok(self.bm25_all(m, cfg));
+        }
         let ctx = self.context(q, cfg)?;
         let mut cursors = vec![0usize; m.lists.len()];
         Ok(m.docs
             .iter()
             .map(|&d| (d, self.score_doc(q, m, d, cfg, &ctx, &mut cursors, None)))
             .collect())
+    }
+
+    /// BM25 term at a time: each list adds its part to an accumulator per document (the same
+    /// sums as [`Searcher::explain`]'s parts, without a search per document and term).
+    fn bm25_all(&self, m: &Matched, cfg: &RankConfig) -> Vec<(u32, f64)> {
+        let ix = &self.index;
+        let n = ix.docs.len() as f64;
+        let avg = ix.meta.avg_len;
+        let mut acc = vec![0f64; ix.docs.len()];
+        for p in m.lists.iter().flatten() {
+            let df = p.docs.len() as f64;
+            let idf = score::bm25_idf(n, df);
+            for (&d, &tf) in p.docs.iter().zip(&p.tfs) {
+                let dl = f64::from(ix.docs[d as usize].len);
+                let tf = f64::from(tf);
+                acc[d as usize] +=
+                    idf * tf * (cfg.k1 + 1.0) / (tf + cfg.k1 * (1.0 - cfg.b + cfg.b * dl / avg));
+            }
+        }
+        m.docs.iter().map(|&d| (d, acc[d as usize])).collect()
     }
 
     /// One document's score with its parts.

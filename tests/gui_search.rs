@@ -76,6 +76,30 @@ fn markers(h: &egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>) -> Vec<Str
     .collect()
 }
 
+/// The Compare tab: 学生 under configurations A and B.
+fn compare_tab(h: &mut H) {
+    h.get_by_label("配置对比").click();
+    h.run_steps(2);
+    h.get_by_label("查询").focus();
+    h.run_steps(1);
+    h.get_by_label("查询").type_text("学生");
+    h.run_steps(1);
+    h.get_by_label("对比").click();
+    wait_secs(h, "the comparison", 60, |h| {
+        h.query_by_label_contains("B 相对 A").is_some()
+    });
+}
+
+/// The Links tab: PageRank and HITS over the workspace's crawl.
+fn links_tab(h: &mut H) {
+    h.get_by_label("链接分析").click();
+    h.run_steps(2);
+    h.get_by_label("计算 PageRank 与 HITS").click();
+    wait_secs(h, "the link analysis", 60, |h| {
+        h.query_by_label_contains("PageRank 迭代").is_some()
+    });
+}
+
 #[test]
 fn search_explain_snapshot_and_rerank_on_the_sample_web() {
     let d = tempfile::tempdir().unwrap();
@@ -231,24 +255,11 @@ fn screenshots_when_asked() {
     h.get_by_label("中文").click();
     h.run_steps(2);
     shot(&mut h, "search_eval_zh.png");
-    h.get_by_label("链接分析").click();
-    h.run_steps(2);
+    links_tab(&mut h);
     h.get_by_label("下一次迭代").click();
-    h.get_by_label("计算 PageRank 与 HITS").click();
-    wait_secs(&mut h, "the link analysis", 60, |h| {
-        h.query_by_label_contains("PageRank 迭代").is_some()
-    });
-    shot(&mut h, "search_links_zh.png");
-    h.get_by_label("配置对比").click();
     h.run_steps(2);
-    h.get_by_label("查询").focus();
-    h.run_steps(1);
-    h.get_by_label("查询").type_text("学生");
-    h.run_steps(1);
-    h.get_by_label("对比").click();
-    wait_secs(&mut h, "the comparison", 60, |h| {
-        h.query_by_label_contains("B 相对 A").is_some()
-    });
+    shot(&mut h, "search_links_zh.png");
+    compare_tab(&mut h);
     shot(&mut h, "search_compare_zh.png");
     h.get_by_label("性能模型（§8.4）").click();
     h.run_steps(3);
@@ -272,23 +283,9 @@ fn compare_links_and_evaluation_tabs() {
         h.query_by_label_contains("个倒排项").is_some()
     });
     // Compare: one query under A (BM25) and B (TF-IDF), side by side with the moves.
-    h.get_by_label("配置对比").click();
-    h.run_steps(2);
-    h.get_by_label("查询").focus();
-    h.run_steps(1);
-    h.get_by_label("查询").type_text("学生");
-    h.run_steps(1);
-    h.get_by_label("对比").click();
-    wait_secs(&mut h, "the comparison", 60, |h| {
-        h.query_by_label_contains("B 相对 A").is_some()
-    });
+    compare_tab(&mut h);
     // Links: PageRank and HITS over the crawl graph, and the class stepper.
-    h.get_by_label("链接分析").click();
-    h.run_steps(2);
-    h.get_by_label("计算 PageRank 与 HITS").click();
-    wait_secs(&mut h, "the link analysis", 60, |h| {
-        h.query_by_label_contains("PageRank 迭代").is_some()
-    });
+    links_tab(&mut h);
     assert!(h.query_by_label_contains("已迭代 0 次").is_some());
     h.get_by_label("下一次迭代").click();
     h.run_steps(2);

@@ -117,6 +117,11 @@ fn build_and_search_follow_the_contract() {
         assert!((sum - h["score"].as_f64().unwrap()).abs() < 1e-9, "{h}");
         assert!(h["abstract"].as_str().unwrap().contains("北京"));
     }
+    // Indexed as tantivy-jieba does (every token, case kept), 北京 still finds the same three.
+    let all = d.join("all");
+    build(&tsv, &all, &["--all-tokens", "--keep-stop-words"]);
+    let r = json_of(&run(&["search", "北京", "--index", s(&all), "--json"]));
+    assert_eq!(r["total_hits"], 3, "{r}");
     // OR finds more; a phrase finds fewer.
     let or = json_of(&run(&[
         "search",

@@ -58,6 +58,9 @@ pub struct BuildArgs {
     /// Keep stop words in the index.
     #[arg(long)]
     pub keep_stop_words: bool,
+    /// Index every token but whitespace (punctuation, case kept), as tantivy-jieba does.
+    #[arg(long)]
+    pub all_tokens: bool,
     /// Table 10-2 overrides, e.g. `title=40,h1=12`.
     #[arg(long, default_value = "")]
     pub tag_weights: String,
@@ -185,6 +188,7 @@ fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
         codec: Codec::parse(&a.codec)?,
         memory_mb: a.memory_mb,
         stop_words: !a.keep_stop_words,
+        all_tokens: a.all_tokens,
         tag_weights: a.tag_weights.clone(),
         w0: a.w0,
         ..IndexConfig::default()

@@ -40,6 +40,9 @@ pub struct BenchIndexArgs {
     /// Keep stop words in our index (tantivy-jieba keeps every token).
     #[arg(long)]
     pub keep_stop_words: bool,
+    /// Index every token (punctuation, case) as tantivy-jieba does, stop words kept.
+    #[arg(long)]
+    pub peer_analysis: bool,
     #[arg(long)]
     pub json: bool,
 }
@@ -69,7 +72,8 @@ pub fn bench(a: &BenchIndexArgs) -> anyhow::Result<()> {
     let scratch = std::env::temp_dir().join(format!("tianwang-bench-index-{}", std::process::id()));
     let out = scratch.join("ours");
     let cfg = IndexConfig {
-        stop_words: !a.keep_stop_words,
+        stop_words: !(a.keep_stop_words || a.peer_analysis),
+        all_tokens: a.peer_analysis,
         ..IndexConfig::default()
     };
     // The segmenter's dictionary loads once per process, outside the clock (the peer's is

@@ -36,9 +36,15 @@ pub fn doc_terms(ix: &Index, doc: u32) -> Result<Vec<DocTerm>> {
     let text = ix.text(doc)?;
     let cfg = &ix.meta.config;
     let mut map: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-    Segmenter::shared().for_each_term_at(&text, cfg.method, cfg.stop_words, |t, at| {
-        map.entry(t.into_owned()).or_default().push(at as u32);
-    });
+    Segmenter::shared().for_each_token_at(
+        &text,
+        cfg.method,
+        cfg.stop_words,
+        cfg.all_tokens,
+        |t, at| {
+            map.entry(t.into_owned()).or_default().push(at as u32);
+        },
+    );
     let mut out: Vec<DocTerm> = map
         .into_iter()
         .map(|(term, positions)| DocTerm {

@@ -58,6 +58,10 @@ pub struct IndexConfig {
     pub w0: f32,
     /// Tag-weight overrides of Table 10-2, e.g. `title=40,h1=12` (empty: the book's table).
     pub tag_weights: String,
+    /// Index every token but whitespace (punctuation too), as cut and not lower-cased — the
+    /// analysis tantivy-jieba does, for comparisons with it. Off: words and Latin runs,
+    /// lower-cased.
+    pub all_tokens: bool,
 }
 
 impl Default for IndexConfig {
@@ -70,6 +74,7 @@ impl Default for IndexConfig {
             batch_docs: 1024,
             w0: 1.0,
             tag_weights: String::new(),
+            all_tokens: false,
         }
     }
 }
@@ -129,7 +134,7 @@ fn analyse(
         .map(|h| html_term_weights(h, seg, cfg, weights));
     let add =
         |text: &str, base: u32, extra: f32, map: &mut HashMap<Cow<'_, str>, (Vec<u32>, f32)>| {
-            seg.for_each_term_at(text, cfg.method, cfg.stop_words, |t, at| {
+            seg.for_each_token_at(text, cfg.method, cfg.stop_words, cfg.all_tokens, |t, at| {
                 let e = map.entry(Cow::Owned(t.into_owned())).or_default();
                 e.0.push(base + at as u32);
                 e.1 += cfg.w0 + extra;
@@ -207,11 +212,17 @@ fn html_term_weights(
 ) -> HashMap<String, (u32, f32)> {
     let mut out: HashMap<String, (u32, f32)> = HashMap::new();
     for run in super::tagweight::weighted_runs(html, w) {
-        seg.for_each_term_at(&run.text, cfg.method, cfg.stop_words, |t, _| {
-            let e = out.entry(t.into_owned()).or_default();
-            e.0 += 1;
-            e.1 += cfg.w0 + run.weight;
-        });
+        seg.for_each_token_at(
+            &run.text,
+            cfg.method,
+            cfg.stop_words,
+            cfg.all_tokens,
+            |t, _| {
+                let e = out.entry(t.into_owned()).or_default();
+                e.0 += 1;
+                e.1 += cfg.w0 + run.weight;
+            },
+        );
     }
     out
 }

@@ -123,17 +123,23 @@ pub fn parse(q: &str, cfg: &IndexConfig, default_op: Op) -> Result<Query> {
             cfg.method
         };
         let mut coarse = Vec::new();
-        seg.for_each_term_at(w, coarse_method, cfg.stop_words, |t, _| {
+        seg.for_each_token_at(w, coarse_method, cfg.stop_words, cfg.all_tokens, |t, _| {
             coarse.push(t.into_owned())
         });
         for c in coarse {
             let mut pieces = Vec::new();
             if cfg.method == Method::Search {
-                seg.for_each_term_at(&c, Method::Search, cfg.stop_words, |t, _| {
-                    if t != c {
-                        pieces.push(t.into_owned())
-                    }
-                });
+                seg.for_each_token_at(
+                    &c,
+                    Method::Search,
+                    cfg.stop_words,
+                    cfg.all_tokens,
+                    |t, _| {
+                        if t != c {
+                            pieces.push(t.into_owned())
+                        }
+                    },
+                );
             }
             if pieces.is_empty() {
                 push(c.clone(), &mut required);
@@ -155,7 +161,9 @@ pub fn parse(q: &str, cfg: &IndexConfig, default_op: Op) -> Result<Query> {
             cfg.method
         };
         let mut words = Vec::new();
-        seg.for_each_term_at(p, method, cfg.stop_words, |t, _| words.push(t.into_owned()));
+        seg.for_each_token_at(p, method, cfg.stop_words, cfg.all_tokens, |t, _| {
+            words.push(t.into_owned())
+        });
         for w in &words {
             push(w.clone(), &mut terms);
             push(w.clone(), &mut required);

@@ -681,8 +681,34 @@ impl Segmenter {
         text: &'a str,
         method: Method,
         drop_stop_words: bool,
+        f: impl FnMut(Cow<'a, str>, usize),
+    ) {
+        self.for_each_token_at(text, method, drop_stop_words, false, f)
+    }
+
+    /// [`Segmenter::for_each_term_at`], or with `all_tokens` every token but whitespace, as
+    /// cut and not lower-cased (what tantivy-jieba indexes).
+    pub fn for_each_token_at<'a>(
+        &self,
+        text: &'a str,
+        method: Method,
+        drop_stop_words: bool,
+        all_tokens: bool,
         mut f: impl FnMut(Cow<'a, str>, usize),
     ) {
+        if all_tokens {
+            let mut keep = |w: &'a str, start: usize, kind: TokenKind| {
+                if kind != TokenKind::Space && !(drop_stop_words && is_stop_word(w)) {
+                    f(Cow::Borrowed(w), start);
+                }
+            };
+            if method.is_matching() {
+                self.scan_matching(text, method, &mut keep);
+            } else {
+                self.scan_jieba(text, method, &mut |w, start| keep(w, start, classify(w)));
+            }
+            return;
+        }
         let mut keep = |w: &'a str, start: usize, kind: TokenKind| {
             if matches!(kind, TokenKind::Word | TokenKind::Latin)
                 && !(drop_stop_words && is_stop_word(w))

@@ -285,3 +285,22 @@ fn long_lines_are_cut_at_sentence_ends() {
         .collect();
     assert_eq!(show(seg(), &line, JiebaNoHmm), whole.join("/"));
 }
+
+#[test]
+fn all_tokens_keep_punctuation_and_case_but_not_spaces() {
+    let seg = Segmenter::shared();
+    let mut all = Vec::new();
+    seg.for_each_token_at("Rust：搜索 的", Method::Jieba, false, true, |t, _| {
+        all.push(t.into_owned())
+    });
+    assert!(
+        all.contains(&"Rust".to_string()) && all.contains(&"：".to_string()),
+        "{all:?}"
+    );
+    assert!(!all.iter().any(|t| t.trim().is_empty()));
+    let mut terms = Vec::new();
+    seg.for_each_term_at("Rust：搜索 的", Method::Jieba, true, |t, _| {
+        terms.push(t.into_owned())
+    });
+    assert_eq!(terms, ["rust", "搜索"]);
+}

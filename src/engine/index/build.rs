@@ -21,8 +21,7 @@
 //! ```
 
 use std::borrow::Cow;
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -31,8 +30,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::codec::{self, Codec};
-use super::disk::{self, DocInfo, Meta, PartBytes, Term, Timings};
+use super::codec::Codec;
+use super::disk::{self, DocInfo, Meta, Timings, io_err};
+use super::merge::{Entry, merge, write_run};
 use super::source::{self, Source, SourceDoc};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
@@ -227,16 +227,6 @@ fn html_term_weights(
     out
 }
 
-/// One posting in the buffer.
-#[derive(Clone, Copy)]
-struct Entry {
-    term: u32,
-    doc: u32,
-    tf: u32,
-    wbt: f32,
-    pos: u32,
-}
-
 /// Documents in batches, without holding the whole corpus when the source can stream.
 enum Stream {
     Mem(std::vec::IntoIter<SourceDoc>),
@@ -416,9 +406,9 @@ fn build_into(
     let seg = Segmenter::shared();
     let weights = cfg.weights()?;
     let runs_dir = generation.join("runs");
-    std::fs::create_dir_all(&runs_dir).map_err(|e| io(&runs_dir, e))?;
+    std::fs::create_dir_all(&runs_dir).map_err(|e| io_err(&runs_dir, e))?;
     let text_path = generation.join("text.bin");
-    let mut text_out = BufWriter::new(File::create(&text_path).map_err(|e| io(&text_path, e))?);
+    let mut text_out = BufWriter::new(File::create(&text_path).map_err(|e| io_err(&text_path, e))?);
     let mut text_off = 0u64;
     let budget = cfg.memory_mb.saturating_mul(1 << 20);
     let mut lexicon: HashMap<String, u32> = HashMap::new();
@@ -457,7 +447,7 @@ fn build_into(
             info.text_len = a.text.len() as u32;
             text_out
                 .write_all(a.text.as_bytes())
-                .map_err(|e| io(&text_path, e))?;
+                .map_err(|e| io_err(&text_path, e))?;
             text_off += a.text.len() as u64;
             occurrences += u64::from(info.len);
             for &to in &a.out_docs {
@@ -509,7 +499,7 @@ fn build_into(
             &format!("{done} of {total} documents, {} runs", runs.len()),
         )?;
     }
-    text_out.flush().map_err(|e| io(&text_path, e))?;
+    text_out.flush().map_err(|e| io_err(&text_path, e))?;
     drop(text_out);
     if docs.is_empty() {
         return Err(EngineError::invalid(
@@ -565,243 +555,5 @@ fn build_into(
         peak_buffer_bytes: peak,
         workspace_snapshot: None,
         skipped,
-    })
-}
-
-fn io(path: &Path, e: std::io::Error) -> EngineError {
-    EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    }
-}
-
-/// Sort the buffer by term (documents stay ascending: the sort is stable) and write it as a
-/// run: `term doc tf` (vbyte), `wbt` (f32), `tf` position gaps (vbyte) per posting.
-fn write_run(
-    dir: &Path,
-    n: usize,
-    entries: &mut Vec<Entry>,
-    positions: &mut Vec<u32>,
-) -> Result<PathBuf> {
-    entries.sort_by_key(|e| e.term);
-    let path = dir.join(format!("run-{n:04}.bin"));
-    let mut w = BufWriter::new(File::create(&path).map_err(|e| io(&path, e))?);
-    let mut buf = Vec::with_capacity(64);
-    for e in entries.iter() {
-        buf.clear();
-        disk::write_vbyte(&mut buf, e.term);
-        disk::write_vbyte(&mut buf, e.doc);
-        disk::write_vbyte(&mut buf, e.tf);
-        buf.extend_from_slice(&e.wbt.to_le_bytes());
-        let mut prev = 0;
-        for &p in &positions[e.pos as usize..(e.pos + e.tf) as usize] {
-            disk::write_vbyte(&mut buf, p - prev);
-            prev = p;
-        }
-        w.write_all(&buf).map_err(|e| io(&path, e))?;
-    }
-    w.flush().map_err(|e| io(&path, e))?;
-    // Give the memory back: the budget counts capacity, so a cleared buffer that kept its
-    // capacity would count as full and write a run per document.
-    *entries = Vec::new();
-    *positions = Vec::new();
-    Ok(path)
-}
-
-/// A run read back one posting at a time.
-struct RunReader {
-    r: BufReader<File>,
-    path: PathBuf,
-}
-
-struct Record {
-    term: u32,
-    doc: u32,
-    tf: u32,
-    wbt: f32,
-    positions: Vec<u32>,
-}
-
-impl RunReader {
-    fn vbyte(&mut self) -> Result<Option<u32>> {
-        let (mut v, mut shift) = (0u64, 0u32);
-        let mut b = [0u8; 1];
-        loop {
-            match self.r.read_exact(&mut b) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && shift == 0 => {
-                    return Ok(None);
-                }
-                Err(e) => return Err(io(&self.path, e)),
-            }
-            v |= u64::from(b[0] & 0x7F) << shift;
-            if b[0] & 0x80 != 0 {
-                return u32::try_from(v)
-                    .map(Some)
-                    .map_err(|_| internal("a run is damaged"));
-            }
-            shift += 7;
-        }
-    }
-
-    fn need(&mut self) -> Result<u32> {
-        self.vbyte()?
-            .ok_or_else(|| internal(format!("{} ends inside a posting", self.path.display())))
-    }
-
-    fn next(&mut self) -> Result<Option<Record>> {
-        let Some(term) = self.vbyte()? else {
-            return Ok(None);
-        };
-        let doc = self.need()?;
-        let tf = self.need()?;
-        let mut w = [0u8; 4];
-        self.r.read_exact(&mut w).map_err(|e| io(&self.path, e))?;
-        let mut positions = Vec::with_capacity(tf as usize);
-        let mut acc = 0u32;
-        for _ in 0..tf {
-            acc += self.need()?;
-            positions.push(acc);
-        }
-        Ok(Some(Record {
-            term,
-            doc,
-            tf,
-            wbt: f32::from_le_bytes(w),
-            positions,
-        }))
-    }
-}
-
-struct Merged {
-    terms: u64,
-    postings: u64,
-    max_chars: u64,
-    wb_max_book: f64,
-    wb_max_smooth: f64,
-    bytes_by_codec: BTreeMap<String, u64>,
-    parts: PartBytes,
-}
-
-/// The multiway merge: runs → postings.bin + lexicon.bin, with every codec sized on the way.
-fn merge(
-    generation: &Path,
-    runs: &[PathBuf],
-    names: &[String],
-    docs: &mut [DocInfo],
-    codec: Codec,
-    tick: &dyn Tick,
-) -> Result<Merged> {
-    let mut readers = Vec::with_capacity(runs.len());
-    let mut heap = BinaryHeap::new();
-    let mut heads: Vec<Option<Record>> = Vec::with_capacity(runs.len());
-    for (i, p) in runs.iter().enumerate() {
-        let f = File::open(p).map_err(|e| io(p, e))?;
-        let mut r = RunReader {
-            r: BufReader::with_capacity(1 << 16, f),
-            path: p.clone(),
-        };
-        let head = r.next()?;
-        if let Some(h) = &head {
-            heap.push(Reverse((h.term, i)));
-        }
-        heads.push(head);
-        readers.push(r);
-    }
-    let n = docs.len() as f64;
-    let max_chars = docs.iter().map(|d| u64::from(d.chars)).max().unwrap_or(0);
-    let smax = max_chars.max(1) as f64;
-    let post_path = generation.join("postings.bin");
-    let mut out = BufWriter::new(File::create(&post_path).map_err(|e| io(&post_path, e))?);
-    let mut off = 0u64;
-    let mut lex: Vec<Term> = Vec::with_capacity(names.len());
-    let mut by_codec = [0u64; Codec::ALL.len()];
-    let mut parts = PartBytes::default();
-    let (mut wb_book, mut wb_smooth) = (0f64, 0f64);
-    let mut norm3 = vec![0f64; docs.len()];
-    let mut postings = 0u64;
-    let (mut ds, mut tfs, mut ws, mut ps) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    while let Some(Reverse((term, _))) = heap.peek().copied() {
-        ds.clear();
-        tfs.clear();
-        ws.clear();
-        ps.clear();
-        while let Some(&Reverse((t, i))) = heap.peek() {
-            if t != term {
-                break;
-            }
-            heap.pop();
-            while let Some(rec) = heads[i].take() {
-                if rec.term != term {
-                    heap.push(Reverse((rec.term, i)));
-                    heads[i] = Some(rec);
-                    break;
-                }
-                ds.push(rec.doc);
-                tfs.push(rec.tf);
-                ws.push(rec.wbt);
-                ps.push(rec.positions);
-                heads[i] = readers[i].next()?;
-            }
-        }
-        let df = ds.len();
-        let idf = (n / df as f64).ln();
-        let mut cf = 0u64;
-        for (k, &d) in ds.iter().enumerate() {
-            let info = &docs[d as usize];
-            cf += u64::from(tfs[k]);
-            let s = f64::from(info.chars.max(1));
-            let wbt = f64::from(ws[k]);
-            wb_book = wb_book.max(wbt * (smax / s).ln() * idf);
-            wb_smooth = wb_smooth.max(wbt * (1.0 + smax / s).ln() * idf);
-            let w = f64::from(tfs[k]) / f64::from(info.len.max(1)) * idf;
-            norm3[d as usize] += w * w;
-        }
-        let gaps = codec::dgaps(&ds);
-        for (c, slot) in Codec::ALL.iter().zip(by_codec.iter_mut()) {
-            *slot += codec::encoded_len(*c, &gaps, None) as u64;
-        }
-        let (block, p) = disk::encode_block(codec, &ds, &tfs, &ws, &ps)?;
-        out.write_all(&block).map_err(|e| io(&post_path, e))?;
-        parts.doc_gaps += p.doc_gaps;
-        parts.tfs += p.tfs;
-        parts.wbt += p.wbt;
-        parts.positions += p.positions;
-        lex.push(Term {
-            term: names[term as usize].clone(),
-            df: df as u32,
-            cf,
-            off,
-            len: block.len() as u32,
-        });
-        off += block.len() as u64;
-        postings += df as u64;
-        if lex.len().is_multiple_of(4096) {
-            tick.tick(
-                0.8 + 0.2 * lex.len() as f32 / names.len().max(1) as f32,
-                &format!("merging: {} of {} terms", lex.len(), names.len()),
-            )?;
-        }
-    }
-    out.flush().map_err(|e| io(&post_path, e))?;
-    out.get_ref().sync_all().map_err(|e| io(&post_path, e))?;
-    for (d, s) in docs.iter_mut().zip(norm3) {
-        d.norms[2] = s.sqrt() as f32;
-    }
-    lex.sort_unstable_by(|a, b| a.term.cmp(&b.term));
-    parts.postings_file = off;
-    parts.lexicon_file = disk::write_lexicon(&generation.join("lexicon.bin"), &lex)?;
-    Ok(Merged {
-        terms: lex.len() as u64,
-        postings,
-        max_chars,
-        wb_max_book: wb_book,
-        wb_max_smooth: wb_smooth,
-        bytes_by_codec: Codec::ALL
-            .iter()
-            .zip(by_codec)
-            .map(|(c, b)| (c.name().to_string(), b))
-            .collect(),
-        parts,
     })
 }

@@ -364,7 +364,8 @@ pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
     })
 }
 
-fn io_err(path: &Path, e: std::io::Error) -> EngineError {
+/// An I/O error on `path`, as the user's bad path (a full disk, a read-only folder).
+pub(crate) fn io_err(path: &Path, e: std::io::Error) -> EngineError {
     EngineError::BadPath {
         path: path.to_path_buf(),
         reason: e.to_string(),

@@ -6,6 +6,7 @@
 //! | `source` | What is indexed? A TSV, a folder of txt/html, the workspace's pages (DocView title and body, in-link anchors, URL words, LHN, crawl time) |
 //! | `tagweight` | How much does a tag lift a word? Table 10-2's weights, the page's text runs with their tag sums |
 //! | `build` | How is the inverted file made? Segmentation, runs under a memory budget, the multiway merge |
+//! | `merge` | How do the runs become one file? Sorted runs written and read back, the multiway merge |
 //! | `disk` | How does it lie on disk? Generations named current atomically, posting blocks, the lexicon |
 //! | `codec` | How are posting lists stored small? d-gaps and every code of §8.3.1 |
 //! | `reader` | What does the index hold? Lexicon, postings, documents, stored text |
@@ -34,6 +35,7 @@ pub mod disk;
 pub mod evaluate;
 pub mod job;
 pub mod linkweight;
+mod merge;
 #[cfg(feature = "tantivy-peer")]
 pub mod peer_tantivy;
 pub mod perfmodel;

@@ -696,24 +696,21 @@ impl Segmenter {
         all_tokens: bool,
         mut f: impl FnMut(Cow<'a, str>, usize),
     ) {
-        if all_tokens {
-            let mut keep = |w: &'a str, start: usize, kind: TokenKind| {
-                if kind != TokenKind::Space && !(drop_stop_words && is_stop_word(w)) {
-                    f(Cow::Borrowed(w), start);
-                }
-            };
-            if method.is_matching() {
-                self.scan_matching(text, method, &mut keep);
-            } else {
-                self.scan_jieba(text, method, &mut |w, start| keep(w, start, classify(w)));
-            }
-            return;
-        }
         let mut keep = |w: &'a str, start: usize, kind: TokenKind| {
-            if matches!(kind, TokenKind::Word | TokenKind::Latin)
-                && !(drop_stop_words && is_stop_word(w))
-            {
-                f(lowercase(w, kind), start);
+            let wanted = if all_tokens {
+                kind != TokenKind::Space
+            } else {
+                matches!(kind, TokenKind::Word | TokenKind::Latin)
+            };
+            if wanted && !(drop_stop_words && is_stop_word(w)) {
+                f(
+                    if all_tokens {
+                        Cow::Borrowed(w)
+                    } else {
+                        lowercase(w, kind)
+                    },
+                    start,
+                );
             }
         };
         if method.is_matching() {

@@ -19,6 +19,7 @@ use crate::engine::jobs::{Job, JobRunner, JobState};
 use crate::engine::store::{self, Workspace};
 
 pub mod cache;
+pub mod cache_bench;
 pub mod capacity;
 pub mod classify;
 pub mod crawl;
@@ -133,7 +134,7 @@ pub enum BenchCommand {
     Dedup(dedup::BenchDedupArgs),
     /// Cache policies' requests/s on cloudPhysics (with --peers side by side with
     /// libCacheSim) and LRU at 10 sizes in one stack-distance pass over 100M requests.
-    Cache(cache::BenchCacheArgs),
+    Cache(cache_bench::BenchCacheArgs),
     /// All query-log statistics on a generated 10-million-line log (time, peak memory), with
     /// --peers side by side with pandas.
     Querylog(querylog::BenchQuerylogArgs),
@@ -289,7 +290,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Classify(a) => classify::bench(a),
         BenchCommand::Rank(a) => rank::bench(a),
         BenchCommand::Dedup(a) => dedup::bench(a),
-        BenchCommand::Cache(a) => cache::bench(a),
+        BenchCommand::Cache(a) => cache_bench::bench(a),
         BenchCommand::Querylog(a) => querylog::bench(a),
         BenchCommand::Index(a) => index_bench::bench(a),
     }

@@ -12,6 +12,7 @@ mod export;
 pub mod fonts;
 pub mod i18n;
 mod jobs;
+mod log_axis;
 mod overview;
 mod page_class;
 mod pages;

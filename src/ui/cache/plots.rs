@@ -30,33 +30,10 @@ fn c32(c: [u8; 3]) -> Color32 {
 /// Table 9-2's tuned LFU-decay column (the LRU column has the marks' colour).
 const BOOK_LFU_COLOR: [u8; 3] = [0x6a, 0x2c, 0x8a];
 
-/// Grid marks of a log10 axis: decades thick; 2, 3 and 5 of each decade get labels (when they
-/// fit), the other digits thin lines. `step_size` is the gap to the next labelled mark, so egui
-/// hides a label only when it would run into the next one.
+/// Grid marks of the size axis: decades thick; 2, 3 and 5 of each decade get labels (when
+/// they fit), the other digits thin lines.
 fn log_grid(input: GridInput) -> Vec<GridMark> {
-    let (lo, hi) = input.bounds;
-    if !(lo.is_finite() && hi.is_finite()) || hi - lo > 40.0 {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for k in (lo.floor() as i64)..=(hi.ceil() as i64) {
-        for d in 1..=9u32 {
-            let value = k as f64 + f64::from(d).log10();
-            if value < lo || value > hi {
-                continue;
-            }
-            let next = match d {
-                1 => 10.0,
-                2 => 3.0,
-                3 => 5.0,
-                5 => 10.0,
-                _ => f64::from(d + 1),
-            };
-            let step_size = (next / f64::from(d)).log10();
-            out.push(GridMark { value, step_size });
-        }
-    }
-    out
+    crate::ui::log_axis::log_grid(input, &[2, 3, 5])
 }
 
 /// The label of a log10 grid mark: sizes with leading digit 1, 2, 3 or 5, compact from 10⁵.

@@ -28,26 +28,7 @@ fn c32(c: [u8; 3]) -> Color32 {
 
 /// Grid marks of a log10 axis: decades (labelled) and 2–9 of each decade (thin).
 fn log_grid(input: GridInput) -> Vec<GridMark> {
-    let (lo, hi) = input.bounds;
-    if !(lo.is_finite() && hi.is_finite()) || hi - lo > 40.0 {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for k in (lo.floor() as i64)..=(hi.ceil() as i64) {
-        for d in 1..=9u32 {
-            let value = k as f64 + f64::from(d).log10();
-            if value < lo || value > hi {
-                continue;
-            }
-            let step_size = if d == 1 {
-                1.0
-            } else {
-                f64::from(d + 1).log10() - f64::from(d).log10()
-            };
-            out.push(GridMark { value, step_size });
-        }
-    }
-    out
+    crate::ui::log_axis::log_grid(input, &[])
 }
 
 /// The label of a decade mark (`10^v` written by `f`), nothing between decades.

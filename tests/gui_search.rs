@@ -76,6 +76,24 @@ fn markers(h: &egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>) -> Vec<Str
     .collect()
 }
 
+/// The index browser in either language (`labels`: tab, prefix field, find button): find the
+/// terms starting with `prefix`, open 学生 and wait for its postings' heading `head`.
+fn browse_term(h: &mut H, labels: [&str; 3], prefix: &str, head: &str) {
+    let [tab, field, find] = labels;
+    h.get_by_label(tab).click();
+    h.run_steps(2);
+    h.get_by_label(field).focus();
+    h.run_steps(1);
+    h.get_by_label(field).type_text(prefix);
+    h.run_steps(1);
+    h.get_by_label(find).click();
+    wait_secs(h, "the terms", 30, |h| h.query_by_label("学生").is_some());
+    h.get_by_label("学生").click();
+    wait_secs(h, "the postings", 30, |h| {
+        h.query_by_label_contains(head).is_some()
+    });
+}
+
 /// The Compare tab: 学生 under configurations A and B.
 fn compare_tab(h: &mut H) {
     h.get_by_label("配置对比").click();
@@ -157,20 +175,12 @@ fn search_explain_snapshot_and_rerank_on_the_sample_web() {
     });
 
     // The index browser: a term's postings and codecs, a document's terms.
-    h.get_by_label("索引浏览").click();
-    h.run_steps(2);
-    h.get_by_label("词项前缀").focus();
-    h.run_steps(1);
-    h.get_by_label("词项前缀").type_text("学生");
-    h.run_steps(1);
-    h.get_by_label("查找词项").click();
-    wait_secs(&mut h, "the terms", 30, |h| {
-        h.query_by_label("学生").is_some()
-    });
-    h.get_by_label("学生").click();
-    wait_secs(&mut h, "the postings", 30, |h| {
-        h.query_by_label_contains("“学生”：df").is_some()
-    });
+    browse_term(
+        &mut h,
+        ["索引浏览", "词项前缀", "查找词项"],
+        "学生",
+        "“学生”：df",
+    );
     h.get_by_label("golomb");
     h.get_by_label("0.3359");
 }
@@ -230,20 +240,12 @@ fn screenshots_when_asked() {
     h.get_by_label("← Back to results").click();
     h.run_steps(2);
     shot(&mut h, "search_results_en.png");
-    h.get_by_label("Index browser").click();
-    h.run_steps(2);
-    h.get_by_label("Term prefix").focus();
-    h.run_steps(1);
-    h.get_by_label("Term prefix").type_text("学");
-    h.run_steps(1);
-    h.get_by_label("Find terms").click();
-    wait_secs(&mut h, "the terms", 30, |h| {
-        h.query_by_label("学生").is_some()
-    });
-    h.get_by_label("学生").click();
-    wait_secs(&mut h, "the postings", 30, |h| {
-        h.query_by_label_contains("“学生”: df").is_some()
-    });
+    browse_term(
+        &mut h,
+        ["Index browser", "Term prefix", "Find terms"],
+        "学",
+        "“学生”: df",
+    );
     shot(&mut h, "search_browse_en.png");
     h.get_by_label("Evaluation").click();
     h.run_steps(2);

@@ -97,6 +97,8 @@ pub struct DedupArgs {
     pub json: bool,
     #[command(flatten)]
     pub params: ParamFlags,
+    #[command(flatten)]
+    pub engine: super::bigjobs::EngineArgs,
 }
 
 fn shared_data() -> PathBuf {
@@ -139,11 +141,16 @@ pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
     if !a.compare {
         Method::parse(&a.method)?;
     }
+    let engine = a.engine.config()?;
+    if engine.engine != crate::engine::bigjobs::Engine::Native && sweep.is_some() {
+        return Err(EngineError::invalid("--sweep", "a sweep runs on the native engine").into());
+    }
     let params = DedupParams {
         source: source.clone(),
         methods,
         config: cfg,
         sweep,
+        engine,
     };
     // Logged as a job when a workspace is given; otherwise run in place.
     let v = match &cli.workspace {

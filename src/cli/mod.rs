@@ -18,6 +18,7 @@ use crate::engine::error::EngineError;
 use crate::engine::jobs::{Job, JobRunner, JobState};
 use crate::engine::store::{self, Workspace};
 
+pub mod bigjobs;
 pub mod cache;
 pub mod cache_bench;
 pub mod capacity;
@@ -109,6 +110,10 @@ pub enum Command {
     /// Query the index (book ch. 5, 10): AND / OR / "phrases", BM25, TF-IDF or Tianwang's
     /// WB/WL/WU ranking, dynamic abstracts, explained scores.
     Search(index::SearchArgs),
+    /// Write the big jobs' Parquet contract (pages, signatures, postings-input, links,
+    /// querylog) of the workspace or a folder, for DataFusion, Spark or anyone's pandas
+    /// (needs the `bigjobs` build feature).
+    ExportParquet(Box<bigjobs::ExportParquetArgs>),
 }
 
 #[derive(Debug, Subcommand)]
@@ -278,6 +283,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Querylog(a) => querylog::run(&cli, a),
         Command::Index(a) => index::run(&cli, a),
         Command::Search(a) => index::search(&cli, a),
+        Command::ExportParquet(a) => bigjobs::export_parquet(&cli, a),
     }
 }
 

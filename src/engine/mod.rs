@@ -3,6 +3,7 @@
 //! the same engine. Each module answers one question — see ARCHITECTURE.md.
 
 pub mod archive;
+pub mod bigjobs;
 pub mod cache;
 pub mod calibrate;
 pub mod capacity;

@@ -8,6 +8,7 @@ mod classify;
 mod crawl;
 mod dedup;
 mod docview;
+mod engine_choice;
 mod export;
 pub mod fonts;
 pub mod i18n;

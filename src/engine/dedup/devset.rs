@@ -443,15 +443,42 @@ pub fn to_html(d: &Doc, i: usize, heads: &[&str]) -> String {
 
 /// `n` synthetic pages (random "words" of common Hanzi, 150–250 characters, sentences ending
 /// in 。) with `planted` edited copies; returns the docs and the planted (original, copy) pairs.
+/// Every page is a function of its index ([`Synthetic::doc`]), so a corpus of any size can be
+/// streamed in chunks and a page regenerated on demand.
 pub fn synthetic(n: usize, planted: usize, seed: u64) -> (Vec<Doc>, Vec<(usize, usize)>) {
-    let planted = planted.min(n / 2);
-    let originals = n - planted;
-    let page = |i: usize| -> String {
-        // A seed per page through a mixer: seeding with seed ^ i·φ would give page i + 1 the
-        // generator of page i shifted by one step (splitmix adds φ each step), so consecutive
-        // pages would share nearly all their text.
+    let spec = Synthetic::new(n, planted, seed);
+    let docs = (0..n).into_par_iter().map(|i| spec.doc(i)).collect();
+    (docs, spec.pairs())
+}
+
+/// The shape of a synthetic corpus: `n` pages of which the last `planted` are edited copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Synthetic {
+    pub n: usize,
+    pub planted: usize,
+    pub seed: u64,
+}
+
+impl Synthetic {
+    pub fn new(n: usize, planted: usize, seed: u64) -> Synthetic {
+        Synthetic {
+            n,
+            planted: planted.min(n / 2),
+            seed,
+        }
+    }
+
+    /// Pages that are originals (indices `0..originals()`).
+    pub fn originals(&self) -> usize {
+        self.n - self.planted
+    }
+
+    /// Original page `i`'s text. A seed per page through a mixer: seeding with seed ^ i·φ
+    /// would give page i + 1 the generator of page i shifted by one step (splitmix adds φ each
+    /// step), so consecutive pages would share nearly all their text.
+    fn page(&self, i: usize) -> String {
         let mut rng = Rng::new(super::features::mix64(
-            seed ^ super::features::mix64(i as u64 + 1),
+            self.seed ^ super::features::mix64(i as u64 + 1),
         ));
         let len = 150 + rng.below(100);
         let mut s = String::with_capacity(len * 3);
@@ -468,34 +495,46 @@ pub fn synthetic(n: usize, planted: usize, seed: u64) -> (Vec<Doc>, Vec<(usize, 
         }
         s.push('。');
         s
-    };
-    let mut docs: Vec<Doc> = (0..originals)
-        .into_par_iter()
-        .map(|i| Doc::new(&format!("p{i:07}"), "", &page(i)))
-        .collect();
-    let mut rng = Rng::new(seed);
-    let mut pairs = Vec::with_capacity(planted);
-    let copies: Vec<(usize, Doc)> = (0..planted)
-        .map(|k| {
-            let src = rng.below(originals);
-            let mut cs: Vec<char> = docs[src].body.chars().collect();
-            for _ in 0..3 {
-                let j = rng.below(cs.len());
-                cs[j] = char::from_u32(0x4E00 + rng.below(3500) as u32).unwrap_or('的');
-            }
-            (
-                src,
-                Doc::new(
-                    &format!("q{k:07}"),
-                    "转载",
-                    &cs.into_iter().collect::<String>(),
-                ),
-            )
-        })
-        .collect();
-    for (src, d) in copies {
-        pairs.push((src, docs.len()));
-        docs.push(d);
     }
-    (docs, pairs)
+
+    fn copy_rng(&self, k: usize) -> Rng {
+        Rng::new(super::features::mix64(
+            self.seed ^ 0xC0FF_EE00_D00D_F00D ^ super::features::mix64(k as u64 + 1),
+        ))
+    }
+
+    /// The original copy `k` was made from.
+    pub fn source_of(&self, k: usize) -> usize {
+        self.copy_rng(k).below(self.originals())
+    }
+
+    /// Page `i`: an original, or (for `i ≥ originals()`) copy `i − originals()` — its source
+    /// with three characters replaced.
+    pub fn doc(&self, i: usize) -> Doc {
+        let o = self.originals();
+        if i < o {
+            return Doc::new(&format!("p{i:07}"), "", &self.page(i));
+        }
+        let k = i - o;
+        let mut rng = self.copy_rng(k);
+        let src = rng.below(o);
+        let mut cs: Vec<char> = self.page(src).chars().collect();
+        for _ in 0..3 {
+            let j = rng.below(cs.len());
+            cs[j] = char::from_u32(0x4E00 + rng.below(3500) as u32).unwrap_or('的');
+        }
+        Doc::new(
+            &format!("q{k:07}"),
+            "转载",
+            &cs.into_iter().collect::<String>(),
+        )
+    }
+
+    /// The planted (original, copy) pairs.
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        let o = self.originals();
+        (0..self.planted)
+            .map(|k| (self.source_of(k), o + k))
+            .collect()
+    }
 }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::report::{Source, SweepSpec, compare, outcome_json, overlap, sweep};
+use super::report::{Source, SweepSpec, compare_on, outcome_json, overlap, sweep};
 use super::{Config, Method};
 use crate::engine::error::Result;
 use crate::engine::jobs::registry::TypedJob;
@@ -18,6 +18,9 @@ pub struct DedupParams {
     pub config: Config,
     #[serde(default)]
     pub sweep: Option<SweepSpec>,
+    /// Where the grouping runs (native unless asked; `engine::bigjobs`).
+    #[serde(default)]
+    pub engine: crate::engine::bigjobs::EngineConfig,
 }
 
 /// The name of the `job_details` table a comparison keeps every method's pairs and clusters in.
@@ -94,17 +97,18 @@ impl DedupJob {
             ));
         }
         if methods.len() == 1 {
-            let rows = compare(&corpus, &methods, &params.config, tick)?;
+            let rows = compare_on(&corpus, &methods, &params.config, &params.engine, tick)?;
             let (o, row) = &rows[0];
             let mut v = outcome_json(o, &names, &params.config);
             v["errors"] = errors;
+            v["engine"] = params.engine.engine.name().into();
             if let Some(s) = &row.scores {
                 v["scores"] = serde_json::to_value(s).unwrap_or(Value::Null);
             }
             v["row"] = serde_json::to_value(row).unwrap_or(Value::Null);
             return Ok((v, vec![MethodPairs::of(o, &names)]));
         }
-        let rows = compare(&corpus, &methods, &params.config, tick)?;
+        let rows = compare_on(&corpus, &methods, &params.config, &params.engine, tick)?;
         let outcomes: Vec<_> = rows.iter().map(|r| r.0.clone()).collect();
         let details = outcomes
             .iter()
@@ -115,6 +119,7 @@ impl DedupJob {
             "params": params.config.to_json(),
             "rows": rows.iter().map(|r| &r.1).collect::<Vec<_>>(),
             "overlap": overlap(&outcomes),
+            "engine": params.engine.engine.name(),
             "book_table_7_3": super::eval::BOOK_TABLE_7_3.iter().map(|(m, f, r, p)| json!({"method": m, "found": f, "recall": r, "precision": p})).collect::<Vec<_>>(),
             "errors": errors,
         });

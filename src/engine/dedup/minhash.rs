@@ -108,6 +108,40 @@ fn signature_with(shingles: &[u64], a: &[u32], b: &[u32]) -> Vec<u64> {
     out.into_iter().map(u64::from).collect()
 }
 
+/// The LSH key of band `band` (rows `band·r ..< (band+1)·r` of a signature mixed into one
+/// value): two documents are candidates when one band's keys are equal.
+pub fn band_key(sig: &[u64], band: usize, r: usize) -> u64 {
+    let mut h = band as u64;
+    for &v in &sig[band * r..(band + 1) * r] {
+        h = mix64(h ^ v);
+    }
+    h
+}
+
+/// Bands and rows under a configuration (its own, or [`bands_for`] its threshold).
+pub fn bands_rows(cfg: &super::Config) -> (usize, usize) {
+    if cfg.bands > 0 {
+        (cfg.bands, cfg.rows)
+    } else {
+        bands_for(cfg.threshold, cfg.num_perm)
+    }
+}
+
+/// Every document's band keys (empty for an empty shingle set), as the LSH stage buckets them.
+pub fn band_keys(sets: &[Vec<u64>], cfg: &super::Config) -> Vec<Vec<u64>> {
+    let (b, r) = bands_rows(cfg);
+    let (pa, pb) = permutations(b * r, cfg.seed);
+    sets.par_iter()
+        .map(|s| {
+            if s.is_empty() {
+                return Vec::new();
+            }
+            let sig = signature_with(s, &pa, &pb);
+            (0..b).map(|band| band_key(&sig, band, r)).collect()
+        })
+        .collect()
+}
+
 /// Every document's shingle set under the config's unit and k.
 pub fn shingle_sets(prep: &Prepared) -> (Vec<Vec<u64>>, f64) {
     let fs = match prep.config().shingle_unit {
@@ -141,11 +175,7 @@ pub fn run(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
     tick.tick(0.05, "minhash: shingles")?;
     let cfg = prep.config();
     let (sets, fs) = shingle_sets(prep);
-    let (b, r) = if cfg.bands > 0 {
-        (cfg.bands, cfg.rows)
-    } else {
-        bands_for(cfg.threshold, cfg.num_perm)
-    };
+    let (b, r) = bands_rows(cfg);
     tick.tick(0.3, "minhash: signatures")?;
     let t = Instant::now();
     let (pa, pb) = permutations(b * r, cfg.seed);
@@ -163,11 +193,10 @@ pub fn run(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
             if sets[d].is_empty() {
                 continue;
             }
-            let mut h = band as u64;
-            for &v in &sig[band * r..(band + 1) * r] {
-                h = mix64(h ^ v);
-            }
-            buckets.entry(h).or_default().push(d as u32);
+            buckets
+                .entry(band_key(sig, band, r))
+                .or_default()
+                .push(d as u32);
         }
         for docs in buckets.values() {
             for (i, &x) in docs.iter().enumerate() {

@@ -259,7 +259,6 @@ pub fn run(docs: &[Doc], method: Method, cfg: &Config, tick: &dyn Tick) -> Resul
 /// Run `method` on prepared documents (a comparison prepares once and shares the features;
 /// each method is still charged the time of the features it uses).
 pub fn run_prepared(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<Outcome> {
-    let cfg = prep.config();
     let (found, features_s) = match method {
         Method::Md5 => tianwang::md5_text(prep, tick)?,
         Method::Tianwang(n) => tianwang::algorithm(prep, n, tick)?,
@@ -271,10 +270,17 @@ pub fn run_prepared(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<
         Method::CcDet => ccdet::run(prep, tick)?,
         Method::Best => best::run(prep, tick)?,
     };
-    let mut out = group::finish(prep, method, found, cfg);
+    Ok(outcome_of(prep, method, found, features_s))
+}
+
+/// What a method [`Found`] as an [`Outcome`]: clusters, pairs inside them, containments,
+/// timings. Every engine's answer goes through here (`engine::bigjobs::dedup` too), so equal
+/// findings give equal outcomes.
+pub fn outcome_of(prep: &Prepared, method: Method, found: Found, features_s: f64) -> Outcome {
+    let mut out = group::finish(prep, method, found, prep.config());
     out.timing.features_s = features_s;
     out.timing.total_s = features_s + out.timing.signatures_s + out.timing.match_s;
-    Ok(out)
+    out
 }
 
 /// Every pair of `a` and `b` indices sorted by name order of the corpus.

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use super::corpus::{self, Corpus, Input};
 use super::eval::{CompareRow, docs_per_s};
 use super::{Config, Method, Outcome, Prepared, run_prepared};
+use crate::engine::bigjobs::{Engine, EngineConfig};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
 
@@ -163,12 +164,28 @@ pub fn compare(
     cfg: &Config,
     tick: &dyn Tick,
 ) -> Result<Vec<(Outcome, CompareRow)>> {
+    compare_on(c, methods, cfg, &EngineConfig::default(), tick)
+}
+
+/// [`compare`] with the grouping on `engine` (native, DataFusion or Spark; see
+/// `engine::bigjobs::dedup`).
+pub fn compare_on(
+    c: &Corpus,
+    methods: &[Method],
+    cfg: &Config,
+    engine: &EngineConfig,
+    tick: &dyn Tick,
+) -> Result<Vec<(Outcome, CompareRow)>> {
     let names: Vec<String> = c.docs.iter().map(|d| d.name.clone()).collect();
     let prep = Prepared::new(&c.docs, cfg);
     let mut out = Vec::new();
     for (i, &m) in methods.iter().enumerate() {
         tick.tick(i as f32 / methods.len().max(1) as f32, &m.name())?;
-        let o = run_prepared(&prep, m, &())?;
+        let o = if engine.engine == Engine::Native {
+            run_prepared(&prep, m, &())?
+        } else {
+            crate::engine::bigjobs::dedup::run(&prep, m, engine, tick)?
+        };
         let row = CompareRow::new(&o, &names, c.truth.as_ref());
         out.push((o, row));
     }

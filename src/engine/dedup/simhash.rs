@@ -90,12 +90,13 @@ pub fn fingerprint(features: &[(u64, f64)]) -> u64 {
 }
 
 /// The bit ranges of the k + 1 blocks.
-fn blocks(k: u32) -> Vec<(u32, u32)> {
+pub fn blocks(k: u32) -> Vec<(u32, u32)> {
     let n = k + 1;
     (0..n).map(|i| (i * 64 / n, (i + 1) * 64 / n)).collect()
 }
 
-fn block(fp: u64, (lo, hi): (u32, u32)) -> u64 {
+/// Block `(lo, hi)` of a fingerprint, shifted down.
+pub fn block(fp: u64, (lo, hi): (u32, u32)) -> u64 {
     let width = hi - lo;
     let v = fp >> lo;
     if width >= 64 {
@@ -105,16 +106,22 @@ fn block(fp: u64, (lo, hi): (u32, u32)) -> u64 {
     }
 }
 
-pub fn run(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
-    tick.tick(0.1, "simhash")?;
-    let k = prep.config().simhash_k;
+/// Every document's fingerprint (`None` without features), the seconds its features took
+/// and the seconds the fingerprints took.
+pub fn fingerprints(prep: &Prepared) -> (Vec<Option<u64>>, f64, f64) {
     let (feats, fs) = features(prep);
     let t = Instant::now();
-    let fps: Vec<Option<u64>> = feats
+    let fps = feats
         .par_iter()
         .map(|f| (!f.is_empty()).then(|| fingerprint(f)))
         .collect();
-    let signatures_s = t.elapsed().as_secs_f64();
+    (fps, fs, t.elapsed().as_secs_f64())
+}
+
+pub fn run(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
+    tick.tick(0.1, "simhash")?;
+    let k = prep.config().simhash_k;
+    let (fps, fs, signatures_s) = fingerprints(prep);
     let t = Instant::now();
     let mut found: HashMap<(usize, usize), u32> = HashMap::new();
     let mut candidates = 0usize;

@@ -58,7 +58,8 @@ pub fn abstract_bytes(text: &str, bytes: usize, unit: AbstractUnit) -> Vec<u8> {
     out
 }
 
-fn md5(bytes: &[u8]) -> [u8; 16] {
+/// MD5 of bytes (the digest every MD5 method keys on).
+pub fn md5(bytes: &[u8]) -> [u8; 16] {
     Md5::digest(bytes).into()
 }
 

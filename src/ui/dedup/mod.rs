@@ -62,6 +62,8 @@ struct Form {
     clean: bool,
     methods: Vec<bool>,
     params: Vec<(&'static str, String)>,
+    /// Where the grouping runs (native, DataFusion, Spark).
+    engine: crate::engine::bigjobs::EngineConfig,
 }
 
 fn param_texts(cfg: &Config) -> Vec<(&'static str, String)> {
@@ -87,6 +89,7 @@ impl Default for Form {
             clean: true,
             methods: Method::ALL.iter().map(|_| true).collect(),
             params: param_texts(&Config::default()),
+            engine: crate::engine::bigjobs::EngineConfig::default(),
         }
     }
 }
@@ -128,6 +131,7 @@ impl Form {
     }
 
     fn set(&mut self, p: &DedupParams) {
+        self.engine = p.engine.clone();
         match &p.source {
             Source::Sample { clean } => {
                 self.src = Src::Sample;
@@ -362,11 +366,17 @@ impl DedupPanel {
                 .map(SweepSpec::parse)
                 .transpose()
                 .map_err(|e| e.to_string())?;
+            let engine = if sweep.is_some() {
+                crate::engine::bigjobs::EngineConfig::default()
+            } else {
+                self.form.engine.clone()
+            };
             DedupJob::from_params(DedupParams {
                 source,
                 methods,
                 config,
                 sweep,
+                engine,
             })
             .map_err(|e| e.to_string())
         })();
@@ -456,6 +466,12 @@ impl DedupPanel {
                 ui.checkbox(on, method_label(lang, *m));
             }
         });
+        crate::ui::engine_choice::engine_row(
+            ui,
+            lang,
+            &mut f.engine,
+            Some(lang.t("engine.dedup_note")),
+        );
         egui::CollapsingHeader::new(lang.t("dedup.params"))
             .id_salt("dedup_params")
             .show(ui, |ui| {
@@ -534,6 +550,7 @@ mod tests {
             methods: f.chosen(),
             config: f.config().unwrap(),
             sweep: None,
+            engine: Default::default(),
         };
         let mut panel = DedupPanel::default();
         panel

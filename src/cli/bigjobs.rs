@@ -1,0 +1,170 @@
+//! The big jobs' shared flags (`--engine`, `--cluster`, `--pool-mb`, `--partitions`), which
+//! `dedup`, `index build`, `querylog stats` and `rank pagerank` flatten into their own, and
+//! `export-parquet`, which writes the Parquet contract (`engine::bigjobs::schema`) of a
+//! workspace or a folder.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::engine::bigjobs::{Engine, EngineConfig};
+
+/// Where a big job runs. Without the `bigjobs` build feature only `native` works.
+#[derive(Debug, Clone, Args)]
+pub struct EngineArgs {
+    /// Engine: native (the workbench's own code), datafusion (in-process over Parquet, bounded
+    /// memory pool), spark (PySpark; local[2] unless --cluster).
+    #[arg(long, default_value = "native")]
+    pub engine: String,
+    /// Spark master URL for --engine spark (spark://host:7077, local[4] …).
+    #[arg(long, value_name = "URL")]
+    pub cluster: Option<String>,
+    /// DataFusion's memory pool in MB; operators spill to disk beyond it.
+    #[arg(long, default_value_t = 1024, value_name = "MB")]
+    pub pool_mb: usize,
+    /// Threads (DataFusion target partitions); 0 = every core.
+    #[arg(long, default_value_t = 0)]
+    pub partitions: usize,
+}
+
+impl EngineArgs {
+    /// The validated configuration (bad flags exit 2 naming the flag).
+    pub fn config(&self) -> anyhow::Result<EngineConfig> {
+        let cfg = EngineConfig {
+            engine: Engine::parse(&self.engine)?,
+            cluster: self.cluster.clone(),
+            memory_mb: self.pool_mb,
+            partitions: self.partitions,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+}
+
+/// `export-parquet`: the contract's files for a workspace or a folder.
+#[derive(Debug, Clone, Args)]
+pub struct ExportParquetArgs {
+    /// A folder of .txt/.html files (pages, signatures, postings-input), instead of the
+    /// workspace.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// What to write: pages, signatures, postings-input, links, querylog.
+    #[arg(long, required_unless_present = "schemas")]
+    pub what: Option<String>,
+    /// Output folder (created); each schema writes its files inside it.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the schemas of the contract as Markdown and exit.
+    #[arg(long)]
+    pub schemas: bool,
+    /// For querylog: the stored log's id (default: the newest).
+    #[arg(long)]
+    pub log: Option<i64>,
+    /// For links: a graph file (`src dst` per line) instead of the workspace's crawl.
+    #[arg(long)]
+    pub graph: Option<PathBuf>,
+    /// For postings-input: a TSV whose first column is the text.
+    #[arg(long)]
+    pub tsv: Option<PathBuf>,
+    /// Dedup parameters that shape signatures (`name=value`, as `dedup --param`).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Clean pages with DocView first (pages, signatures from a workspace).
+    #[arg(long)]
+    pub clean: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `export-parquet`.
+pub fn export_parquet(cli: &super::Cli, a: &ExportParquetArgs) -> anyhow::Result<()> {
+    #[cfg(feature = "bigjobs")]
+    {
+        export::run(cli, a)
+    }
+    #[cfg(not(feature = "bigjobs"))]
+    {
+        let _ = (cli, a);
+        Err(crate::engine::error::EngineError::invalid(
+            "export-parquet",
+            "this build has no Parquet: cargo run --release --features bigjobs -- export-parquet …",
+        )
+        .into())
+    }
+}
+
+#[cfg(feature = "bigjobs")]
+mod export {
+    use serde_json::json;
+
+    use super::ExportParquetArgs;
+    use crate::cli::{Cli, print_json};
+    use crate::engine::bigjobs::dedup::on_engine;
+    use crate::engine::bigjobs::{parquet_io, schema};
+    use crate::engine::dedup::corpus::{self, Input};
+    use crate::engine::dedup::{Config, Prepared};
+    use crate::engine::error::EngineError;
+    use crate::engine::store::Workspace;
+
+    fn dedup_docs(cli: &Cli, a: &ExportParquetArgs) -> anyhow::Result<corpus::Corpus> {
+        Ok(match (&a.dir, &cli.workspace) {
+            (Some(d), _) => corpus::load_dir(d, Input::Auto, a.clean)?,
+            (None, Some(w)) => corpus::workspace(&Workspace::open_existing(w)?, a.clean)?,
+            (None, None) => {
+                return Err(
+                    EngineError::invalid("--dir", "give --dir DIR or --workspace W").into(),
+                );
+            }
+        })
+    }
+
+    pub fn run(cli: &Cli, a: &ExportParquetArgs) -> anyhow::Result<()> {
+        if a.schemas {
+            for s in schema::all() {
+                println!("{}", s.markdown());
+            }
+            return Ok(());
+        }
+        let out = a
+            .out
+            .clone()
+            .ok_or_else(|| EngineError::invalid("--out", "give --out DIR"))?;
+        let v = match a.what.as_deref().unwrap_or("") {
+            "pages" => {
+                let c = dedup_docs(cli, a)?;
+                let path = out.join("pages.parquet");
+                let b = on_engine::pages_batch(&c.docs)?;
+                parquet_io::write_file(&path, schema::PAGES.arrow(), &[b], &[])?;
+                json!({"what": "pages", "rows": c.docs.len(), "files": [path]})
+            }
+            "signatures" => {
+                let c = dedup_docs(cli, a)?;
+                let mut cfg = Config::default();
+                for p in &a.params {
+                    let (k, v) = p.split_once('=').ok_or_else(|| {
+                        EngineError::invalid("--param", format!("`{p}`: NAME=VALUE"))
+                    })?;
+                    cfg.set(k, v)?;
+                }
+                cfg.validate()?;
+                let prep = Prepared::new(&c.docs, &cfg);
+                let path = out.join("signatures.parquet");
+                let n = on_engine::write_signatures(&prep, &path)?;
+                json!({"what": "signatures", "rows": n, "files": [path], "config": cfg.to_json()})
+            }
+            other => {
+                return Err(EngineError::invalid(
+                    "--what",
+                    format!("`{other}`: one of pages, signatures, postings-input, links, querylog"),
+                )
+                .into());
+            }
+        };
+        if a.json {
+            print_json(&v)
+        } else {
+            println!("{v}");
+            Ok(())
+        }
+    }
+}

@@ -148,9 +148,9 @@ mod export {
                 }
                 cfg.validate()?;
                 let prep = Prepared::new(&c.docs, &cfg);
-                let path = out.join("signatures.parquet");
-                let n = on_engine::write_signatures(&prep, &path)?;
-                json!({"what": "signatures", "rows": n, "files": [path], "config": cfg.to_json()})
+                let n = on_engine::write_signatures(&prep, &out)?;
+                let (s, b) = on_engine::sig_files(&out);
+                json!({"what": "signatures", "rows": n, "files": [s, b], "config": cfg.to_json()})
             }
             other => {
                 return Err(EngineError::invalid(

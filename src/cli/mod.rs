@@ -31,6 +31,7 @@ pub mod jobs;
 pub mod querylog;
 pub mod rank;
 pub mod sample;
+pub mod scale_bench;
 pub mod store_cmd;
 pub mod text;
 
@@ -146,6 +147,10 @@ pub enum BenchCommand {
     /// Index build and BM25 queries on the THUCNews titles (P@10), with --peers side by side
     /// with tantivy + tantivy-jieba; --synthetic N for a bounded-memory build of N documents.
     Index(index_bench::BenchIndexArgs),
+    /// Issue 14's scale run: a generated corpus of N pages fingerprinted in chunks and grouped
+    /// on native / DataFusion / Spark, planted pairs checked, peak memory; --crossover fits the
+    /// model (needs the `bigjobs` build feature).
+    Scale(Box<scale_bench::BenchScaleArgs>),
 }
 
 pub(crate) fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
@@ -299,6 +304,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Cache(a) => cache_bench::bench(a),
         BenchCommand::Querylog(a) => querylog::bench(a),
         BenchCommand::Index(a) => index_bench::bench(a),
+        BenchCommand::Scale(a) => scale_bench::bench(a),
     }
 }
 

@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | `md5` | `GROUP BY md5_hi, md5_lo HAVING COUNT(*) > 1`, joined back to the documents | none (exact) |
 //! | `simhash` | k+1 block keys (`simhash & mask`) → self-join on equal blocks → `bit_count(a ^ b) <= k` | in the plan (popcount UDF) |
-//! | `minhash` | band keys (`element_at(minhash_bands, i)`) → `GROUP BY band, key HAVING COUNT(*) > 1`, joined back | exact Jaccard in Rust (seed 001) |
+//! | `minhash` | the long `minhash-bands` file → `GROUP BY band, bkey HAVING COUNT(*) > 1`, joined back | exact Jaccard in Rust (seed 001) |
 //!
 //! Other methods run natively only; asking for them on an engine is the user's bad input.
 
@@ -216,17 +216,68 @@ pub mod on_engine {
         ]
     }
 
-    /// Write `prep`'s signatures to `path`.
-    pub fn write_signatures(prep: &Prepared, path: &Path) -> Result<usize> {
+    /// The band keys of `rows` in long form (the `minhash-bands` schema).
+    pub fn bands_batch(rows: &[SigRow]) -> Result<RecordBatch> {
+        let (mut d, mut b, mut k) = (Vec::new(), Vec::new(), Vec::new());
+        for r in rows.iter().filter(|r| r.shingles > 0) {
+            for (i, &key) in r.bands.iter().enumerate() {
+                d.push(r.doc);
+                b.push(i as i32);
+                k.push(key as i64);
+            }
+        }
+        let cols: Vec<ArrayRef> = vec![
+            Arc::new(Int64Array::from(d)),
+            Arc::new(Int32Array::from(b)),
+            Arc::new(Int64Array::from(k)),
+        ];
+        RecordBatch::try_new(schema::MINHASH_BANDS.arrow(), cols)
+            .map_err(|e| EngineError::Internal(format!("bands batch: {e}")))
+    }
+
+    /// The signature files of a directory: `signatures.parquet` and `minhash_bands.parquet`.
+    pub fn sig_files(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+        (dir.join("signatures.parquet"), dir.join("minhash_bands.parquet"))
+    }
+
+    /// Writers of both signature files, for a corpus written in chunks.
+    pub struct SigWriter {
+        sig: parquet_io::AtomicWriter,
+        bands: parquet_io::AtomicWriter,
+        pub rows: usize,
+    }
+
+    impl SigWriter {
+        pub fn create(dir: &Path, cfg: &Config) -> Result<SigWriter> {
+            let (s, b) = sig_files(dir);
+            let meta = signatures_meta(cfg);
+            Ok(SigWriter {
+                sig: parquet_io::AtomicWriter::create(&s, schema::SIGNATURES.arrow(), &meta)?,
+                bands: parquet_io::AtomicWriter::create(&b, schema::MINHASH_BANDS.arrow(), &meta)?,
+                rows: 0,
+            })
+        }
+
+        pub fn write(&mut self, rows: &[SigRow]) -> Result<()> {
+            self.sig.write(&signatures_batch(rows)?)?;
+            self.bands.write(&bands_batch(rows)?)?;
+            self.rows += rows.len();
+            Ok(())
+        }
+
+        pub fn finish(self) -> Result<usize> {
+            self.sig.finish()?;
+            self.bands.finish()?;
+            Ok(self.rows)
+        }
+    }
+
+    /// Write `prep`'s signatures into `dir` (both files).
+    pub fn write_signatures(prep: &Prepared, dir: &Path) -> Result<usize> {
         let rows = signatures(prep);
-        let batch = signatures_batch(&rows)?;
-        parquet_io::write_file(
-            path,
-            schema::SIGNATURES.arrow(),
-            &[batch],
-            &signatures_meta(prep.config()),
-        )?;
-        Ok(rows.len())
+        let mut w = SigWriter::create(dir, prep.config())?;
+        w.write(&rows)?;
+        w.finish()
     }
 
     fn col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a ArrayRef> {
@@ -359,12 +410,12 @@ pub mod on_engine {
         Ok(out.into_iter().map(|(_, d)| d).collect())
     }
 
-    /// `md5`: documents of equal digests. Two phases, the same on every engine: the digests
+    /// `md5`: documents of equal digests (`dir` as [`write_signatures`] wrote it). Two phases, the same on every engine: the digests
     /// held by two or more documents (a counting aggregate, which spills), then those
     /// documents (a join against that small table); no per-group lists are built.
-    pub fn plan_md5(sig: &Path) -> Plan {
+    pub fn plan_md5(dir: &Path) -> Plan {
         Plan::new("dedup-md5")
-            .input("sig", sig)
+            .input("sig", sig_files(dir).0)
             .view(
                 "hot",
                 "SELECT md5_hi, md5_lo FROM sig WHERE md5_hi IS NOT NULL \
@@ -379,7 +430,7 @@ pub mod on_engine {
 
     /// `simhash`: the k+1 pigeonhole blocks as masked keys; pairs equal on a block and within
     /// k bits. Only buckets with two or more documents reach the join.
-    pub fn plan_simhash(sig: &Path, k: u32) -> Plan {
+    pub fn plan_simhash(dir: &Path, k: u32) -> Plan {
         let blocks: Vec<String> = simhash::blocks(k)
             .iter()
             .enumerate()
@@ -393,7 +444,7 @@ pub mod on_engine {
             })
             .collect();
         Plan::new("dedup-simhash")
-            .input("sig", sig)
+            .input("sig", sig_files(dir).0)
             .view("blocks", blocks.join(" UNION ALL "))
             .view(
                 "hot",
@@ -416,27 +467,18 @@ pub mod on_engine {
             .output("stats", "SELECT COUNT(*) AS candidates FROM joined")
     }
 
-    /// `minhash`: buckets of equal band keys, in the same two phases as [`plan_md5`] (the
-    /// keys two or more documents share, then their documents).
-    pub fn plan_minhash(sig: &Path, bands: usize) -> Plan {
-        let keys: Vec<String> = (0..bands)
-            .map(|b| {
-                format!(
-                    "SELECT doc, {b} AS band, element_at(minhash_bands, {}) AS bkey FROM sig WHERE shingles > 0",
-                    b + 1
-                )
-            })
-            .collect();
+    /// `minhash`: buckets of equal band keys (the long `minhash-bands` file), in the same two
+    /// phases as [`plan_md5`] (the keys two or more documents share, then their documents).
+    pub fn plan_minhash(dir: &Path) -> Plan {
         Plan::new("dedup-minhash")
-            .input("sig", sig)
-            .view("keys", keys.join(" UNION ALL "))
+            .input("bands", sig_files(dir).1)
             .view(
                 "hot",
-                "SELECT band, bkey FROM keys GROUP BY band, bkey HAVING COUNT(*) > 1",
+                "SELECT band, bkey FROM bands GROUP BY band, bkey HAVING COUNT(*) > 1",
             )
             .output(
                 "members",
-                "SELECT k.band AS k1, k.bkey AS k2, k.doc FROM keys k \
+                "SELECT k.band AS k1, k.bkey AS k2, k.doc FROM bands k \
                  JOIN hot h ON k.band = h.band AND k.bkey = h.bkey",
             )
     }
@@ -510,7 +552,7 @@ pub mod on_engine {
             _ => minhash::shingle_sets(prep).1,
         };
         let t = Instant::now();
-        let sig = work.join("signatures.parquet");
+        let sig = work.join("signatures");
         write_signatures(prep, &sig)?;
         let signatures_s = t.elapsed().as_secs_f64();
         let t = Instant::now();
@@ -518,7 +560,7 @@ pub mod on_engine {
         let plan = match method {
             Method::Md5 => plan_md5(&sig),
             Method::SimHash => plan_simhash(&sig, cfg.simhash_k),
-            _ => plan_minhash(&sig, minhash::bands_rows(cfg).0),
+            _ => plan_minhash(&sig),
         };
         let report = super::super::run_plan(&plan, &out, engine, tick)?;
         let mut found = Found {

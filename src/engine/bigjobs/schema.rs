@@ -13,6 +13,7 @@
 //! |---|---|---|
 //! | `pages` v1 | document: name, site, headline, body, crawl time, DocView keywords | `export-parquet --what pages` |
 //! | `signatures` v1 | document: MD5, SimHash, MinHash band keys, CCDet sentence signatures | `--what signatures` |
+//! | `minhash-bands` v1 | (document, band): the band key, long form for grouping | `--what signatures` |
 //! | `postings-input` v1 | (term, document): tf, tag weight, positions | `--what postings-input` |
 //! | `links` v1 | link: source and target node | `--what links` |
 //! | `querylog` v1 | query-log record | `--what querylog` |
@@ -278,9 +279,23 @@ pub const SIGNATURES: SchemaDef = SchemaDef {
     ],
 };
 
+/// The MinHash band keys in long form, one row per (document, band): what the engines group.
+/// The same values as `signatures.minhash_bands`, laid out so a plan reads each key once.
+pub const MINHASH_BANDS: SchemaDef = SchemaDef {
+    name: "minhash-bands",
+    version: 1,
+    doc: "One row per (document, band) for documents with a non-empty shingle set; \
+          `bkey` is `signatures.minhash_bands[band]`.",
+    columns: &[
+        c("doc", Col::I64, false, "0-based position in the corpus"),
+        c("band", Col::I32, false, "0-based band number"),
+        c("bkey", Col::I64, false, "the band's LSH key (u64 bits as i64)"),
+    ],
+};
+
 /// Every schema of the contract.
 pub fn all() -> Vec<SchemaDef> {
-    vec![PAGES, SIGNATURES]
+    vec![PAGES, SIGNATURES, MINHASH_BANDS]
 }
 
 /// The schema called `name`.

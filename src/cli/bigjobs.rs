@@ -37,6 +37,12 @@ impl EngineArgs {
             partitions: self.partitions,
         };
         cfg.validate()?;
+        // A Spark master that does not answer is the user's to fix, before anything is
+        // opened or logged.
+        #[cfg(feature = "bigjobs")]
+        if let Some(url) = &cfg.cluster {
+            crate::engine::bigjobs::spark::check_cluster(url)?;
+        }
         Ok(cfg)
     }
 }

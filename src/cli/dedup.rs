@@ -81,6 +81,9 @@ pub struct DedupArgs {
     /// The sample web, scored against its ground truth.
     #[arg(long)]
     pub sample: bool,
+    /// A `pages` Parquet file (`export-parquet --what pages`; needs the bigjobs build).
+    #[arg(long, value_name = "FILE")]
+    pub parquet: Option<PathBuf>,
     /// Every method in one run: the book's Table 7-3 shape with true P/R/F1 where truth exists.
     #[arg(long)]
     pub compare: bool,
@@ -116,6 +119,14 @@ pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
     }
     let clean = !a.raw;
     let source = match (&a.dir, a.sample) {
+        _ if a.parquet.is_some() && (a.dir.is_some() || a.sample) => {
+            return Err(
+                EngineError::invalid("parquet", "give one of --dir, --sample, --parquet").into(),
+            );
+        }
+        (None, false) if a.parquet.is_some() => Source::Parquet {
+            path: a.parquet.clone().unwrap_or_default(),
+        },
         (Some(_), true) => {
             return Err(EngineError::invalid("sample", "give --dir or --sample, not both").into());
         }

@@ -82,7 +82,10 @@ mod imp {
         let spec = Synthetic::new(a.pages, planted, 42);
         let cfg = scale::scale_config();
         let work = tempfile_dir("scale")?;
-        let sig = a.sig.clone().unwrap_or_else(|| work.path().join("signatures"));
+        let sig = a
+            .sig
+            .clone()
+            .unwrap_or_else(|| work.path().join("signatures"));
         let bar = indicatif::ProgressBar::new(1000);
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         let tick = Bar(bar.clone());
@@ -130,7 +133,11 @@ mod imp {
             reason: e.to_string(),
         })?;
         let mut rows: Vec<Value> = Vec::new();
-        for (i, l) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (i, l) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let v: Value = serde_json::from_str(l)
                 .map_err(|e| EngineError::bad_input(path.display(), i + 1, e.to_string()))?;
             match v.get("rows").and_then(Value::as_array) {
@@ -143,7 +150,9 @@ mod imp {
             v.sort_by_key(|r| r["pages"].as_u64().unwrap_or(0));
             v
         };
-        let per_page = |r: &Value, f: &str| r[f].as_f64().unwrap_or(0.0) / r["pages"].as_f64().unwrap_or(1.0).max(1.0);
+        let per_page = |r: &Value, f: &str| {
+            r[f].as_f64().unwrap_or(0.0) / r["pages"].as_f64().unwrap_or(1.0).max(1.0)
+        };
         let native = of("tianwang-native");
         let mut out = Vec::new();
         for dist in ["tianwang-spark", "tianwang-datafusion"] {
@@ -155,13 +164,21 @@ mod imp {
             let g1 = per_page(nl, "group_s") + per_page(nl, "verify_s");
             // Fixed cost: the smallest run's grouping minus its per-page share at the largest's rate.
             let gd = if d.len() > 1 {
-                let (n0, n1) = (ds["pages"].as_f64().unwrap_or(0.0), dl["pages"].as_f64().unwrap_or(1.0));
-                let (t0, t1) = (ds["group_s"].as_f64().unwrap_or(0.0), dl["group_s"].as_f64().unwrap_or(0.0));
+                let (n0, n1) = (
+                    ds["pages"].as_f64().unwrap_or(0.0),
+                    dl["pages"].as_f64().unwrap_or(1.0),
+                );
+                let (t0, t1) = (
+                    ds["group_s"].as_f64().unwrap_or(0.0),
+                    dl["group_s"].as_f64().unwrap_or(0.0),
+                );
                 ((t1 - t0) / (n1 - n0).max(1.0)).max(0.0)
             } else {
                 per_page(dl, "group_s")
             } + per_page(dl, "verify_s");
-            let fixed = (ds["group_s"].as_f64().unwrap_or(0.0) - gd * ds["pages"].as_f64().unwrap_or(0.0)).max(0.0);
+            let fixed = (ds["group_s"].as_f64().unwrap_or(0.0)
+                - gd * ds["pages"].as_f64().unwrap_or(0.0))
+            .max(0.0);
             let c = scale::crossover(sig, g1, fixed, gd, machines);
             out.push(json!({"engine": dist, "model": c}));
         }

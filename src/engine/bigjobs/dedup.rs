@@ -62,6 +62,29 @@ pub fn run(
     }
 }
 
+/// A `pages` Parquet file as a dedup corpus.
+pub fn read_pages_corpus(path: &Path) -> Result<crate::engine::dedup::corpus::Corpus> {
+    #[cfg(feature = "bigjobs")]
+    {
+        Ok(crate::engine::dedup::corpus::Corpus {
+            source: path.display().to_string(),
+            docs: on_engine::read_pages(path)?,
+            truth: None,
+            errors: Vec::new(),
+        })
+    }
+    #[cfg(not(feature = "bigjobs"))]
+    {
+        Err(EngineError::invalid(
+            "--parquet",
+            format!(
+                "{}: reading Parquet needs a build with the `bigjobs` feature",
+                path.display()
+            ),
+        ))
+    }
+}
+
 /// A scratch directory removed when dropped.
 pub struct ScratchDir(std::path::PathBuf);
 
@@ -237,7 +260,10 @@ pub mod on_engine {
 
     /// The signature files of a directory: `signatures.parquet` and `minhash_bands.parquet`.
     pub fn sig_files(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
-        (dir.join("signatures.parquet"), dir.join("minhash_bands.parquet"))
+        (
+            dir.join("signatures.parquet"),
+            dir.join("minhash_bands.parquet"),
+        )
     }
 
     /// Writers of both signature files, for a corpus written in chunks.

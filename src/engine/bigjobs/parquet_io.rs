@@ -147,12 +147,14 @@ pub fn read(path: &Path, def: &SchemaDef) -> Result<(Vec<RecordBatch>, Vec<(Stri
         })?;
         def.check(b.schema(), &f)?;
         if meta.is_empty() {
-            if let Some(kv) = b.metadata().file_metadata().key_value_metadata() {
-                meta = kv
-                    .iter()
-                    .filter_map(|k| Some((k.key.clone(), k.value.clone()?)))
-                    .collect();
-            }
+            // Our key-values travel in the embedded Arrow schema's metadata.
+            meta = b
+                .schema()
+                .metadata()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            meta.sort();
         }
         let reader = b
             .with_batch_size(8192)

@@ -121,12 +121,7 @@ fn pairs_of(groups: &[Vec<usize>]) -> Vec<(usize, usize)> {
 }
 
 /// Group the signatures at `sig` on `engine` (`work` holds the engine's output).
-pub fn group(
-    sig: &Path,
-    engine: &EngineConfig,
-    work: &Path,
-    tick: &dyn Tick,
-) -> Result<Grouped> {
+pub fn group(sig: &Path, engine: &EngineConfig, work: &Path, tick: &dyn Tick) -> Result<Grouped> {
     let t = Instant::now();
     let (exact, buckets, spilled) = if engine.engine == Engine::Native {
         let (exact, buckets) = group_native(sig)?;
@@ -186,7 +181,11 @@ fn group_native(dir: &Path) -> Result<(Vec<Vec<usize>>, Vec<Vec<usize>>)> {
 }
 
 /// Groups (size ≥ 2) of the sorted `v`'s runs of equal `key`, as sorted document lists.
-fn runs<T, K: PartialEq>(v: &[T], key: impl Fn(&T) -> K, doc: impl Fn(&T) -> u32) -> Vec<Vec<usize>> {
+fn runs<T, K: PartialEq>(
+    v: &[T],
+    key: impl Fn(&T) -> K,
+    doc: impl Fn(&T) -> u32,
+) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < v.len() {

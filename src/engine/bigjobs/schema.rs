@@ -289,7 +289,12 @@ pub const MINHASH_BANDS: SchemaDef = SchemaDef {
     columns: &[
         c("doc", Col::I64, false, "0-based position in the corpus"),
         c("band", Col::I32, false, "0-based band number"),
-        c("bkey", Col::I64, false, "the band's LSH key (u64 bits as i64)"),
+        c(
+            "bkey",
+            Col::I64,
+            false,
+            "the band's LSH key (u64 bits as i64)",
+        ),
     ],
 };
 

@@ -42,6 +42,11 @@ pub enum Source {
     Devset {
         seed: u64,
     },
+    /// A `pages` Parquet file of the big jobs' contract (`engine::bigjobs::schema::PAGES`;
+    /// needs the `bigjobs` build feature).
+    Parquet {
+        path: PathBuf,
+    },
 }
 
 impl Source {
@@ -55,6 +60,7 @@ impl Source {
                 let ws = crate::engine::store::Workspace::open_existing(p)?;
                 corpus::workspace(&ws, *clean)
             }
+            Source::Parquet { path } => crate::engine::bigjobs::dedup::read_pages_corpus(path),
             Source::Devset { seed } => {
                 let set = super::devset::build(&super::devset::data_dir(), *seed)?;
                 Ok(Corpus {

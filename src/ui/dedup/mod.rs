@@ -104,6 +104,11 @@ impl Form {
                 if self.folder.trim().is_empty() {
                     return Err("folder".into());
                 }
+                if self.folder.trim().ends_with(".parquet") {
+                    return Ok(Source::Parquet {
+                        path: self.folder.trim().into(),
+                    });
+                }
                 Source::Dir {
                     path: self.folder.trim().into(),
                     input: self.input,
@@ -141,6 +146,10 @@ impl Form {
             Source::Workspace { clean } => {
                 self.src = Src::Workspace;
                 self.clean = *clean;
+            }
+            Source::Parquet { path } => {
+                self.src = Src::Folder;
+                self.folder = path.display().to_string();
             }
             Source::Dir { path, input, clean } => {
                 self.src = Src::Folder;

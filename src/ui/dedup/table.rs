@@ -438,6 +438,7 @@ pub(super) fn source_name(lang: Lang, s: &Source) -> String {
             lang.t(if *clean { "dedup.cleaned" } else { "dedup.raw" })
         ),
         Source::Devset { .. } => lang.t("dedup.src_devset").to_string(),
+        Source::Parquet { path } => format!("Parquet {}", path.display()),
         Source::Workspace { clean } => format!(
             "{} ({})",
             lang.t("dedup.src_workspace"),

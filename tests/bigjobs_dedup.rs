@@ -1,0 +1,381 @@
+//! The dedup lab's grouping on DataFusion and Spark against the native engine (feature
+//! `bigjobs`; `scale/check.sh` runs these): equal pairs, clusters and counts on the sample web,
+//! the development set built from real text and a generated corpus with planted copies; the
+//! Parquet contract's round trips (pages, signatures with hashes whose top bit is set); the
+//! memory pool spilling on a corpus larger than it; bad input (a file of the wrong schema, an
+//! unreachable Spark master) exiting 2 with the workspace untouched.
+#![cfg(feature = "bigjobs")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use tianwang::engine::bigjobs::dedup::on_engine;
+use tianwang::engine::bigjobs::{Engine, EngineConfig};
+use tianwang::engine::dedup::{Config, Method, Outcome, Prepared, devset};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tianwang"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn json(o: &Output) -> Value {
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tianwang-bigdedup-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Spark is there (the venv `scale/setup.sh` makes), or the test says why it skips — unless
+/// `TIANWANG_REQUIRE_SPARK=1` (scale/check.sh), where a missing Spark fails.
+fn spark_ready() -> bool {
+    let py = tianwang::engine::bigjobs::spark::python();
+    let ok = Command::new(&py)
+        .args(["-c", "import pyspark"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+        && Command::new("java").arg("-version").output().is_ok();
+    if !ok {
+        assert!(
+            std::env::var_os("TIANWANG_REQUIRE_SPARK").is_none(),
+            "Spark is required (TIANWANG_REQUIRE_SPARK) but {} has no pyspark or java is missing: run scale/setup.sh",
+            py.display()
+        );
+        eprintln!(
+            "SKIP Spark: no pyspark in {} (run scale/setup.sh)",
+            py.display()
+        );
+    }
+    ok
+}
+
+/// What must be equal across engines: pairs, clusters, and the method's own counts (not the
+/// engine's timings).
+fn comparable(v: &Value) -> Value {
+    let mut stats = v["stats"].clone();
+    if let Some(m) = stats.as_object_mut() {
+        m.retain(|k, _| !matches!(k.as_str(), "engine_s" | "spilled_bytes" | "group_s"));
+    }
+    serde_json::json!({"pairs": v["pairs"], "clusters": v["clusters"], "stats": stats})
+}
+
+fn same_outcome(a: &Outcome, b: &Outcome) {
+    assert_eq!(a.pairs, b.pairs);
+    assert_eq!(a.clusters, b.clusters);
+    let own = |o: &Outcome| -> Vec<(String, f64)> {
+        o.stats
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "engine_s" | "spilled_bytes" | "group_s"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(own(a), own(b));
+}
+
+#[test]
+fn datafusion_equals_native_on_the_sample_web_and_the_devset() {
+    let dev = scratch("devset");
+    json(&run(&[
+        "dedup",
+        "--make-devset",
+        dev.to_str().unwrap(),
+        "--json",
+    ]));
+    for source in [vec!["--sample"], vec!["--dir", dev.to_str().unwrap()]] {
+        for m in ["md5", "simhash", "minhash"] {
+            let mut base = vec!["dedup"];
+            base.extend(source.iter().copied());
+            base.extend(["--method", m, "--json"]);
+            let native = json(&run(&base));
+            let mut df = base.clone();
+            df.extend(["--engine", "datafusion"]);
+            let df = json(&run(&df));
+            assert_eq!(df["engine"], "datafusion");
+            assert_eq!(comparable(&native), comparable(&df), "{source:?} {m}");
+            assert!(
+                !native["pairs"].as_array().unwrap().is_empty(),
+                "{source:?} {m}: a corpus with reprints finds some"
+            );
+        }
+    }
+}
+
+#[test]
+fn spark_equals_native_on_the_sample_web() {
+    if !spark_ready() {
+        return;
+    }
+    for m in ["md5", "simhash", "minhash"] {
+        let native = json(&run(&["dedup", "--sample", "--method", m, "--json"]));
+        let spark = json(&run(&[
+            "dedup", "--sample", "--method", m, "--engine", "spark", "--json",
+        ]));
+        assert_eq!(spark["engine"], "spark");
+        assert_eq!(comparable(&native), comparable(&spark), "{m}");
+    }
+}
+
+/// A generated corpus with planted copies: every engine the same outcome through the library,
+/// and DataFusion with a pool far smaller than its grouping spills and still agrees.
+#[test]
+fn generated_corpus_agrees_and_a_small_pool_spills() {
+    let (docs, planted) = devset::synthetic(60_000, 600, 11);
+    let cfg = Config {
+        bands: 32,
+        rows: 4,
+        ..Config::default()
+    };
+    let prep = Prepared::new(&docs, &cfg);
+    let native = tianwang::engine::dedup::run_prepared(&prep, Method::MinHash, &()).unwrap();
+    let found: std::collections::HashSet<(usize, usize)> =
+        native.pairs.iter().map(|p| (p.a, p.b)).collect();
+    let hit = planted.iter().filter(|p| found.contains(p)).count();
+    assert!(
+        hit >= planted.len() * 99 / 100,
+        "{hit} of {}",
+        planted.len()
+    );
+    let mut small = EngineConfig::new(Engine::DataFusion);
+    small.memory_mb = 16;
+    small.partitions = 2;
+    let df = tianwang::engine::bigjobs::dedup::run(&prep, Method::MinHash, &small, &()).unwrap();
+    same_outcome(&native, &df);
+    let spilled = df
+        .stats
+        .iter()
+        .find(|(k, _)| k == "spilled_bytes")
+        .map_or(0.0, |s| s.1);
+    assert!(
+        spilled > 0.0,
+        "a 16 MB pool under 1.9 M band keys must spill"
+    );
+    for m in [Method::Md5, Method::SimHash] {
+        let n = tianwang::engine::dedup::run_prepared(&prep, m, &()).unwrap();
+        let d = tianwang::engine::bigjobs::dedup::run(&prep, m, &small, &()).unwrap();
+        same_outcome(&n, &d);
+    }
+}
+
+/// Signatures round-trip through Parquet bit for bit, hashes with the top bit set included
+/// (stored as negative i64), and the engine's popcount reads them as Rust does.
+#[test]
+fn signatures_round_trip_with_signed_hashes() {
+    let (docs, _) = devset::synthetic(400, 20, 5);
+    let prep = Prepared::new(&docs, &Config::default());
+    let rows = on_engine::signatures(&prep);
+    let dir = scratch("sig");
+    on_engine::write_signatures(&prep, &dir).unwrap();
+    let (back, meta) = on_engine::read_signatures(&on_engine::sig_files(&dir).0).unwrap();
+    assert_eq!(back, rows);
+    assert!(meta.iter().any(|(k, _)| k == "tianwang.dedup_config"));
+    let top = |v: u64| v >> 63 == 1;
+    assert!(
+        rows.iter().any(|r| r.simhash.is_some_and(top)),
+        "some SimHash has bit 63 set"
+    );
+    assert!(rows.iter().any(|r| r.md5.is_some_and(|m| m[0] >= 0x80)));
+    assert!(rows.iter().flat_map(|r| &r.bands).any(|&k| top(k)));
+    // bit_count on the engine = count_ones in Rust, negative values included.
+    let plan = tianwang::engine::bigjobs::plan::Plan::new("popcount")
+        .input("sig", on_engine::sig_files(&dir).0)
+        .output(
+            "pc",
+            "SELECT doc, bit_count(simhash) AS pc FROM sig WHERE simhash IS NOT NULL",
+        );
+    let out = dir.join("out");
+    tianwang::engine::bigjobs::run_plan(&plan, &out, &EngineConfig::new(Engine::DataFusion), &())
+        .unwrap();
+    let batches = on_engine::read_out(&out.join("pc")).unwrap();
+    let mut n = 0;
+    for b in &batches {
+        use datafusion::arrow::array::AsArray;
+        use datafusion::arrow::datatypes::{Int32Type, Int64Type};
+        let d = b.column(0).as_primitive::<Int64Type>();
+        let pc = b.column(1).as_primitive::<Int32Type>();
+        for i in 0..b.num_rows() {
+            let h = rows[d.value(i) as usize].simhash.unwrap();
+            assert_eq!(pc.value(i) as u32, h.count_ones());
+            n += 1;
+        }
+    }
+    assert_eq!(n, rows.iter().filter(|r| r.simhash.is_some()).count());
+}
+
+/// `export-parquet --what pages` and `dedup --parquet` give back the corpus: the same answer
+/// as the folder; `--what signatures` writes both files.
+#[test]
+fn pages_round_trip_through_the_cli() {
+    let dev = scratch("dev2");
+    json(&run(&[
+        "dedup",
+        "--make-devset",
+        dev.to_str().unwrap(),
+        "--json",
+    ]));
+    let out = scratch("pages");
+    let v = json(&run(&[
+        "export-parquet",
+        "--dir",
+        dev.to_str().unwrap(),
+        "--what",
+        "pages",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]));
+    assert!(v["rows"].as_u64().unwrap() > 100);
+    let pages = out.join("pages.parquet");
+    let docs = on_engine::read_pages(&pages).unwrap();
+    let corpus = tianwang::engine::dedup::corpus::load_dir(
+        &dev,
+        tianwang::engine::dedup::corpus::Input::Auto,
+        false,
+    )
+    .unwrap();
+    assert_eq!(docs, corpus.docs);
+    let a = json(&run(&[
+        "dedup",
+        "--dir",
+        dev.to_str().unwrap(),
+        "--method",
+        "minhash",
+        "--json",
+    ]));
+    let b = json(&run(&[
+        "dedup",
+        "--parquet",
+        pages.to_str().unwrap(),
+        "--method",
+        "minhash",
+        "--json",
+    ]));
+    assert_eq!(comparable(&a)["pairs"], comparable(&b)["pairs"]);
+    let v = json(&run(&[
+        "export-parquet",
+        "--dir",
+        dev.to_str().unwrap(),
+        "--what",
+        "signatures",
+        "--out",
+        out.to_str().unwrap(),
+        "--param",
+        "shingle=4",
+        "--json",
+    ]));
+    assert_eq!(v["config"]["shingle"], 4);
+    for f in ["signatures.parquet", "minhash_bands.parquet"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    // A signatures file where pages are expected: exit 2, the file named.
+    let o = run(&[
+        "dedup",
+        "--parquet",
+        out.join("signatures.parquet").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("signatures.parquet") && err.contains("pages"),
+        "{err}"
+    );
+    // Not Parquet at all.
+    std::fs::write(out.join("junk.parquet"), b"not parquet").unwrap();
+    let o = run(&[
+        "dedup",
+        "--parquet",
+        out.join("junk.parquet").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn job_count(ws: &Path) -> usize {
+    let o = run(&["--workspace", ws.to_str().unwrap(), "jobs", "--json"]);
+    let v = json(&o);
+    v.as_array()
+        .map_or_else(|| v["jobs"].as_array().map_or(0, Vec::len), Vec::len)
+}
+
+/// The job in a workspace runs on DataFusion and is logged with its engine; an unreachable
+/// Spark master exits 2 before the workspace is touched.
+#[test]
+fn logged_job_and_unreachable_cluster() {
+    let d = scratch("ws");
+    let ws = d.join("w.tianwang");
+    let v = json(&run(&[
+        "--workspace",
+        ws.to_str().unwrap(),
+        "dedup",
+        "--sample",
+        "--method",
+        "minhash",
+        "--engine",
+        "datafusion",
+        "--json",
+    ]));
+    assert_eq!(v["engine"], "datafusion");
+    let jobs = json(&run(&[
+        "--workspace",
+        ws.to_str().unwrap(),
+        "jobs",
+        "--json",
+    ]));
+    let text = jobs.to_string();
+    assert!(text.contains("\"datafusion\""), "{text}");
+    let before = job_count(&ws);
+    let bytes = std::fs::read(&ws).unwrap();
+    // A closed port on loopback: refused at once.
+    let o = run(&[
+        "--workspace",
+        ws.to_str().unwrap(),
+        "dedup",
+        "--sample",
+        "--method",
+        "md5",
+        "--engine",
+        "spark",
+        "--cluster",
+        "spark://127.0.0.1:9",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cannot reach the Spark master spark://127.0.0.1:9"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&ws).unwrap(),
+        bytes,
+        "the workspace is untouched"
+    );
+    assert_eq!(job_count(&ws), before);
+    // Methods without a plan are refused on an engine, naming the flag.
+    let o = run(&[
+        "dedup",
+        "--sample",
+        "--method",
+        "ccdet",
+        "--engine",
+        "datafusion",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--engine"));
+}

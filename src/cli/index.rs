@@ -70,6 +70,11 @@ pub struct BuildArgs {
     /// Add this process's peak memory (MB) to the JSON.
     #[arg(long)]
     pub report_memory: bool,
+    /// Where the postings are sorted: native (runs + multiway merge), datafusion or spark
+    /// (the same index, byte for byte; `--pool-mb` is DataFusion's memory pool, `--memory-mb`
+    /// the native postings buffer).
+    #[command(flatten)]
+    pub engine: super::bigjobs::EngineArgs,
     #[arg(long)]
     pub json: bool,
 }
@@ -197,6 +202,7 @@ fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
         source,
         out: a.out.clone(),
         config,
+        engine: a.engine.config()?,
     };
     params.validate()?;
     let meta: Meta = match &cli.workspace {
@@ -273,6 +279,7 @@ pub fn meta_json(m: &Meta) -> Value {
         "book_ratios": {"bytecode": 0.3359, "golomb": 0.2635, "decode_time_bytecode_to_golomb": "1 : 6"},
         "skipped": m.skipped,
         "source": m.source,
+        "engine": m.engine,
     })
 }
 

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::error::{EngineError, Result};
 
 pub mod dedup;
+pub mod index;
 pub mod plan;
 
 #[cfg(feature = "bigjobs")]

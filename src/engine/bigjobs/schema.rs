@@ -14,6 +14,7 @@
 //! | `pages` v1 | document: name, site, headline, body, crawl time, DocView keywords | `export-parquet --what pages` |
 //! | `signatures` v1 | document: MD5, SimHash, MinHash band keys, CCDet sentence signatures | `--what signatures` |
 //! | `postings-input` v1 | (term, document): tf, tag weight, positions | `--what postings-input` |
+//! | `postings-docs` v1 | document: the index's entry, stored text, out-links | `--what postings-input` |
 //! | `links` v1 | link: source and target node | `--what links` |
 //! | `querylog` v1 | query-log record | `--what querylog` |
 //!
@@ -280,7 +281,10 @@ pub const SIGNATURES: SchemaDef = SchemaDef {
 
 /// Every schema of the contract.
 pub fn all() -> Vec<SchemaDef> {
-    vec![PAGES, SIGNATURES]
+    let mut v = vec![PAGES, SIGNATURES];
+    v.push(super::index::POSTINGS_INPUT);
+    v.push(super::index::POSTINGS_DOCS);
+    v
 }
 
 /// The schema called `name`.

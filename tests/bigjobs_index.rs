@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 use std::time::Instant;
 
 use serde_json::Value;
-use tianwang::engine::bigjobs::index::{build_on, on_engine};
+use tianwang::engine::bigjobs::index::{build_on, on_engine, read};
 use tianwang::engine::bigjobs::{Engine, EngineConfig};
 use tianwang::engine::index::build::IndexConfig;
 use tianwang::engine::index::disk::Meta;
@@ -321,7 +321,7 @@ fn postings_input_round_trips_and_matches_the_native_postings() {
     let ex = on_engine::export(&src, None, &cfg, &d.join("pq"), &()).unwrap();
     assert_eq!(ex.tuples, m.postings);
     assert_eq!(ex.n_docs as u64, m.docs);
-    let rows = on_engine::read_postings_input(&ex.postings).unwrap();
+    let rows = read::read_postings_input(&ex.postings).unwrap();
     assert_eq!(rows.len() as u64, m.postings);
     // Term ids by first appearance: each new id is the next number.
     let mut next = 0u32;
@@ -360,7 +360,7 @@ fn postings_input_round_trips_and_matches_the_native_postings() {
     .unwrap();
     let text = std::fs::read(current(&d.join("native")).join("text.bin")).unwrap();
     let mut n = 0;
-    on_engine::for_each_doc(&ex.docs, |row| {
+    read::for_each_doc(&ex.docs, |row| {
         let nd = &docs[row.doc as usize];
         assert_eq!(nd["key"], row.info.key.as_str());
         assert_eq!(nd["title"], row.info.title.as_str());
@@ -388,8 +388,37 @@ fn postings_input_round_trips_and_matches_the_native_postings() {
         "--json",
     ]));
     assert_eq!(v["rows"], m.postings);
-    let cli_rows = on_engine::read_postings_input(&d.join("cli/postings-input.parquet")).unwrap();
+    let cli_rows = read::read_postings_input(&d.join("cli/postings-input.parquet")).unwrap();
     assert!(cli_rows == rows, "the CLI's export differs");
+    // …and `index build --postings-input` reads it back into the native index.
+    let v = json_of(&run(&[
+        "index",
+        "build",
+        "--postings-input",
+        s(&d.join("cli")),
+        "--engine",
+        "datafusion",
+        "--out",
+        s(&d.join("from-parquet")),
+        "--json",
+    ]));
+    assert_eq!(v["engine"]["engine"], "datafusion", "{v}");
+    assert_same_index(
+        &d.join("native"),
+        &d.join("from-parquet"),
+        "from postings-input",
+    );
+    // The native engine does not sort a postings-input folder.
+    let o = run(&[
+        "index",
+        "build",
+        "--postings-input",
+        s(&d.join("cli")),
+        "--out",
+        s(&d.join("x")),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--engine"));
 }
 
 #[test]
@@ -405,14 +434,47 @@ fn a_file_of_another_schema_is_bad_input_naming_it() {
     )
     .unwrap();
     // A postings-docs file where postings-input is expected, and the other way round.
-    let e = on_engine::read_postings_input(&ex.docs).unwrap_err();
+    let e = read::read_postings_input(&ex.docs).unwrap_err();
     assert_eq!(tianwang::cli::exit_code(&e.into()), 2);
-    let e = on_engine::read_postings_input(&ex.docs)
-        .unwrap_err()
-        .to_string();
+    let e = read::read_postings_input(&ex.docs).unwrap_err().to_string();
     assert!(e.contains("postings-docs.parquet"), "{e}");
-    let e = on_engine::for_each_doc(&ex.postings, |_| Ok(())).unwrap_err();
+    let e = read::for_each_doc(&ex.postings, |_| Ok(())).unwrap_err();
     assert!(e.to_string().contains("postings-input.parquet"), "{e}");
+    // Through the CLI: a folder whose postings-input is a postings-docs file, refused before
+    // any engine work, exit 2 naming the file.
+    let wrong = d.join("wrong");
+    std::fs::create_dir_all(&wrong).unwrap();
+    std::fs::copy(&ex.docs, wrong.join("postings-input.parquet")).unwrap();
+    std::fs::copy(&ex.docs, wrong.join("postings-docs.parquet")).unwrap();
+    let o = run(&[
+        "index",
+        "build",
+        "--postings-input",
+        s(&wrong),
+        "--engine",
+        "datafusion",
+        "--out",
+        s(&d.join("out")),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("wrong/postings-input.parquet"), "{err}");
+    assert!(!d.join("out").join("CURRENT").exists());
+    // Not Parquet at all.
+    std::fs::write(wrong.join("postings-input.parquet"), "term\tdoc\n").unwrap();
+    let o = run(&[
+        "index",
+        "build",
+        "--postings-input",
+        s(&wrong),
+        "--engine",
+        "datafusion",
+        "--out",
+        s(&d.join("out")),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("postings-input.parquet"), "{err}");
 }
 
 #[test]

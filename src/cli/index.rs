@@ -46,6 +46,10 @@ pub struct BuildArgs {
     /// A TSV file whose first column is the text (doc = line number from 1).
     #[arg(long, value_name = "FILE")]
     pub tsv: Option<PathBuf>,
+    /// A folder from `export-parquet --what postings-input` (the analysis done): its tuples
+    /// sorted on --engine datafusion or spark into the index.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["dir", "tsv"])]
+    pub postings_input: Option<PathBuf>,
     /// Where the index goes (default `<source>.index` beside it).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -178,6 +182,9 @@ pub fn run(cli: &Cli, a: &IndexArgs) -> anyhow::Result<()> {
 
 fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
     let source = match (&a.dir, &a.tsv, &cli.workspace) {
+        _ if a.postings_input.is_some() => Source::Parquet {
+            path: a.postings_input.clone().unwrap_or_default(),
+        },
         (Some(d), _, _) => Source::Dir { path: d.clone() },
         (_, Some(t), _) => Source::Tsv { path: t.clone() },
         (None, None, Some(_)) => Source::Workspace { path: None },
@@ -248,6 +255,9 @@ fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
 }
 
 fn params_out(cli: &Cli, a: &BuildArgs) -> PathBuf {
+    if let Some(p) = &a.postings_input {
+        return sidecar(p);
+    }
     match (&a.dir, &a.tsv, &cli.workspace) {
         (Some(d), _, _) => sidecar(d),
         (_, Some(t), _) => sidecar(t),

@@ -59,6 +59,8 @@ pub fn build_on(
 
 #[cfg(feature = "bigjobs")]
 pub mod on_engine;
+#[cfg(feature = "bigjobs")]
+pub mod read;
 
 #[cfg(feature = "bigjobs")]
 pub use schemas::{POSTINGS_DOCS, POSTINGS_INPUT};

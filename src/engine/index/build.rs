@@ -302,6 +302,13 @@ pub(crate) fn open_source(src: &Source, ws: Option<&Workspace>) -> Result<Opened
                 total,
             )
         }
+        Source::Parquet { .. } => {
+            return Err(EngineError::invalid(
+                "--engine",
+                "a postings-input folder holds tuples to sort, not documents: \
+                 build it with --engine datafusion or --engine spark",
+            ));
+        }
         Source::Dir { path } => {
             let files = source::list_dir(path)?;
             let n = files.len();

@@ -47,7 +47,7 @@ pub fn default_out(source: &Source, ws: Option<&Path>) -> Result<PathBuf> {
         Source::Workspace { path: None } => {
             sidecar(ws.ok_or_else(|| EngineError::invalid("--workspace", "no workspace is open"))?)
         }
-        Source::Dir { path } | Source::Tsv { path } => sidecar(path),
+        Source::Dir { path } | Source::Tsv { path } | Source::Parquet { path } => sidecar(path),
     })
 }
 

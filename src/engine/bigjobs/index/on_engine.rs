@@ -7,19 +7,16 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, Float32Array, Float32Builder, Int32Array, Int32Builder, Int64Array,
-    Int64Builder, ListArray, ListBuilder, RecordBatch, StringArray, StringBuilder,
+    ArrayRef, Float32Builder, Int32Builder, Int64Builder, ListBuilder, RecordBatch, StringBuilder,
 };
-use datafusion::arrow::datatypes::{Float32Type, Int32Type, Int64Type};
-use datafusion::parquet::arrow::arrow_reader::{
-    ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
-};
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
+use super::read::{PostingsReader, for_each_doc, read_lexicon};
 use super::{POSTINGS_DOCS, POSTINGS_INPUT};
 use crate::engine::bigjobs::dedup::tempfile_dir;
 use crate::engine::bigjobs::parquet_io::{self, AtomicWriter};
 use crate::engine::bigjobs::plan::{Plan, RunReport};
-use crate::engine::bigjobs::schema::{Col, SchemaDef};
+use crate::engine::bigjobs::schema::SchemaDef;
 use crate::engine::bigjobs::{EngineConfig, run_plan};
 use crate::engine::classify::experiment::Scaled;
 use crate::engine::error::{EngineError, Result};
@@ -27,7 +24,7 @@ use crate::engine::index::build::{
     self, DocSink, DocTerms, Finished, IndexConfig, Opened, analyse_all, in_generation,
 };
 use crate::engine::index::disk::{DocInfo, EngineRun, Meta, Timings};
-use crate::engine::index::merge::{KWay, Posting, PostingStream, merge};
+use crate::engine::index::merge::{KWay, merge};
 use crate::engine::index::source::Source;
 use crate::engine::jobs::Tick;
 use crate::engine::store::Workspace;
@@ -297,312 +294,6 @@ fn export_opened(
     })
 }
 
-/// Batches of the Parquet files at a path, one file after another, each file's schema checked
-/// against `def` when given (columns are then read by name, cast to the contract's types).
-struct Batches {
-    files: std::vec::IntoIter<PathBuf>,
-    def: Option<SchemaDef>,
-    cur: Option<(PathBuf, ParquetRecordBatchReader)>,
-}
-
-impl Batches {
-    fn of_files(files: Vec<PathBuf>, def: Option<SchemaDef>) -> Batches {
-        Batches {
-            files: files.into_iter(),
-            def,
-            cur: None,
-        }
-    }
-
-    fn open(path: &Path, def: Option<SchemaDef>) -> Result<Batches> {
-        let files = parquet_io::parts(path)?;
-        if files.is_empty() {
-            return Err(EngineError::BadPath {
-                path: path.to_path_buf(),
-                reason: "no .parquet file here".into(),
-            });
-        }
-        Ok(Batches::of_files(files, def))
-    }
-
-    fn next_batch(&mut self) -> Result<Option<(PathBuf, RecordBatch)>> {
-        loop {
-            if let Some((f, r)) = &mut self.cur {
-                match r.next() {
-                    Some(b) => {
-                        let b =
-                            b.map_err(|e| EngineError::bad_input(f.display(), 0, e.to_string()))?;
-                        return Ok(Some((f.clone(), b)));
-                    }
-                    None => self.cur = None,
-                }
-            }
-            let Some(f) = self.files.next() else {
-                return Ok(None);
-            };
-            let file = File::open(&f).map_err(|e| EngineError::BadPath {
-                path: f.clone(),
-                reason: e.to_string(),
-            })?;
-            let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| {
-                EngineError::bad_input(f.display(), 0, format!("not a Parquet file: {e}"))
-            })?;
-            if let Some(def) = &self.def {
-                def.check(b.schema(), &f)?;
-            }
-            let r = b
-                .with_batch_size(8192)
-                .build()
-                .map_err(|e| EngineError::bad_input(f.display(), 0, e.to_string()))?;
-            self.cur = Some((f, r));
-        }
-    }
-}
-
-/// Column `name` of `b` cast to `col`'s type (Spark writes other string and list shapes).
-fn column(b: &RecordBatch, f: &Path, name: &str, col: Col) -> Result<ArrayRef> {
-    let a = b
-        .column_by_name(name)
-        .ok_or_else(|| EngineError::bad_input(f.display(), 0, format!("no column `{name}`")))?;
-    datafusion::arrow::compute::cast(a, &col.arrow())
-        .map_err(|e| EngineError::bad_input(f.display(), 0, format!("column `{name}`: {e}")))
-}
-
-fn no_nulls(a: &dyn Array, f: &Path, name: &str) -> Result<()> {
-    if a.null_count() > 0 {
-        return Err(EngineError::bad_input(
-            f.display(),
-            0,
-            format!("column `{name}` has nulls"),
-        ));
-    }
-    Ok(())
-}
-
-/// One batch of postings, columns decoded.
-struct PostingBatch {
-    file: PathBuf,
-    term_id: Int64Array,
-    term: Option<StringArray>,
-    doc: Int64Array,
-    tf: Int32Array,
-    wbt: Float32Array,
-    positions: ListArray,
-}
-
-impl PostingBatch {
-    fn of(file: PathBuf, b: &RecordBatch, with_term: bool) -> Result<PostingBatch> {
-        let f = file.as_path();
-        let get = |n: &str, c: Col| -> Result<ArrayRef> {
-            let a = column(b, f, n, c)?;
-            no_nulls(&a, f, n)?;
-            Ok(a)
-        };
-        Ok(PostingBatch {
-            term_id: get("term_id", Col::I64)?
-                .as_primitive::<Int64Type>()
-                .clone(),
-            term: if with_term {
-                Some(get("term", Col::Str)?.as_string::<i32>().clone())
-            } else {
-                None
-            },
-            doc: get("doc", Col::I64)?.as_primitive::<Int64Type>().clone(),
-            tf: get("tf", Col::I32)?.as_primitive::<Int32Type>().clone(),
-            wbt: get("wbt", Col::F32)?.as_primitive::<Float32Type>().clone(),
-            positions: get("positions", Col::ListI32)?.as_list::<i32>().clone(),
-            file,
-        })
-    }
-
-    fn bad(&self, i: usize, what: &str) -> EngineError {
-        EngineError::bad_input(self.file.display(), format!("row {}", i + 1), what)
-    }
-
-    fn posting(&self, i: usize) -> Result<Posting> {
-        let u = |v: i64, what: &str| u32::try_from(v).map_err(|_| self.bad(i, what));
-        let p = self.positions.value(i);
-        let p = p.as_primitive::<Int32Type>();
-        let positions = p
-            .iter()
-            .map(|x| {
-                x.and_then(|x| u32::try_from(x).ok())
-                    .ok_or_else(|| self.bad(i, "a position is null or negative"))
-            })
-            .collect::<Result<Vec<u32>>>()?;
-        Ok(Posting {
-            term: u(self.term_id.value(i), "term_id is not a 32-bit id")?,
-            doc: u(self.doc.value(i), "doc is not a 32-bit number")?,
-            tf: u(i64::from(self.tf.value(i)), "tf is negative")?,
-            wbt: self.wbt.value(i),
-            positions,
-        })
-    }
-}
-
-/// A postings file read back one row at a time, in file order.
-pub struct PostingsReader {
-    batches: Batches,
-    cur: Option<PostingBatch>,
-    row: usize,
-    with_term: bool,
-}
-
-/// A `postings-input` row as the file holds it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PostingRow {
-    pub term: String,
-    pub posting: Posting,
-}
-
-impl PostingsReader {
-    /// A `postings-input` file (or a directory of parts), its schema checked.
-    pub fn open(path: &Path) -> Result<PostingsReader> {
-        Ok(PostingsReader {
-            batches: Batches::open(path, Some(POSTINGS_INPUT))?,
-            cur: None,
-            row: 0,
-            with_term: true,
-        })
-    }
-
-    /// One part of an engine's sorted output (term_id, doc, tf, wbt, positions).
-    fn sorted_part(file: PathBuf) -> PostingsReader {
-        PostingsReader {
-            batches: Batches::of_files(vec![file], None),
-            cur: None,
-            row: 0,
-            with_term: false,
-        }
-    }
-
-    /// The next row: the term's text (empty for a sorted part) and the posting.
-    pub fn next_row(&mut self) -> Result<Option<PostingRow>> {
-        loop {
-            if let Some(b) = &self.cur {
-                if self.row < b.doc.len() {
-                    let i = self.row;
-                    self.row += 1;
-                    let term = b.term.as_ref().map(|t| t.value(i).to_string());
-                    return Ok(Some(PostingRow {
-                        term: term.unwrap_or_default(),
-                        posting: b.posting(i)?,
-                    }));
-                }
-            }
-            let Some((f, batch)) = self.batches.next_batch()? else {
-                return Ok(None);
-            };
-            self.cur = Some(PostingBatch::of(f, &batch, self.with_term)?);
-            self.row = 0;
-        }
-    }
-}
-
-impl PostingStream for PostingsReader {
-    fn next_posting(&mut self) -> Result<Option<Posting>> {
-        Ok(self.next_row()?.map(|r| r.posting))
-    }
-}
-
-/// Every row of a `postings-input` file (for tests and small corpora; the build streams).
-pub fn read_postings_input(path: &Path) -> Result<Vec<PostingRow>> {
-    let mut r = PostingsReader::open(path)?;
-    let mut out = Vec::new();
-    while let Some(row) = r.next_row()? {
-        out.push(row);
-    }
-    Ok(out)
-}
-
-/// A `postings-docs` row: the document's entry (text offsets unset), text and out-links.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DocRow {
-    pub doc: u32,
-    pub info: DocInfo,
-    pub text: String,
-    pub out_docs: Vec<u32>,
-}
-
-/// Every row of a `postings-docs` file, one batch at a time, to `f` in file order.
-pub fn for_each_doc(path: &Path, mut f: impl FnMut(DocRow) -> Result<()>) -> Result<()> {
-    let mut batches = Batches::open(path, Some(POSTINGS_DOCS))?;
-    while let Some((file, b)) = batches.next_batch()? {
-        let fp = file.as_path();
-        let int = |n: &str| -> Result<Int64Array> {
-            let a = column(&b, fp, n, Col::I64)?;
-            no_nulls(&a, fp, n)?;
-            Ok(a.as_primitive::<Int64Type>().clone())
-        };
-        let text = |n: &str| -> Result<StringArray> {
-            Ok(column(&b, fp, n, Col::Str)?.as_string::<i32>().clone())
-        };
-        let float = |n: &str| -> Result<Float32Array> {
-            Ok(column(&b, fp, n, Col::F32)?
-                .as_primitive::<Float32Type>()
-                .clone())
-        };
-        let (doc, len, distinct, chars, lhn, raw_lhn) = (
-            int("doc")?,
-            int("len")?,
-            int("distinct")?,
-            int("chars")?,
-            int("lhn")?,
-            int("raw_lhn")?,
-        );
-        let (key, title, url, crawled, body) = (
-            text("key")?,
-            text("title")?,
-            text("url")?,
-            text("crawled_at")?,
-            text("text")?,
-        );
-        let (ntf, nbin) = (float("norm_tf")?, float("norm_binary")?);
-        let outs = column(&b, fp, "out_docs", Col::ListI64)?;
-        let outs = outs.as_list::<i32>();
-        for i in 0..b.num_rows() {
-            let bad =
-                |what: &str| EngineError::bad_input(fp.display(), format!("row {}", i + 1), what);
-            let u = |v: i64, what: &str| u32::try_from(v).map_err(|_| bad(what));
-            let s = |a: &StringArray| {
-                if a.is_null(i) {
-                    String::new()
-                } else {
-                    a.value(i).to_string()
-                }
-            };
-            let o = outs.value(i);
-            let out_docs = o
-                .as_primitive::<Int64Type>()
-                .iter()
-                .map(|x| {
-                    x.and_then(|x| u32::try_from(x).ok())
-                        .ok_or_else(|| bad("a bad out_docs entry"))
-                })
-                .collect::<Result<Vec<u32>>>()?;
-            f(DocRow {
-                doc: u(doc.value(i), "doc is not a 32-bit number")?,
-                info: DocInfo {
-                    key: s(&key),
-                    title: s(&title),
-                    url: s(&url),
-                    len: u(len.value(i), "len out of range")?,
-                    distinct: u(distinct.value(i), "distinct out of range")?,
-                    chars: u(chars.value(i), "chars out of range")?,
-                    lhn: u(lhn.value(i), "lhn out of range")?,
-                    raw_lhn: u(raw_lhn.value(i), "raw_lhn out of range")?,
-                    crawled_at: (!crawled.is_null(i)).then(|| crawled.value(i).to_string()),
-                    norms: [ntf.value(i), nbin.value(i), 0.0],
-                    ..DocInfo::default()
-                },
-                text: s(&body),
-                out_docs,
-            })?;
-        }
-    }
-    Ok(())
-}
-
 /// The plan, the same SQL on both engines: the tuples sorted into posting lists, and the
 /// lexicon's texts by id.
 pub fn plan(postings: &Path) -> Plan {
@@ -618,28 +309,79 @@ pub fn plan(postings: &Path) -> Plan {
         )
 }
 
-/// Term texts by id from the plan's `lexicon` output; every id from 0 must be there once.
-fn read_lexicon(dir: &Path) -> Result<Vec<String>> {
-    let mut pairs: Vec<(i64, String)> = Vec::new();
-    let mut batches = Batches::open(dir, None)?;
-    while let Some((f, b)) = batches.next_batch()? {
-        let id = column(&b, &f, "term_id", Col::I64)?;
-        let id = id.as_primitive::<Int64Type>();
-        let t = column(&b, &f, "term", Col::Str)?;
-        let t = t.as_string::<i32>();
-        for i in 0..b.num_rows() {
-            pairs.push((id.value(i), t.value(i).to_string()));
+/// The export in folder `dir` (`postings-input.parquet` and `postings-docs.parquet`, files or
+/// folders of parts), its schemas checked before any work; the index configuration that cut
+/// its terms comes from its metadata (the codec and buffer from `cfg`), and so does the source.
+fn given_export(dir: &Path, cfg: &IndexConfig) -> Result<(Exported, IndexConfig, String)> {
+    let postings = dir.join("postings-input.parquet");
+    let docs = dir.join("postings-docs.parquet");
+    let mut meta = Vec::new();
+    let mut count = |path: &Path, def: SchemaDef| -> Result<u64> {
+        let files = parquet_io::parts(path)?;
+        if files.is_empty() {
+            return Err(EngineError::BadPath {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "no {} file here (export-parquet --what postings-input)",
+                    def.name
+                ),
+            });
         }
-    }
-    pairs.sort_unstable_by_key(|p| p.0);
-    for (k, (id, _)) in pairs.iter().enumerate() {
-        if *id != k as i64 {
-            return Err(internal(format!(
-                "the engine's lexicon lacks or repeats term id {k} (found {id})"
-            )));
+        let mut n = 0u64;
+        for f in files {
+            let file = File::open(&f).map_err(|e| EngineError::BadPath {
+                path: f.clone(),
+                reason: e.to_string(),
+            })?;
+            let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| {
+                EngineError::bad_input(f.display(), 0, format!("not a Parquet file: {e}"))
+            })?;
+            def.check(b.schema(), &f)?;
+            let fm = b.metadata().file_metadata();
+            n += u64::try_from(fm.num_rows()).unwrap_or(0);
+            if meta.is_empty() {
+                // Our writer keeps the keys in the Arrow schema's metadata (ARROW:schema);
+                // other writers may use the file's key-value metadata.
+                meta = b
+                    .schema()
+                    .metadata()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                if let Some(kv) = fm.key_value_metadata() {
+                    meta.extend(
+                        kv.iter()
+                            .filter_map(|k| Some((k.key.clone(), k.value.clone()?))),
+                    );
+                }
+            }
         }
-    }
-    Ok(pairs.into_iter().map(|p| p.1).collect())
+        Ok(n)
+    };
+    let n_docs = count(&docs, POSTINGS_DOCS)?;
+    let tuples = count(&postings, POSTINGS_INPUT)?;
+    let mut used = match parquet_io::meta_get(&meta, "tianwang.index_config") {
+        Some(j) => serde_json::from_str::<IndexConfig>(j).map_err(|e| {
+            EngineError::bad_input(docs.display(), 0, format!("tianwang.index_config: {e}"))
+        })?,
+        None => cfg.clone(),
+    };
+    used.codec = cfg.codec;
+    used.memory_mb = cfg.memory_mb;
+    let source = parquet_io::meta_get(&meta, "tianwang.source")
+        .map(String::from)
+        .unwrap_or_else(|| format!("postings-input {}", dir.display()));
+    let ex = Exported {
+        postings,
+        docs,
+        n_docs: n_docs as usize,
+        tuples,
+        terms: 0,
+        skipped: Vec::new(),
+        ws_snapshot: None,
+        peak_buffer_bytes: 0,
+    };
+    Ok((ex, used, source))
 }
 
 /// Export → plan → the native merge into a new generation of `out`.
@@ -654,22 +396,29 @@ pub fn build(
     let t0 = Instant::now();
     let mut timings = Timings::default();
     tick.tick(0.0, "reading the source")?;
-    let mut opened = build::open_source(src, ws)?;
-    timings.read_s += t0.elapsed().as_secs_f64();
     let work = tempfile_dir("index")?;
-    let export_tick = Scaled {
-        tick,
-        start: 0.0,
-        width: 0.4,
+    let (ex, cfg, source) = match src {
+        Source::Parquet { path } => given_export(path, cfg)?,
+        _ => {
+            let mut opened = build::open_source(src, ws)?;
+            timings.read_s += t0.elapsed().as_secs_f64();
+            let export_tick = Scaled {
+                tick,
+                start: 0.0,
+                width: 0.4,
+            };
+            let ex = export_opened(
+                &mut opened,
+                src,
+                cfg,
+                work.path(),
+                &export_tick,
+                &mut timings,
+            )?;
+            (ex, cfg.clone(), src.describe())
+        }
     };
-    let ex = export_opened(
-        &mut opened,
-        src,
-        cfg,
-        work.path(),
-        &export_tick,
-        &mut timings,
-    )?;
+    let cfg = &cfg;
     let te = Instant::now();
     let plan_tick = Scaled {
         tick,
@@ -687,8 +436,7 @@ pub fn build(
         let mut meta = build::finish(
             generation,
             Finished {
-                source: src.describe(),
-                config: cfg.clone(),
+                source: source.clone(),
                 ..fin
             },
             &mut timings,

@@ -356,7 +356,8 @@ pub(crate) struct DocTerms<'a> {
     pub(crate) out_docs: &'a [u32],
     /// (term id, positions, WBT), in the terms' byte order.
     pub(crate) terms: &'a [(u32, Vec<u32>, f32)],
-    /// Every term's text so far, by id.
+    /// Every term's text so far, by id (the Parquet exporter writes it; the runs need not).
+    #[cfg_attr(not(feature = "bigjobs"), allow(dead_code))]
     pub(crate) names: &'a [String],
 }
 
@@ -372,6 +373,8 @@ pub(crate) trait DocSink {
 pub(crate) struct Analysis {
     /// Term texts by id (ids in order of first appearance).
     pub(crate) names: Vec<String>,
+    /// Documents analysed (the exporter reports it; the native build counts its entries).
+    #[cfg_attr(not(feature = "bigjobs"), allow(dead_code))]
     pub(crate) docs: usize,
     pub(crate) skipped: Vec<String>,
 }

@@ -216,16 +216,16 @@ impl PostingsReader {
     /// The next row: the term's text (empty for a sorted part) and the posting.
     pub fn next_row(&mut self) -> Result<Option<PostingRow>> {
         loop {
-            if let Some(b) = &self.cur {
-                if self.row < b.doc.len() {
-                    let i = self.row;
-                    self.row += 1;
-                    let term = b.term.as_ref().map(|t| t.value(i).to_string());
-                    return Ok(Some(PostingRow {
-                        term: term.unwrap_or_default(),
-                        posting: b.posting(i)?,
-                    }));
-                }
+            if let Some(b) = &self.cur
+                && self.row < b.doc.len()
+            {
+                let i = self.row;
+                self.row += 1;
+                let term = b.term.as_ref().map(|t| t.value(i).to_string());
+                return Ok(Some(PostingRow {
+                    term: term.unwrap_or_default(),
+                    posting: b.posting(i)?,
+                }));
             }
             let Some((f, batch)) = self.batches.next_batch()? else {
                 return Ok(None);

@@ -309,6 +309,20 @@ fn a_pool_smaller_than_the_postings_spills_and_the_index_is_identical() {
     assert_eq!(m1.engine.pool_mb, 32);
     assert!(m1.engine.spilled_bytes > 0, "{:?}", m1.engine);
     assert_same_index(&d.join("native"), &d.join("df"), "generated, spilled");
+    // The smallest pool (16 MB) on one partition: more spilled, still the same bytes.
+    let t = Instant::now();
+    let one = EngineConfig {
+        partitions: 1,
+        ..engine(Engine::DataFusion, 16)
+    };
+    let m2 = build_on(&src, None, &d.join("df16"), &cfg, &one, &()).unwrap();
+    eprintln!(
+        "datafusion, 16 MB pool, 1 partition: {:.1} s, {} bytes spilled",
+        t.elapsed().as_secs_f64(),
+        m2.engine.spilled_bytes
+    );
+    assert!(m2.engine.spilled_bytes > m1.engine.spilled_bytes);
+    assert_same_index(&d.join("native"), &d.join("df16"), "generated, 16 MB");
 }
 
 #[test]

@@ -156,7 +156,7 @@ impl EngineConfig {
         }
         if self.memory_mb < 16 {
             return Err(EngineError::invalid(
-                "--memory-mb",
+                "--pool-mb",
                 "at least 16 MB for the DataFusion memory pool",
             ));
         }

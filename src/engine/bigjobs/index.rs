@@ -74,7 +74,7 @@ mod schemas {
         name: "postings-input",
         version: 1,
         doc: "One row per (term, document) the analysis found, in document order. The index \
-              configuration that cut the terms is in the file metadata `tianwang.index_config`; \
+              configuration that cut the terms is in the schema metadata `tianwang.index_config`; \
               sorted by (term_id, doc) the rows are the posting lists.",
         columns: &[
             c(
@@ -123,7 +123,7 @@ mod schemas {
         version: 1,
         doc: "One row per document, in docID order: the index's document entry (docs.json), \
               its stored text (text.bin) and its links (links.bin). Companion of postings-input; \
-              the file metadata carries `tianwang.source` and `tianwang.index_config`.",
+              the schema metadata carries `tianwang.source` and `tianwang.index_config`.",
         columns: &[
             c(
                 "doc",

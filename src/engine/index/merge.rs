@@ -343,3 +343,73 @@ pub(crate) fn merge(
         parts,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Vec1(std::vec::IntoIter<Posting>);
+
+    impl PostingStream for Vec1 {
+        fn next_posting(&mut self) -> Result<Option<Posting>> {
+            Ok(self.0.next())
+        }
+    }
+
+    fn p(term: u32, doc: u32) -> Posting {
+        Posting {
+            term,
+            doc,
+            tf: 1,
+            wbt: 1.0,
+            positions: vec![doc],
+        }
+    }
+
+    fn stream(v: Vec<Posting>) -> Vec1 {
+        Vec1(v.into_iter())
+    }
+
+    #[test]
+    fn kway_interleaves_sorted_streams_by_term_then_doc() {
+        let mut k = KWay::new(vec![
+            stream(vec![p(0, 1), p(1, 0), p(2, 5)]),
+            stream(vec![p(0, 0), p(1, 3)]),
+            stream(vec![]),
+        ])
+        .unwrap();
+        let mut got = Vec::new();
+        while let Some(x) = k.next_posting().unwrap() {
+            got.push((x.term, x.doc));
+        }
+        assert_eq!(got, vec![(0, 0), (0, 1), (1, 0), (1, 3), (2, 5)]);
+    }
+
+    #[test]
+    fn the_merge_refuses_a_stream_out_of_order() {
+        let dir = std::env::temp_dir().join(format!("tianwang-merge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut docs = vec![DocInfo::default(); 3];
+        let ok = merge(
+            &dir,
+            &mut stream(vec![p(0, 0), p(0, 2), p(1, 1)]),
+            &names,
+            &mut docs,
+            Codec::VByte,
+            &(),
+        )
+        .unwrap();
+        assert_eq!((ok.terms, ok.postings), (2, 3));
+        for bad in [
+            vec![p(0, 2), p(0, 1)],
+            vec![p(1, 0), p(0, 1)],
+            vec![p(0, 0), p(0, 0)],
+            vec![p(2, 0)],
+            vec![p(0, 3)],
+        ] {
+            assert!(merge(&dir, &mut stream(bad), &names, &mut docs, Codec::VByte, &()).is_err());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -135,6 +135,7 @@ fn the_inverted_file_experiment_replays_queries_on_an_index() {
         source: tianwang::engine::index::source::Source::Tsv { path: tsv },
         out: Some(index.clone()),
         config: Default::default(),
+        engine: Default::default(),
     }
     .execute(None, &())
     .unwrap();

@@ -31,6 +31,7 @@ fn sample_workspace(dir: &Path, index: bool) -> PathBuf {
             },
             out: None,
             config: Default::default(),
+            engine: Default::default(),
         }
         .execute(None, &())
         .unwrap();

@@ -158,6 +158,32 @@ mod export {
                 let (s, b) = on_engine::sig_files(&out);
                 json!({"what": "signatures", "rows": n, "files": [s, b], "config": cfg.to_json()})
             }
+            "postings-input" => {
+                use crate::engine::bigjobs::index::on_engine;
+                use crate::engine::index::source::Source;
+                let src = match (&a.tsv, &a.dir, &cli.workspace) {
+                    (Some(t), _, _) => Source::Tsv { path: t.clone() },
+                    (None, Some(d), _) => Source::Dir { path: d.clone() },
+                    (None, None, Some(w)) => Source::Workspace {
+                        path: Some(w.clone()),
+                    },
+                    (None, None, None) => {
+                        return Err(EngineError::invalid(
+                            "--tsv",
+                            "give --tsv FILE, --dir DIR or --workspace W",
+                        )
+                        .into());
+                    }
+                };
+                let cfg = crate::engine::index::build::IndexConfig::default();
+                let bar = crate::cli::Bar::new();
+                let r = on_engine::export(&src, None, &cfg, &out, &bar);
+                bar.0.finish_and_clear();
+                let e = r?;
+                json!({"what": "postings-input", "rows": e.tuples, "docs": e.n_docs,
+                       "terms": e.terms, "files": [e.postings, e.docs], "skipped": e.skipped,
+                       "config": cfg})
+            }
             other => {
                 return Err(EngineError::invalid(
                     "--what",

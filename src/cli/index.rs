@@ -46,6 +46,10 @@ pub struct BuildArgs {
     /// A TSV file whose first column is the text (doc = line number from 1).
     #[arg(long, value_name = "FILE")]
     pub tsv: Option<PathBuf>,
+    /// A folder from `export-parquet --what postings-input` (the analysis done): its tuples
+    /// sorted on --engine datafusion or spark into the index.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["dir", "tsv"])]
+    pub postings_input: Option<PathBuf>,
     /// Where the index goes (default `<source>.index` beside it).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -70,6 +74,11 @@ pub struct BuildArgs {
     /// Add this process's peak memory (MB) to the JSON.
     #[arg(long)]
     pub report_memory: bool,
+    /// Where the postings are sorted: native (runs + multiway merge), datafusion or spark
+    /// (the same index, byte for byte; `--pool-mb` is DataFusion's memory pool, `--memory-mb`
+    /// the native postings buffer).
+    #[command(flatten)]
+    pub engine: super::bigjobs::EngineArgs,
     #[arg(long)]
     pub json: bool,
 }
@@ -173,6 +182,9 @@ pub fn run(cli: &Cli, a: &IndexArgs) -> anyhow::Result<()> {
 
 fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
     let source = match (&a.dir, &a.tsv, &cli.workspace) {
+        _ if a.postings_input.is_some() => Source::Parquet {
+            path: a.postings_input.clone().unwrap_or_default(),
+        },
         (Some(d), _, _) => Source::Dir { path: d.clone() },
         (_, Some(t), _) => Source::Tsv { path: t.clone() },
         (None, None, Some(_)) => Source::Workspace { path: None },
@@ -197,6 +209,7 @@ fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
         source,
         out: a.out.clone(),
         config,
+        engine: a.engine.config()?,
     };
     params.validate()?;
     let meta: Meta = match &cli.workspace {
@@ -242,6 +255,9 @@ fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
 }
 
 fn params_out(cli: &Cli, a: &BuildArgs) -> PathBuf {
+    if let Some(p) = &a.postings_input {
+        return sidecar(p);
+    }
     match (&a.dir, &a.tsv, &cli.workspace) {
         (Some(d), _, _) => sidecar(d),
         (_, Some(t), _) => sidecar(t),
@@ -273,6 +289,7 @@ pub fn meta_json(m: &Meta) -> Value {
         "book_ratios": {"bytecode": 0.3359, "golomb": 0.2635, "decode_time_bytecode_to_golomb": "1 : 6"},
         "skipped": m.skipped,
         "source": m.source,
+        "engine": m.engine,
     })
 }
 

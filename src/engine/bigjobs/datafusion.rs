@@ -36,12 +36,12 @@ fn internal(what: &str, e: impl std::fmt::Display) -> EngineError {
 }
 
 /// A DataFusion error as ours: a plan that outgrew the pool and could not spill is the user's
-/// to fix (a larger `--memory-mb`), anything else is internal.
+/// to fix (a larger `--pool-mb`), anything else is internal.
 fn df_err(what: &str, e: datafusion::error::DataFusionError) -> EngineError {
     let s = e.to_string();
     if s.contains("Resources exhausted") {
         EngineError::invalid(
-            "--memory-mb",
+            "--pool-mb",
             format!("{what}: the memory pool is too small for this plan ({s})"),
         )
     } else {

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::error::{EngineError, Result};
 
 pub mod dedup;
+pub mod index;
 pub mod plan;
 
 #[cfg(feature = "bigjobs")]
@@ -155,7 +156,7 @@ impl EngineConfig {
         }
         if self.memory_mb < 16 {
             return Err(EngineError::invalid(
-                "--memory-mb",
+                "--pool-mb",
                 "at least 16 MB for the DataFusion memory pool",
             ));
         }

@@ -15,6 +15,7 @@
 //! | `signatures` v1 | document: MD5, SimHash, MinHash band keys, CCDet sentence signatures | `--what signatures` |
 //! | `minhash-bands` v1 | (document, band): the band key, long form for grouping | `--what signatures` |
 //! | `postings-input` v1 | (term, document): tf, tag weight, positions | `--what postings-input` |
+//! | `postings-docs` v1 | document: the index's entry, stored text, out-links | `--what postings-input` |
 //! | `links` v1 | link: source and target node | `--what links` |
 //! | `querylog` v1 | query-log record | `--what querylog` |
 //!
@@ -300,7 +301,13 @@ pub const MINHASH_BANDS: SchemaDef = SchemaDef {
 
 /// Every schema of the contract.
 pub fn all() -> Vec<SchemaDef> {
-    vec![PAGES, SIGNATURES, MINHASH_BANDS]
+    vec![
+        PAGES,
+        SIGNATURES,
+        MINHASH_BANDS,
+        super::index::POSTINGS_INPUT,
+        super::index::POSTINGS_DOCS,
+    ]
 }
 
 /// The schema called `name`.

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::codec::Codec;
 use super::disk::{self, DocInfo, Meta, Timings, io_err};
-use super::merge::{Entry, merge, write_run};
+use super::merge::{Entry, KWay, Merged, RunReader, merge, write_run};
 use super::source::{self, Source, SourceDoc};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
@@ -228,7 +228,7 @@ fn html_term_weights(
 }
 
 /// Documents in batches, without holding the whole corpus when the source can stream.
-enum Stream {
+pub(crate) enum Stream {
     Mem(std::vec::IntoIter<SourceDoc>),
     Tsv {
         name: String,
@@ -275,21 +275,18 @@ impl Stream {
     }
 }
 
-/// Build an index of `src` into `out` (a directory of generations; created if missing).
-/// `ws` is the workspace a `Source::Workspace { path: None }` means.
-pub fn build(
-    src: &Source,
-    ws: Option<&Workspace>,
-    out: &Path,
-    cfg: &IndexConfig,
-    tick: &dyn Tick,
-) -> Result<Meta> {
-    cfg.validate()?;
-    let t0 = Instant::now();
-    let mut timings = Timings::default();
-    tick.tick(0.0, "reading the source")?;
+/// A source opened for reading: its documents in batches, how many there are, and (for a
+/// workspace) the newest snapshot id.
+pub(crate) struct Opened {
+    pub(crate) stream: Stream,
+    pub(crate) total: usize,
+    pub(crate) ws_snapshot: Option<i64>,
+}
+
+/// Open `src` (`ws`: the workspace a `Source::Workspace { path: None }` means).
+pub(crate) fn open_source(src: &Source, ws: Option<&Workspace>) -> Result<Opened> {
     let mut ws_snapshot = None;
-    let (mut stream, total) = match src {
+    let (stream, total) = match src {
         Source::Tsv { path } => {
             let f = File::open(path).map_err(|e| EngineError::BadPath {
                 path: path.clone(),
@@ -304,6 +301,13 @@ pub fn build(
                 },
                 total,
             )
+        }
+        Source::Parquet { .. } => {
+            return Err(EngineError::invalid(
+                "--engine",
+                "a postings-input folder holds tuples to sort, not documents: \
+                 build it with --engine datafusion or --engine spark",
+            ));
         }
         Source::Dir { path } => {
             let files = source::list_dir(path)?;
@@ -336,29 +340,169 @@ pub fn build(
             (Stream::Mem(docs.into_iter()), n)
         }
     };
-    timings.read_s += t0.elapsed().as_secs_f64();
-
-    let generation = disk::new_generation(out)?;
-    let result = build_into(
-        &generation,
-        &mut stream,
+    Ok(Opened {
+        stream,
         total,
-        src,
-        cfg,
-        tick,
-        &mut timings,
-        t0,
-    );
-    match result {
+        ws_snapshot,
+    })
+}
+
+/// One analysed document as a [`DocSink`] receives it: its number, its entry (text offsets
+/// not yet set), its stored text, its out-links and its terms with their lexicon ids.
+pub(crate) struct DocTerms<'a> {
+    pub(crate) doc: u32,
+    pub(crate) info: DocInfo,
+    pub(crate) text: &'a str,
+    pub(crate) out_docs: &'a [u32],
+    /// (term id, positions, WBT), in the terms' byte order.
+    pub(crate) terms: &'a [(u32, Vec<u32>, f32)],
+    /// Every term's text so far, by id (the Parquet exporter writes it; the runs need not).
+    #[cfg_attr(not(feature = "bigjobs"), allow(dead_code))]
+    pub(crate) names: &'a [String],
+}
+
+/// Where analysed documents go: the native postings buffer and its runs, or a Parquet
+/// exporter (`engine::bigjobs::index`).
+pub(crate) trait DocSink {
+    fn doc(&mut self, d: DocTerms<'_>) -> Result<()>;
+    /// A few words on what the sink holds, for the progress line.
+    fn state(&self) -> String;
+}
+
+/// What the analysis pass found besides what the sink kept.
+pub(crate) struct Analysis {
+    /// Term texts by id (ids in order of first appearance).
+    pub(crate) names: Vec<String>,
+    /// Documents analysed (the exporter reports it; the native build counts its entries).
+    #[cfg_attr(not(feature = "bigjobs"), allow(dead_code))]
+    pub(crate) docs: usize,
+    pub(crate) skipped: Vec<String>,
+}
+
+/// The analysis pass, shared by every engine: documents read in batches, segmented in
+/// parallel (positions, WBT, the document's entry), numbered in source order, their terms
+/// given lexicon ids by first appearance, and handed to `sink` one by one. Progress runs
+/// from 0 to `share`.
+pub(crate) fn analyse_all(
+    opened: &mut Opened,
+    src: &Source,
+    cfg: &IndexConfig,
+    tick: &dyn Tick,
+    timings: &mut Timings,
+    share: f32,
+    sink: &mut dyn DocSink,
+) -> Result<Analysis> {
+    let seg = Segmenter::shared();
+    let weights = cfg.weights()?;
+    let total = opened.total;
+    let mut lexicon: HashMap<String, u32> = HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut skipped = Vec::new();
+    let mut ndocs = 0usize;
+    let mut ids: Vec<(u32, Vec<u32>, f32)> = Vec::new();
+    loop {
+        let tr = Instant::now();
+        let batch = opened.stream.next_batch(cfg.batch_docs, &mut skipped)?;
+        timings.read_s += tr.elapsed().as_secs_f64();
+        if batch.is_empty() {
+            break;
+        }
+        let ts = Instant::now();
+        let analysed: Vec<Analysed> = batch
+            .into_par_iter()
+            .map(|d| analyse(d, seg, cfg, &weights))
+            .collect();
+        timings.segment_s += ts.elapsed().as_secs_f64();
+        let ti = Instant::now();
+        for a in analysed {
+            let doc = u32::try_from(ndocs).map_err(|_| internal("too many documents"))?;
+            ids.clear();
+            for (t, p, w) in a.terms {
+                let id = match lexicon.get(&t) {
+                    Some(&id) => id,
+                    None => {
+                        let id =
+                            u32::try_from(names.len()).map_err(|_| internal("too many terms"))?;
+                        names.push(t.clone());
+                        lexicon.insert(t, id);
+                        id
+                    }
+                };
+                ids.push((id, p, w));
+            }
+            sink.doc(DocTerms {
+                doc,
+                info: a.info,
+                text: &a.text,
+                out_docs: &a.out_docs,
+                terms: &ids,
+                names: &names,
+            })?;
+            ndocs += 1;
+        }
+        timings.invert_s += ti.elapsed().as_secs_f64();
+        tick.tick(
+            share * ndocs as f32 / total.max(1) as f32,
+            &format!("{ndocs} of {total} documents, {}", sink.state()),
+        )?;
+    }
+    if ndocs == 0 {
+        return Err(EngineError::invalid(
+            "--tsv",
+            format!("{}: no document to index", src.describe()),
+        ));
+    }
+    Ok(Analysis {
+        names,
+        docs: ndocs,
+        skipped,
+    })
+}
+
+/// Build an index of `src` into `out` (a directory of generations; created if missing).
+/// `ws` is the workspace a `Source::Workspace { path: None }` means.
+pub fn build(
+    src: &Source,
+    ws: Option<&Workspace>,
+    out: &Path,
+    cfg: &IndexConfig,
+    tick: &dyn Tick,
+) -> Result<Meta> {
+    cfg.validate()?;
+    let t0 = Instant::now();
+    let mut timings = Timings::default();
+    tick.tick(0.0, "reading the source")?;
+    let mut opened = open_source(src, ws)?;
+    timings.read_s += t0.elapsed().as_secs_f64();
+    let snapshot = opened.ws_snapshot;
+    in_generation(out, snapshot, |generation| {
+        build_into(generation, &mut opened, src, cfg, tick, &mut timings, t0)
+    })
+}
+
+/// Run `f` in a new generation of `out`; on success write its meta (with the workspace
+/// snapshot) and name it current, on failure remove it.
+pub(crate) fn in_generation(
+    out: &Path,
+    ws_snapshot: Option<i64>,
+    f: impl FnOnce(&Path) -> Result<Meta>,
+) -> Result<Meta> {
+    let generation = disk::new_generation(out)?;
+    match f(&generation) {
         Ok(mut meta) => {
             meta.workspace_snapshot = ws_snapshot;
             let meta_path = generation.join("meta.json");
-            disk::write_file(
-                &meta_path,
-                &serde_json::to_vec_pretty(&meta).map_err(internal)?,
-            )?;
-            disk::commit_generation(out, &generation)?;
-            Ok(meta)
+            let written = serde_json::to_vec_pretty(&meta)
+                .map_err(internal)
+                .and_then(|j| disk::write_file(&meta_path, &j))
+                .and_then(|()| disk::commit_generation(out, &generation));
+            match written {
+                Ok(()) => Ok(meta),
+                Err(e) => {
+                    let _ = std::fs::remove_dir_all(&generation);
+                    Err(e)
+                }
+            }
         }
         Err(e) => {
             let _ = std::fs::remove_dir_all(&generation);
@@ -392,168 +536,221 @@ fn count_lines(path: &Path) -> Result<usize> {
     Ok(n + usize::from(last != b'\n'))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The native sink: text.bin written as documents pass, entries and positions in a buffer
+/// sized to the budget, a sorted run written before a document would overflow it.
+struct RunSink {
+    runs_dir: PathBuf,
+    text_path: PathBuf,
+    text_out: BufWriter<File>,
+    text_off: u64,
+    docs: Vec<DocInfo>,
+    cap_entries: usize,
+    cap_positions: usize,
+    entries: Vec<Entry>,
+    positions: Vec<u32>,
+    runs: Vec<PathBuf>,
+    peak: u64,
+    occurrences: u64,
+    links: Vec<u8>,
+}
+
+impl RunSink {
+    fn new(generation: &Path, cfg: &IndexConfig, total: usize) -> Result<RunSink> {
+        let runs_dir = generation.join("runs");
+        std::fs::create_dir_all(&runs_dir).map_err(|e| io_err(&runs_dir, e))?;
+        let text_path = generation.join("text.bin");
+        let text_out = BufWriter::new(File::create(&text_path).map_err(|e| io_err(&text_path, e))?);
+        let budget = cfg.memory_mb.saturating_mul(1 << 20);
+        // The book pre-allocates the batch's inversion memory [L2718–L2720]: the buffer is
+        // sized to the budget once (pages are only touched as they fill), and a run is written
+        // before a document would overflow it, so the buffer never grows past the budget.
+        let cap_entries = (budget / 5 * 3 / std::mem::size_of::<Entry>()).max(1);
+        let cap_positions = (budget / 5 * 2 / 4).clamp(1, (u32::MAX / 2) as usize);
+        Ok(RunSink {
+            runs_dir,
+            text_path,
+            text_out,
+            text_off: 0,
+            docs: Vec::with_capacity(total),
+            cap_entries,
+            cap_positions,
+            entries: Vec::with_capacity(cap_entries),
+            positions: Vec::with_capacity(cap_positions),
+            runs: Vec::new(),
+            peak: 0,
+            occurrences: 0,
+            links: Vec::new(),
+        })
+    }
+
+    fn write_run(&mut self) -> Result<()> {
+        let n = self.runs.len();
+        self.runs.push(write_run(
+            &self.runs_dir,
+            n,
+            &mut self.entries,
+            &mut self.positions,
+        )?);
+        Ok(())
+    }
+}
+
+impl DocSink for RunSink {
+    fn doc(&mut self, d: DocTerms<'_>) -> Result<()> {
+        let mut info = d.info;
+        info.text_off = self.text_off;
+        info.text_len = d.text.len() as u32;
+        self.text_out
+            .write_all(d.text.as_bytes())
+            .map_err(|e| io_err(&self.text_path, e))?;
+        self.text_off += d.text.len() as u64;
+        self.occurrences += u64::from(info.len);
+        for &to in d.out_docs {
+            self.links.extend_from_slice(&d.doc.to_le_bytes());
+            self.links.extend_from_slice(&to.to_le_bytes());
+        }
+        self.docs.push(info);
+        let need_pos: usize = d.terms.iter().map(|t| t.1.len()).sum();
+        if !self.entries.is_empty()
+            && (self.entries.len() + d.terms.len() > self.entries.capacity()
+                || self.positions.len() + need_pos > self.positions.capacity())
+        {
+            self.write_run()?;
+            self.entries = Vec::with_capacity(self.cap_entries);
+            self.positions = Vec::with_capacity(self.cap_positions);
+        }
+        for (id, p, w) in d.terms {
+            self.entries.push(Entry {
+                term: *id,
+                doc: d.doc,
+                tf: p.len() as u32,
+                wbt: *w,
+                pos: self.positions.len() as u32,
+            });
+            self.positions.extend_from_slice(p);
+        }
+        // What the buffer holds (its pages are touched only as they fill).
+        let used =
+            (self.entries.len() * std::mem::size_of::<Entry>() + self.positions.len() * 4) as u64;
+        self.peak = self.peak.max(used);
+        Ok(())
+    }
+
+    fn state(&self) -> String {
+        format!("{} runs", self.runs.len())
+    }
+}
+
 fn build_into(
     generation: &Path,
-    stream: &mut Stream,
-    total: usize,
+    opened: &mut Opened,
     src: &Source,
     cfg: &IndexConfig,
     tick: &dyn Tick,
     timings: &mut Timings,
     t0: Instant,
 ) -> Result<Meta> {
-    let seg = Segmenter::shared();
-    let weights = cfg.weights()?;
-    let runs_dir = generation.join("runs");
-    std::fs::create_dir_all(&runs_dir).map_err(|e| io_err(&runs_dir, e))?;
-    let text_path = generation.join("text.bin");
-    let mut text_out = BufWriter::new(File::create(&text_path).map_err(|e| io_err(&text_path, e))?);
-    let mut text_off = 0u64;
-    let budget = cfg.memory_mb.saturating_mul(1 << 20);
-    let mut lexicon: HashMap<String, u32> = HashMap::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut docs: Vec<DocInfo> = Vec::with_capacity(total);
-    // The book pre-allocates the batch's inversion memory [L2718–L2720]: the buffer is sized
-    // to the budget once (pages are only touched as they fill), and a run is written before a
-    // document would overflow it, so the buffer never grows past the budget.
-    let cap_entries = (budget / 5 * 3 / std::mem::size_of::<Entry>()).max(1);
-    let cap_positions = (budget / 5 * 2 / 4).clamp(1, (u32::MAX / 2) as usize);
-    let mut entries: Vec<Entry> = Vec::with_capacity(cap_entries);
-    let mut positions: Vec<u32> = Vec::with_capacity(cap_positions);
-    let mut runs: Vec<PathBuf> = Vec::new();
-    let mut peak = 0u64;
-    let mut skipped = Vec::new();
-    let mut occurrences = 0u64;
-    let mut links: Vec<u8> = Vec::new();
-    loop {
-        let tr = Instant::now();
-        let batch = stream.next_batch(cfg.batch_docs, &mut skipped)?;
-        timings.read_s += tr.elapsed().as_secs_f64();
-        if batch.is_empty() {
-            break;
-        }
-        let ts = Instant::now();
-        let analysed: Vec<Analysed> = batch
-            .into_par_iter()
-            .map(|d| analyse(d, seg, cfg, &weights))
-            .collect();
-        timings.segment_s += ts.elapsed().as_secs_f64();
-        let ti = Instant::now();
-        for a in analysed {
-            let doc = u32::try_from(docs.len()).map_err(|_| internal("too many documents"))?;
-            let mut info = a.info;
-            info.text_off = text_off;
-            info.text_len = a.text.len() as u32;
-            text_out
-                .write_all(a.text.as_bytes())
-                .map_err(|e| io_err(&text_path, e))?;
-            text_off += a.text.len() as u64;
-            occurrences += u64::from(info.len);
-            for &to in &a.out_docs {
-                links.extend_from_slice(&doc.to_le_bytes());
-                links.extend_from_slice(&to.to_le_bytes());
-            }
-            docs.push(info);
-            let need_pos: usize = a.terms.iter().map(|t| t.1.len()).sum();
-            if !entries.is_empty()
-                && (entries.len() + a.terms.len() > entries.capacity()
-                    || positions.len() + need_pos > positions.capacity())
-            {
-                runs.push(write_run(
-                    &runs_dir,
-                    runs.len(),
-                    &mut entries,
-                    &mut positions,
-                )?);
-                entries = Vec::with_capacity(cap_entries);
-                positions = Vec::with_capacity(cap_positions);
-            }
-            for (t, p, w) in a.terms {
-                let id = match lexicon.get(&t) {
-                    Some(&id) => id,
-                    None => {
-                        let id = names.len() as u32;
-                        names.push(t.clone());
-                        lexicon.insert(t, id);
-                        id
-                    }
-                };
-                entries.push(Entry {
-                    term: id,
-                    doc,
-                    tf: p.len() as u32,
-                    wbt: w,
-                    pos: positions.len() as u32,
-                });
-                positions.extend_from_slice(&p);
-            }
-            // What the buffer holds (its pages are touched only as they fill).
-            let used = (entries.len() * std::mem::size_of::<Entry>() + positions.len() * 4) as u64;
-            peak = peak.max(used);
-        }
-        timings.invert_s += ti.elapsed().as_secs_f64();
-        let done = docs.len();
-        tick.tick(
-            0.8 * done as f32 / total.max(1) as f32,
-            &format!("{done} of {total} documents, {} runs", runs.len()),
-        )?;
-    }
-    text_out.flush().map_err(|e| io_err(&text_path, e))?;
-    drop(text_out);
-    if docs.is_empty() {
-        return Err(EngineError::invalid(
-            "--tsv",
-            format!("{}: no document to index", src.describe()),
-        ));
-    }
+    let mut sink = RunSink::new(generation, cfg, opened.total)?;
+    let an = analyse_all(opened, src, cfg, tick, timings, 0.8, &mut sink)?;
+    sink.text_out
+        .flush()
+        .map_err(|e| io_err(&sink.text_path, e))?;
     let ti = Instant::now();
-    if !entries.is_empty() {
-        runs.push(write_run(
-            &runs_dir,
-            runs.len(),
-            &mut entries,
-            &mut positions,
-        )?);
+    if !sink.entries.is_empty() {
+        sink.write_run()?;
     }
-    drop(lexicon);
     timings.invert_s += ti.elapsed().as_secs_f64();
 
     let tm = Instant::now();
-    let merged = merge(generation, &runs, &names, &mut docs, cfg.codec, tick)?;
-    let _ = std::fs::remove_dir_all(&runs_dir);
+    let readers = sink
+        .runs
+        .iter()
+        .map(|p| RunReader::open(p))
+        .collect::<Result<Vec<_>>>()?;
+    let mut docs = std::mem::take(&mut sink.docs);
+    let merged = merge(
+        generation,
+        &mut KWay::new(readers)?,
+        &an.names,
+        &mut docs,
+        cfg.codec,
+        tick,
+    )?;
+    let _ = std::fs::remove_dir_all(&sink.runs_dir);
     timings.merge_s = tm.elapsed().as_secs_f64();
+    finish(
+        generation,
+        Finished {
+            source: src.describe(),
+            config: cfg.clone(),
+            docs,
+            merged,
+            links: std::mem::take(&mut sink.links),
+            text_bytes: sink.text_off,
+            occurrences: sink.occurrences,
+            runs: sink.runs.len(),
+            peak_buffer_bytes: sink.peak,
+            skipped: an.skipped,
+        },
+        timings,
+        t0,
+    )
+}
 
-    if !links.is_empty() {
-        disk::write_file(&generation.join("links.bin"), &links)?;
+/// What a build has when its postings are merged: everything [`finish`] writes or reports.
+pub(crate) struct Finished {
+    pub(crate) source: String,
+    pub(crate) config: IndexConfig,
+    pub(crate) docs: Vec<DocInfo>,
+    pub(crate) merged: Merged,
+    /// (from, to) document pairs, u32 LE each.
+    pub(crate) links: Vec<u8>,
+    pub(crate) text_bytes: u64,
+    pub(crate) occurrences: u64,
+    pub(crate) runs: usize,
+    pub(crate) peak_buffer_bytes: u64,
+    pub(crate) skipped: Vec<String>,
+}
+
+/// The end of every build: links.bin, docs.json and the meta (the caller writes meta.json).
+pub(crate) fn finish(
+    generation: &Path,
+    f: Finished,
+    timings: &mut Timings,
+    t0: Instant,
+) -> Result<Meta> {
+    if !f.links.is_empty() {
+        disk::write_file(&generation.join("links.bin"), &f.links)?;
     }
     let docs_path = generation.join("docs.json");
-    let docs_json = serde_json::to_vec(&docs).map_err(internal)?;
+    let docs_json = serde_json::to_vec(&f.docs).map_err(internal)?;
     disk::write_file(&docs_path, &docs_json)?;
+    let merged = f.merged;
     let mut bytes = merged.parts;
     bytes.docs_file = docs_json.len() as u64;
-    bytes.text_file = text_off;
+    bytes.text_file = f.text_bytes;
     timings.total_s = t0.elapsed().as_secs_f64();
-    let n = docs.len() as f64;
+    let n = f.docs.len() as f64;
     Ok(Meta {
         version: disk::FORMAT_VERSION,
-        source: src.describe(),
+        source: f.source,
         built_at: chrono::Local::now().to_rfc3339(),
-        config: cfg.clone(),
-        docs: docs.len() as u64,
+        config: f.config,
+        docs: f.docs.len() as u64,
         terms: merged.terms,
         postings: merged.postings,
-        occurrences,
-        avg_len: occurrences as f64 / n,
+        occurrences: f.occurrences,
+        avg_len: f.occurrences as f64 / n,
         max_chars: merged.max_chars,
         wb_max_book: merged.wb_max_book,
         wb_max_smooth: merged.wb_max_smooth,
         bytes_by_codec: merged.bytes_by_codec,
         bytes,
         timings: timings.clone(),
-        runs: runs.len(),
-        peak_buffer_bytes: peak,
+        runs: f.runs,
+        peak_buffer_bytes: f.peak_buffer_bytes,
         workspace_snapshot: None,
-        skipped,
+        skipped: f.skipped,
+        engine: Default::default(),
     })
 }

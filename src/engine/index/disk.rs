@@ -71,6 +71,30 @@ pub struct Meta {
     pub workspace_snapshot: Option<i64>,
     /// Files that could not be read (`file: reason`).
     pub skipped: Vec<String>,
+    /// Where the postings were grouped (native for indexes built before engines existed).
+    #[serde(default)]
+    pub engine: EngineRun,
+}
+
+/// The engine of a build and what it reported (`engine::bigjobs`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct EngineRun {
+    pub engine: crate::engine::bigjobs::Engine,
+    /// Spark's master URL, when one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
+    /// DataFusion's memory pool in MB (0 on the native engine).
+    #[serde(default)]
+    pub pool_mb: usize,
+    /// Bytes DataFusion spilled to disk while sorting the postings.
+    #[serde(default)]
+    pub spilled_bytes: u64,
+    /// Seconds of the engine's plan (the export and the merge are in `timings`).
+    #[serde(default)]
+    pub engine_s: f64,
+    /// Postings tuples the engine sorted.
+    #[serde(default)]
+    pub tuples: u64,
 }
 
 /// Bytes per part.

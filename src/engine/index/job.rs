@@ -9,6 +9,7 @@
 //!     source: Source::Tsv { path: "titles.tsv".into() },
 //!     out: Some("titles.index".into()),
 //!     config: Default::default(),
+//!     engine: Default::default(), // native; DataFusion or Spark with the `bigjobs` feature
 //! };
 //! let meta = p.execute(None, &()).unwrap();
 //! assert!(meta.docs > 0);
@@ -18,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::build::{self, IndexConfig};
+use super::build::IndexConfig;
 use super::disk::Meta;
 use super::reader::sidecar;
 use super::source::Source;
@@ -34,6 +35,9 @@ pub struct IndexBuildParams {
     /// Where the index goes (default: beside the source: `<workspace>.index`, `<file>.index`).
     pub out: Option<PathBuf>,
     pub config: IndexConfig,
+    /// Where the postings are sorted (native unless asked; `engine::bigjobs::index`).
+    #[serde(default)]
+    pub engine: crate::engine::bigjobs::EngineConfig,
 }
 
 /// Where an index of `source` goes by default (`ws`: the open workspace's file).
@@ -43,13 +47,14 @@ pub fn default_out(source: &Source, ws: Option<&Path>) -> Result<PathBuf> {
         Source::Workspace { path: None } => {
             sidecar(ws.ok_or_else(|| EngineError::invalid("--workspace", "no workspace is open"))?)
         }
-        Source::Dir { path } | Source::Tsv { path } => sidecar(path),
+        Source::Dir { path } | Source::Tsv { path } | Source::Parquet { path } => sidecar(path),
     })
 }
 
 impl IndexBuildParams {
     pub fn validate(&self) -> Result<()> {
-        self.config.validate()
+        self.config.validate()?;
+        self.engine.validate()
     }
 
     /// Build (what the job does; usable without a workspace for file sources).
@@ -59,7 +64,14 @@ impl IndexBuildParams {
             Some(o) => o.clone(),
             None => default_out(&self.source, ws.map(|w| w.path()))?,
         };
-        build::build(&self.source, ws, &out, &self.config, tick)
+        crate::engine::bigjobs::index::build_on(
+            &self.source,
+            ws,
+            &out,
+            &self.config,
+            &self.engine,
+            tick,
+        )
     }
 }
 
@@ -97,6 +109,7 @@ impl TypedJob for IndexBuildJob {
         cx.counter("docs", meta.docs as f64);
         cx.counter("terms", meta.terms as f64);
         cx.counter("runs", meta.runs as f64);
+        cx.counter("spilled_bytes", meta.engine.spilled_bytes as f64);
         cx.progress(1.0, "done");
         Ok(meta)
     }

@@ -5,6 +5,10 @@
 //! ascending because every run holds later documents than the one before [L1719]. Every
 //! codec is sized on the merged gaps as they pass.
 //!
+//! The merge reads any [`PostingStream`] sorted by (term, document): the runs' k-way heap
+//! ([`KWay`] over [`RunReader`]s) for the native build, or the sorted Parquet parts a big-job
+//! engine wrote (`engine::bigjobs::index`), so both end in the same bytes.
+//!
 //! ```text
 //! run:  term doc tf (vbyte) · wbt (f32) · tf position gaps (vbyte)   — one posting after another
 //! ```
@@ -26,7 +30,7 @@ fn internal(e: impl std::fmt::Display) -> EngineError {
 
 /// One posting in the buffer.
 #[derive(Clone, Copy)]
-pub(super) struct Entry {
+pub(crate) struct Entry {
     pub term: u32,
     pub doc: u32,
     pub tf: u32,
@@ -37,7 +41,7 @@ pub(super) struct Entry {
 
 /// Sort the buffer by term (documents stay ascending: the sort is stable) and write it as a
 /// run: `term doc tf` (vbyte), `wbt` (f32), `tf` position gaps (vbyte) per posting.
-pub(super) fn write_run(
+pub(crate) fn write_run(
     dir: &Path,
     n: usize,
     entries: &mut Vec<Entry>,
@@ -68,18 +72,84 @@ pub(super) fn write_run(
     Ok(path)
 }
 
+/// One posting: a term's occurrences in one document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Posting {
+    pub term: u32,
+    pub doc: u32,
+    pub tf: u32,
+    pub wbt: f32,
+    pub positions: Vec<u32>,
+}
+
+/// Postings one at a time, ascending by (term, doc).
+pub trait PostingStream {
+    fn next_posting(&mut self) -> Result<Option<Posting>>;
+}
+
 /// A run read back one posting at a time.
-struct RunReader {
+pub(crate) struct RunReader {
     r: BufReader<File>,
     path: PathBuf,
 }
 
-struct Record {
-    term: u32,
-    doc: u32,
-    tf: u32,
-    wbt: f32,
-    positions: Vec<u32>,
+impl RunReader {
+    pub(crate) fn open(p: &Path) -> Result<RunReader> {
+        let f = File::open(p).map_err(|e| io_err(p, e))?;
+        Ok(RunReader {
+            r: BufReader::with_capacity(1 << 16, f),
+            path: p.to_path_buf(),
+        })
+    }
+}
+
+impl PostingStream for RunReader {
+    fn next_posting(&mut self) -> Result<Option<Posting>> {
+        self.next()
+    }
+}
+
+/// The k-way merge of streams each sorted by (term, doc): one stream sorted by (term, doc).
+/// (Runs hold later documents than the runs before them, so for the native build this is the
+/// book's term-by-term concatenation of the runs' lists.)
+pub struct KWay<S> {
+    streams: Vec<S>,
+    heads: Vec<Option<Posting>>,
+    heap: BinaryHeap<Reverse<(u32, u32, usize)>>,
+}
+
+impl<S: PostingStream> KWay<S> {
+    pub fn new(mut streams: Vec<S>) -> Result<KWay<S>> {
+        let mut heap = BinaryHeap::new();
+        let mut heads = Vec::with_capacity(streams.len());
+        for (i, s) in streams.iter_mut().enumerate() {
+            let h = s.next_posting()?;
+            if let Some(h) = &h {
+                heap.push(Reverse((h.term, h.doc, i)));
+            }
+            heads.push(h);
+        }
+        Ok(KWay {
+            streams,
+            heads,
+            heap,
+        })
+    }
+}
+
+impl<S: PostingStream> PostingStream for KWay<S> {
+    fn next_posting(&mut self) -> Result<Option<Posting>> {
+        let Some(Reverse((_, _, i))) = self.heap.pop() else {
+            return Ok(None);
+        };
+        let out = self.heads[i].take();
+        let next = self.streams[i].next_posting()?;
+        if let Some(n) = &next {
+            self.heap.push(Reverse((n.term, n.doc, i)));
+        }
+        self.heads[i] = next;
+        Ok(out)
+    }
 }
 
 impl RunReader {
@@ -109,7 +179,7 @@ impl RunReader {
             .ok_or_else(|| internal(format!("{} ends inside a posting", self.path.display())))
     }
 
-    fn next(&mut self) -> Result<Option<Record>> {
+    fn next(&mut self) -> Result<Option<Posting>> {
         let Some(term) = self.vbyte()? else {
             return Ok(None);
         };
@@ -125,7 +195,7 @@ impl RunReader {
             acc += self.need()?;
             positions.push(acc);
         }
-        Ok(Some(Record {
+        Ok(Some(Posting {
             term,
             doc,
             tf,
@@ -135,41 +205,27 @@ impl RunReader {
     }
 }
 
-pub(super) struct Merged {
-    pub(super) terms: u64,
-    pub(super) postings: u64,
-    pub(super) max_chars: u64,
-    pub(super) wb_max_book: f64,
-    pub(super) wb_max_smooth: f64,
-    pub(super) bytes_by_codec: BTreeMap<String, u64>,
-    pub(super) parts: PartBytes,
+pub(crate) struct Merged {
+    pub(crate) terms: u64,
+    pub(crate) postings: u64,
+    pub(crate) max_chars: u64,
+    pub(crate) wb_max_book: f64,
+    pub(crate) wb_max_smooth: f64,
+    pub(crate) bytes_by_codec: BTreeMap<String, u64>,
+    pub(crate) parts: PartBytes,
 }
 
-/// The multiway merge: runs → postings.bin + lexicon.bin, with every codec sized on the way.
-pub(super) fn merge(
+/// The multiway merge: postings sorted by (term, doc) → postings.bin + lexicon.bin, with
+/// every codec sized on the way. `names[t]` is term `t`'s text; a stream out of order, or
+/// naming a term or document that does not exist, is refused.
+pub(crate) fn merge(
     generation: &Path,
-    runs: &[PathBuf],
+    stream: &mut dyn PostingStream,
     names: &[String],
     docs: &mut [DocInfo],
     codec: Codec,
     tick: &dyn Tick,
 ) -> Result<Merged> {
-    let mut readers = Vec::with_capacity(runs.len());
-    let mut heap = BinaryHeap::new();
-    let mut heads: Vec<Option<Record>> = Vec::with_capacity(runs.len());
-    for (i, p) in runs.iter().enumerate() {
-        let f = File::open(p).map_err(|e| io_err(p, e))?;
-        let mut r = RunReader {
-            r: BufReader::with_capacity(1 << 16, f),
-            path: p.clone(),
-        };
-        let head = r.next()?;
-        if let Some(h) = &head {
-            heap.push(Reverse((h.term, i)));
-        }
-        heads.push(head);
-        readers.push(r);
-    }
     let n = docs.len() as f64;
     let max_chars = docs.iter().map(|d| u64::from(d.chars)).max().unwrap_or(0);
     let smax = max_chars.max(1) as f64;
@@ -183,28 +239,46 @@ pub(super) fn merge(
     let mut norm3 = vec![0f64; docs.len()];
     let mut postings = 0u64;
     let (mut ds, mut tfs, mut ws, mut ps) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    while let Some(Reverse((term, _))) = heap.peek().copied() {
+    let mut head = stream.next_posting()?;
+    let mut last_term: Option<u32> = None;
+    while let Some(first) = head.take() {
+        let term = first.term;
+        if last_term.is_some_and(|l| l >= term) || term as usize >= names.len() {
+            return Err(internal(format!(
+                "postings out of order or of an unknown term: term {term} after {last_term:?} ({} terms)",
+                names.len()
+            )));
+        }
+        last_term = Some(term);
         ds.clear();
         tfs.clear();
         ws.clear();
         ps.clear();
-        while let Some(&Reverse((t, i))) = heap.peek() {
-            if t != term {
+        let mut cur = Some(first);
+        while let Some(rec) = cur.take() {
+            if rec.term != term {
+                head = Some(rec);
                 break;
             }
-            heap.pop();
-            while let Some(rec) = heads[i].take() {
-                if rec.term != term {
-                    heap.push(Reverse((rec.term, i)));
-                    heads[i] = Some(rec);
-                    break;
-                }
-                ds.push(rec.doc);
-                tfs.push(rec.tf);
-                ws.push(rec.wbt);
-                ps.push(rec.positions);
-                heads[i] = readers[i].next()?;
+            if ds.last().is_some_and(|&l| l >= rec.doc) || rec.doc as usize >= docs.len() {
+                return Err(internal(format!(
+                    "postings of term {term} out of order or of an unknown document ({})",
+                    rec.doc
+                )));
             }
+            if rec.positions.len() != rec.tf as usize {
+                return Err(internal(format!(
+                    "term {term}, document {}: tf {} but {} positions",
+                    rec.doc,
+                    rec.tf,
+                    rec.positions.len()
+                )));
+            }
+            ds.push(rec.doc);
+            tfs.push(rec.tf);
+            ws.push(rec.wbt);
+            ps.push(rec.positions);
+            cur = stream.next_posting()?;
         }
         let df = ds.len();
         let idf = (n / df as f64).ln();
@@ -268,4 +342,74 @@ pub(super) fn merge(
             .collect(),
         parts,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Vec1(std::vec::IntoIter<Posting>);
+
+    impl PostingStream for Vec1 {
+        fn next_posting(&mut self) -> Result<Option<Posting>> {
+            Ok(self.0.next())
+        }
+    }
+
+    fn p(term: u32, doc: u32) -> Posting {
+        Posting {
+            term,
+            doc,
+            tf: 1,
+            wbt: 1.0,
+            positions: vec![doc],
+        }
+    }
+
+    fn stream(v: Vec<Posting>) -> Vec1 {
+        Vec1(v.into_iter())
+    }
+
+    #[test]
+    fn kway_interleaves_sorted_streams_by_term_then_doc() {
+        let mut k = KWay::new(vec![
+            stream(vec![p(0, 1), p(1, 0), p(2, 5)]),
+            stream(vec![p(0, 0), p(1, 3)]),
+            stream(vec![]),
+        ])
+        .unwrap();
+        let mut got = Vec::new();
+        while let Some(x) = k.next_posting().unwrap() {
+            got.push((x.term, x.doc));
+        }
+        assert_eq!(got, vec![(0, 0), (0, 1), (1, 0), (1, 3), (2, 5)]);
+    }
+
+    #[test]
+    fn the_merge_refuses_a_stream_out_of_order() {
+        let dir = std::env::temp_dir().join(format!("tianwang-merge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut docs = vec![DocInfo::default(); 3];
+        let ok = merge(
+            &dir,
+            &mut stream(vec![p(0, 0), p(0, 2), p(1, 1)]),
+            &names,
+            &mut docs,
+            Codec::VByte,
+            &(),
+        )
+        .unwrap();
+        assert_eq!((ok.terms, ok.postings), (2, 3));
+        for bad in [
+            vec![p(0, 2), p(0, 1)],
+            vec![p(1, 0), p(0, 1)],
+            vec![p(0, 0), p(0, 0)],
+            vec![p(2, 0)],
+            vec![p(0, 3)],
+        ] {
+            assert!(merge(&dir, &mut stream(bad), &names, &mut docs, Codec::VByte, &()).is_err());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -35,7 +35,7 @@ pub mod disk;
 pub mod evaluate;
 pub mod job;
 pub mod linkweight;
-mod merge;
+pub(crate) mod merge;
 #[cfg(feature = "tantivy-peer")]
 pub mod peer_tantivy;
 pub mod perfmodel;

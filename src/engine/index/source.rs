@@ -40,6 +40,10 @@ pub enum Source {
     Dir { path: PathBuf },
     /// A TSV file whose first column is the text.
     Tsv { path: PathBuf },
+    /// A folder holding `postings-input.parquet` and `postings-docs.parquet` (written by
+    /// `export-parquet --what postings-input`, or by any job keeping that contract): the
+    /// analysis already done, sorted on DataFusion or Spark (`engine::bigjobs::index`).
+    Parquet { path: PathBuf },
 }
 
 impl Source {
@@ -52,6 +56,7 @@ impl Source {
             },
             Source::Dir { path } => format!("folder {}", path.display()),
             Source::Tsv { path } => format!("tsv {}", path.display()),
+            Source::Parquet { path } => format!("postings-input {}", path.display()),
         }
     }
 }

@@ -235,6 +235,7 @@ impl SearchPanel {
             source: Source::Workspace { path: None },
             out: None,
             config: self.build_config.clone(),
+            engine: Default::default(),
         };
         match IndexBuildJob::from_params(params) {
             Err(e) => self.error = Some(e.to_string()),

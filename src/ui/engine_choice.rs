@@ -69,10 +69,10 @@ pub fn engine_row(ui: &mut Ui, lang: Lang, cfg: &mut EngineConfig, note: Option<
             }
             Engine::Native => {}
         }
-        if cfg.engine != Engine::Native {
-            if let Some(n) = note {
-                ui.label(RichText::new(n).weak());
-            }
+        if cfg.engine != Engine::Native
+            && let Some(n) = note
+        {
+            ui.label(RichText::new(n).weak());
         }
     });
     if let Err(e) = cfg.validate() {

@@ -326,7 +326,7 @@ pub mod on_engine {
     }
 
     /// Signatures read back (the round trip of [`write_signatures`]) with their metadata.
-    pub fn read_signatures(path: &Path) -> Result<(Vec<SigRow>, Vec<(String, String)>)> {
+    pub fn read_signatures(path: &Path) -> Result<(Vec<SigRow>, parquet_io::Meta)> {
         let (batches, meta) = parquet_io::read(path, &schema::SIGNATURES)?;
         let mut rows = Vec::new();
         for b in &batches {

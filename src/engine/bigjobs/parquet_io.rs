@@ -122,9 +122,12 @@ pub fn parts(path: &Path) -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
+/// A file's key-value metadata (`tianwang.*` keys), sorted.
+pub type Meta = Vec<(String, String)>;
+
 /// Every batch at `path`, checked against `def` (columns by name and type; extra columns are
 /// allowed, a file of another job's schema is the user's bad input naming the file).
-pub fn read(path: &Path, def: &SchemaDef) -> Result<(Vec<RecordBatch>, Vec<(String, String)>)> {
+pub fn read(path: &Path, def: &SchemaDef) -> Result<(Vec<RecordBatch>, Meta)> {
     let files = parts(path)?;
     if files.is_empty() {
         return Err(EngineError::BadPath {

@@ -149,7 +149,9 @@ pub fn group(sig: &Path, engine: &EngineConfig, work: &Path, tick: &dyn Tick) ->
 
 /// The one-process grouping over the same files, by sorting: (digest, doc) and
 /// (band, key, doc) records sorted, runs of equal keys are the groups.
-fn group_native(dir: &Path) -> Result<(Vec<Vec<usize>>, Vec<Vec<usize>>)> {
+type Groups = Vec<Vec<usize>>;
+
+fn group_native(dir: &Path) -> Result<(Groups, Groups)> {
     let (rows, _) = on_engine::read_signatures(dir.join("signatures.parquet").as_path())?;
     let mut md5: Vec<([u8; 16], u32)> = rows
         .iter()

@@ -11,7 +11,7 @@
 //!
 //! | schema | one row per | written by |
 //! |---|---|---|
-//! | `pages` v1 | document: name, site, headline, body, crawl time, DocView keywords | `export-parquet --what pages` |
+//! | `pages` v1 | document: name, site, headline, body, DocView keywords | `export-parquet --what pages` |
 //! | `signatures` v1 | document: MD5, SimHash, MinHash band keys, CCDet sentence signatures | `--what signatures` |
 //! | `minhash-bands` v1 | (document, band): the band key, long form for grouping | `--what signatures` |
 //! | `postings-input` v1 | (term, document): tf, tag weight, positions | `--what postings-input` |
@@ -137,21 +137,21 @@ impl SchemaDef {
     /// read; every column is there with a type that reads as ours.
     pub fn check(&self, found: &Schema, file: &Path) -> Result<()> {
         let bad = |reason: String| EngineError::bad_input(file.display(), 0, reason);
-        if let Some(name) = found.metadata().get("tianwang.schema") {
-            if name != self.name {
-                return Err(bad(format!(
-                    "a `{name}` file where a `{}` file was expected",
-                    self.name
-                )));
-            }
+        if let Some(name) = found.metadata().get("tianwang.schema")
+            && name != self.name
+        {
+            return Err(bad(format!(
+                "a `{name}` file where a `{}` file was expected",
+                self.name
+            )));
         }
-        if let Some(v) = found.metadata().get("tianwang.version") {
-            if v.parse::<u32>().ok() != Some(self.version) {
-                return Err(bad(format!(
-                    "`{}` version {v}; this build reads version {}",
-                    self.name, self.version
-                )));
-            }
+        if let Some(v) = found.metadata().get("tianwang.version")
+            && v.parse::<u32>().ok() != Some(self.version)
+        {
+            return Err(bad(format!(
+                "`{}` version {v}; this build reads version {}",
+                self.name, self.version
+            )));
         }
         for col in self.columns {
             match found.field_with_name(col.name) {

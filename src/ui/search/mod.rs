@@ -93,6 +93,8 @@ pub(crate) struct SearchPanel {
     open_task: Option<Task<Opened>>,
     build: Option<JobHandle>,
     build_config: IndexConfig,
+    /// Where "Build index" runs (native, DataFusion, Spark).
+    build_engine: crate::engine::bigjobs::EngineConfig,
     /// The last finished job seen (a finished crawl or load may make the index stale).
     seen_finished: Option<i64>,
     query: String,
@@ -125,6 +127,7 @@ impl Default for SearchPanel {
             open_task: None,
             build: None,
             build_config: IndexConfig::default(),
+            build_engine: Default::default(),
             seen_finished: None,
             query: String::new(),
             cfg: RankConfig::default(),
@@ -235,7 +238,7 @@ impl SearchPanel {
             source: Source::Workspace { path: None },
             out: None,
             config: self.build_config.clone(),
-            engine: Default::default(),
+            engine: self.build_engine.clone(),
         };
         match IndexBuildJob::from_params(params) {
             Err(e) => self.error = Some(e.to_string()),
@@ -294,6 +297,26 @@ impl SearchPanel {
                 self.start_build(cx);
             }
         });
+        egui::CollapsingHeader::new(lang.t("search.build_engine"))
+            .id_salt("search_build_engine")
+            .show(ui, |ui| {
+                if let IndexState::Ready { searcher, .. } = &self.index {
+                    let e = &searcher.index.meta.engine;
+                    if e.engine == crate::engine::bigjobs::Engine::Native {
+                        ui.label(lang.t("search.built_native"));
+                    } else {
+                        ui.label(lang.tf(
+                            "search.built_on",
+                            &[
+                                &crate::ui::engine_choice::engine_label(lang, e.engine),
+                                &e.tuples,
+                                &format!("{:.1}", e.spilled_bytes as f64 / 1e6),
+                            ],
+                        ));
+                    }
+                }
+                crate::ui::engine_choice::engine_row(ui, lang, &mut self.build_engine, None);
+            });
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
@@ -479,6 +502,7 @@ impl LabPanel for SearchPanel {
             return Err(lang.t("search.reopen_not_workspace").to_string());
         }
         self.build_config = p.config;
+        self.build_engine = p.engine;
         Ok(())
     }
 }

@@ -27,7 +27,9 @@ use serde::{Deserialize, Serialize};
 use crate::engine::error::{EngineError, Result};
 
 pub mod dedup;
+pub mod pagerank;
 pub mod plan;
+pub mod querylog;
 
 #[cfg(feature = "bigjobs")]
 pub mod datafusion;

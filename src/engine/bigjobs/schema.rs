@@ -280,7 +280,13 @@ pub const SIGNATURES: SchemaDef = SchemaDef {
 
 /// Every schema of the contract.
 pub fn all() -> Vec<SchemaDef> {
-    vec![PAGES, SIGNATURES]
+    vec![
+        PAGES,
+        SIGNATURES,
+        super::querylog::QUERYLOG,
+        super::pagerank::LINKS,
+        super::pagerank::NODES,
+    ]
 }
 
 /// The schema called `name`.

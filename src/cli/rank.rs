@@ -46,7 +46,8 @@ pub enum FormArg {
 
 #[derive(Debug, Args)]
 pub struct LinkArgs {
-    /// Graph file: `n m` header + `id url` + `src dst` lines, or a plain `src dst` edge list.
+    /// Graph file: `n m` header + `id url` + `src dst` lines, or a plain `src dst` edge list;
+    /// with the `bigjobs` build also a folder of `links.parquet` + `nodes.parquet`.
     #[arg(long, value_name = "FILE")]
     pub graph: Option<PathBuf>,
     #[arg(long, default_value_t = 0.85)]
@@ -225,7 +226,17 @@ pub fn run(args: &RankArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
 
 fn load_graph(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<Graph> {
     match (&a.graph, workspace) {
-        (Some(g), None) => Ok(Graph::read_file(g)?),
+        (Some(g), None) => {
+            // A folder of `links.parquet` + `nodes.parquet` (`export-parquet --what links`).
+            #[cfg(feature = "bigjobs")]
+            if g.is_dir() {
+                return Ok(crate::engine::bigjobs::pagerank::read_graph(
+                    &g.join("links.parquet"),
+                    &g.join("nodes.parquet"),
+                )?);
+            }
+            Ok(Graph::read_file(g)?)
+        }
         (Some(_), Some(_)) => Err(EngineError::invalid(
             "--graph",
             "give either --graph or --workspace, not both",

@@ -64,7 +64,7 @@ pub fn run(
 }
 
 #[cfg(feature = "bigjobs")]
-pub use on_engine::{LINKS, NODES, export_graph, lit, plan, read_graph};
+pub use on_engine::{LINKS, NODES, export_graph, lit, plan, read_graph, schema_meta};
 
 #[cfg(feature = "bigjobs")]
 mod on_engine {
@@ -169,6 +169,28 @@ mod on_engine {
         Ok((lp, np))
     }
 
+    /// The `tianwang.*` keys of the Arrow schema stored in the first file at `path` (where
+    /// `AtomicWriter` puts them: the Parquet key-value list holds only `ARROW:schema`).
+    pub fn schema_meta(path: &Path) -> Result<Vec<(String, String)>> {
+        let Some(f) = parquet_io::parts(path)?.into_iter().next() else {
+            return Ok(Vec::new());
+        };
+        let file = std::fs::File::open(&f).map_err(|e| EngineError::BadPath {
+            path: f.clone(),
+            reason: e.to_string(),
+        })?;
+        let b = datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
+            file,
+        )
+        .map_err(|e| EngineError::bad_input(f.display(), 0, format!("not a Parquet file: {e}")))?;
+        Ok(b.schema()
+            .metadata()
+            .iter()
+            .filter(|(k, _)| k.starts_with("tianwang."))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect())
+    }
+
     fn ints(b: &RecordBatch, name: &str) -> Result<Vec<i64>> {
         let a = b
             .column_by_name(name)
@@ -227,6 +249,7 @@ mod on_engine {
                 edges.push((s[i] as u32, d[i] as u32));
             }
         }
+        let meta = [meta, schema_meta(links)?].concat();
         let stats: GraphStats = parquet_io::meta_get(&meta, "tianwang.graph_stats")
             .and_then(|s| serde_json::from_str(s).ok())
             .unwrap_or_default();

@@ -423,6 +423,8 @@ mod on_engine {
             }
         }
         rows.sort_by_key(|r| r.seq);
+        // Our keys travel in the Arrow schema's metadata.
+        let meta = [meta, crate::engine::bigjobs::pagerank::schema_meta(path)?].concat();
         Ok((rows, meta))
     }
 

@@ -213,7 +213,7 @@ mod export {
                                     )
                                 })?,
                         };
-                        ql::export_stored(&ws, id, Normalise::default(), &path)?
+                        ql::export_stored(w, id, Normalise::default(), &path)?
                     }
                     (None, None) => {
                         return Err(EngineError::invalid(

@@ -178,6 +178,8 @@ mod on_engine {
         seq: i64,
         rows: usize,
         b: Builders,
+        /// The distinct user hashes seen, when asked for (the user sample needs them).
+        users: Option<std::collections::HashSet<u64>>,
     }
 
     #[derive(Default)]
@@ -217,6 +219,7 @@ mod on_engine {
                 seq: 0,
                 rows: 0,
                 b: Builders::default(),
+                users: None,
             })
         }
 
@@ -227,8 +230,11 @@ mod on_engine {
             b.time.append_option(r.time);
             b.dated.append_value(r.dated as i32);
             b.user.append_value(r.user);
-            b.user_hash
-                .append_option((!r.user.is_empty()).then(|| hash64(r.user) as i64));
+            let uh = (!r.user.is_empty()).then(|| hash64(r.user));
+            if let (Some(set), Some(h)) = (self.users.as_mut(), uh) {
+                set.insert(h);
+            }
+            b.user_hash.append_option(uh.map(|h| h as i64));
             b.query.append_value(r.query);
             b.norm.append_value(self.normalise.apply(r.query));
             b.page.append_option(i32_of(r.page));
@@ -284,7 +290,6 @@ mod on_engine {
     }
 
     /// The log file at `log` as a `querylog` file at `out`: (what the read saw, rows written).
-    /// `users` receives every record's user hash (the user-sample side table).
     pub fn export_file(
         log: &Path,
         read: &ReadConfig,
@@ -292,33 +297,67 @@ mod on_engine {
         out: &Path,
         tick: &dyn Tick,
     ) -> Result<(ReadSummary, u64)> {
-        read.validate()?;
-        let meta = vec![(
-            "tianwang.format".to_string(),
-            read.format.name().to_string(),
-        )];
-        let mut w = RowWriter::create(out, normalise, &meta)?;
-        let s = read_file(log, read, tick, &mut |r| w.push(r))?;
-        let n = w.finish()?;
+        let src = LogSource::File {
+            path: log.to_path_buf(),
+            read: read.clone(),
+        };
+        let (s, n, _) = export(&src, None, normalise, out, false, tick)?;
         Ok((s, n))
     }
 
     /// Stored log `log_id` of the workspace as a `querylog` file at `out`.
     pub fn export_stored(
-        ws: &Workspace,
+        ws: &Path,
         log_id: i64,
         normalise: Normalise,
         out: &Path,
     ) -> Result<(ReadSummary, u64)> {
-        let format = persist::format_of(ws.conn(), log_id)?;
-        let meta = vec![
-            ("tianwang.format".to_string(), format.name().to_string()),
-            ("tianwang.log_id".to_string(), log_id.to_string()),
-        ];
+        let src = LogSource::Stored { log_id };
+        let (s, n, _) = export(&src, Some(ws), normalise, out, false, &())?;
+        Ok((s, n))
+    }
+
+    type Users = std::collections::HashSet<u64>;
+
+    /// A log source as a `querylog` file; with `users`, also its distinct user hashes.
+    fn export(
+        source: &LogSource,
+        workspace: Option<&Path>,
+        normalise: Normalise,
+        out: &Path,
+        users: bool,
+        tick: &dyn Tick,
+    ) -> Result<(ReadSummary, u64, Users)> {
+        let (format, id) = match source {
+            LogSource::File { read, .. } => (read.format, None),
+            LogSource::Stored { log_id } => {
+                let ws = Workspace::open_existing(workspace.ok_or_else(need_workspace)?)?;
+                (persist::format_of(ws.conn(), *log_id)?, Some(*log_id))
+            }
+        };
+        let mut meta = vec![("tianwang.format".to_string(), format.name().to_string())];
+        if let Some(id) = id {
+            meta.push(("tianwang.log_id".to_string(), id.to_string()));
+        }
         let mut w = RowWriter::create(out, normalise, &meta)?;
-        persist::load(ws.conn(), log_id, &mut |r| w.push(r))?;
+        if users {
+            w.users = Some(Users::default());
+        }
+        let summary = match source {
+            LogSource::File { path, read } => {
+                read.validate()?;
+                read_file(path, read, tick, &mut |r| w.push(r))?
+            }
+            LogSource::Stored { log_id } => {
+                let ws = Workspace::open_existing(workspace.ok_or_else(need_workspace)?)?;
+                tick.tick(0.0, "exporting the stored log")?;
+                persist::load(ws.conn(), *log_id, &mut |r| w.push(r))?;
+                persist::summary_of(ws.conn(), *log_id)?
+            }
+        };
+        let set = w.users.take().unwrap_or_default();
         let n = w.finish()?;
-        Ok((persist::summary_of(ws.conn(), log_id)?, n))
+        Ok((summary, n, set))
     }
 
     /// One `querylog` row, owned; [`QlRow::record`] borrows it as a [`Record`].
@@ -692,27 +731,23 @@ mod on_engine {
         let t0 = Instant::now();
         let log = work.join("querylog.parquet");
         let phase = Phase(tick, 0.0, 0.3);
-        let (read, _) = match source {
-            LogSource::File { path, read } => export_file(path, read, cfg.normalise, &log, &phase)?,
-            LogSource::Stored { log_id } => {
-                let ws = Workspace::open_existing(workspace.ok_or_else(need_workspace)?)?;
-                tick.tick(0.0, "exporting the stored log")?;
-                export_stored(&ws, *log_id, cfg.normalise, &log)?
-            }
-        };
+        let (read, _, seen) = export(
+            source,
+            workspace,
+            cfg.normalise,
+            &log,
+            cfg.user_sample_pct.is_some(),
+            &phase,
+        )?;
         let export_s = t0.elapsed().as_secs_f64();
         let users = match cfg.user_sample_pct {
             Some(pct) => {
-                let (rows, _) = read_rows(&log)?;
-                let mut hs: Vec<i64> = rows
-                    .iter()
-                    .filter(|r| !r.user.is_empty())
-                    .map(|r| hash64(&r.user))
+                let mut hs: Vec<i64> = seen
+                    .into_iter()
                     .filter(|&h| sampled(Some(h), cfg, pct))
                     .map(|h| h as i64)
                     .collect();
                 hs.sort_unstable();
-                hs.dedup();
                 let path = work.join("users.parquet");
                 let schema = Arc::new(datafusion::arrow::datatypes::Schema::new(vec![
                     datafusion::arrow::datatypes::Field::new("user_hash", DataType::Int64, false),

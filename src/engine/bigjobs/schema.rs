@@ -15,6 +15,7 @@
 //! | `signatures` v1 | document: MD5, SimHash, MinHash band keys, CCDet sentence signatures | `--what signatures` |
 //! | `postings-input` v1 | (term, document): tf, tag weight, positions | `--what postings-input` |
 //! | `links` v1 | link: source and target node | `--what links` |
+//! | `nodes` v1 | node of the link graph: dense id, own id, URL | `--what links` |
 //! | `querylog` v1 | query-log record | `--what querylog` |
 //!
 //! ```

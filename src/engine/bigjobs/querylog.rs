@@ -75,7 +75,7 @@ fn need_workspace() -> EngineError {
 }
 
 #[cfg(feature = "bigjobs")]
-pub use on_engine::{QUERYLOG, QlRow, export_file, export_stored, plan, read_rows};
+pub use on_engine::{FileMeta, QUERYLOG, QlRow, export_file, export_stored, plan, read_rows};
 
 #[cfg(feature = "bigjobs")]
 mod on_engine {
@@ -360,6 +360,9 @@ mod on_engine {
         Ok((summary, n, set))
     }
 
+    /// A file's key-value metadata.
+    pub type FileMeta = Vec<(String, String)>;
+
     /// One `querylog` row, owned; [`QlRow::record`] borrows it as a [`Record`].
     #[derive(Debug, Clone, PartialEq)]
     pub struct QlRow {
@@ -422,7 +425,7 @@ mod on_engine {
 
     /// The rows of a `querylog` file (or a directory of parts) in `seq` order, with the file
     /// metadata; a file of another schema is the user's bad input naming it.
-    pub fn read_rows(path: &Path) -> Result<(Vec<QlRow>, Vec<(String, String)>)> {
+    pub fn read_rows(path: &Path) -> Result<(Vec<QlRow>, FileMeta)> {
         let (batches, meta) = parquet_io::read(path, &QUERYLOG)?;
         let mut rows = Vec::new();
         for b in &batches {

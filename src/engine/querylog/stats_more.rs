@@ -455,9 +455,12 @@ pub(crate) fn clicks_of(by_rank: &[(u32, u64)]) -> Clicks {
     }
 }
 
+/// Per top query: (query id, (clicks under the query, the URL's clicks) per URL).
+type CosineInput = Vec<(u32, Vec<(u64, u64)>)>;
+
 /// Clicks per distinct URL, and for the `cosine_top` queries with most requests the (clicks
 /// under the query, the URL's clicks) of every URL clicked under it.
-fn url_counts(c: &Collector, order: &[u32]) -> (Vec<u64>, Vec<(u32, Vec<(u64, u64)>)>) {
+fn url_counts(c: &Collector, order: &[u32]) -> (Vec<u64>, CosineInput) {
     let nu = c.distinct_urls();
     let mut counts = vec![0u64; nu];
     for &u in &c.url {

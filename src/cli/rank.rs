@@ -226,17 +226,7 @@ pub fn run(args: &RankArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
 
 fn load_graph(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<Graph> {
     match (&a.graph, workspace) {
-        (Some(g), None) => {
-            // A folder of `links.parquet` + `nodes.parquet` (`export-parquet --what links`).
-            #[cfg(feature = "bigjobs")]
-            if g.is_dir() {
-                return Ok(crate::engine::bigjobs::pagerank::read_graph(
-                    &g.join("links.parquet"),
-                    &g.join("nodes.parquet"),
-                )?);
-            }
-            Ok(Graph::read_file(g)?)
-        }
+        (Some(g), None) => Ok(crate::engine::bigjobs::pagerank::load(g)?),
         (Some(_), Some(_)) => Err(EngineError::invalid(
             "--graph",
             "give either --graph or --workspace, not both",

@@ -63,6 +63,16 @@ pub fn run(
     }
 }
 
+/// A graph file ([`Graph::read_file`]), or with the `bigjobs` build a folder holding
+/// `links.parquet` + `nodes.parquet` (what `export-parquet --what links` writes).
+pub fn load(path: &std::path::Path) -> Result<Graph> {
+    #[cfg(feature = "bigjobs")]
+    if path.is_dir() {
+        return read_graph(&path.join("links.parquet"), &path.join("nodes.parquet"));
+    }
+    Graph::read_file(path)
+}
+
 #[cfg(feature = "bigjobs")]
 pub use on_engine::{LINKS, NODES, export_graph, lit, plan, read_graph, schema_meta};
 

@@ -69,11 +69,6 @@ pub fn run(
     }
 }
 
-/// Where a stored log or a file is needed and missing: the user's flag to fix.
-fn need_workspace() -> EngineError {
-    EngineError::invalid("--workspace", "a stored log needs a workspace")
-}
-
 #[cfg(feature = "bigjobs")]
 pub use on_engine::{FileMeta, QUERYLOG, QlRow, export_file, export_stored, plan, read_rows};
 
@@ -89,7 +84,6 @@ mod on_engine {
     };
     use datafusion::arrow::datatypes::{DataType, Int64Type};
 
-    use super::need_workspace;
     use crate::engine::bigjobs::EngineConfig;
     use crate::engine::bigjobs::dedup::on_engine::read_out;
     use crate::engine::bigjobs::parquet_io::{self, AtomicWriter};
@@ -170,6 +164,11 @@ mod on_engine {
     };
 
     const BATCH: usize = 65_536;
+
+    /// A stored log without a workspace: the user's flag to fix.
+    fn need_workspace() -> EngineError {
+        EngineError::invalid("--workspace", "a stored log needs a workspace")
+    }
 
     /// Writes records as `querylog` rows, a batch at a time.
     struct RowWriter {

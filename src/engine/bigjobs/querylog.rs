@@ -32,7 +32,7 @@
 
 use std::path::Path;
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::Result;
 use crate::engine::jobs::Tick;
 use crate::engine::querylog::job::{LogSource, StatsOutput};
 use crate::engine::querylog::stats::StatsConfig;
@@ -63,7 +63,7 @@ pub fn run(
     #[cfg(not(feature = "bigjobs"))]
     {
         let _ = (source, workspace, tick);
-        Err(EngineError::Internal(
+        Err(crate::engine::error::EngineError::Internal(
             "unreachable: validate refuses".into(),
         ))
     }

@@ -497,12 +497,17 @@ mod on_engine {
             ));
         }
         let cols = "seq, time_s, user_hash, norm, page, click_rank, url_hash, result_page";
-        let kept = if filters.is_empty() {
-            format!("SELECT {cols}, seq AS pos FROM log")
+        // Without filters the kept rows are the log itself, streamed by every output; with
+        // filters their numbering is one global window, computed once and kept.
+        p = if filters.is_empty() {
+            p.view("kept", format!("SELECT {cols}, seq AS pos FROM log"))
         } else {
-            format!(
-                "SELECT {cols}, ROW_NUMBER() OVER (ORDER BY seq) - 1 AS pos FROM log WHERE {}",
-                filters.join(" AND ")
+            p.table(
+                "kept",
+                format!(
+                    "SELECT {cols}, ROW_NUMBER() OVER (ORDER BY seq) - 1 AS pos FROM log WHERE {}",
+                    filters.join(" AND ")
+                ),
             )
         };
         let g = cfg.group_size;
@@ -516,14 +521,13 @@ mod on_engine {
                 )
             })
             .collect();
-        p.table("kept", kept)
-            .table(
+        p.table(
                 "queries",
                 "SELECT norm, first_pos, n, ROW_NUMBER() OVER (ORDER BY first_pos) - 1 AS qid, \
                  ROW_NUMBER() OVER (ORDER BY n DESC, first_pos) AS qrank \
                  FROM (SELECT norm, MIN(pos) AS first_pos, COUNT(*) AS n FROM kept GROUP BY norm) q0",
             )
-            .table(
+            .view(
                 "kq",
                 format!(
                     "SELECT k.pos, k.time_s, k.user_hash, q.qid, q.qrank, k.page, k.click_rank, k.url_hash, \

@@ -1,14 +1,15 @@
 //! The query-log statistics (book ch. 9, [L3162–L3393]) on DataFusion or Spark, equal to the
-//! native engine. The log reaches the engine as a `querylog` Parquet file ([`QUERYLOG`], one
+//! native engine. The log reaches the engine as a `querylog` Parquet file (`QUERYLOG`, one
 //! row per record: time, user, raw and normalised query, page, rank, order, URL …); one plan
 //! of plain SQL aggregates (the same text on both engines) counts what the statistics read,
-//! and the counts go through the same [`Counts::finish`] as the native collector's, so every
+//! and the counts go through the same
+//! [`Counts::finish`](crate::engine::querylog::stats::Counts::finish) as the native collector's, so every
 //! formula after the counting is shared.
 //!
 //! | statistic | from the plan |
 //! |---|---|
 //! | volume, top queries, rank–frequency, coverage, lengths | `queries`: each normalised query's requests and first position (its id) |
-//! | sessions | `LAG(time) OVER (PARTITION BY user ORDER BY pos)`: gaps over the limit, plus the users |
+//! | sessions | `LAG(time_s) OVER (PARTITION BY user_hash ORDER BY pos)`: gaps over the limit, plus the users |
 //! | repeat decay (9-3), deviation S (9-4) | `groups`: requests per (group of G requests, query) |
 //! | self-similarity (R/S, variance–time, levels) | `levels`: distinct queries per group at each level |
 //! | pages (9-5), click ranks | `pages`, `ranks`, `page_pairs` (per (user, query) distinct pages) |
@@ -16,7 +17,8 @@
 //! | time of day | `hours` |
 //!
 //! The ordered stream is read through per-group counts only: the position of a request among
-//! those kept (`pos`) is `seq` when no filter is set, else `ROW_NUMBER() OVER (ORDER BY seq)`.
+//! those kept (`pos`) is `seq` when no filter is set (the log is streamed by every output),
+//! else `ROW_NUMBER() OVER (ORDER BY seq)` over the filtered rows, materialised once.
 //! What stays in Rust: reading and normalising the log (the export), the user-sample decision
 //! (a hash of each distinct user, written as a small `users` table the plan joins), jieba word
 //! counts of the distinct queries, and the fits (Zipf, Hurst) over the counts.

@@ -2,7 +2,7 @@
 //! [`crate::engine::rank::pagerank::pagerank`]. The graph reaches the engine as two Parquet
 //! files — `LINKS` (one row per edge, dense node ids, duplicates merged as [`Graph`] holds
 //! them) and `NODES` (dense id → the graph's own id and URL) — and the iteration is a plan
-//! [`Step::Loop`](super::plan::Step::Loop): each pass joins the scores with the out-edges,
+//! [loop step](super::plan::Step::Loop): each pass joins the scores with the out-edges,
 //! sums by target, adds the
 //! teleport `(1-d)·t_v` and the dangling mass `d·m·t_v`, and its delta is the L1 change — the
 //! same formula, options and stopping rule as the native power iteration (damping, dangling

@@ -69,6 +69,12 @@ pub struct ExportParquetArgs {
     /// For links: a graph file (`src dst` per line) instead of the workspace's crawl.
     #[arg(long)]
     pub graph: Option<PathBuf>,
+    /// For querylog: a log file instead of a stored log (read as --log-format).
+    #[arg(long, value_name = "FILE", conflicts_with = "log")]
+    pub log_file: Option<PathBuf>,
+    /// For querylog: the log file's format (sogouq, tianwang-query, tianwang-click).
+    #[arg(long, default_value = "sogouq")]
+    pub log_format: String,
     /// For postings-input: a TSV whose first column is the text.
     #[arg(long)]
     pub tsv: Option<PathBuf>,
@@ -106,10 +112,14 @@ mod export {
     use super::ExportParquetArgs;
     use crate::cli::{Cli, print_json};
     use crate::engine::bigjobs::dedup::on_engine;
+    use crate::engine::bigjobs::querylog as ql;
     use crate::engine::bigjobs::{parquet_io, schema};
     use crate::engine::dedup::corpus::{self, Input};
     use crate::engine::dedup::{Config, Prepared};
     use crate::engine::error::EngineError;
+    use crate::engine::querylog::read::ReadConfig;
+    use crate::engine::querylog::{Format, Normalise, persist};
+    use crate::engine::rank::graph::Graph;
     use crate::engine::store::Workspace;
 
     fn dedup_docs(cli: &Cli, a: &ExportParquetArgs) -> anyhow::Result<corpus::Corpus> {
@@ -183,6 +193,69 @@ mod export {
                 json!({"what": "postings-input", "rows": e.tuples, "docs": e.n_docs,
                        "terms": e.terms, "files": [e.postings, e.docs], "skipped": e.skipped,
                        "config": cfg})
+            }
+            "links" => {
+                let g = match (&a.graph, &cli.workspace) {
+                    (Some(f), _) => Graph::read_file(f)?,
+                    (None, Some(w)) => Graph::from_workspace(&Workspace::open_existing(w)?)?,
+                    (None, None) => {
+                        return Err(EngineError::invalid(
+                            "--graph",
+                            "give --graph FILE or --workspace W",
+                        )
+                        .into());
+                    }
+                };
+                let (l, n) = crate::engine::bigjobs::pagerank::export_graph(&g, &out)?;
+                json!({"what": "links", "rows": g.edge_count(), "nodes": g.node_count(), "files": [l, n]})
+            }
+            "querylog" => {
+                let path = out.join("querylog.parquet");
+                let (summary, rows) = match (&a.log_file, &cli.workspace) {
+                    (Some(f), _) => {
+                        let format = Format::parse(&a.log_format).ok_or_else(|| {
+                            EngineError::invalid(
+                                "--log-format",
+                                format!(
+                                    "`{}`: sogouq, tianwang-query, tianwang-click",
+                                    a.log_format
+                                ),
+                            )
+                        })?;
+                        ql::export_file(
+                            f,
+                            &ReadConfig::new(format),
+                            Normalise::default(),
+                            &path,
+                            &(),
+                        )?
+                    }
+                    (None, Some(w)) => {
+                        let ws = Workspace::open_existing(w)?;
+                        let id = match a.log {
+                            Some(id) => id,
+                            None => persist::list(ws.conn())?
+                                .iter()
+                                .map(|l| l.id)
+                                .max()
+                                .ok_or_else(|| {
+                                    EngineError::invalid(
+                                        "--log",
+                                        "the workspace has no stored query log",
+                                    )
+                                })?,
+                        };
+                        ql::export_stored(w, id, Normalise::default(), &path)?
+                    }
+                    (None, None) => {
+                        return Err(EngineError::invalid(
+                            "--log-file",
+                            "give --log-file FILE, or --workspace W [--log ID]",
+                        )
+                        .into());
+                    }
+                };
+                json!({"what": "querylog", "rows": rows, "bad_lines": summary.bad.count, "files": [path]})
             }
             other => {
                 return Err(EngineError::invalid(

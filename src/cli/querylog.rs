@@ -21,7 +21,9 @@ use crate::engine::error::EngineError;
 use crate::engine::jobs::registry::TypedJob;
 use crate::engine::querylog::fit::ZipfRange;
 use crate::engine::querylog::generate::{GenConfig, write_file};
-use crate::engine::querylog::job::{ImportJob, ImportParams, LogSource, StatsOutput, compute};
+use crate::engine::querylog::job::{
+    ImportJob, ImportParams, LogSource, StatsJob, StatsOutput, StatsParams, compute,
+};
 use crate::engine::querylog::persist;
 use crate::engine::querylog::read::{ReadConfig, read_file};
 use crate::engine::querylog::stats::{Collector, StatsConfig};
@@ -139,6 +141,10 @@ pub struct StatsArgs {
     /// Add the process's peak memory (VmHWM, MB) to the JSON (the benchmark uses it).
     #[arg(long, hide = true)]
     pub report_memory: bool,
+    /// Where the counting runs; with --workspace (or --log) a run on an engine is logged as a
+    /// `querylog-stats` job.
+    #[command(flatten)]
+    pub engine: super::bigjobs::EngineArgs,
 }
 
 #[derive(Debug, Args)]
@@ -325,9 +331,37 @@ fn stats(cli: &Cli, a: &StatsArgs) -> anyhow::Result<()> {
         LogSource::Stored { .. } => Some(workspace_path(cli)?),
         LogSource::File { .. } => None,
     };
-    let out = compute(&source, &cfg, ws.as_deref(), &())?;
+    let engine = a.engine.config()?;
+    let mut job_id = None;
+    let out = if engine.engine == crate::engine::bigjobs::Engine::Native {
+        compute(&source, &cfg, ws.as_deref(), &())?
+    } else if let Some(w) = cli.workspace.clone().or(ws.clone()) {
+        // On an engine with a workspace: a logged `querylog-stats` job, result in the log.
+        let source = match source {
+            LogSource::File { path, read } => LogSource::File {
+                path: std::fs::canonicalize(&path).unwrap_or(path),
+                read,
+            },
+            s => s,
+        };
+        let job = StatsJob::from_params(StatsParams {
+            source,
+            config: cfg,
+            engine,
+        })?;
+        let ws = crate::engine::store::Workspace::open_or_create(&w)?;
+        let (v, id) = super::run_job_with_id(&ws, Box::new(job))?;
+        job_id = Some(id);
+        StatsJob::decode(&v)?
+    } else {
+        crate::engine::bigjobs::querylog::run(&source, &cfg, &engine, None, &())?
+    };
     if a.json {
         let mut v = contract_json(&out, a.full);
+        v["engine"] = json!(a.engine.engine);
+        if let Some(id) = job_id {
+            v["job_id"] = json!(id);
+        }
         if a.report_memory {
             v["peak_rss_mb"] = json!(peak_rss_mb());
         }

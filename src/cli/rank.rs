@@ -46,7 +46,8 @@ pub enum FormArg {
 
 #[derive(Debug, Args)]
 pub struct LinkArgs {
-    /// Graph file: `n m` header + `id url` + `src dst` lines, or a plain `src dst` edge list.
+    /// Graph file: `n m` header + `id url` + `src dst` lines, or a plain `src dst` edge list;
+    /// with the `bigjobs` build also a folder of `links.parquet` + `nodes.parquet`.
     #[arg(long, value_name = "FILE")]
     pub graph: Option<PathBuf>,
     #[arg(long, default_value_t = 0.85)]
@@ -77,6 +78,9 @@ pub struct LinkArgs {
     pub explain: bool,
     #[arg(long)]
     pub json: bool,
+    /// PageRank: where the iteration runs (HITS runs natively only).
+    #[command(flatten)]
+    pub engine: super::bigjobs::EngineArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -189,6 +193,9 @@ struct LinkOut<R> {
     sum: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     history: Option<Vec<f64>>,
+    /// Where PageRank ran (native, datafusion, spark).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<String>,
     scores: Vec<R>,
 }
 
@@ -219,7 +226,7 @@ pub fn run(args: &RankArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
 
 fn load_graph(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<Graph> {
     match (&a.graph, workspace) {
-        (Some(g), None) => Ok(Graph::read_file(g)?),
+        (Some(g), None) => Ok(crate::engine::bigjobs::pagerank::load(g)?),
         (Some(_), Some(_)) => Err(EngineError::invalid(
             "--graph",
             "give either --graph or --workspace, not both",
@@ -258,7 +265,8 @@ fn run_pagerank(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
         }
         cfg = cfg.with_personalization(w)?;
     }
-    let r = pagerank(&g, &cfg, &(), &mut ())?;
+    let engine = a.engine.config()?;
+    let r = crate::engine::bigjobs::pagerank::run(&g, &cfg, &engine, &())?;
     let order = r.ranking(a.top);
     let mut explains = if a.explain {
         r.explain_many(&g, &order, 5)
@@ -286,6 +294,7 @@ fn run_pagerank(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
         converged: r.converged,
         sum: Some(r.sum),
         history: a.history.then(|| r.history.clone()),
+        engine: Some(engine.engine.name().to_string()),
         scores,
     };
     if a.json {
@@ -317,6 +326,9 @@ fn run_pagerank(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
 }
 
 fn run_hits(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
+    if a.engine.config()?.engine != crate::engine::bigjobs::Engine::Native {
+        return Err(EngineError::invalid("--engine", "HITS runs on the native engine only").into());
+    }
     let norm = match a.hits_norm {
         HitsNormArg::Sum => HitsNorm::Sum,
         HitsNormArg::L2 => HitsNorm::L2,
@@ -352,6 +364,7 @@ fn run_hits(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
         converged: r.converged,
         sum: None,
         history: a.history.then(|| r.history.clone()),
+        engine: None,
         scores,
     };
     if a.json {

@@ -250,7 +250,6 @@ async fn materialise(
     report: &mut RunReport,
 ) -> Result<()> {
     let df = ctx.sql(sql).await.map_err(|e| df_err(name, e))?;
-    let schema = Arc::new(df.schema().as_arrow().clone());
     let plan = df
         .create_physical_plan()
         .await
@@ -259,7 +258,7 @@ async fn materialise(
         .await
         .map_err(|e| df_err(name, e))?;
     report.spilled_bytes += spilled(&plan);
-    let table = datafusion::datasource::MemTable::try_new(schema, vec![batches])
+    let table = datafusion::datasource::MemTable::try_new(plan.schema(), vec![batches])
         .map_err(|e| df_err(name, e))?;
     let _ = ctx.deregister_table(name);
     ctx.register_table(name, Arc::new(table))

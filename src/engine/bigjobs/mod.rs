@@ -28,7 +28,9 @@ use crate::engine::error::{EngineError, Result};
 
 pub mod dedup;
 pub mod index;
+pub mod pagerank;
 pub mod plan;
+pub mod querylog;
 
 #[cfg(feature = "bigjobs")]
 pub mod datafusion;

@@ -17,6 +17,7 @@
 //! | `postings-input` v1 | (term, document): tf, tag weight, positions | `--what postings-input` |
 //! | `postings-docs` v1 | document: the index's entry, stored text, out-links | `--what postings-input` |
 //! | `links` v1 | link: source and target node | `--what links` |
+//! | `nodes` v1 | node of the link graph: dense id, own id, URL | `--what links` |
 //! | `querylog` v1 | query-log record | `--what querylog` |
 //!
 //! ```
@@ -307,6 +308,9 @@ pub fn all() -> Vec<SchemaDef> {
         MINHASH_BANDS,
         super::index::POSTINGS_INPUT,
         super::index::POSTINGS_DOCS,
+        super::querylog::QUERYLOG,
+        super::pagerank::LINKS,
+        super::pagerank::NODES,
     ]
 }
 

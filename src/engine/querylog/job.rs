@@ -82,6 +82,9 @@ pub enum LogSource {
 pub struct StatsParams {
     pub source: LogSource,
     pub config: StatsConfig,
+    /// Where the counting runs (native unless asked; `engine::bigjobs::querylog`).
+    #[serde(default)]
+    pub engine: crate::engine::bigjobs::EngineConfig,
 }
 
 /// A statistics run's result: what was read and every statistic.
@@ -218,6 +221,7 @@ impl TypedJob for StatsJob {
 
     fn from_params(p: StatsParams) -> Result<Self> {
         p.config.validate()?;
+        p.engine.validate()?;
         if let LogSource::File { read, .. } = &p.source {
             read.validate()?;
         }
@@ -229,9 +233,10 @@ impl TypedJob for StatsJob {
     }
 
     fn run_typed(&mut self, cx: &JobContext) -> Result<StatsOutput> {
-        compute(
+        crate::engine::bigjobs::querylog::run(
             &self.p.source,
             &self.p.config,
+            &self.p.engine,
             Some(cx.workspace_path()),
             cx,
         )

@@ -39,6 +39,8 @@ use super::{FxMap, Normalise, Record, book, hash64};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
 
+pub use super::stats_more::{cosine_of, selfsim_levels};
+
 /// Parameters of the statistics.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StatsConfig {
@@ -290,6 +292,52 @@ impl Collector {
         self.cfg.validate()?;
         super::stats_more::compute(self, tick)
     }
+}
+
+/// What the statistics read, aggregated: produced from a [`Collector`] by the native engine
+/// ([`Counts::of_collector`]) or from SQL aggregates by a big-job plan
+/// (`engine::bigjobs::querylog`), and turned into [`Stats`] by the one [`Counts::finish`], so
+/// both engines share every formula after the counting.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counts {
+    pub cfg: StatsConfig,
+    /// Requests kept (N) and records left out by the filters.
+    pub requests: u64,
+    pub filtered_out: u64,
+    pub distinct_users: u64,
+    pub sessions: u64,
+    /// Distinct normalised queries in order of first appearance (their ids), and requests of
+    /// each.
+    pub queries: Vec<Box<str>>,
+    pub query_counts: Vec<u64>,
+    /// Every whole group of `cfg.group_size` requests: (query id, requests), by query id.
+    pub groups: Vec<Vec<(u32, u32)>>,
+    /// (group size, distinct queries per whole group) for each size of
+    /// `stats_more::selfsim_levels`.
+    pub distinct_per_group: Vec<(usize, Vec<u32>)>,
+    /// (result page ≥ 1, requests), ascending.
+    pub by_page: Vec<(u32, u64)>,
+    /// Whether the log has a page field (a query log) rather than pages from click ranks.
+    pub page_field: bool,
+    pub page_pairs: PagePairs,
+    /// (click rank ≥ 1, clicks), ascending.
+    pub by_rank: Vec<(u32, u64)>,
+    /// Clicks of every distinct URL (any order).
+    pub url_counts: Vec<u64>,
+    /// For the `cfg.cosine_top` queries with most requests: (query id, (clicks under the query,
+    /// the URL's clicks overall) for every URL clicked under it).
+    pub cosine: Vec<(u32, Vec<(u64, u64)>)>,
+    /// Requests per hour of the day, when any request has a time.
+    pub hours: Option<Vec<u64>>,
+}
+
+/// (user, query) pairs with a result page: how many, their distinct (pair, page) keys, and how
+/// many never leave page 1.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PagePairs {
+    pub pairs: u64,
+    pub pages: u64,
+    pub only_first: u64,
 }
 
 /// The id of hash `h`, a new one (recorded in `hashes`) when first seen.

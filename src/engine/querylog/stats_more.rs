@@ -5,110 +5,196 @@
 
 use rayon::prelude::*;
 
-use super::book;
 use super::fit;
 use super::stats::*;
+use super::{FxMap, book};
 use crate::engine::error::Result;
 use crate::engine::jobs::Tick;
 
 pub(crate) fn compute(c: Collector, tick: &dyn Tick) -> Result<Stats> {
-    let n = c.q.len();
-    let m = c.queries.len();
-    tick.tick(0.0, "counting queries")?;
-    let mut counts = vec![0u64; m];
-    for &q in &c.q {
-        counts[q as usize] += 1;
-    }
-    // Ids are in first-appearance order, so a stable sort by count keeps ties that way.
-    let mut order: Vec<u32> = (0..m as u32).collect();
-    order.par_sort_by_key(|&id| (std::cmp::Reverse(counts[id as usize]), id));
-    let sorted: Vec<u64> = order.iter().map(|&id| counts[id as usize]).collect();
-    let once = counts.iter().filter(|&&k| k == 1).count() as u64;
+    let counts = Counts::of_collector(c, tick)?;
+    counts.finish(tick)
+}
 
-    let volume = Volume {
-        requests: n as u64,
-        distinct_queries: m as u64,
-        distinct_users: c.distinct_users() as u64,
-        sessions: sessions(&c),
-        queries_seen_once: once,
-        repeat_fraction: if n > 0 {
-            1.0 - m as f64 / n as f64
-        } else {
-            0.0
-        },
-        requests_per_query: if m > 0 { n as f64 / m as f64 } else { 0.0 },
-        filtered_out: c.filtered_out,
-        book_requests: book::REQUESTS,
-        book_distinct: book::DISTINCT,
-    };
-    let top_queries = order
-        .iter()
-        .take(c.cfg.top_n)
-        .map(|&id| QueryCount {
-            query: c.query(id).to_string(),
-            count: counts[id as usize],
-        })
-        .collect();
-    let rank_frequency = RankFrequency {
-        zipf: zipf_of(&sorted, c.cfg.zipf),
-        points: plot_ranks(m)
-            .into_iter()
-            .map(|r| (r as u64, sorted[r - 1]))
-            .collect(),
-    };
-    let cov = coverage_points(&sorted, n as u64);
-    let at = |k: usize| cov.get(k - 1).map(|p| p.1).unwrap_or(0.0);
-    let coverage = Coverage {
-        at_5pct: at(5),
-        at_20pct: at(20),
-        at_50pct: at(50),
-        book_at_20pct: book::COVERAGE_AT_20PCT,
-        points: cov
-            .iter()
-            .map(|&(x, y)| CoveragePoint {
-                top_fraction: x,
-                volume_fraction: y,
-                book_fit: book::coverage_fit(x),
-            })
-            .collect(),
-    };
-    tick.tick(0.3, "decay and deviation")?;
-    let decay = decay(&c.q, m, c.cfg.group_size, c.cfg.decay_reference);
-    let deviation = deviation(&c.q, c.cfg.group_size);
-    tick.tick(0.45, "pages and clicks")?;
-    let pages = pages(&c);
-    let clicks = clicks(&c);
-    tick.tick(0.55, "clicked URLs")?;
-    let urls = urls(&c, &order);
-    tick.tick(0.65, "self-similarity")?;
-    let selfsim = selfsim(&c.q, m, c.cfg.selfsim_group);
-    tick.tick(0.75, "query lengths")?;
-    let lengths = lengths(&c, &counts);
-    let time_of_day = c.t.iter().any(|&t| t != NO_TIME).then(|| {
-        let mut h = vec![0u64; 24];
-        for &t in &c.t {
-            if t != NO_TIME {
-                h[(t.rem_euclid(86_400) / 3600) as usize] += 1;
-            }
+impl Counts {
+    /// The aggregates of a collector's request stream (the native engine's side of
+    /// [`Counts`]).
+    pub fn of_collector(c: Collector, tick: &dyn Tick) -> Result<Counts> {
+        tick.tick(0.0, "counting queries")?;
+        let m = c.queries.len();
+        let mut query_counts = vec![0u64; m];
+        for &q in &c.q {
+            query_counts[q as usize] += 1;
         }
-        h
-    });
-    tick.tick(1.0, "done")?;
-    Ok(Stats {
-        config: Some(c.cfg.clone()),
-        volume,
-        top_queries,
-        rank_frequency,
-        coverage,
-        decay,
-        deviation,
-        pages,
-        clicks,
-        urls,
-        selfsim,
-        lengths,
-        time_of_day,
-    })
+        let order = query_order(&query_counts);
+        tick.tick(0.3, "decay and deviation")?;
+        let groups = group_counts_of(&c.q, c.cfg.group_size);
+        let distinct_per_group = selfsim_levels(c.cfg.selfsim_group)
+            .into_iter()
+            .map(|g| (g, distinct_per_group(&c.q, m, g)))
+            .collect();
+        tick.tick(0.45, "pages and clicks")?;
+        let (by_page, page_pairs) = page_counts(&c);
+        let by_rank = histogram_of(c.rank.iter().copied());
+        tick.tick(0.55, "clicked URLs")?;
+        let (url_counts, cosine) = url_counts(&c, &order);
+        let hours = c.t.iter().any(|&t| t != NO_TIME).then(|| {
+            let mut h = vec![0u64; 24];
+            for &t in &c.t {
+                if t != NO_TIME {
+                    h[(t.rem_euclid(86_400) / 3600) as usize] += 1;
+                }
+            }
+            h
+        });
+        Ok(Counts {
+            requests: c.q.len() as u64,
+            filtered_out: c.filtered_out,
+            distinct_users: c.distinct_users() as u64,
+            sessions: sessions(&c),
+            query_counts,
+            groups,
+            distinct_per_group,
+            by_page,
+            page_field: c.page_field,
+            page_pairs,
+            by_rank,
+            url_counts,
+            cosine,
+            hours,
+            queries: c.queries,
+            cfg: c.cfg,
+        })
+    }
+
+    /// Every statistic from the aggregates: the one place where counts become [`Stats`], for
+    /// the native collector and the big-job plans alike.
+    pub fn finish(self, tick: &dyn Tick) -> Result<Stats> {
+        self.cfg.validate()?;
+        let n = self.requests;
+        let m = self.queries.len();
+        let counts = &self.query_counts;
+        let order = query_order(counts);
+        let sorted: Vec<u64> = order.iter().map(|&id| counts[id as usize]).collect();
+        let once = counts.iter().filter(|&&k| k == 1).count() as u64;
+        let volume = Volume {
+            requests: n,
+            distinct_queries: m as u64,
+            distinct_users: self.distinct_users,
+            sessions: self.sessions,
+            queries_seen_once: once,
+            repeat_fraction: if n > 0 {
+                1.0 - m as f64 / n as f64
+            } else {
+                0.0
+            },
+            requests_per_query: if m > 0 { n as f64 / m as f64 } else { 0.0 },
+            filtered_out: self.filtered_out,
+            book_requests: book::REQUESTS,
+            book_distinct: book::DISTINCT,
+        };
+        let top_queries = order
+            .iter()
+            .take(self.cfg.top_n)
+            .map(|&id| QueryCount {
+                query: self.queries[id as usize].to_string(),
+                count: counts[id as usize],
+            })
+            .collect();
+        let rank_frequency = RankFrequency {
+            zipf: zipf_of(&sorted, self.cfg.zipf),
+            points: plot_ranks(m)
+                .into_iter()
+                .map(|r| (r as u64, sorted[r - 1]))
+                .collect(),
+        };
+        let cov = coverage_points(&sorted, n);
+        let at = |k: usize| cov.get(k - 1).map(|p| p.1).unwrap_or(0.0);
+        let coverage = Coverage {
+            at_5pct: at(5),
+            at_20pct: at(20),
+            at_50pct: at(50),
+            book_at_20pct: book::COVERAGE_AT_20PCT,
+            points: cov
+                .iter()
+                .map(|&(x, y)| CoveragePoint {
+                    top_fraction: x,
+                    volume_fraction: y,
+                    book_fit: book::coverage_fit(x),
+                })
+                .collect(),
+        };
+        tick.tick(0.6, "decay and deviation")?;
+        let decay = decay_of(
+            &self.groups,
+            m,
+            self.cfg.group_size,
+            self.cfg.decay_reference,
+        );
+        let deviation = deviation_of(&self.groups, self.cfg.group_size);
+        let pages = pages_of(&self.by_page, self.page_field, &self.page_pairs);
+        let clicks = clicks_of(&self.by_rank);
+        let urls = urls_of(&self.url_counts, &self.cosine, &order, self.cfg.cosine_top);
+        tick.tick(0.7, "self-similarity")?;
+        let selfsim = selfsim_of(&self.distinct_per_group, self.cfg.selfsim_group);
+        tick.tick(0.75, "query lengths")?;
+        let lengths = lengths(&self.queries, counts, self.cfg.words);
+        tick.tick(1.0, "done")?;
+        Ok(Stats {
+            config: Some(self.cfg.clone()),
+            volume,
+            top_queries,
+            rank_frequency,
+            coverage,
+            decay,
+            deviation,
+            pages,
+            clicks,
+            urls,
+            selfsim,
+            lengths,
+            time_of_day: self.hours,
+        })
+    }
+}
+
+/// Query ids by count descending; ids are in first-appearance order, so ties keep that order.
+pub(crate) fn query_order(counts: &[u64]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..counts.len() as u32).collect();
+    order.par_sort_by_key(|&id| (std::cmp::Reverse(counts[id as usize]), id));
+    order
+}
+
+/// The group sizes whose distinct-query series self-similarity reads: the configured one and
+/// the book's levels, each once.
+pub fn selfsim_levels(g: usize) -> Vec<usize> {
+    let mut v = vec![g];
+    for l in book::AGGREGATION_LEVELS {
+        if !v.contains(&l) {
+            v.push(l);
+        }
+    }
+    v
+}
+
+/// (value, count) for every non-zero value, ascending.
+fn histogram_of(values: impl Iterator<Item = u32>) -> Vec<(u32, u64)> {
+    let mut by: Vec<u64> = Vec::new();
+    for v in values {
+        if v == 0 {
+            continue;
+        }
+        let i = v as usize;
+        if by.len() <= i {
+            by.resize(i + 1, 0);
+        }
+        by[i] += 1;
+    }
+    by.iter()
+        .enumerate()
+        .filter(|(_, k)| **k > 0)
+        .map(|(v, k)| (v as u32, *k))
+        .collect()
 }
 
 fn sessions(c: &Collector) -> u64 {
@@ -137,9 +223,24 @@ fn sessions(c: &Collector) -> u64 {
     n
 }
 
-/// Y_i (9-3): occurrences in group i of the distinct queries of the reference group.
-pub(crate) fn decay(q: &[u32], m: usize, g: usize, reference: usize) -> Decay {
+/// (query, count) of every whole group of `g` requests, each sorted by query id.
+pub(crate) fn group_counts_of(q: &[u32], g: usize) -> Vec<Vec<(u32, u32)>> {
     let groups: Vec<&[u32]> = q.chunks_exact(g).collect();
+    groups
+        .par_iter()
+        .map_init(Vec::new, |buf, grp| group_counts(grp, buf))
+        .collect()
+}
+
+/// Y_i (9-3) of the request stream `q` in groups of `g` (see [`decay_of`]).
+#[cfg(test)]
+pub(crate) fn decay(q: &[u32], m: usize, g: usize, reference: usize) -> Decay {
+    decay_of(&group_counts_of(q, g), m, g, reference)
+}
+
+/// Y_i (9-3): occurrences in group i of the distinct queries of the reference group, from
+/// every whole group's (query, count) list.
+pub(crate) fn decay_of(groups: &[Vec<(u32, u32)>], m: usize, g: usize, reference: usize) -> Decay {
     let mut out = Decay {
         group_size: g,
         reference,
@@ -150,12 +251,17 @@ pub(crate) fn decay(q: &[u32], m: usize, g: usize, reference: usize) -> Decay {
         return out;
     }
     let mut mark = vec![false; m];
-    for &x in groups[reference - 1] {
+    for &(x, _) in &groups[reference - 1] {
         mark[x as usize] = true;
     }
     out.y = groups
         .iter()
-        .map(|grp| grp.iter().filter(|&&x| mark[x as usize]).count() as u64)
+        .map(|grp| {
+            grp.iter()
+                .filter(|(x, _)| mark[*x as usize])
+                .map(|(_, k)| *k as u64)
+                .sum()
+        })
         .collect();
     out.first_zero = out
         .y
@@ -173,16 +279,16 @@ pub(crate) fn decay(q: &[u32], m: usize, g: usize, reference: usize) -> Decay {
         let mut sum = vec![0f64; max_lag];
         let mut k = 0u32;
         for r in (0..refs).step_by(step) {
-            for &x in groups[r] {
+            for &(x, _) in &groups[r] {
                 stamp[x as usize] = r as u32;
             }
             for (lag, s) in sum.iter_mut().enumerate() {
-                let grp = groups[r + lag + 1];
-                *s += grp
+                let hits: u64 = groups[r + lag + 1]
                     .iter()
-                    .filter(|&&x| stamp[x as usize] == r as u32)
-                    .count() as f64
-                    / g as f64;
+                    .filter(|(x, _)| stamp[*x as usize] == r as u32)
+                    .map(|(_, c)| *c as u64)
+                    .sum();
+                *s += hits as f64 / g as f64;
             }
             k += 1;
         }
@@ -206,13 +312,14 @@ fn group_counts(grp: &[u32], buf: &mut Vec<u32>) -> Vec<(u32, u32)> {
     out
 }
 
-/// S (9-4) for sliding pairs of adjacent groups.
+/// S (9-4) of the request stream `q` in groups of `g` (see [`deviation_of`]).
+#[cfg(test)]
 pub(crate) fn deviation(q: &[u32], g: usize) -> Deviation {
-    let groups: Vec<&[u32]> = q.chunks_exact(g).collect();
-    let gc: Vec<Vec<(u32, u32)>> = groups
-        .par_iter()
-        .map_init(Vec::new, |buf, grp| group_counts(grp, buf))
-        .collect();
+    deviation_of(&group_counts_of(q, g), g)
+}
+
+/// S (9-4) for sliding pairs of adjacent groups, from every whole group's (query, count) list.
+pub(crate) fn deviation_of(gc: &[Vec<(u32, u32)>], g: usize) -> Deviation {
     let gf = g as f64;
     let s: Vec<f64> = gc
         .windows(2)
@@ -264,46 +371,9 @@ pub(crate) fn deviation(q: &[u32], g: usize) -> Deviation {
     }
 }
 
-fn pages(c: &Collector) -> Pages {
-    let mut by: Vec<u64> = Vec::new();
-    let mut with_page = 0u64;
-    for &p in &c.page {
-        if p == 0 {
-            continue;
-        }
-        with_page += 1;
-        let i = p as usize;
-        if by.len() <= i {
-            by.resize(i + 1, 0);
-        }
-        by[i] += 1;
-    }
-    let by_page: Vec<(u32, u64)> = by
-        .iter()
-        .enumerate()
-        .filter(|(_, k)| **k > 0)
-        .map(|(p, k)| (p as u32, *k))
-        .collect();
-    let share = |p: usize| {
-        if with_page == 0 {
-            0.0
-        } else {
-            100.0 * by.get(p).copied().unwrap_or(0) as f64 / with_page as f64
-        }
-    };
-    let mut out = Pages {
-        share_pct: (1..=5).map(share).collect(),
-        book_share_pct: book::PAGE_SHARES_PCT.to_vec(),
-        by_page,
-        ..Pages::default()
-    };
-    if with_page == 0 {
-        return out;
-    }
-    if c.page_field {
-        let first = by.get(1).copied().unwrap_or(0);
-        out.pages_per_query = (first > 0).then(|| with_page as f64 / first as f64);
-    }
+/// Requests per result page, and the (user, query) pairs' pages.
+fn page_counts(c: &Collector) -> (Vec<(u32, u64)>, PagePairs) {
+    let by_page = histogram_of(c.page.iter().copied());
     // (user, query) pairs: distinct pages each, and whether they stay on page 1.
     let mut keys: Vec<(u64, u32)> =
         c.u.iter()
@@ -327,27 +397,49 @@ fn pages(c: &Collector) -> Pages {
         }
         i = j;
     }
-    if !c.page_field && pairs > 0 {
-        out.pages_per_query = Some(keys.len() as f64 / pairs as f64);
+    let pp = PagePairs {
+        pairs,
+        pages: keys.len() as u64,
+        only_first,
+    };
+    (by_page, pp)
+}
+
+/// Result-page turning (9-5) from the per-page counts and the (user, query) pairs.
+pub(crate) fn pages_of(by_page: &[(u32, u64)], page_field: bool, pp: &PagePairs) -> Pages {
+    let with_page: u64 = by_page.iter().map(|p| p.1).sum();
+    let count = |p: u32| by_page.iter().find(|x| x.0 == p).map_or(0, |x| x.1);
+    let share = |p: u32| {
+        if with_page == 0 {
+            0.0
+        } else {
+            100.0 * count(p) as f64 / with_page as f64
+        }
+    };
+    let mut out = Pages {
+        share_pct: (1..=5).map(share).collect(),
+        book_share_pct: book::PAGE_SHARES_PCT.to_vec(),
+        by_page: by_page.to_vec(),
+        ..Pages::default()
+    };
+    if with_page == 0 {
+        return out;
     }
-    out.first_page_only_share = (pairs > 0).then(|| only_first as f64 / pairs as f64);
+    if page_field {
+        let first = count(1);
+        out.pages_per_query = (first > 0).then(|| with_page as f64 / first as f64);
+    }
+    if !page_field && pp.pairs > 0 {
+        out.pages_per_query = Some(pp.pages as f64 / pp.pairs as f64);
+    }
+    out.first_page_only_share = (pp.pairs > 0).then(|| pp.only_first as f64 / pp.pairs as f64);
     out
 }
 
-fn clicks(c: &Collector) -> Clicks {
-    let mut by: Vec<u64> = Vec::new();
-    let mut total = 0u64;
-    for &r in &c.rank {
-        if r == 0 {
-            continue;
-        }
-        total += 1;
-        let i = r as usize;
-        if by.len() <= i {
-            by.resize(i + 1, 0);
-        }
-        by[i] += 1;
-    }
+/// Click ranks from the per-rank counts.
+pub(crate) fn clicks_of(by_rank: &[(u32, u64)]) -> Clicks {
+    let total: u64 = by_rank.iter().map(|r| r.1).sum();
+    let count = |r: u32| by_rank.iter().find(|x| x.0 == r).map_or(0, |x| x.1);
     Clicks {
         clicks: total,
         rank_share_pct: (1..=10)
@@ -355,44 +447,27 @@ fn clicks(c: &Collector) -> Clicks {
                 if total == 0 {
                     0.0
                 } else {
-                    100.0 * by.get(r).copied().unwrap_or(0) as f64 / total as f64
+                    100.0 * count(r) as f64 / total as f64
                 }
             })
             .collect(),
-        by_rank: by
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| **k > 0)
-            .map(|(r, k)| (r as u32, *k))
-            .collect(),
+        by_rank: by_rank.to_vec(),
     }
 }
 
-fn urls(c: &Collector, order: &[u32]) -> Option<Urls> {
+/// Per top query: (query id, (clicks under the query, the URL's clicks) per URL).
+type CosineInput = Vec<(u32, Vec<(u64, u64)>)>;
+
+/// Clicks per distinct URL, and for the `cosine_top` queries with most requests the (clicks
+/// under the query, the URL's clicks) of every URL clicked under it.
+fn url_counts(c: &Collector, order: &[u32]) -> (Vec<u64>, CosineInput) {
     let nu = c.distinct_urls();
-    if nu == 0 {
-        return None;
-    }
     let mut counts = vec![0u64; nu];
-    let mut clicks = 0u64;
     for &u in &c.url {
         if u != NONE {
             counts[u as usize] += 1;
-            clicks += 1;
         }
     }
-    let once = counts.iter().filter(|&&k| k == 1).count() as u64;
-    let mut sorted = counts.clone();
-    sorted.par_sort_unstable_by(|a, b| b.cmp(a));
-    let (mut acc, mut need) = (0u64, 0usize);
-    for &k in &sorted {
-        if 3 * acc >= 2 * clicks {
-            break;
-        }
-        acc += k;
-        need += 1;
-    }
-    // Cosine (9-6) for the queries with most clicks; dimensions = URLs clicked under Q_i.
     let mut qrank = vec![u32::MAX; c.queries.len()];
     for (i, &q) in order.iter().take(c.cfg.cosine_top).enumerate() {
         qrank[q as usize] = i as u32;
@@ -404,11 +479,11 @@ fn urls(c: &Collector, order: &[u32]) -> Option<Urls> {
             .map(|(&q, &u)| ((qrank[q as usize] as u64) << 32) | u as u64)
             .collect();
     pairs.par_sort_unstable();
-    let mut values = Vec::new();
+    let mut cosine = Vec::new();
     let mut i = 0;
     while i < pairs.len() {
         let qr = pairs[i] >> 32;
-        let (mut dot, mut ni, mut ng, mut dims) = (0f64, 0f64, 0f64, 0u32);
+        let mut dims = Vec::new();
         while i < pairs.len() && pairs[i] >> 32 == qr {
             let u = pairs[i] & 0xFFFF_FFFF;
             let mut w = 0u64;
@@ -416,20 +491,71 @@ fn urls(c: &Collector, order: &[u32]) -> Option<Urls> {
                 w += 1;
                 i += 1;
             }
-            let g = counts[u as usize] as f64;
-            let w = w as f64;
-            dot += w * g;
-            ni += w * w;
-            ng += g * g;
-            dims += 1;
+            dims.push((w, counts[u as usize]));
         }
-        let cos = if ni > 0.0 && ng > 0.0 {
-            (dot / (ni.sqrt() * ng.sqrt())).min(1.0)
-        } else {
-            0.0
-        };
-        values.push((dims, cos));
+        cosine.push((order[qr as usize], dims));
     }
+    (counts, cosine)
+}
+
+/// The cosine (9-6) of one query's URL clicks with the global ones, from (clicks under the
+/// query, clicks overall) per URL; summed in a canonical order so every engine gets the same
+/// bits.
+pub fn cosine_of(dims: &[(u64, u64)]) -> f64 {
+    let mut d = dims.to_vec();
+    d.sort_unstable();
+    let (mut dot, mut ni, mut ng) = (0f64, 0f64, 0f64);
+    for &(w, g) in &d {
+        let (w, g) = (w as f64, g as f64);
+        dot += w * g;
+        ni += w * w;
+        ng += g * g;
+    }
+    if ni > 0.0 && ng > 0.0 {
+        (dot / (ni.sqrt() * ng.sqrt())).min(1.0)
+    } else {
+        0.0
+    }
+}
+
+/// Clicked-URL concentration (§9.6–9.7) and the cosine (9-6) from the aggregates.
+pub(crate) fn urls_of(
+    url_counts: &[u64],
+    cosine: &[(u32, Vec<(u64, u64)>)],
+    order: &[u32],
+    cosine_top: usize,
+) -> Option<Urls> {
+    let nu = url_counts.len();
+    if nu == 0 {
+        return None;
+    }
+    let clicks: u64 = url_counts.iter().sum();
+    let once = url_counts.iter().filter(|&&k| k == 1).count() as u64;
+    let mut sorted = url_counts.to_vec();
+    sorted.par_sort_unstable_by(|a, b| b.cmp(a));
+    let (mut acc, mut need) = (0u64, 0usize);
+    for &k in &sorted {
+        if 3 * acc >= 2 * clicks {
+            break;
+        }
+        acc += k;
+        need += 1;
+    }
+    // In order of the query's rank by requests (ties: first appearance).
+    let mut qrank: FxMap<u32, usize> = FxMap::default();
+    for (i, &q) in order.iter().take(cosine_top).enumerate() {
+        qrank.insert(q, i);
+    }
+    let mut ranked: Vec<(usize, &Vec<(u64, u64)>)> = cosine
+        .iter()
+        .filter(|(_, d)| !d.is_empty())
+        .filter_map(|(q, d)| qrank.get(q).map(|&r| (r, d)))
+        .collect();
+    ranked.sort_unstable_by_key(|(r, _)| *r);
+    let values: Vec<(u32, f64)> = ranked
+        .iter()
+        .map(|(_, d)| (d.len() as u32, cosine_of(d)))
+        .collect();
     let share = |v: &[&(u32, f64)]| {
         (!v.is_empty()).then(|| v.iter().filter(|x| x.1 > 0.8).count() as f64 / v.len() as f64)
     };
@@ -470,8 +596,16 @@ pub(crate) fn distinct_per_group(q: &[u32], m: usize, g: usize) -> Vec<u32> {
         .collect()
 }
 
-pub(crate) fn selfsim(q: &[u32], m: usize, g: usize) -> SelfSim {
-    let series = distinct_per_group(q, m, g);
+/// Self-similarity from the distinct-query series of every level ([`selfsim_levels`]).
+pub(crate) fn selfsim_of(levels: &[(usize, Vec<u32>)], g: usize) -> SelfSim {
+    let series_of = |size: usize| {
+        levels
+            .iter()
+            .find(|l| l.0 == size)
+            .map(|l| l.1.clone())
+            .unwrap_or_default()
+    };
+    let series = series_of(g);
     let x: Vec<f64> = series.iter().map(|&v| v as f64).collect();
     let hurst = fit::hurst_rs(&x);
     let (vh, vt) = fit::hurst_variance_time(&x);
@@ -479,11 +613,7 @@ pub(crate) fn selfsim(q: &[u32], m: usize, g: usize) -> SelfSim {
         .iter()
         .map(|&lg| Level {
             group_size: lg,
-            series: if lg == g {
-                series.clone()
-            } else {
-                distinct_per_group(q, m, lg)
-            },
+            series: series_of(lg),
         })
         .collect();
     SelfSim {
@@ -517,17 +647,17 @@ fn histogram(pairs: impl Iterator<Item = (u32, u64)>) -> (Vec<(u32, u64)>, f64) 
     (h, if n > 0 { sum / n as f64 } else { 0.0 })
 }
 
-fn lengths(c: &Collector, counts: &[u64]) -> Lengths {
-    let chars: Vec<u32> = c
-        .queries
+/// Query lengths in characters (and jieba words) of the distinct queries, weighted by their
+/// requests.
+pub(crate) fn lengths(queries: &[Box<str>], counts: &[u64], words: bool) -> Lengths {
+    let chars: Vec<u32> = queries
         .par_iter()
         .map(|q| q.chars().count() as u32)
         .collect();
     let (ch, mean_chars) = histogram(chars.iter().zip(counts).map(|(&l, &k)| (l, k)));
-    let (words, mean_words) = if c.cfg.words {
+    let (words, mean_words) = if words {
         let jieba = crate::engine::text::segment::Segmenter::shared().jieba();
-        let w: Vec<u32> = c
-            .queries
+        let w: Vec<u32> = queries
             .par_iter()
             .map(|q| {
                 if q.is_empty() {

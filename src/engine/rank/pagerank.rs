@@ -168,31 +168,14 @@ pub fn pagerank(
     observer: &mut dyn IterationObserver,
 ) -> Result<PageRankResult> {
     let n = g.node_count();
-    let mut res = PageRankResult {
-        config: cfg.clone(),
-        nodes: n,
-        edges: g.edge_count(),
-        dangling_nodes: g.stats.dangling,
-        iterations: 0,
-        converged: true,
-        history: Vec::new(),
-        sum: 0.0,
-        scores: Vec::new(),
-    };
+    let mut res = PageRankResult::start(g, cfg);
     if n == 0 {
         return Ok(res);
     }
-    if let Some(p) = &cfg.personalization
-        && p.len() != n
-    {
-        return Err(EngineError::invalid(
-            "--personalize",
-            format!("{} weights for {n} nodes", p.len()),
-        ));
-    }
+    check_personalization(cfg, n)?;
     let d = cfg.damping;
     let uniform = 1.0 / n as f64;
-    let tele = |v: usize| -> f64 { cfg.personalization.as_ref().map_or(uniform, |p| p[v]) };
+    let tele = |v: usize| -> f64 { teleport(cfg, n, v) };
     let outdeg: Vec<f64> = (0..n).map(|v| g.out_degree(v) as f64).collect();
     let dangling: Vec<usize> = (0..n).filter(|&v| g.out_degree(v) == 0).collect();
     let parallel = n >= 50_000;
@@ -262,16 +245,59 @@ pub fn pagerank(
             break;
         }
     }
-    if cfg.form == Form::Book {
-        let scale = n as f64;
+    Ok(finish(res, x))
+}
+
+/// A personalisation vector must have one weight per node.
+pub fn check_personalization(cfg: &PageRankConfig, n: usize) -> Result<()> {
+    if let Some(p) = &cfg.personalization
+        && p.len() != n
+    {
+        return Err(EngineError::invalid(
+            "--personalize",
+            format!("{} weights for {n} nodes", p.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// Node `v`'s teleport weight `t_v` (normalised scale): its personalisation weight, else 1/N.
+pub fn teleport(cfg: &PageRankConfig, n: usize, v: usize) -> f64 {
+    let uniform = 1.0 / n as f64;
+    cfg.personalization
+        .as_ref()
+        .map_or(uniform, |p| p.get(v).copied().unwrap_or(0.0))
+}
+
+/// The result from the last normalised-scale vector `x`: the form's scale applied and the sum
+/// taken (the native iteration and the big-job plans share this).
+pub fn finish(mut res: PageRankResult, mut x: Vec<f64>) -> PageRankResult {
+    if res.config.form == Form::Book {
+        let scale = x.len() as f64;
         x.iter_mut().for_each(|v| *v *= scale);
     }
     res.sum = x.iter().sum();
     res.scores = x;
-    Ok(res)
+    res
 }
 
 impl PageRankResult {
+    /// The result before any iteration: the graph's sizes, no scores (an empty graph's
+    /// result).
+    pub fn start(g: &Graph, cfg: &PageRankConfig) -> PageRankResult {
+        PageRankResult {
+            config: cfg.clone(),
+            nodes: g.node_count(),
+            edges: g.edge_count(),
+            dangling_nodes: g.stats.dangling,
+            iterations: 0,
+            converged: true,
+            history: Vec::new(),
+            sum: 0.0,
+            scores: Vec::new(),
+        }
+    }
+
     /// Dense node ids sorted by score descending (ties by dense id), first `top` of them.
     pub fn ranking(&self, top: Option<usize>) -> Vec<usize> {
         rank_desc(&self.scores, top)

@@ -15,6 +15,22 @@ import sys
 import time
 
 
+def jvm_peak_rss_mb(spark):
+    """The Spark JVM's peak resident memory (VmHWM), in MB, or 0 where it cannot be read.
+
+    The JVM is PySpark's gateway process, not a child the workbench waits for, so the
+    workbench's own peak RSS does not include it."""
+    try:
+        pid = spark.sparkContext._gateway.proc.pid
+        with open("/proc/%d/status" % pid, encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except Exception:  # noqa: BLE001 - a figure, never a failure
+        pass
+    return 0.0
+
+
 def main():
     plan_path, out = sys.argv[1], sys.argv[2]
     master = sys.argv[3] if len(sys.argv) > 3 else "local[2]"
@@ -74,6 +90,7 @@ def main():
     for i, step in enumerate(plan["steps"]):
         say(i / n, "%s: step %d" % (plan["name"], i + 1))
         run(step)
+    report["engine_peak_rss_mb"] = jvm_peak_rss_mb(spark)
     spark.stop()
     report["total_s"] = time.time() - t0
     with open(os.path.join(out, "report.json.tmp"), "w", encoding="utf-8") as f:

@@ -252,14 +252,6 @@ fn stats_config(a: &StatsArgs) -> Result<StatsConfig, EngineError> {
     Ok(cfg)
 }
 
-/// Peak resident memory of this process, MB (Linux `VmHWM`).
-pub fn peak_rss_mb() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
 /// The contract document of `stats --json`.
 pub fn contract_json(out: &StatsOutput, full: bool) -> Value {
     let st = &out.stats;
@@ -363,7 +355,7 @@ fn stats(cli: &Cli, a: &StatsArgs) -> anyhow::Result<()> {
             v["job_id"] = json!(id);
         }
         if a.report_memory {
-            v["peak_rss_mb"] = json!(peak_rss_mb());
+            v["peak_rss_mb"] = json!(super::peak_rss_mb());
         }
         return print_json(&v);
     }

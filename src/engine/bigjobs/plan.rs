@@ -137,4 +137,8 @@ pub struct RunReport {
     /// Bytes DataFusion spilled to disk (0 on Spark, which reports none back).
     #[serde(default)]
     pub spilled_bytes: u64,
+    /// Peak resident memory of an engine outside this process, in MB (Spark's JVM; 0 for
+    /// DataFusion, whose memory is this process's own).
+    #[serde(default)]
+    pub engine_peak_rss_mb: f64,
 }

@@ -46,6 +46,11 @@ pub fn scale_config() -> Config {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct SigStage {
     pub pages: usize,
+    /// Planted copies and the generator's seed: the corpus the signatures are of.
+    #[serde(default)]
+    pub planted: usize,
+    #[serde(default)]
+    pub seed: u64,
     pub seconds: f64,
     pub bytes: u64,
 }
@@ -85,6 +90,8 @@ pub fn write_signatures(
         .sum();
     Ok(SigStage {
         pages: spec.n,
+        planted: spec.planted,
+        seed: spec.seed,
         seconds: t.elapsed().as_secs_f64(),
         bytes,
     })
@@ -100,6 +107,8 @@ pub struct Grouped {
     pub candidates: usize,
     pub seconds: f64,
     pub spilled_bytes: u64,
+    /// Peak memory of an engine outside this process (Spark's JVM), MB.
+    pub engine_peak_rss_mb: f64,
     #[serde(skip)]
     pub exact: Vec<Vec<usize>>,
     #[serde(skip)]
@@ -123,9 +132,9 @@ fn pairs_of(groups: &[Vec<usize>]) -> Vec<(usize, usize)> {
 /// Group the signatures at `sig` on `engine` (`work` holds the engine's output).
 pub fn group(sig: &Path, engine: &EngineConfig, work: &Path, tick: &dyn Tick) -> Result<Grouped> {
     let t = Instant::now();
-    let (exact, buckets, spilled) = if engine.engine == Engine::Native {
+    let (exact, buckets, spilled, engine_rss) = if engine.engine == Engine::Native {
         let (exact, buckets) = group_native(sig)?;
-        (exact, buckets, 0)
+        (exact, buckets, 0, 0.0)
     } else {
         let out_md5 = work.join("md5");
         let r1 = super::run_plan(&on_engine::plan_md5(sig), &out_md5, engine, tick)?;
@@ -133,7 +142,12 @@ pub fn group(sig: &Path, engine: &EngineConfig, work: &Path, tick: &dyn Tick) ->
         let out_mh = work.join("minhash");
         let r2 = super::run_plan(&on_engine::plan_minhash(sig), &out_mh, engine, tick)?;
         let buckets = on_engine::member_groups(&on_engine::read_out(&out_mh.join("members"))?)?;
-        (exact, buckets, r1.spilled_bytes + r2.spilled_bytes)
+        (
+            exact,
+            buckets,
+            r1.spilled_bytes + r2.spilled_bytes,
+            r1.engine_peak_rss_mb.max(r2.engine_peak_rss_mb),
+        )
     };
     let pairs = pairs_of(&buckets);
     Ok(Grouped {
@@ -142,6 +156,7 @@ pub fn group(sig: &Path, engine: &EngineConfig, work: &Path, tick: &dyn Tick) ->
         candidates: pairs.len(),
         seconds: t.elapsed().as_secs_f64(),
         spilled_bytes: spilled,
+        engine_peak_rss_mb: engine_rss,
         exact,
         pairs,
     })
@@ -245,7 +260,11 @@ pub struct ScaleRow {
     pub planted: usize,
     pub planted_found: usize,
     pub spilled_bytes: u64,
+    /// This process's peak resident memory, MB (the CLI fills it in).
     pub peak_rss_mb: f64,
+    /// An engine outside this process (Spark's JVM): its peak resident memory, MB.
+    #[serde(default)]
+    pub engine_peak_rss_mb: f64,
 }
 
 /// Run the whole experiment for `spec` on `engine`, reusing `sig` when it is already written
@@ -293,6 +312,7 @@ pub fn run(
         planted_found: hit,
         spilled_bytes: g.spilled_bytes,
         peak_rss_mb: 0.0,
+        engine_peak_rss_mb: g.engine_peak_rss_mb,
     })
 }
 

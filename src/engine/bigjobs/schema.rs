@@ -318,3 +318,21 @@ pub fn all() -> Vec<SchemaDef> {
 pub fn by_name(name: &str) -> Option<SchemaDef> {
     all().into_iter().find(|s| s.name == name)
 }
+
+#[cfg(test)]
+mod tests {
+    /// `docs/parquet_schemas.md` is `export-parquet --schemas`: a column changed here and not
+    /// there fails (make it again with that command).
+    #[test]
+    fn the_schema_document_is_current() {
+        let doc = include_str!("../../../docs/parquet_schemas.md");
+        for s in super::all() {
+            assert!(
+                doc.contains(&s.markdown()),
+                "docs/parquet_schemas.md is out of date for `{}`: \
+                 tianwang export-parquet --schemas",
+                s.name
+            );
+        }
+    }
+}

@@ -16,9 +16,7 @@ use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
 use super::task::{Loaded, Task};
 use crate::engine::jobs::JobHandle;
 use crate::engine::querylog::generate::{GenConfig, write_file};
-use crate::engine::querylog::job::{
-    ImportJob, ImportParams, LogSource, StatsOutput, StatsParams, compute,
-};
+use crate::engine::querylog::job::{ImportJob, ImportParams, LogSource, StatsOutput, StatsParams};
 use crate::engine::querylog::persist::{self, LogRow};
 use crate::engine::querylog::read::ReadConfig;
 use crate::engine::querylog::stats::StatsConfig;
@@ -85,6 +83,8 @@ pub(crate) struct Computed {
     pub out: StatsOutput,
     pub file: Option<PathBuf>,
     pub synthetic: bool,
+    /// The engine that counted (native, DataFusion, Spark).
+    pub engine: crate::engine::bigjobs::Engine,
 }
 
 pub(crate) struct QuerylogPanel {
@@ -101,6 +101,8 @@ pub(crate) struct QuerylogPanel {
     generator: GenConfig,
     stored: Loaded<Vec<LogRow>>,
     stored_pick: Option<i64>,
+    /// Where the statistics run (native, DataFusion, Spark).
+    engine: crate::engine::bigjobs::EngineConfig,
     user_sample: Option<f64>,
     time_from: String,
     time_to: String,
@@ -109,6 +111,9 @@ pub(crate) struct QuerylogPanel {
     error: Option<String>,
     tab: Tab,
     import: Option<JobHandle>,
+    /// A statistics run on DataFusion or Spark with a workspace open: a logged
+    /// `querylog-stats` job (progress in the jobs bar), and the file it read.
+    stats_job: Option<(JobHandle, Option<PathBuf>)>,
     sent: Option<Result<PathBuf, String>>,
     sending: Option<Task<Result<PathBuf, String>>>,
 }
@@ -128,6 +133,7 @@ impl Default for QuerylogPanel {
             generator: GenConfig::default(),
             stored: Loaded::default(),
             stored_pick: None,
+            engine: Default::default(),
             user_sample: None,
             time_from: String::new(),
             time_to: String::new(),
@@ -136,6 +142,7 @@ impl Default for QuerylogPanel {
             error: None,
             tab: Tab::Volume,
             import: None,
+            stats_job: None,
             sent: None,
             sending: None,
         }
@@ -192,7 +199,8 @@ impl QuerylogPanel {
         }
     }
 
-    fn start(&mut self, ctx: &egui::Context, workspace: Option<PathBuf>) {
+    fn start(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
+        let workspace = cx.session.map(|s| s.path.clone());
         let cfg = match self.stats_config() {
             Ok(c) => c,
             Err(e) => {
@@ -200,12 +208,52 @@ impl QuerylogPanel {
                 return;
             }
         };
+        if let Err(e) = self.engine.validate() {
+            self.error = Some(e.to_string());
+            return;
+        }
         self.error = None;
         let source = self.source;
         let read = self.read_config();
         let path = PathBuf::from(self.path.trim());
         let generator = self.generator.clone();
         let stored = self.stored_pick;
+        let engine = self.engine.clone();
+        let ran_on = engine.engine;
+        // On DataFusion or Spark with a workspace open, a file or stored log is counted by a
+        // logged job, as `querylog stats --engine … --workspace` does: progress in the jobs
+        // bar, parameters and result in the experiment log.
+        if ran_on != crate::engine::bigjobs::Engine::Native && workspace.is_some() {
+            let job_source = match (source, stored) {
+                (SourceKind::File, _) => Some(LogSource::File {
+                    path: path.clone(),
+                    read: read.clone(),
+                }),
+                (SourceKind::Stored, Some(id)) => Some(LogSource::Stored { log_id: id }),
+                _ => None,
+            };
+            if let Some(src) = job_source {
+                use crate::engine::jobs::registry::TypedJob;
+                let file = matches!(src, LogSource::File { .. }).then(|| path.clone());
+                match crate::engine::querylog::job::StatsJob::from_params(StatsParams {
+                    source: src,
+                    config: cfg,
+                    engine,
+                }) {
+                    Ok(job) => {
+                        self.stats_job = cx.start_job(Box::new(job)).map(|h| (h, file));
+                    }
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+                return;
+            }
+        }
+        let compute = move |source: &LogSource,
+                            cfg: &StatsConfig,
+                            ws: Option<&std::path::Path>,
+                            tick: &dyn crate::engine::jobs::Tick| {
+            crate::engine::bigjobs::querylog::run(source, cfg, &engine, ws, tick)
+        };
         self.task = Some(Task::spawn(ctx, move || {
             let r = match source {
                 SourceKind::File => compute(
@@ -221,6 +269,7 @@ impl QuerylogPanel {
                     out,
                     file: Some(path),
                     synthetic: false,
+                    engine: ran_on,
                 }),
                 SourceKind::Generate => {
                     let file = std::env::temp_dir().join(format!(
@@ -243,6 +292,7 @@ impl QuerylogPanel {
                             out,
                             file: Some(file),
                             synthetic: true,
+                            engine: ran_on,
                         })
                     })
                 }
@@ -257,6 +307,7 @@ impl QuerylogPanel {
                         out,
                         file: None,
                         synthetic: false,
+                        engine: ran_on,
                     }),
                     None => Err(crate::engine::error::EngineError::invalid(
                         "log",
@@ -409,14 +460,14 @@ impl QuerylogPanel {
             .labelled_by(l.id);
         });
         ui.horizontal(|ui| {
-            let busy = self.task.is_some();
+            let busy = self.task.is_some() || self.stats_job.is_some();
             let label = if self.source == SourceKind::Generate {
                 lang.t("ql.generate_compute")
             } else {
                 lang.t("ql.compute")
             };
             if ui.add_enabled(!busy, egui::Button::new(label)).clicked() {
-                self.start(ui.ctx(), cx.session.map(|s| s.path.clone()));
+                self.start(cx, &ui.ctx().clone());
             }
             if busy {
                 ui.spinner();
@@ -472,6 +523,32 @@ impl QuerylogPanel {
                     self.sent = None;
                 }
                 Err(e) => self.error = Some(e),
+            }
+        }
+        if let Some((h, file)) = &self.stats_job {
+            use crate::engine::jobs::JobState;
+            match h.snapshot().state {
+                JobState::Done(v) => {
+                    match serde_json::from_value::<StatsOutput>(v) {
+                        Ok(out) => {
+                            self.computed = Some(Computed {
+                                out,
+                                file: file.clone(),
+                                synthetic: false,
+                                engine: self.engine.engine,
+                            });
+                            self.sent = None;
+                        }
+                        Err(e) => self.error = Some(format!("querylog-stats result: {e}")),
+                    }
+                    self.stats_job = None;
+                }
+                JobState::Cancelled => self.stats_job = None,
+                JobState::Failed { message, .. } => {
+                    self.stats_job = None;
+                    self.error = Some(message);
+                }
+                _ => {}
             }
         }
         if let Some(h) = &self.import {
@@ -564,6 +641,12 @@ impl LabPanel for QuerylogPanel {
             .id_salt("ql_scroll")
             .show(ui, |ui| {
                 self.source_ui(cx, ui);
+                crate::ui::engine_choice::engine_row(
+                    ui,
+                    cx.lang,
+                    &mut self.engine,
+                    Some(lang.t("engine.querylog_note")),
+                );
                 if let Some(e) = &self.error {
                     ui.colored_label(ui.visuals().error_fg_color, e);
                 }
@@ -575,6 +658,13 @@ impl LabPanel for QuerylogPanel {
                 if c.synthetic {
                     ui.label(RichText::new(lang.t("ql.synthetic")).italics());
                 }
+                ui.label(lang.tf(
+                    "ql.computed_on",
+                    &[
+                        &crate::ui::engine_choice::engine_label(lang, c.engine),
+                        &format!("{:.2}", c.out.elapsed_s),
+                    ],
+                ));
                 if let Some(r) = &c.out.read {
                     ui.label(lang.tf(
                         "ql.read_summary",
@@ -643,6 +733,7 @@ impl LabPanel for QuerylogPanel {
                     }
                 }
                 self.first_page_only = p.config.first_page_only;
+                self.engine = p.engine;
                 Ok(())
             }
             _ => Err("not a query-log run".into()),

@@ -459,6 +459,12 @@ impl QuerylogPanel {
             )
             .labelled_by(l.id);
         });
+        crate::ui::engine_choice::engine_row(
+            ui,
+            lang,
+            &mut self.engine,
+            Some(lang.t("engine.querylog_note")),
+        );
         ui.horizontal(|ui| {
             let busy = self.task.is_some() || self.stats_job.is_some();
             let label = if self.source == SourceKind::Generate {
@@ -641,12 +647,6 @@ impl LabPanel for QuerylogPanel {
             .id_salt("ql_scroll")
             .show(ui, |ui| {
                 self.source_ui(cx, ui);
-                crate::ui::engine_choice::engine_row(
-                    ui,
-                    cx.lang,
-                    &mut self.engine,
-                    Some(lang.t("engine.querylog_note")),
-                );
                 if let Some(e) = &self.error {
                     ui.colored_label(ui.visuals().error_fg_color, e);
                 }

@@ -6,17 +6,16 @@
 //! unreachable Spark master) exiting 2 with the workspace untouched.
 #![cfg(feature = "bigjobs")]
 
+mod bigjobs_common;
+
+use bigjobs_common::{bin, spark_ready};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use tianwang::engine::bigjobs::dedup::on_engine;
 use tianwang::engine::bigjobs::{Engine, EngineConfig};
 use tianwang::engine::dedup::{Config, Method, Outcome, Prepared, devset};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-}
 
 fn run(args: &[&str]) -> Output {
     bin().args(args).output().unwrap()
@@ -37,29 +36,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// Spark is there (the venv `scale/setup.sh` makes), or the test says why it skips — unless
-/// `TIANWANG_REQUIRE_SPARK=1` (scale/check.sh), where a missing Spark fails.
-fn spark_ready() -> bool {
-    let py = tianwang::engine::bigjobs::spark::python();
-    let ok = Command::new(&py)
-        .args(["-c", "import pyspark"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-        && Command::new("java").arg("-version").output().is_ok();
-    if !ok {
-        assert!(
-            std::env::var_os("TIANWANG_REQUIRE_SPARK").is_none(),
-            "Spark is required (TIANWANG_REQUIRE_SPARK) but {} has no pyspark or java is missing: run scale/setup.sh",
-            py.display()
-        );
-        eprintln!(
-            "SKIP Spark: no pyspark in {} (run scale/setup.sh)",
-            py.display()
-        );
-    }
-    ok
 }
 
 /// What must be equal across engines: pairs, clusters, and the method's own counts (not the

@@ -8,6 +8,9 @@
 //!
 //! Run with `cargo test --features bigjobs --test bigjobs_index`. Spark cases skip (saying so)
 //! without the venv of `scale/setup.sh`, unless `TIANWANG_REQUIRE_SPARK=1`.
+mod bigjobs_common;
+
+use bigjobs_common::spark_ready;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
@@ -55,22 +58,6 @@ fn json_of(o: &Output) -> Value {
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-fn spark_ready() -> bool {
-    let home = std::env::var("HOME").unwrap_or_default();
-    let ok = Path::new(&home)
-        .join(".cache/tianwang/spark-venv/bin/python")
-        .exists()
-        || std::env::var_os("TIANWANG_SPARK_PYTHON").is_some();
-    if !ok {
-        assert!(
-            std::env::var("TIANWANG_REQUIRE_SPARK").as_deref() != Ok("1"),
-            "TIANWANG_REQUIRE_SPARK=1 but there is no Spark venv (run scale/setup.sh)"
-        );
-        eprintln!("skipping the Spark case: no ~/.cache/tianwang/spark-venv (run scale/setup.sh)");
-    }
-    ok
 }
 
 fn engine(e: Engine, pool_mb: usize) -> EngineConfig {

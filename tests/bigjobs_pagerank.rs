@@ -7,12 +7,13 @@
 //! + `nodes` Parquet round trip; wrong-schema files and bad flags exit 2; `rank pagerank
 //! --engine datafusion` through the binary.
 
+mod bigjobs_common;
+
+use bigjobs_common::{bin, ok_json, spark_ready};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::Value;
 use tianwang::engine::bigjobs::{Engine, EngineConfig, pagerank as bp};
 use tianwang::engine::jobs::{JobRunner, JobState};
 use tianwang::engine::rank::graph::{Graph, GraphStats, parse_graph};
@@ -207,20 +208,6 @@ fn links_round_trip_and_wrong_schema() {
     assert!(e.to_string().contains("nodes.parquet"), "{e}");
 }
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-}
-
-fn ok_json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
 #[test]
 fn cli_engine_flag_export_and_bad_input() {
     let d = scratch("cli");
@@ -301,23 +288,6 @@ fn cli_engine_flag_export_and_bad_input() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-}
-
-/// Whether Spark can run here (skipped with a reason, or failed under
-/// `TIANWANG_REQUIRE_SPARK=1`).
-fn spark_ready() -> bool {
-    let py = tianwang::engine::bigjobs::spark::python();
-    let ok = py.is_absolute() && py.exists();
-    if !ok {
-        if std::env::var("TIANWANG_REQUIRE_SPARK").as_deref() == Ok("1") {
-            panic!(
-                "TIANWANG_REQUIRE_SPARK=1 but no PySpark venv ({})",
-                py.display()
-            );
-        }
-        eprintln!("skipping Spark: no venv at ~/.cache/tianwang/spark-venv (run scale/setup.sh)");
-    }
-    ok
 }
 
 #[test]

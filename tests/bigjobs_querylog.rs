@@ -9,8 +9,10 @@
 //! when `TIANWANG_REQUIRE_SPARK=1`). `../shared/data` holds no SogouQ sample, so the real-log
 //! case is the generated SogouQ-format log.
 
+mod bigjobs_common;
+
+use bigjobs_common::{bin, ok_json, spark_ready};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::Instant;
 
 use serde_json::Value;
@@ -245,20 +247,6 @@ fn querylog_parquet_round_trip_and_wrong_schema() {
     assert!(e.to_string().contains("links.parquet"), "{e}");
 }
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-}
-
-fn ok_json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
 #[test]
 fn stored_log_on_datafusion_is_a_logged_job() {
     let d = scratch("job");
@@ -336,22 +324,6 @@ fn stored_log_on_datafusion_is_a_logged_job() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-}
-
-/// Whether Spark can run here (see the module doc).
-fn spark_ready() -> bool {
-    let py = tianwang::engine::bigjobs::spark::python();
-    let ok = py.is_absolute() && py.exists();
-    if !ok {
-        if std::env::var("TIANWANG_REQUIRE_SPARK").as_deref() == Ok("1") {
-            panic!(
-                "TIANWANG_REQUIRE_SPARK=1 but no PySpark venv ({})",
-                py.display()
-            );
-        }
-        eprintln!("skipping Spark: no venv at ~/.cache/tianwang/spark-venv (run scale/setup.sh)");
-    }
-    ok
 }
 
 #[test]

@@ -5,48 +5,18 @@
 //! model fitted from rows (`--crossover`), and a bad rows file exiting 2 naming its line.
 #![cfg(feature = "bigjobs")]
 
+mod bigjobs_common;
+
+use bigjobs_common::{bin, ok_json, spark_ready};
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::{Value, json};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-}
-
-fn ok_json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tianwang-bigscale-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn spark_ready() -> bool {
-    let py = tianwang::engine::bigjobs::spark::python();
-    let ok = Command::new(&py)
-        .args(["-c", "import pyspark"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-        && Command::new("java").arg("-version").output().is_ok();
-    if !ok {
-        assert!(
-            std::env::var_os("TIANWANG_REQUIRE_SPARK").is_none(),
-            "Spark is required (TIANWANG_REQUIRE_SPARK) but {} has no pyspark: run scale/setup.sh",
-            py.display()
-        );
-        eprintln!("SKIP Spark: no pyspark in {}", py.display());
-    }
-    ok
 }
 
 fn scale_row(sig: &std::path::Path, engine: &str, extra: &[&str]) -> Value {

@@ -8,7 +8,7 @@
 
 mod bigjobs_common;
 
-use bigjobs_common::{bin, spark_ready};
+use bigjobs_common::{bin, ok_json, spark_ready};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -19,16 +19,6 @@ use tianwang::engine::dedup::{Config, Method, Outcome, Prepared, devset};
 
 fn run(args: &[&str]) -> Output {
     bin().args(args).output().unwrap()
-}
-
-fn json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -64,7 +54,7 @@ fn same_outcome(a: &Outcome, b: &Outcome) {
 #[test]
 fn datafusion_equals_native_on_the_sample_web_and_the_devset() {
     let dev = scratch("devset");
-    json(&run(&[
+    ok_json(&run(&[
         "dedup",
         "--make-devset",
         dev.to_str().unwrap(),
@@ -75,10 +65,10 @@ fn datafusion_equals_native_on_the_sample_web_and_the_devset() {
             let mut base = vec!["dedup"];
             base.extend(source.iter().copied());
             base.extend(["--method", m, "--json"]);
-            let native = json(&run(&base));
+            let native = ok_json(&run(&base));
             let mut df = base.clone();
             df.extend(["--engine", "datafusion"]);
-            let df = json(&run(&df));
+            let df = ok_json(&run(&df));
             assert_eq!(df["engine"], "datafusion");
             assert_eq!(comparable(&native), comparable(&df), "{source:?} {m}");
             assert!(
@@ -95,8 +85,8 @@ fn spark_equals_native_on_the_sample_web() {
         return;
     }
     for m in ["md5", "simhash", "minhash"] {
-        let native = json(&run(&["dedup", "--sample", "--method", m, "--json"]));
-        let spark = json(&run(&[
+        let native = ok_json(&run(&["dedup", "--sample", "--method", m, "--json"]));
+        let spark = ok_json(&run(&[
             "dedup", "--sample", "--method", m, "--engine", "spark", "--json",
         ]));
         assert_eq!(spark["engine"], "spark");
@@ -195,14 +185,14 @@ fn signatures_round_trip_with_signed_hashes() {
 #[test]
 fn pages_round_trip_through_the_cli() {
     let dev = scratch("dev2");
-    json(&run(&[
+    ok_json(&run(&[
         "dedup",
         "--make-devset",
         dev.to_str().unwrap(),
         "--json",
     ]));
     let out = scratch("pages");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "export-parquet",
         "--dir",
         dev.to_str().unwrap(),
@@ -222,7 +212,7 @@ fn pages_round_trip_through_the_cli() {
     )
     .unwrap();
     assert_eq!(docs, corpus.docs);
-    let a = json(&run(&[
+    let a = ok_json(&run(&[
         "dedup",
         "--dir",
         dev.to_str().unwrap(),
@@ -230,7 +220,7 @@ fn pages_round_trip_through_the_cli() {
         "minhash",
         "--json",
     ]));
-    let b = json(&run(&[
+    let b = ok_json(&run(&[
         "dedup",
         "--parquet",
         pages.to_str().unwrap(),
@@ -239,7 +229,7 @@ fn pages_round_trip_through_the_cli() {
         "--json",
     ]));
     assert_eq!(comparable(&a)["pairs"], comparable(&b)["pairs"]);
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "export-parquet",
         "--dir",
         dev.to_str().unwrap(),
@@ -284,7 +274,7 @@ fn pages_round_trip_through_the_cli() {
 
 fn job_count(ws: &Path) -> usize {
     let o = run(&["--workspace", ws.to_str().unwrap(), "jobs", "--json"]);
-    let v = json(&o);
+    let v = ok_json(&o);
     v.as_array()
         .map_or_else(|| v["jobs"].as_array().map_or(0, Vec::len), Vec::len)
 }
@@ -295,7 +285,7 @@ fn job_count(ws: &Path) -> usize {
 fn logged_job_and_unreachable_cluster() {
     let d = scratch("ws");
     let ws = d.join("w.tianwang");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "--workspace",
         ws.to_str().unwrap(),
         "dedup",
@@ -307,7 +297,7 @@ fn logged_job_and_unreachable_cluster() {
         "--json",
     ]));
     assert_eq!(v["engine"], "datafusion");
-    let jobs = json(&run(&[
+    let jobs = ok_json(&run(&[
         "--workspace",
         ws.to_str().unwrap(),
         "jobs",

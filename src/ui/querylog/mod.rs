@@ -113,7 +113,7 @@ pub(crate) struct QuerylogPanel {
     import: Option<JobHandle>,
     /// A statistics run on DataFusion or Spark with a workspace open: a logged
     /// `querylog-stats` job (progress in the jobs bar), and the file it read.
-    stats_job: Option<(JobHandle, Option<PathBuf>)>,
+    stats_job: Option<(JobHandle, Option<PathBuf>, crate::engine::bigjobs::Engine)>,
     sent: Option<Result<PathBuf, String>>,
     sending: Option<Task<Result<PathBuf, String>>>,
 }
@@ -241,7 +241,7 @@ impl QuerylogPanel {
                     engine,
                 }) {
                     Ok(job) => {
-                        self.stats_job = cx.start_job(Box::new(job)).map(|h| (h, file));
+                        self.stats_job = cx.start_job(Box::new(job)).map(|h| (h, file, ran_on));
                     }
                     Err(e) => self.error = Some(e.to_string()),
                 }
@@ -531,7 +531,7 @@ impl QuerylogPanel {
                 Err(e) => self.error = Some(e),
             }
         }
-        if let Some((h, file)) = &self.stats_job {
+        if let Some((h, file, ran_on)) = &self.stats_job {
             use crate::engine::jobs::JobState;
             match h.snapshot().state {
                 JobState::Done(v) => {
@@ -541,7 +541,7 @@ impl QuerylogPanel {
                                 out,
                                 file: file.clone(),
                                 synthetic: false,
-                                engine: self.engine.engine,
+                                engine: *ran_on,
                             });
                             self.sent = None;
                         }

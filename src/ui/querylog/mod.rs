@@ -208,10 +208,6 @@ impl QuerylogPanel {
                 return;
             }
         };
-        if let Err(e) = self.engine.validate() {
-            self.error = Some(e.to_string());
-            return;
-        }
         self.error = None;
         let source = self.source;
         let read = self.read_config();

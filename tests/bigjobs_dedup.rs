@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::Value;
-use tianwang::engine::bigjobs::dedup::on_engine;
-use tianwang::engine::bigjobs::{Engine, EngineConfig};
+use tianwang::engine::dedup::on_engine;
 use tianwang::engine::dedup::{Config, Method, Outcome, Prepared, devset};
+use tianwang::engine::exec::{Engine, EngineConfig};
 
 fn run(args: &[&str]) -> Output {
     bin().args(args).output().unwrap()
@@ -117,7 +117,7 @@ fn generated_corpus_agrees_and_a_small_pool_spills() {
     let mut small = EngineConfig::new(Engine::DataFusion);
     small.memory_mb = 16;
     small.partitions = 2;
-    let df = tianwang::engine::bigjobs::dedup::run(&prep, Method::MinHash, &small, &()).unwrap();
+    let df = tianwang::engine::dedup::run_on(&prep, Method::MinHash, &small, &()).unwrap();
     same_outcome(&native, &df);
     let spilled = df
         .stats
@@ -130,7 +130,7 @@ fn generated_corpus_agrees_and_a_small_pool_spills() {
     );
     for m in [Method::Md5, Method::SimHash] {
         let n = tianwang::engine::dedup::run_prepared(&prep, m, &()).unwrap();
-        let d = tianwang::engine::bigjobs::dedup::run(&prep, m, &small, &()).unwrap();
+        let d = tianwang::engine::dedup::run_on(&prep, m, &small, &()).unwrap();
         same_outcome(&n, &d);
     }
 }
@@ -155,14 +155,14 @@ fn signatures_round_trip_with_signed_hashes() {
     assert!(rows.iter().any(|r| r.md5.is_some_and(|m| m[0] >= 0x80)));
     assert!(rows.iter().flat_map(|r| &r.bands).any(|&k| top(k)));
     // bit_count on the engine = count_ones in Rust, negative values included.
-    let plan = tianwang::engine::bigjobs::plan::Plan::new("popcount")
+    let plan = tianwang::engine::exec::plan::Plan::new("popcount")
         .input("sig", on_engine::sig_files(&dir).0)
         .output(
             "pc",
             "SELECT doc, bit_count(simhash) AS pc FROM sig WHERE simhash IS NOT NULL",
         );
     let out = dir.join("out");
-    tianwang::engine::bigjobs::run_plan(&plan, &out, &EngineConfig::new(Engine::DataFusion), &())
+    tianwang::engine::exec::run_plan(&plan, &out, &EngineConfig::new(Engine::DataFusion), &())
         .unwrap();
     let batches = on_engine::read_out(&out.join("pc")).unwrap();
     let mut n = 0;

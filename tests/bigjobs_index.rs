@@ -16,10 +16,11 @@ use std::process::{Command, Output};
 use std::time::Instant;
 
 use serde_json::Value;
-use tianwang::engine::bigjobs::index::{build_on, on_engine, read};
-use tianwang::engine::bigjobs::{Engine, EngineConfig};
+use tianwang::engine::exec::{Engine, EngineConfig};
 use tianwang::engine::index::build::IndexConfig;
+use tianwang::engine::index::build_on;
 use tianwang::engine::index::disk::Meta;
+use tianwang::engine::index::on_engine::{self, read};
 use tianwang::engine::index::reader::Index;
 use tianwang::engine::index::source::Source;
 

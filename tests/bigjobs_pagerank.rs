@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use tianwang::engine::bigjobs::{Engine, EngineConfig, pagerank as bp};
+use tianwang::engine::exec::{Engine, EngineConfig, pagerank as bp};
 use tianwang::engine::jobs::{JobRunner, JobState};
 use tianwang::engine::rank::graph::{Graph, GraphStats, parse_graph};
 use tianwang::engine::rank::pagerank::{Dangling, Form, PageRankConfig, PageRankResult, pagerank};

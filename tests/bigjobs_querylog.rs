@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde_json::Value;
-use tianwang::engine::bigjobs::{Engine, EngineConfig, querylog as ql};
+use tianwang::engine::exec::{Engine, EngineConfig, querylog as ql};
 use tianwang::engine::querylog::generate::{GenConfig, write_file};
 use tianwang::engine::querylog::job::{LogSource, compute};
 use tianwang::engine::querylog::read::{ReadConfig, read_file};
@@ -241,7 +241,7 @@ fn querylog_parquet_round_trip_and_wrong_schema() {
     let links = d.join("links");
     std::fs::create_dir_all(&links).unwrap();
     let g = tianwang::engine::rank::graph::parse_graph("a b\nb c\n", "t").unwrap();
-    let (lp, _) = tianwang::engine::bigjobs::pagerank::export_graph(&g, &links).unwrap();
+    let (lp, _) = tianwang::engine::rank::on_engine::export_graph(&g, &links).unwrap();
     let e = ql::read_rows(&lp).unwrap_err();
     assert!(e.is_user_error(), "{e}");
     assert!(e.to_string().contains("links.parquet"), "{e}");

@@ -1,13 +1,13 @@
 //! The big jobs' shared flags (`--engine`, `--cluster`, `--pool-mb`, `--partitions`), which
 //! `dedup`, `index build`, `querylog stats` and `rank pagerank` flatten into their own, and
-//! `export-parquet`, which writes the Parquet contract (`engine::bigjobs::schema`) of a
+//! `export-parquet`, which writes the Parquet contract (`engine::exec::schema`) of a
 //! workspace or a folder.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::engine::bigjobs::{Engine, EngineConfig};
+use crate::engine::exec::{Engine, EngineConfig};
 
 /// Where a big job runs. Without the `bigjobs` build feature only `native` works.
 #[derive(Debug, Clone, Args)]
@@ -41,7 +41,7 @@ impl EngineArgs {
         // opened or logged.
         #[cfg(feature = "bigjobs")]
         if let Some(url) = &cfg.cluster {
-            crate::engine::bigjobs::spark::check_cluster(url)?;
+            crate::engine::exec::spark::check_cluster(url)?;
         }
         Ok(cfg)
     }
@@ -111,12 +111,12 @@ mod export {
 
     use super::ExportParquetArgs;
     use crate::cli::{Cli, print_json};
-    use crate::engine::bigjobs::dedup::on_engine;
-    use crate::engine::bigjobs::querylog as ql;
-    use crate::engine::bigjobs::{parquet_io, schema};
     use crate::engine::dedup::corpus::{self, Input};
+    use crate::engine::dedup::on_engine;
     use crate::engine::dedup::{Config, Prepared};
     use crate::engine::error::EngineError;
+    use crate::engine::exec::parquet_io;
+    use crate::engine::querylog::on_engine as ql;
     use crate::engine::querylog::read::ReadConfig;
     use crate::engine::querylog::{Format, Normalise, persist};
     use crate::engine::rank::graph::Graph;
@@ -136,7 +136,7 @@ mod export {
 
     pub fn run(cli: &Cli, a: &ExportParquetArgs) -> anyhow::Result<()> {
         if a.schemas {
-            for s in schema::all() {
+            for s in crate::workbench::schemas() {
                 println!("{}", s.markdown());
             }
             return Ok(());
@@ -150,7 +150,7 @@ mod export {
                 let c = dedup_docs(cli, a)?;
                 let path = out.join("pages.parquet");
                 let b = on_engine::pages_batch(&c.docs)?;
-                parquet_io::write_file(&path, schema::PAGES.arrow(), &[b], &[])?;
+                parquet_io::write_file(&path, on_engine::PAGES.arrow(), &[b], &[])?;
                 json!({"what": "pages", "rows": c.docs.len(), "files": [path]})
             }
             "signatures" => {
@@ -169,7 +169,7 @@ mod export {
                 json!({"what": "signatures", "rows": n, "files": [s, b], "config": cfg.to_json()})
             }
             "postings-input" => {
-                use crate::engine::bigjobs::index::on_engine;
+                use crate::engine::index::on_engine;
                 use crate::engine::index::source::Source;
                 let src = match (&a.tsv, &a.dir, &cli.workspace) {
                     (Some(t), _, _) => Source::Tsv { path: t.clone() },
@@ -206,7 +206,7 @@ mod export {
                         .into());
                     }
                 };
-                let (l, n) = crate::engine::bigjobs::pagerank::export_graph(&g, &out)?;
+                let (l, n) = crate::engine::rank::on_engine::export_graph(&g, &out)?;
                 json!({"what": "links", "rows": g.edge_count(), "nodes": g.node_count(), "files": [l, n]})
             }
             "querylog" => {

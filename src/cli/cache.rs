@@ -22,7 +22,7 @@ use crate::engine::cache::sim::{
 use crate::engine::cache::stack::Warmup;
 use crate::engine::cache::trace::{self, Format, GenSpec, ReadOptions};
 use crate::engine::error::{EngineError, Result as EngineResult};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::store::Workspace;
 
 #[derive(Debug, Args)]
@@ -562,11 +562,11 @@ fn trace_cmd(a: &TraceArgs) -> anyhow::Result<()> {
                 path: qf.clone(),
                 reason: e.to_string(),
             })?;
-            let queries = crate::engine::index::access::read_queries(&text);
+            let queries = crate::engine::cache::replay::read_queries(&text);
             if queries.is_empty() {
                 return Err(EngineError::invalid("--queries", "the file holds no query").into());
             }
-            let r = crate::engine::index::access::replay(&ix, &queries)?;
+            let r = crate::engine::cache::replay::replay(&ix, &queries)?;
             let accesses = r.accesses.clone();
             (accesses, Some(r))
         }

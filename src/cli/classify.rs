@@ -34,7 +34,7 @@ use crate::engine::classify::threshold::Threshold;
 use crate::engine::classify::tokenize::{JiebaTokenizer, TokenConfig, Tokenizer};
 use crate::engine::classify::tree::{Criterion, TreeConfig};
 use crate::engine::error::EngineError;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 pub enum ModelKind {

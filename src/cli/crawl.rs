@@ -7,7 +7,7 @@ use serde_json::json;
 use super::{print_json, run_job_with_progress};
 use crate::engine::crawl::{Crawl, CrawlParams, Scope};
 use crate::engine::error::EngineError;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::store::Workspace;
 
 /// `tianwang crawl`: crawl from seed URLs into the workspace.

@@ -17,7 +17,7 @@ use crate::engine::dedup::job::{DedupJob, DedupParams};
 use crate::engine::dedup::report::{Source, SweepSpec};
 use crate::engine::dedup::{Config, Method, devset, run};
 use crate::engine::error::EngineError;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::store::Workspace;
 
 /// Every [`Config`] parameter as a `--flag VALUE`.
@@ -153,7 +153,7 @@ pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
         Method::parse(&a.method)?;
     }
     let engine = a.engine.config()?;
-    if engine.engine != crate::engine::bigjobs::Engine::Native && sweep.is_some() {
+    if engine.engine != crate::engine::exec::Engine::Native && sweep.is_some() {
         return Err(EngineError::invalid("--sweep", "a sweep runs on the native engine").into());
     }
     let params = DedupParams {

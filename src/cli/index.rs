@@ -18,7 +18,7 @@ use crate::engine::index::score::{AndOp, Combine, DsMode, Model, RankConfig, Vsm
 use crate::engine::index::search::{SearchOptions, Searcher};
 use crate::engine::index::snippet::AbstractConfig;
 use crate::engine::index::source::Source;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::store::Workspace;
 
 #[derive(Debug, Args)]

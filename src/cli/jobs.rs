@@ -6,7 +6,7 @@ use serde_json::json;
 use super::{Cli, print_json, run_job_with_progress, workspace_path};
 use crate::engine::calibrate::{Calibrate, CalibrateParams};
 use crate::engine::error::EngineError;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{self, JobFilter, STATUSES};
 use crate::engine::store::Workspace;
 
@@ -56,6 +56,7 @@ pub fn list(cli: &Cli, a: &JobsArgs) -> anyhow::Result<()> {
     }
     let path = workspace_path(cli)?;
     let ws = Workspace::open_or_create(&path)?;
+    jobs::reap_interrupted(&ws)?;
     let rows = jobs::list_jobs(
         &ws,
         &JobFilter {
@@ -168,7 +169,7 @@ fn rerun(cli: &Cli, id: i64, json: bool) -> anyhow::Result<()> {
     let ws = Workspace::open_existing(&workspace_path(cli)?)?;
     let rec = jobs::get_job(&ws, id)?
         .ok_or_else(|| EngineError::invalid("--rerun", format!("no run #{id} in the log")))?;
-    let kind = jobs::registry::find(&rec.kind).ok_or_else(|| {
+    let kind = crate::workbench::find(&rec.kind).ok_or_else(|| {
         EngineError::invalid(
             "--rerun",
             format!("runs of kind {} cannot be re-run", rec.kind),

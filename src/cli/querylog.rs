@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use super::{Cli, print_json, workspace_path};
 use crate::engine::error::EngineError;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::querylog::fit::ZipfRange;
 use crate::engine::querylog::generate::{GenConfig, write_file};
 use crate::engine::querylog::job::{
@@ -325,7 +325,7 @@ fn stats(cli: &Cli, a: &StatsArgs) -> anyhow::Result<()> {
     };
     let engine = a.engine.config()?;
     let mut job_id = None;
-    let out = if engine.engine == crate::engine::bigjobs::Engine::Native {
+    let out = if engine.engine == crate::engine::exec::Engine::Native {
         compute(&source, &cfg, ws.as_deref(), &())?
     } else if let Some(w) = cli.workspace.clone().or(ws.clone()) {
         // On an engine with a workspace: a logged `querylog-stats` job, result in the log.
@@ -346,7 +346,7 @@ fn stats(cli: &Cli, a: &StatsArgs) -> anyhow::Result<()> {
         job_id = Some(id);
         StatsJob::decode(&v)?
     } else {
-        crate::engine::bigjobs::querylog::run(&source, &cfg, &engine, None, &())?
+        crate::engine::querylog::stats_on(&source, &cfg, &engine, None, &())?
     };
     if a.json {
         let mut v = contract_json(&out, a.full);

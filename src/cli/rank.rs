@@ -226,7 +226,7 @@ pub fn run(args: &RankArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
 
 fn load_graph(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<Graph> {
     match (&a.graph, workspace) {
-        (Some(g), None) => Ok(crate::engine::bigjobs::pagerank::load(g)?),
+        (Some(g), None) => Ok(crate::engine::rank::load_graph(g)?),
         (Some(_), Some(_)) => Err(EngineError::invalid(
             "--graph",
             "give either --graph or --workspace, not both",
@@ -266,7 +266,7 @@ fn run_pagerank(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
         cfg = cfg.with_personalization(w)?;
     }
     let engine = a.engine.config()?;
-    let r = crate::engine::bigjobs::pagerank::run(&g, &cfg, &engine, &())?;
+    let r = crate::engine::rank::pagerank_on(&g, &cfg, &engine, &())?;
     let order = r.ranking(a.top);
     let mut explains = if a.explain {
         r.explain_many(&g, &order, 5)
@@ -326,7 +326,7 @@ fn run_pagerank(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
 }
 
 fn run_hits(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
-    if a.engine.config()?.engine != crate::engine::bigjobs::Engine::Native {
+    if a.engine.config()?.engine != crate::engine::exec::Engine::Native {
         return Err(EngineError::invalid("--engine", "HITS runs on the native engine only").into());
     }
     let norm = match a.hits_norm {

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::{Cli, print_json, run_job_with_progress, workspace_path};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::sample::load::LoadSample;
 use crate::engine::store::Workspace;
 

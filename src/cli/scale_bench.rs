@@ -61,10 +61,10 @@ mod imp {
 
     use super::BenchScaleArgs;
     use crate::cli::{Bar, peak_rss_mb, print_json};
-    use crate::engine::bigjobs::dedup::tempfile_dir;
-    use crate::engine::bigjobs::scale::{self, SigStage};
     use crate::engine::dedup::devset::Synthetic;
+    use crate::engine::dedup::scale::{self, SigStage};
     use crate::engine::error::EngineError;
+    use crate::engine::exec::scratch::ScratchDir;
 
     fn sidecar(sig: &Path) -> std::path::PathBuf {
         sig.join("stage.json")
@@ -81,7 +81,7 @@ mod imp {
         let planted = a.planted.unwrap_or((a.pages / 100).max(1));
         let spec = Synthetic::new(a.pages, planted, 42);
         let cfg = scale::scale_config();
-        let work = tempfile_dir("scale")?;
+        let work = ScratchDir::new("scale")?;
         let sig = a
             .sig
             .clone()

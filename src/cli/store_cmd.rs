@@ -20,6 +20,7 @@ pub struct InfoArgs {
 /// What a workspace holds.
 pub fn info(cli: &Cli, a: &InfoArgs) -> anyhow::Result<()> {
     let ws = Workspace::open_or_create(&workspace_path(cli)?)?;
+    crate::engine::jobs::reap_interrupted(&ws)?;
     let s = ws.summary()?;
     if a.json {
         return print_json(&serde_json::to_value(&s)?);

@@ -11,7 +11,7 @@ use super::{print_json, run_job_with_id, workspace_path};
 use crate::engine::docview::eval::{CleanEval, EvalReport, EvalSource};
 use crate::engine::docview::{self, AbstractMode, Params, Propagation};
 use crate::engine::error::EngineError;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::store::Workspace;
 use crate::engine::text::segment::{Method, Segmenter};
 

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::JobContext;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 
 /// The book's average page size: 13 KB ([L1138]; KB = 1024 B).
 pub const PAGE_BYTES: usize = 13 * 1024;

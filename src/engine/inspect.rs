@@ -355,7 +355,7 @@ pub fn snapshot(ws: &Workspace, id: i64, hex_bytes: usize) -> Result<SnapshotVie
         )
         .optional()?
         .ok_or_else(|| EngineError::invalid("snapshot", format!("no snapshot {id}")))?;
-    let (head, content) = crate::engine::crawl::fetch::snapshot_content(&raw);
+    let (head, content) = crate::engine::formats::http::snapshot_content(&raw);
     let stored_body = &raw[head.len()..];
     let head = String::from_utf8_lossy(head).trim_end().to_string();
     let ct = ct.or_else(|| {
@@ -397,7 +397,7 @@ pub fn latest_content(ws: &Workspace, url: &str) -> Result<Option<(Vec<u8>, Opti
         .optional()?;
     Ok(row.map(|(raw, ct)| {
         let raw = raw.unwrap_or_default();
-        let (head, content) = crate::engine::crawl::fetch::snapshot_content(&raw);
+        let (head, content) = crate::engine::formats::http::snapshot_content(&raw);
         let ct = ct.or_else(|| {
             String::from_utf8_lossy(head)
                 .lines()

@@ -1,9 +1,11 @@
 //! The search engine: pure data in, data out. Nothing here knows about the GUI toolkit or file
-//! dialogs (a test fails if it does); the GUI in `src/ui` and the CLI in `src/cli.rs` are two views of
-//! the same engine. Each module answers one question — see ARCHITECTURE.md.
+//! dialogs (a test fails if it does); the GUI in `src/ui` and the CLI in `src/cli` are two views of
+//! the same engine. Each module answers one question and sits in one layer — foundations
+//! (`error`, `rng`, `text`, `formats`, `urls`, `export`) → `store` → the job runtime (`jobs`) →
+//! the execution layer for the big jobs (`exec`) → pages (`docview`, `sample`, `inspect`) → the
+//! labs — importing only from below; see ARCHITECTURE.md.
 
 pub mod archive;
-pub mod bigjobs;
 pub mod cache;
 pub mod calibrate;
 pub mod capacity;
@@ -12,6 +14,7 @@ pub mod crawl;
 pub mod dedup;
 pub mod docview;
 pub mod error;
+pub mod exec;
 pub mod export;
 pub mod formats;
 pub mod index;

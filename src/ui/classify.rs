@@ -18,7 +18,7 @@ use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 
 use super::Lang;
 use super::export::{Exports, plot_buttons, table_button};
-use super::panel::{Cx, LabPanel, PanelInfo};
+use super::panel::{Cx, LabPanel};
 use super::task::Task;
 
 mod curves;
@@ -38,7 +38,7 @@ use crate::engine::classify::rocchio::RocchioConfig;
 use crate::engine::classify::select::{Combine, Keep, Method};
 use crate::engine::classify::threshold::Threshold;
 use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries, Table};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
 
 /// The stand-in corpus (THUCNews titles), offered when present.
@@ -313,16 +313,6 @@ pub(crate) struct ClassifyPanel {
 }
 
 impl LabPanel for ClassifyPanel {
-    fn info(&self) -> PanelInfo {
-        PanelInfo {
-            id: "Classify",
-            label: "nav.classify",
-            guide: "guide.classify",
-            book: "guide.classify_book",
-            job_kinds: &[TrainJob::KIND, SweepJob::KIND],
-        }
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         self.poll(cx, ui.ctx());
         egui::ScrollArea::vertical()

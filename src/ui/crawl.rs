@@ -10,7 +10,7 @@ use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
 
 use super::Lang;
 use super::export::{Exports, plot_buttons, table_button};
-use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
+use super::panel::{Cx, LabPanel, logged};
 use super::task::{Loaded, Task};
 use crate::engine::crawl::report::{CrawlReport, report};
 use crate::engine::crawl::{Crawl, CrawlCounters, CrawlParams, IN_FLIGHT_PREFIX, Scope, Strategy};
@@ -627,10 +627,6 @@ fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport, ex: &mut Exports) {
 }
 
 impl LabPanel for CrawlPanel {
-    fn info(&self) -> PanelInfo {
-        panel_info!("Crawl", "crawl", ["crawl"])
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         show(cx, self, ui);
     }

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use egui::{Color32, RichText, Ui};
 
 use super::Lang;
-use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
+use super::panel::{Cx, LabPanel, logged};
 
 /// The panel's tabs.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -120,10 +120,6 @@ pub(super) fn preview(s: &str, n: usize) -> String {
 }
 
 impl LabPanel for DocViewPanel {
-    fn info(&self) -> PanelInfo {
-        panel_info!("DocView", "docview", ["clean-eval"])
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         show(cx, self, ui);
     }

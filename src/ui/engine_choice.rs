@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use crate::engine::bigjobs::{Engine, EngineConfig};
+use crate::engine::exec::{Engine, EngineConfig};
 use crate::ui::i18n::Lang;
 
 /// The label of an engine.

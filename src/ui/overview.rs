@@ -4,7 +4,7 @@
 
 use egui::{RichText, Ui};
 
-use super::panel::{Cx, LabPanel, PanelInfo, panel_info};
+use super::panel::{Cx, LabPanel};
 
 fn card(ui: &mut Ui, title: &str, value: Option<i64>, note: &str) {
     egui::Frame::group(ui.style())
@@ -104,7 +104,7 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui) {
             .strong(),
     );
     let mut goto = None;
-    for p in cx.panels {
+    for p in crate::workbench::PANELS {
         let (what, book) = (lang.t(p.guide), lang.t(p.book));
         egui::Frame::group(ui.style())
             .inner_margin(10.0)
@@ -139,10 +139,6 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui) {
 pub(crate) struct OverviewPanel;
 
 impl LabPanel for OverviewPanel {
-    fn info(&self) -> PanelInfo {
-        panel_info!("Overview", "overview", [])
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         show(cx, ui);
     }

@@ -6,7 +6,7 @@ use egui::{Color32, RichText, Ui};
 
 use super::Lang;
 use super::export::{Exports, table_button};
-use super::panel::{Cx, LabPanel, PanelInfo, panel_info};
+use super::panel::{Cx, LabPanel};
 use super::task::{Loaded, Task};
 use crate::engine::export::Table;
 use crate::engine::inspect::{self, DiffLine, PageDetail, PageFilter, PageList, SnapshotView};
@@ -367,10 +367,6 @@ fn detail_ui(
 }
 
 impl LabPanel for PagesPanel {
-    fn info(&self) -> PanelInfo {
-        panel_info!("Pages", "pages", [])
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         show(cx, self, ui);
     }

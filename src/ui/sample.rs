@@ -5,7 +5,7 @@ use egui::{RichText, Ui};
 
 use super::Lang;
 use super::export::{Exports, table_button};
-use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
+use super::panel::{Cx, LabPanel, logged};
 use super::task::Task;
 use crate::engine::export::Table;
 use crate::engine::sample::load::LoadSample;
@@ -240,10 +240,6 @@ fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth, ex: &mut Exports) {
 }
 
 impl LabPanel for SamplePanel {
-    fn info(&self) -> PanelInfo {
-        panel_info!("Sample", "sample", ["sample-load"])
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         show(cx, self, ui);
     }

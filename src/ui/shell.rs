@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use egui::{Align, Layout, RichText};
 
+use super::Lang;
+use super::app::{FileAction, WorkbenchApp, ZOOM_MAX, ZOOM_MIN, ZOOM_STEP};
 use super::task::Task;
-use super::{FileAction, Lang, WorkbenchApp, ZOOM_MAX, ZOOM_MIN, ZOOM_STEP};
 
 /// Show a native file dialog on a background thread (rfd blocks while it is open).
 fn native_dialog(app: &mut WorkbenchApp, action: FileAction, ctx: &egui::Context) {
@@ -200,7 +201,7 @@ pub(crate) fn navigation(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
         .default_size(150.0)
         .show(ui, |ui| {
             ui.add_space(8.0);
-            for panel in &app.panel_infos {
+            for panel in crate::workbench::PANELS {
                 let selected = app.prefs.panel == panel.id;
                 let text = RichText::new(app.prefs.lang.t(panel.label)).size(17.0);
                 if ui

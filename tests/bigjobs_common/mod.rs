@@ -28,7 +28,7 @@ pub fn ok_json(o: &Output) -> Value {
 /// skips the Spark case — unless `TIANWANG_REQUIRE_SPARK=1` (scale/check.sh), where a missing
 /// Spark fails.
 pub fn spark_ready() -> bool {
-    let py = tianwang::engine::bigjobs::spark::python();
+    let py = tianwang::engine::exec::spark::python();
     let ok = Command::new(&py)
         .args(["-c", "import pyspark"])
         .output()

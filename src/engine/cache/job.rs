@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::sim::{SimConfig, SimReport, simulate};
 use super::trace::{self, GenSpec, ReadOptions, Trace};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobContext, Tick};
 
 /// Where the requests come from.
@@ -80,11 +80,11 @@ impl TraceSource {
                     path: queries.clone(),
                     reason: e.to_string(),
                 })?;
-                let qs = crate::engine::index::access::read_queries(&text);
+                let qs = crate::engine::cache::replay::read_queries(&text);
                 if qs.is_empty() {
                     return Err(EngineError::invalid("--queries", "the file holds no query"));
                 }
-                let log = crate::engine::index::access::replay(&ix, &qs)?.accesses;
+                let log = crate::engine::cache::replay::replay(&ix, &qs)?.accesses;
                 let mut t = match page_size {
                     None => trace::io_view(&log),
                     Some(p) => trace::page_view(&log, *p),

@@ -10,6 +10,7 @@
 //! - [`stack`]: LRU at every size in one pass (Mattson stack distances);
 //! - [`trace`]: trace files (lines, CSV, SogouQ), generated streams, the §8.6.3 I/O and
 //!   PAGE views of an inverted-file access log;
+//! - [`replay`]: that access log made by replaying queries through a real index's query path;
 //! - [`sim`]: many policies × many sizes in parallel, warm-up, the Table 9-2 data;
 //! - [`job`]: the `cache-sim` job (logged, cancellable) the CLI and the panel run.
 //!
@@ -33,6 +34,7 @@ pub mod lfu;
 pub mod lirs;
 pub mod list;
 pub mod policy;
+pub mod replay;
 pub mod segmented;
 pub mod sim;
 pub mod sized;

@@ -29,7 +29,7 @@ use crate::engine::classify::select::{Combine, Keep, Method};
 use crate::engine::classify::threshold::ranked;
 use crate::engine::classify::tokenize::Tokenizer;
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::Tick;
+use crate::engine::jobs::{Scaled, Tick};
 
 /// The result of one train/test run (the CLI's JSON document).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -311,20 +311,6 @@ fn subsample(p: &Prepared, per_class: impl Fn(usize) -> usize, seed: u64) -> Pre
         .filter_map(|&i| p.train_locations.get(i).cloned())
         .collect();
     q
-}
-
-/// Progress of one step mapped into its share `[start, start + width]` of the whole.
-pub struct Scaled<'a> {
-    pub tick: &'a dyn Tick,
-    pub start: f32,
-    pub width: f32,
-}
-
-impl Tick for Scaled<'_> {
-    fn tick(&self, f: f32, m: &str) -> Result<()> {
-        self.tick
-            .tick(self.start + self.width * f.clamp(0.0, 1.0), m)
-    }
 }
 
 /// Runs `cfg` once per value of `vary`.

@@ -23,7 +23,7 @@
 //!     explain_top: 10,
 //! };
 //! let _job = <tianwang::engine::classify::job::TrainJob as
-//!     tianwang::engine::jobs::registry::TypedJob>::from_params(p)?;
+//!     tianwang::engine::jobs::TypedJob>::from_params(p)?;
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::classify::corpus::{self, Corpus, Doc};
 use crate::engine::classify::experiment::{
-    Prepared, RunResult, Scaled, SweepPoint, Vary, prepare, run_prepared, sweep,
+    Prepared, RunResult, SweepPoint, Vary, prepare, run_prepared, sweep,
 };
 use crate::engine::classify::explain::Explanation;
 use crate::engine::classify::metrics::{Metrics, evaluate};
@@ -41,8 +41,8 @@ use crate::engine::classify::persist;
 use crate::engine::classify::pipeline::{Model, PipelineConfig, stratified_split};
 use crate::engine::classify::tokenize::JiebaTokenizer;
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::registry::TypedJob;
-use crate::engine::jobs::{JobContext, Tick, save_detail};
+use crate::engine::jobs::TypedJob;
+use crate::engine::jobs::{JobContext, Scaled, Tick, save_detail};
 
 /// Name of the per-document predictions in `job_details`.
 pub const PREDICTIONS_DETAIL: &str = "predictions";

@@ -69,7 +69,7 @@ pub fn predict_page(
     let (bytes, ct) = crate::engine::inspect::latest_content(ws, url)?
         .ok_or_else(|| EngineError::invalid("--url", format!("no stored page {url}")))?;
     let doc =
-        crate::engine::dedup::corpus::doc_from_html(url, &bytes, Some(url), ct.as_deref(), true)
+        crate::engine::docview::plain::doc_from_html(url, &bytes, Some(url), ct.as_deref(), true)
             .map_err(|e| EngineError::invalid("--url", format!("{url}: {e}")))?;
     let text = format!("{}\n{}", doc.headline, doc.body);
     let tok = JiebaTokenizer::new(model.config.tokens.clone());

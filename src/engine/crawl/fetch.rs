@@ -255,84 +255,30 @@ pub(crate) fn fetch(
     })
 }
 
-/// A stored snapshot split into its head and its content (Content-Encoding undone; an
-/// undecodable body is returned as stored).
-pub(crate) fn snapshot_content(raw: &[u8]) -> (&[u8], Vec<u8>) {
-    let (head, body) =
-        crate::engine::formats::tianwang::split_http(raw).unwrap_or((&raw[..0], raw));
-    let encoding = String::from_utf8_lossy(head).lines().find_map(|l| {
-        let (k, v) = l.split_once(':')?;
-        k.trim()
-            .eq_ignore_ascii_case("content-encoding")
-            .then(|| v.trim().to_ascii_lowercase())
-    });
-    let content =
-        decode_content(encoding.as_deref(), body, u64::MAX / 2).unwrap_or_else(|_| body.to_vec());
-    (head, content)
-}
-
-/// Undo a gzip or deflate Content-Encoding, capped at `max` bytes (a decompression bomb is
-/// aborted like any oversized body).
-pub(crate) fn decode_content(
-    encoding: Option<&str>,
-    raw: &[u8],
-    max: u64,
-) -> Result<Vec<u8>, FetchError> {
-    let mut out = Vec::new();
-    let read = match encoding.map(str::trim) {
-        Some("gzip") | Some("x-gzip") => flate2::read::MultiGzDecoder::new(raw)
-            .take(max + 1)
-            .read_to_end(&mut out),
-        Some("deflate") => {
-            // Servers send zlib-wrapped deflate (RFC 9110), a few send raw deflate.
-            let r = flate2::read::ZlibDecoder::new(raw)
-                .take(max + 1)
-                .read_to_end(&mut out);
-            if r.is_err() {
-                out.clear();
-                flate2::read::DeflateDecoder::new(raw)
-                    .take(max + 1)
-                    .read_to_end(&mut out)
-            } else {
-                r
-            }
-        }
-        _ => return Ok(raw.to_vec()),
-    };
-    read.map_err(|e| FetchError {
-        kind: "decode",
-        message: format!("cannot undo Content-Encoding {encoding:?}: {e}"),
+/// Undo a gzip or deflate Content-Encoding, capped at `max` bytes, as a fetch error.
+fn decode_content(encoding: Option<&str>, raw: &[u8], max: u64) -> Result<Vec<u8>, FetchError> {
+    use crate::engine::formats::http::{ContentError, decode_content};
+    decode_content(encoding, raw, max).map_err(|e| FetchError {
+        kind: match e {
+            ContentError::Undecodable { .. } => "decode",
+            ContentError::TooLarge { .. } => "too_large",
+        },
+        message: e.to_string(),
         transient: false,
-    })?;
-    if out.len() as u64 > max {
-        return Err(FetchError {
-            kind: "too_large",
-            message: format!("decompressed body over the {max} byte cap: aborted"),
-            transient: false,
-        });
-    }
-    Ok(out)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
 
     #[test]
-    fn content_encodings_are_undone_with_a_cap() {
+    fn a_content_encoding_error_is_a_fetch_error_of_its_kind() {
         let text = "天网".repeat(1000).into_bytes();
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        gz.write_all(&text).unwrap();
+        std::io::Write::write_all(&mut gz, &text).unwrap();
         let gz = gz.finish().unwrap();
         assert_eq!(decode_content(Some("gzip"), &gz, 1 << 20).unwrap(), text);
-        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        z.write_all(&text).unwrap();
-        assert_eq!(
-            decode_content(Some("deflate"), &z.finish().unwrap(), 1 << 20).unwrap(),
-            text
-        );
-        assert_eq!(decode_content(None, &text, 1 << 20).unwrap(), text);
         assert_eq!(
             decode_content(Some("gzip"), &gz, 100).unwrap_err().kind,
             "too_large"

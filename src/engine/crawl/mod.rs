@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::JobContext;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::store::{Workspace, now_rfc3339};
 use crate::engine::urls;
 use fetch::FetchLimits;

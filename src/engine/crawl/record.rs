@@ -164,7 +164,7 @@ pub(super) fn record(
                     |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<Vec<u8>>>(1)?)),
                 )
                 .optional()?
-                .map(|(ct, raw)| (ct, super::fetch::snapshot_content(&raw.unwrap_or_default()).1))
+                .map(|(ct, raw)| (ct, crate::engine::formats::http::snapshot_content(&raw.unwrap_or_default()).1))
                 .unwrap_or((None, Vec::new()))
         } else {
             (f.content_type.clone(), f.body.clone())

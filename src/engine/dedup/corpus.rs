@@ -5,9 +5,11 @@
 //! the order a directory lists them in; a file that cannot be read or decoded is reported and
 //! the others are kept.
 //!
-//! ```
-//! use tianwang::engine::dedup::corpus::split_text;
-//! assert_eq!(split_text("标题\n\n第一段。\n\n第二段。"), ("标题".into(), "第一段。\n\n第二段。".into()));
+//! ```no_run
+//! use tianwang::engine::dedup::corpus::{Input, load_dir};
+//! let c = load_dir("reprints".as_ref(), Input::Auto, true)?;
+//! println!("{} documents, {} unreadable", c.docs.len(), c.errors.len());
+//! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
 use std::path::Path;
@@ -17,9 +19,8 @@ use serde::{Deserialize, Serialize};
 
 use super::Doc;
 use super::eval::Truth;
-use crate::engine::docview::{self, Params};
+use crate::engine::docview::plain::{decode_text, doc_from_html, split_text};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::text::encoding;
 
 /// How a folder's files are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,83 +60,6 @@ pub struct Corpus {
 pub struct FileError {
     pub file: String,
     pub reason: String,
-}
-
-/// Headline (the first paragraph) and body (the rest) of a text file.
-pub fn split_text(text: &str) -> (String, String) {
-    let text = text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
-    let trimmed = text.trim();
-    match trimmed.find("\n\n") {
-        Some(i) => (
-            trimmed[..i].trim().to_string(),
-            trimmed[i..].trim().to_string(),
-        ),
-        None => match trimmed.find('\n') {
-            // A file without blank lines: the first line is the headline.
-            Some(i) => (
-                trimmed[..i].trim().to_string(),
-                trimmed[i..].trim().to_string(),
-            ),
-            None => (String::new(), trimmed.to_string()),
-        },
-    }
-}
-
-/// Decode a text file's bytes; `Err` names why (mostly replacement characters).
-pub fn decode_text(bytes: &[u8]) -> std::result::Result<String, String> {
-    if bytes.is_empty() {
-        return Err("empty file".into());
-    }
-    let (d, text) =
-        encoding::decide_and_decode(bytes, None, None, None).map_err(|e| e.to_string())?;
-    let bad = text.chars().filter(|&c| c == '\u{FFFD}').count();
-    let total = text.chars().count().max(1);
-    if bad * 20 > total || bytes.contains(&0) {
-        return Err(format!(
-            "cannot decode: {} of {} characters invalid as {}",
-            bad,
-            total,
-            d.encoding_name()
-        ));
-    }
-    Ok(text)
-}
-
-/// A page cleaned by DocView (or, with `clean = false`, all its visible text) as a Doc.
-pub fn doc_from_html(
-    name: &str,
-    bytes: &[u8],
-    url: Option<&str>,
-    ct: Option<&str>,
-    clean: bool,
-) -> Result<Doc> {
-    let params = Params::default();
-    let v = docview::extract(bytes, url, ct, None, &params)?;
-    let site = url
-        .and_then(|u| url::Url::parse(u).ok())
-        .and_then(|u| u.host_str().map(str::to_string))
-        .unwrap_or_default();
-    let body = if clean {
-        v.body.clone()
-    } else {
-        v.blocks
-            .iter()
-            .map(|b| b.text.as_str())
-            .filter(|t| !t.trim().is_empty())
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    Ok(Doc {
-        name: name.to_string(),
-        headline: v.title.clone(),
-        body,
-        site,
-        keywords: v
-            .keywords
-            .iter()
-            .map(|k| (k.word.clone(), k.weight))
-            .collect(),
-    })
 }
 
 /// Load every `NAME.txt` / `NAME.html` of `dir`. A missing or empty folder is an error; a bad
@@ -303,4 +227,28 @@ pub fn workspace(ws: &crate::engine::store::Workspace, clean: bool) -> Result<Co
         truth: None,
         errors: Vec::new(),
     })
+}
+
+/// A `pages` Parquet file of the big jobs' contract as a dedup corpus (feature `bigjobs`;
+/// without it, the user's bad input naming `--parquet`).
+pub fn read_pages_corpus(path: &Path) -> Result<Corpus> {
+    #[cfg(feature = "bigjobs")]
+    {
+        Ok(Corpus {
+            source: path.display().to_string(),
+            docs: super::on_engine::read_pages(path)?,
+            truth: None,
+            errors: Vec::new(),
+        })
+    }
+    #[cfg(not(feature = "bigjobs"))]
+    {
+        Err(EngineError::invalid(
+            "--parquet",
+            format!(
+                "{}: reading Parquet needs a build with the `bigjobs` feature",
+                path.display()
+            ),
+        ))
+    }
 }

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::report::{Source, SweepSpec, compare_on, outcome_json, overlap, sweep};
 use super::{Config, Method};
 use crate::engine::error::Result;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobContext, Tick};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,9 +18,9 @@ pub struct DedupParams {
     pub config: Config,
     #[serde(default)]
     pub sweep: Option<SweepSpec>,
-    /// Where the grouping runs (native unless asked; `engine::bigjobs`).
+    /// Where the grouping runs (native unless asked; `engine::exec`).
     #[serde(default)]
-    pub engine: crate::engine::bigjobs::EngineConfig,
+    pub engine: crate::engine::exec::EngineConfig,
 }
 
 /// The name of the `job_details` table a comparison keeps every method's pairs and clusters in.

@@ -40,8 +40,12 @@ mod group;
 pub mod imatch;
 pub mod job;
 pub mod minhash;
+#[cfg(feature = "bigjobs")]
+pub mod on_engine;
 pub mod pair;
 pub mod report;
+#[cfg(feature = "bigjobs")]
+pub mod scale;
 pub mod segments;
 pub mod simhash;
 pub mod strhash;
@@ -49,53 +53,15 @@ pub mod tianwang;
 
 use serde::{Deserialize, Serialize};
 
+/// One document of a dedup corpus: a plain document (a text file's headline and body, or a
+/// page cleaned by DocView).
+pub use crate::engine::docview::plain::Doc;
 pub use config::Config;
 pub use features::Prepared;
 pub use group::{UnionFind, pairs_from_groups};
 
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
-
-/// One document of a dedup corpus.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Doc {
-    /// The file name without extension, or the page URL.
-    pub name: String,
-    /// The first paragraph of a text file, or the page title.
-    pub headline: String,
-    /// Everything after the headline (paragraphs separated by blank lines).
-    pub body: String,
-    /// The site (host) the page came from, for CCDet's same-site pruning; empty when unknown.
-    #[serde(default)]
-    pub site: String,
-    /// DocView's keywords with their formula 7-1 weights [L2255–L2278], when the page was
-    /// cleaned by DocView (`weights = docview`).
-    #[serde(default)]
-    pub keywords: Vec<(String, f64)>,
-}
-
-impl Doc {
-    pub fn new(name: &str, headline: &str, body: &str) -> Doc {
-        Doc {
-            name: name.into(),
-            headline: headline.into(),
-            body: body.into(),
-            site: String::new(),
-            keywords: Vec::new(),
-        }
-    }
-
-    /// Headline, a blank line, body: what the text methods read.
-    pub fn text(&self) -> String {
-        if self.headline.is_empty() {
-            self.body.clone()
-        } else if self.body.is_empty() {
-            self.headline.clone()
-        } else {
-            format!("{}\n\n{}", self.headline, self.body)
-        }
-    }
-}
 
 /// A dedup method; [`Method::parse`] and serde use the CLI names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -273,8 +239,48 @@ pub fn run_prepared(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<
     Ok(outcome_of(prep, method, found, features_s))
 }
 
+/// The methods a plan for DataFusion and Spark exists for ([`on_engine`]).
+pub const ON_ENGINES: [Method; 3] = [Method::Md5, Method::SimHash, Method::MinHash];
+
+/// Run `method` on `prep` on the configured engine: the native code, or the method's plan on
+/// DataFusion or Spark (md5, simhash and minhash; the others are the user's bad input).
+pub fn run_on(
+    prep: &Prepared,
+    method: Method,
+    engine: &crate::engine::exec::EngineConfig,
+    tick: &dyn Tick,
+) -> Result<Outcome> {
+    use crate::engine::exec::Engine;
+    if engine.engine == Engine::Native {
+        return run_prepared(prep, method, tick);
+    }
+    engine.validate()?;
+    if !ON_ENGINES.contains(&method) {
+        return Err(EngineError::invalid(
+            "--engine",
+            format!(
+                "`{}` runs on the native engine only; {} run md5, simhash and minhash",
+                method.name(),
+                engine.engine.name()
+            ),
+        ));
+    }
+    #[cfg(feature = "bigjobs")]
+    {
+        let work = crate::engine::exec::scratch::ScratchDir::new("dedup")?;
+        on_engine::run(prep, method, engine, work.path(), tick)
+    }
+    #[cfg(not(feature = "bigjobs"))]
+    {
+        let _ = (prep, tick);
+        Err(EngineError::Internal(
+            "unreachable: validate refuses".into(),
+        ))
+    }
+}
+
 /// What a method [`Found`] as an [`Outcome`]: clusters, pairs inside them, containments,
-/// timings. Every engine's answer goes through here (`engine::bigjobs::dedup` too), so equal
+/// timings. Every engine's answer goes through here ([`on_engine`] too), so equal
 /// findings give equal outcomes.
 pub fn outcome_of(prep: &Prepared, method: Method, found: Found, features_s: f64) -> Outcome {
     let mut out = group::finish(prep, method, found, prep.config());

@@ -18,8 +18,8 @@ use serde_json::{Value, json};
 use super::corpus::{self, Corpus, Input};
 use super::eval::{CompareRow, docs_per_s};
 use super::{Config, Method, Outcome, Prepared, run_prepared};
-use crate::engine::bigjobs::{Engine, EngineConfig};
 use crate::engine::error::{EngineError, Result};
+use crate::engine::exec::{Engine, EngineConfig};
 use crate::engine::jobs::Tick;
 
 /// Where the documents come from.
@@ -42,7 +42,7 @@ pub enum Source {
     Devset {
         seed: u64,
     },
-    /// A `pages` Parquet file of the big jobs' contract (`engine::bigjobs::schema::PAGES`;
+    /// A `pages` Parquet file of the big jobs' contract (`engine::dedup::on_engine::PAGES`;
     /// needs the `bigjobs` build feature).
     Parquet {
         path: PathBuf,
@@ -60,7 +60,7 @@ impl Source {
                 let ws = crate::engine::store::Workspace::open_existing(p)?;
                 corpus::workspace(&ws, *clean)
             }
-            Source::Parquet { path } => crate::engine::bigjobs::dedup::read_pages_corpus(path),
+            Source::Parquet { path } => super::corpus::read_pages_corpus(path),
             Source::Devset { seed } => {
                 let set = super::devset::build(&super::devset::data_dir(), *seed)?;
                 Ok(Corpus {
@@ -174,7 +174,7 @@ pub fn compare(
 }
 
 /// [`compare`] with the grouping on `engine` (native, DataFusion or Spark; see
-/// `engine::bigjobs::dedup`).
+/// `dedup::on_engine`).
 pub fn compare_on(
     c: &Corpus,
     methods: &[Method],
@@ -190,7 +190,7 @@ pub fn compare_on(
         let o = if engine.engine == Engine::Native {
             run_prepared(&prep, m, &())?
         } else {
-            crate::engine::bigjobs::dedup::run(&prep, m, engine, tick)?
+            super::run_on(&prep, m, engine, tick)?
         };
         let row = CompareRow::new(&o, &names, c.truth.as_ref());
         out.push((o, row));

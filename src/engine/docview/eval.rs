@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Params, extract_with};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobContext, load_detail, save_detail};
 use crate::engine::text::metric::{Prf, bigram_prf, macro_avg};
 use crate::engine::text::segment::Segmenter;

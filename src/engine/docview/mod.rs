@@ -34,6 +34,7 @@
 mod body;
 pub mod eval;
 mod keywords;
+pub mod plain;
 mod title;
 pub(crate) mod tree;
 

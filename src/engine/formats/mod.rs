@@ -8,6 +8,7 @@
 //! * [`index`] — the index page database of §5.2 [L1397–1476] over a raw file: `Doc.idx` (doc id,
 //!   offset, content MD5, with the sentinel row), `Url.idx` (URL MD5 → doc id, sorted for binary
 //!   search) and the snapshot lookup URL → record.
+//! * [`http`] — a stored HTTP response's head and content, Content-Encoding undone under a cap.
 //! * [`warc`] — WARC/1.1 export (`warcinfo` + `response` records with SHA-1 digests) and import of
 //!   WARC/1.0 and 1.1, plain or gzip-per-record (`.warc.gz`).
 //!
@@ -31,6 +32,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod http;
 pub mod index;
 pub mod tianwang;
 pub mod warc;

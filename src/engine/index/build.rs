@@ -362,7 +362,7 @@ pub(crate) struct DocTerms<'a> {
 }
 
 /// Where analysed documents go: the native postings buffer and its runs, or a Parquet
-/// exporter (`engine::bigjobs::index`).
+/// exporter (`index::on_engine`).
 pub(crate) trait DocSink {
     fn doc(&mut self, d: DocTerms<'_>) -> Result<()>;
     /// A few words on what the sink holds, for the progress line.

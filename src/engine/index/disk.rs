@@ -76,10 +76,10 @@ pub struct Meta {
     pub engine: EngineRun,
 }
 
-/// The engine of a build and what it reported (`engine::bigjobs`).
+/// The engine of a build and what it reported (`engine::exec`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct EngineRun {
-    pub engine: crate::engine::bigjobs::Engine,
+    pub engine: crate::engine::exec::Engine,
     /// Spark's master URL, when one was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster: Option<String>,

@@ -24,7 +24,7 @@ use super::disk::Meta;
 use super::reader::sidecar;
 use super::source::Source;
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobContext, Tick};
 use crate::engine::store::Workspace;
 
@@ -35,9 +35,9 @@ pub struct IndexBuildParams {
     /// Where the index goes (default: beside the source: `<workspace>.index`, `<file>.index`).
     pub out: Option<PathBuf>,
     pub config: IndexConfig,
-    /// Where the postings are sorted (native unless asked; `engine::bigjobs::index`).
+    /// Where the postings are sorted (native unless asked; [`super::build_on`]).
     #[serde(default)]
-    pub engine: crate::engine::bigjobs::EngineConfig,
+    pub engine: crate::engine::exec::EngineConfig,
 }
 
 /// Where an index of `source` goes by default (`ws`: the open workspace's file).
@@ -64,14 +64,7 @@ impl IndexBuildParams {
             Some(o) => o.clone(),
             None => default_out(&self.source, ws.map(|w| w.path()))?,
         };
-        crate::engine::bigjobs::index::build_on(
-            &self.source,
-            ws,
-            &out,
-            &self.config,
-            &self.engine,
-            tick,
-        )
+        super::build_on(&self.source, ws, &out, &self.config, &self.engine, tick)
     }
 }
 

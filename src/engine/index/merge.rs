@@ -7,7 +7,7 @@
 //!
 //! The merge reads any [`PostingStream`] sorted by (term, document): the runs' k-way heap
 //! ([`KWay`] over [`RunReader`]s) for the native build, or the sorted Parquet parts a big-job
-//! engine wrote (`engine::bigjobs::index`), so both end in the same bytes.
+//! engine wrote (`engine::exec::index`), so both end in the same bytes.
 //!
 //! ```text
 //! run:  term doc tf (vbyte) · wbt (f32) · tf position gaps (vbyte)   — one posting after another

@@ -15,10 +15,10 @@
 //! | `linkweight`, `clicks` | WL from links (LHN or PageRank), WU from a click log |
 //! | `snippet` | What does a result show? The dynamic abstract (Fig 5-3) and the highlighted snapshot |
 //! | `search` | The query service: a page of ranked, explained hits |
-//! | `access` | Which parts of the posting file does a query stream read? The §8.6.3 access trace for the cache lab |
 //! | `browse` | What is in the index? A term's postings and codec sizes, a document's terms |
 //! | `perfmodel` | What response time and throughput does an inverted file allow? §8.4's model (8-1), (8-2), Tables 8-1 and 8-2, the throughput planner |
 //! | `evaluate`, `job` | How good is a ranking (runs × judgements)? The logged `index-build` job |
+//! | `on_engine` | The build's (term, document) sort on DataFusion or Spark, read back into the same merge (feature `bigjobs`; [`build_on`] dispatches) |
 //!
 //! ```
 //! use tianwang::engine::index::codec::{Codec, encode};
@@ -26,7 +26,6 @@
 //! assert_eq!(e.bytes.len(), 3);
 //! ```
 
-pub mod access;
 pub mod browse;
 pub mod build;
 pub mod clicks;
@@ -36,6 +35,8 @@ pub mod evaluate;
 pub mod job;
 pub mod linkweight;
 pub(crate) mod merge;
+#[cfg(feature = "bigjobs")]
+pub mod on_engine;
 #[cfg(feature = "tantivy-peer")]
 pub mod peer_tantivy;
 pub mod perfmodel;
@@ -46,3 +47,42 @@ pub mod search;
 pub mod snippet;
 pub mod source;
 pub mod tagweight;
+
+use std::path::Path;
+
+use crate::engine::error::Result;
+use crate::engine::exec::{Engine, EngineConfig};
+use crate::engine::jobs::Tick;
+use crate::engine::store::Workspace;
+use build::IndexConfig;
+use disk::Meta;
+use source::Source;
+
+/// Build an index of `src` into `out` on the configured engine: the native build, or export →
+/// plan on DataFusion/Spark → the native merge and generation writing. The result is the
+/// native build's, with `meta.engine` saying where the postings were sorted.
+pub fn build_on(
+    src: &Source,
+    ws: Option<&Workspace>,
+    out: &Path,
+    cfg: &IndexConfig,
+    engine: &EngineConfig,
+    tick: &dyn Tick,
+) -> Result<Meta> {
+    if engine.engine == Engine::Native {
+        return build::build(src, ws, out, cfg, tick);
+    }
+    engine.validate()?;
+    cfg.validate()?;
+    #[cfg(feature = "bigjobs")]
+    {
+        on_engine::build(src, ws, out, cfg, engine, tick)
+    }
+    #[cfg(not(feature = "bigjobs"))]
+    {
+        let _ = (src, ws, out, tick);
+        Err(crate::engine::error::EngineError::Internal(
+            "unreachable: validate refuses".into(),
+        ))
+    }
+}

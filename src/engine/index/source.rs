@@ -42,7 +42,7 @@ pub enum Source {
     Tsv { path: PathBuf },
     /// A folder holding `postings-input.parquet` and `postings-docs.parquet` (written by
     /// `export-parquet --what postings-input`, or by any job keeping that contract): the
-    /// analysis already done, sorted on DataFusion or Spark (`engine::bigjobs::index`).
+    /// analysis already done, sorted on DataFusion or Spark (`index::on_engine`).
     Parquet { path: PathBuf },
 }
 
@@ -199,9 +199,9 @@ fn read_file(p: &Path) -> std::result::Result<SourceDoc, String> {
             ..SourceDoc::default()
         })
     } else {
-        let text = crate::engine::dedup::corpus::decode_text(&bytes)
+        let text = crate::engine::docview::plain::decode_text(&bytes)
             .map_err(|e| format!("{}: {e}", p.display()))?;
-        let (title, body) = crate::engine::dedup::corpus::split_text(&text);
+        let (title, body) = crate::engine::docview::plain::split_text(&text);
         Ok(SourceDoc {
             key: stem,
             title,
@@ -218,7 +218,7 @@ fn page_doc(
     url: Option<&str>,
     ct: Option<&str>,
 ) -> Result<((String, String), String)> {
-    let d = crate::engine::dedup::corpus::doc_from_html(name, bytes, url, ct, true)?;
+    let d = crate::engine::docview::plain::doc_from_html(name, bytes, url, ct, true)?;
     let (_, text) = crate::engine::text::encoding::decide_and_decode(bytes, ct, None, None)
         .map_err(|e| EngineError::invalid("--encoding", e.to_string()))?;
     let _ = url;

@@ -82,7 +82,7 @@ fn row_process_alive(pid: Option<i64>, proc_start: Option<&str>) -> Option<bool>
 /// to be alive stays `running` however old its heartbeat (its job may hold a long write
 /// transaction); the heartbeat decides only where liveness cannot be told (rows written
 /// before schema v6, other platforms). Returns how many rows changed.
-pub(crate) fn reap_interrupted(conn: &Connection) -> Result<usize> {
+pub(super) fn reap_interrupted(conn: &Connection) -> Result<usize> {
     let mut stmt = conn
         .prepare("SELECT id, pid, heartbeat_at, proc_start FROM jobs WHERE status = 'running'")?;
     type Row = (i64, Option<i64>, Option<String>, Option<String>);
@@ -144,14 +144,14 @@ pub struct JobFilter {
     pub limit: Option<usize>,
 }
 
-/// The experiment log, newest first. Reaps interrupted jobs first so their status is true.
+/// The experiment log, newest first. A pure read: call [`super::reap_interrupted`] first so the
+/// runs of a process that died show as `interrupted`.
 pub fn list_jobs(ws: &Workspace, filter: &JobFilter) -> Result<Vec<JobRecord>> {
     select_jobs(ws, None, filter)
 }
 
 /// Rows matching `filter` (and `id`, when given), newest first.
 fn select_jobs(ws: &Workspace, id: Option<i64>, filter: &JobFilter) -> Result<Vec<JobRecord>> {
-    reap_interrupted(ws.conn())?;
     let limit = filter.limit.map_or(-1, |l| l as i64);
     let mut stmt = ws.conn().prepare(
         "SELECT id, kind, params, status, started_at, ended_at, result, error FROM jobs

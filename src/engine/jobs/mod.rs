@@ -9,8 +9,8 @@
 //! Each run is one row of the workspace's `jobs` table — kind, parameters as JSON, start and
 //! end, outcome, result summary as JSON: the **experiment log**. While a job runs, a heartbeat
 //! thread stamps its row every [`HEARTBEAT`]; a row left `running` by a process that died
-//! (SIGKILL, power cut) is marked `interrupted` the next time the workspace is read
-//! ([`reap_interrupted`]).
+//! (SIGKILL, power cut) is marked `interrupted` by [`reap_interrupted`], which whoever shows the
+//! log calls before reading it (a read never writes).
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -500,14 +500,36 @@ fn heartbeat_loop(workspace: &std::path::Path, id: i64, stop: &crossbeam_channel
 
 pub mod compare;
 mod log;
-pub mod registry;
 #[cfg(test)]
 mod tests;
+mod typed;
 
 #[cfg(test)]
 use log::process_start;
-pub(crate) use log::reap_interrupted;
 pub use log::{
     JobFilter, JobRecord, STATUSES, get_job, list_jobs, load_detail, log_table, save_detail,
 };
 use log::{record_end, record_start};
+pub use typed::{JobKind, TypedJob};
+
+/// Mark `running` rows of the experiment log whose process is gone as `interrupted`, and say how
+/// many changed. Reading the log never writes: whoever shows the log or the workspace summary
+/// (the app's refresh, `tianwang jobs list`, `tianwang store summary`) calls this first.
+pub fn reap_interrupted(ws: &Workspace) -> Result<usize> {
+    log::reap_interrupted(ws.conn())
+}
+
+/// A [`Tick`] for one stage of a longer run: the stage's fraction `f` is reported as
+/// `start + width · f` of the whole.
+pub struct Scaled<'a> {
+    pub tick: &'a dyn Tick,
+    pub start: f32,
+    pub width: f32,
+}
+
+impl Tick for Scaled<'_> {
+    fn tick(&self, f: f32, m: &str) -> Result<()> {
+        self.tick
+            .tick(self.start + self.width * f.clamp(0.0, 1.0), m)
+    }
+}

@@ -167,6 +167,7 @@ fn dead_processes_jobs_are_interrupted() {
             (&now, i64::from(std::process::id())),
         )
         .unwrap();
+    reap_interrupted(&ws).unwrap();
     let log = list_jobs(&ws, &JobFilter::default()).unwrap();
     let status = |k: &str| log.iter().find(|j| j.kind == k).unwrap().status.clone();
     if cfg!(target_os = "linux") {
@@ -198,6 +199,7 @@ fn liveness_is_pid_and_start_time_not_the_heartbeat() {
             (pid, &start),
         )
         .unwrap();
+    reap_interrupted(&ws).unwrap();
     let log = list_jobs(&ws, &JobFilter::default()).unwrap();
     let status = |k: &str| log.iter().find(|j| j.kind == k).unwrap().status.clone();
     assert_eq!(status("busy"), "running");

@@ -12,7 +12,7 @@ use super::persist::{self, ImportOutcome};
 use super::read::{ReadConfig, ReadSummary};
 use super::stats::{Collector, Stats, StatsConfig};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobContext, Tick};
 use crate::engine::store::Workspace;
 
@@ -82,9 +82,9 @@ pub enum LogSource {
 pub struct StatsParams {
     pub source: LogSource,
     pub config: StatsConfig,
-    /// Where the counting runs (native unless asked; `engine::bigjobs::querylog`).
+    /// Where the counting runs (native unless asked; [`stats_on`]).
     #[serde(default)]
-    pub engine: crate::engine::bigjobs::EngineConfig,
+    pub engine: crate::engine::exec::EngineConfig,
 }
 
 /// A statistics run's result: what was read and every statistic.
@@ -233,12 +233,40 @@ impl TypedJob for StatsJob {
     }
 
     fn run_typed(&mut self, cx: &JobContext) -> Result<StatsOutput> {
-        crate::engine::bigjobs::querylog::run(
+        stats_on(
             &self.p.source,
             &self.p.config,
             &self.p.engine,
             Some(cx.workspace_path()),
             cx,
         )
+    }
+}
+
+/// The statistics of `source` on the configured engine (the native engine runs
+/// [`compute`]).
+pub fn stats_on(
+    source: &LogSource,
+    cfg: &StatsConfig,
+    engine: &crate::engine::exec::EngineConfig,
+    workspace: Option<&std::path::Path>,
+    tick: &dyn Tick,
+) -> Result<StatsOutput> {
+    if engine.engine == crate::engine::exec::Engine::Native {
+        return compute(source, cfg, workspace, tick);
+    }
+    engine.validate()?;
+    cfg.validate()?;
+    #[cfg(feature = "bigjobs")]
+    {
+        let work = crate::engine::exec::scratch::ScratchDir::new("querylog")?;
+        super::on_engine::run(source, cfg, engine, workspace, work.path(), tick)
+    }
+    #[cfg(not(feature = "bigjobs"))]
+    {
+        let _ = (source, workspace, tick);
+        Err(crate::engine::error::EngineError::Internal(
+            "unreachable: validate refuses".into(),
+        ))
     }
 }

@@ -48,10 +48,14 @@ pub mod collect;
 pub mod fit;
 pub mod generate;
 pub mod job;
+#[cfg(feature = "bigjobs")]
+pub mod on_engine;
 pub mod persist;
 pub mod read;
 pub mod stats;
 mod stats_more;
+
+pub use job::stats_on;
 
 #[cfg(test)]
 mod tests;

@@ -296,7 +296,7 @@ impl Collector {
 
 /// What the statistics read, aggregated: produced from a [`Collector`] by the native engine
 /// ([`Counts::of_collector`]) or from SQL aggregates by a big-job plan
-/// (`engine::bigjobs::querylog`), and turned into [`Stats`] by the one [`Counts::finish`], so
+/// (`querylog::on_engine`), and turned into [`Stats`] by the one [`Counts::finish`], so
 /// both engines share every formula after the counting.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Counts {

@@ -4,7 +4,9 @@
 //! - [`pagerank`]: PageRank, book form and normalised form, dangling policies [L3610–L3622];
 //! - [`hits`]: hubs and authorities [L3624–L3645];
 //! - [`eval`]: P@N, R-precision, MAP, nDCG, wins/losses, paired t-test, ranking diff [L3960–L3982];
-//! - [`stats`]: the Student t distribution (regularised incomplete beta) for the t-test.
+//! - [`stats`]: the Student t distribution (regularised incomplete beta) for the t-test;
+//! - `on_engine`: PageRank as a plan on DataFusion or Spark (feature `bigjobs`; [`pagerank_on`]
+//!   dispatches).
 //!
 //! Iterative algorithms report each step to an [`IterationObserver`] (no-op by default), the
 //! hook a teaching stepper or a convergence plot implements.
@@ -12,6 +14,8 @@
 pub mod eval;
 pub mod graph;
 pub mod hits;
+#[cfg(feature = "bigjobs")]
+pub mod on_engine;
 pub mod pagerank;
 pub mod stats;
 
@@ -26,3 +30,48 @@ pub trait IterationObserver {
 }
 
 impl IterationObserver for () {}
+
+use crate::engine::error::{EngineError, Result};
+use crate::engine::exec::{Engine, EngineConfig};
+use crate::engine::jobs::Tick;
+use graph::Graph;
+use pagerank::{PageRankConfig, PageRankResult};
+
+/// PageRank of `g` on the configured engine (the native engine runs the power iteration).
+pub fn pagerank_on(
+    g: &Graph,
+    cfg: &PageRankConfig,
+    engine: &EngineConfig,
+    tick: &dyn Tick,
+) -> Result<PageRankResult> {
+    if engine.engine == Engine::Native {
+        return pagerank::pagerank(g, cfg, tick, &mut ());
+    }
+    engine.validate()?;
+    pagerank::check_personalization(cfg, g.node_count())?;
+    if g.node_count() == 0 {
+        return Ok(PageRankResult::start(g, cfg));
+    }
+    #[cfg(feature = "bigjobs")]
+    {
+        let work = crate::engine::exec::scratch::ScratchDir::new("pagerank")?;
+        on_engine::run(g, cfg, engine, work.path(), tick)
+    }
+    #[cfg(not(feature = "bigjobs"))]
+    {
+        let _ = tick;
+        Err(EngineError::Internal(
+            "unreachable: validate refuses".into(),
+        ))
+    }
+}
+
+/// A graph file ([`Graph::read_file`]), or with the `bigjobs` build a folder holding
+/// `links.parquet` + `nodes.parquet` (what `export-parquet --what links` writes).
+pub fn load_graph(path: &std::path::Path) -> Result<Graph> {
+    #[cfg(feature = "bigjobs")]
+    if path.is_dir() {
+        return on_engine::read_graph(&path.join("links.parquet"), &path.join("nodes.parquet"));
+    }
+    Graph::read_file(path)
+}

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::web::SampleWeb;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::JobContext;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::store::{Workspace, now_rfc3339};
 
 /// The sample-load job.

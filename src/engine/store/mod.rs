@@ -578,9 +578,10 @@ impl Workspace {
             .pragma_query_value(None, "user_version", |r| r.get(0))?)
     }
 
-    /// What the workspace holds. Also marks jobs whose process died as interrupted.
+    /// What the workspace holds. A pure read: `jobs_running` counts rows still marked running,
+    /// so callers that show it reap the runs of dead processes first
+    /// (`engine::jobs::reap_interrupted`).
     pub fn summary(&self) -> Result<WorkspaceSummary> {
-        crate::engine::jobs::reap_interrupted(&self.conn)?;
         let count = |sql: &str| -> Result<i64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
         Ok(WorkspaceSummary {
             path: self.path.clone(),

@@ -16,14 +16,14 @@ use serde_json::Value;
 
 use super::Lang;
 use super::export::{Exports, table_button};
-use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
+use super::panel::{Cx, LabPanel, logged};
 use super::task::{Loaded, Task};
 use crate::engine::cache::job::{CacheSimJob, CacheSimParams, TraceSource};
 use crate::engine::cache::policy::{PolicyKind, PolicyParams};
 use crate::engine::cache::sim::{self, SimConfig, SimReport, SizeSpec};
 use crate::engine::cache::stack::Warmup;
 use crate::engine::cache::trace::{Format, GenSpec, ReadOptions, TraceStats};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
 use crate::engine::querylog::persist::{self, LogRow};
 
@@ -609,10 +609,6 @@ impl CachePanel {
 }
 
 impl LabPanel for CachePanel {
-    fn info(&self) -> PanelInfo {
-        panel_info!("cache", "cache", ["cache-sim"])
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         self.poll();
         let lang = cx.lang;
@@ -628,13 +624,6 @@ impl LabPanel for CachePanel {
             self.workspace = ws;
             self.stored.invalidate();
             self.stored_pick = None;
-        }
-        // A stream sent from the query-log panel: one query id per line.
-        if let Some(p) = cx.hub.querylog_stream.take() {
-            self.src = Src::File;
-            self.file = p.display().to_string();
-            self.format = Format::Lines;
-            self.from_querylog = true;
         }
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -724,6 +713,25 @@ impl LabPanel for CachePanel {
         self.bytes = p.config.bytes;
         self.warmup_full = p.config.warmup == Warmup::Full;
         self.decay = p.config.params.decay;
+        Ok(())
+    }
+
+    /// A request stream another panel wrote: `{"trace": path, "format": "lines", "from": …}`
+    /// (the query-log panel sends one query id a line).
+    fn receive(&mut self, payload: &Value, _lang: Lang) -> Result<(), String> {
+        #[derive(serde::Deserialize)]
+        struct Sent {
+            trace: std::path::PathBuf,
+            #[serde(default)]
+            format: Format,
+            #[serde(default)]
+            from: Option<String>,
+        }
+        let sent: Sent = serde_json::from_value(payload.clone()).map_err(|e| e.to_string())?;
+        self.src = Src::File;
+        self.file = sent.trace.display().to_string();
+        self.format = sent.format;
+        self.from_querylog = sent.from.as_deref() == Some("querylog");
         Ok(())
     }
 }

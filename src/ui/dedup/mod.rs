@@ -17,7 +17,7 @@ use egui::{Color32, RichText, Ui};
 use serde_json::Value;
 
 use super::Lang;
-use super::panel::{Cx, LabPanel, PanelInfo, logged};
+use super::panel::{Cx, LabPanel, logged};
 use super::task::Task;
 use crate::engine::dedup::corpus::{Corpus, Input};
 use crate::engine::dedup::eval::CompareRow;
@@ -25,7 +25,7 @@ use crate::engine::dedup::job::{DedupJob, DedupParams, MethodPairs, PAIRS_DETAIL
 use crate::engine::dedup::pair::PairView;
 use crate::engine::dedup::report::{Source, SweepPoint, SweepSpec};
 use crate::engine::dedup::{Config, Method};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
 
 mod pairs;
@@ -63,7 +63,7 @@ struct Form {
     methods: Vec<bool>,
     params: Vec<(&'static str, String)>,
     /// Where the grouping runs (native, DataFusion, Spark).
-    engine: crate::engine::bigjobs::EngineConfig,
+    engine: crate::engine::exec::EngineConfig,
 }
 
 fn param_texts(cfg: &Config) -> Vec<(&'static str, String)> {
@@ -89,7 +89,7 @@ impl Default for Form {
             clean: true,
             methods: Method::ALL.iter().map(|_| true).collect(),
             params: param_texts(&Config::default()),
-            engine: crate::engine::bigjobs::EngineConfig::default(),
+            engine: crate::engine::exec::EngineConfig::default(),
         }
     }
 }
@@ -211,16 +211,6 @@ pub(crate) struct DedupPanel {
 }
 
 impl LabPanel for DedupPanel {
-    fn info(&self) -> PanelInfo {
-        PanelInfo {
-            id: "Dedup",
-            label: "nav.dedup",
-            guide: "guide.dedup",
-            book: "guide.dedup_book",
-            job_kinds: &[DedupJob::KIND],
-        }
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         self.poll(cx, ui.ctx());
         egui::ScrollArea::vertical()
@@ -376,7 +366,7 @@ impl DedupPanel {
                 .transpose()
                 .map_err(|e| e.to_string())?;
             let engine = if sweep.is_some() {
-                crate::engine::bigjobs::EngineConfig::default()
+                crate::engine::exec::EngineConfig::default()
             } else {
                 self.form.engine.clone()
             };

@@ -12,7 +12,7 @@ use egui_extras::{Column, TableBuilder};
 
 use super::{PageRef, fmt3, score_color, tick};
 use crate::engine::docview::eval::{CleanEval, EvalPage, EvalReport, EvalSource};
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
 use crate::ui::Lang;
 use crate::ui::export::{Exports, table_button};

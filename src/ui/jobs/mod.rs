@@ -8,7 +8,7 @@ use egui::{RichText, Ui};
 
 use super::Lang;
 use super::export::table_button;
-use super::panel::{Cx, LabPanel, PanelInfo, Request, panel_info};
+use super::panel::{Cx, LabPanel, Request};
 use crate::engine::calibrate::{Calibrate, CalibrateParams, MAX_SECONDS, MIN_SECONDS};
 use crate::engine::jobs::{JobRecord, JobState, STATUSES};
 
@@ -451,9 +451,7 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
                 ui.label(RichText::new(lang.t("jobs.error")).strong());
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
-            let owner = super::panel::owner_of(cx.panels, &r.kind);
-            let reopenable = owner.is_some()
-                && crate::engine::jobs::registry::find(&r.kind).is_some_and(|k| k.reopenable);
+            let reopenable = crate::workbench::owner_of(&r.kind).is_some();
             if ui
                 .add_enabled(reopenable, egui::Button::new(lang.t("jobs.reopen")))
                 .on_disabled_hover_text(lang.t("jobs.reopen_unavailable"))
@@ -461,7 +459,7 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
             {
                 reopen = true;
             }
-            let rerunnable = crate::engine::jobs::registry::find(&r.kind).is_some();
+            let rerunnable = crate::workbench::find(&r.kind).is_some();
             if ui
                 .add_enabled(rerunnable, egui::Button::new(lang.t("jobs.rerun")))
                 .on_hover_text(lang.t("jobs.rerun_hint"))
@@ -471,7 +469,7 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
             }
         });
     if rerun {
-        match crate::engine::jobs::registry::find(&r.kind).map(|k| (k.rebuild)(&r.params)) {
+        match crate::workbench::find(&r.kind).map(|k| (k.rebuild)(&r.params)) {
             Some(Ok(job)) => {
                 cx.start_job(job);
             }
@@ -489,10 +487,6 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
 }
 
 impl LabPanel for JobsPanel {
-    fn info(&self) -> PanelInfo {
-        panel_info!("Jobs", "jobs", ["calibrate"])
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         ui.heading(cx.lang.t("jobs.heading"));
         ui.add_space(6.0);

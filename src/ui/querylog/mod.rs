@@ -12,7 +12,7 @@ use egui::{RichText, Ui};
 use serde_json::Value;
 
 use super::Lang;
-use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
+use super::panel::{Cx, LabPanel, Request, logged};
 use super::task::{Loaded, Task};
 use crate::engine::jobs::JobHandle;
 use crate::engine::querylog::generate::{GenConfig, write_file};
@@ -84,7 +84,7 @@ pub(crate) struct Computed {
     pub file: Option<PathBuf>,
     pub synthetic: bool,
     /// The engine that counted (native, DataFusion, Spark).
-    pub engine: crate::engine::bigjobs::Engine,
+    pub engine: crate::engine::exec::Engine,
 }
 
 pub(crate) struct QuerylogPanel {
@@ -102,7 +102,7 @@ pub(crate) struct QuerylogPanel {
     stored: Loaded<Vec<LogRow>>,
     stored_pick: Option<i64>,
     /// Where the statistics run (native, DataFusion, Spark).
-    engine: crate::engine::bigjobs::EngineConfig,
+    engine: crate::engine::exec::EngineConfig,
     user_sample: Option<f64>,
     time_from: String,
     time_to: String,
@@ -113,7 +113,7 @@ pub(crate) struct QuerylogPanel {
     import: Option<JobHandle>,
     /// A statistics run on DataFusion or Spark with a workspace open: a logged
     /// `querylog-stats` job (progress in the jobs bar), and the file it read.
-    stats_job: Option<(JobHandle, Option<PathBuf>, crate::engine::bigjobs::Engine)>,
+    stats_job: Option<(JobHandle, Option<PathBuf>, crate::engine::exec::Engine)>,
     sent: Option<Result<PathBuf, String>>,
     sending: Option<Task<Result<PathBuf, String>>>,
 }
@@ -219,7 +219,7 @@ impl QuerylogPanel {
         // On DataFusion or Spark with a workspace open, a file or stored log is counted by a
         // logged job, as `querylog stats --engine … --workspace` does: progress in the jobs
         // bar, parameters and result in the experiment log.
-        if ran_on != crate::engine::bigjobs::Engine::Native && workspace.is_some() {
+        if ran_on != crate::engine::exec::Engine::Native && workspace.is_some() {
             let job_source = match (source, stored) {
                 (SourceKind::File, _) => Some(LogSource::File {
                     path: path.clone(),
@@ -229,7 +229,7 @@ impl QuerylogPanel {
                 _ => None,
             };
             if let Some(src) = job_source {
-                use crate::engine::jobs::registry::TypedJob;
+                use crate::engine::jobs::TypedJob;
                 let file = matches!(src, LogSource::File { .. }).then(|| path.clone());
                 match crate::engine::querylog::job::StatsJob::from_params(StatsParams {
                     source: src,
@@ -248,7 +248,7 @@ impl QuerylogPanel {
                             cfg: &StatsConfig,
                             ws: Option<&std::path::Path>,
                             tick: &dyn crate::engine::jobs::Tick| {
-            crate::engine::bigjobs::querylog::run(source, cfg, &engine, ws, tick)
+            crate::engine::querylog::stats_on(source, cfg, &engine, ws, tick)
         };
         self.task = Some(Task::spawn(ctx, move || {
             let r = match source {
@@ -476,7 +476,7 @@ impl QuerylogPanel {
             }
             if self.source == SourceKind::File {
                 let can = cx.session.is_some()
-                    && !cx.is_running(<ImportJob as crate::engine::jobs::registry::TypedJob>::KIND);
+                    && !cx.is_running(<ImportJob as crate::engine::jobs::TypedJob>::KIND);
                 if ui
                     .add_enabled(can, egui::Button::new(lang.t("ql.import")))
                     .on_hover_text(lang.t("ql.import_hint"))
@@ -489,7 +489,7 @@ impl QuerylogPanel {
     }
 
     fn start_import(&mut self, cx: &mut Cx<'_>) {
-        use crate::engine::jobs::registry::TypedJob;
+        use crate::engine::jobs::TypedJob;
         let path = PathBuf::from(self.path.trim());
         let name = path
             .file_name()
@@ -615,14 +615,6 @@ impl QuerylogPanel {
 }
 
 impl LabPanel for QuerylogPanel {
-    fn info(&self) -> PanelInfo {
-        panel_info!(
-            "querylog",
-            "querylog",
-            ["querylog-import", "querylog-stats"]
-        )
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let lang = cx.lang;
         self.poll();
@@ -632,8 +624,10 @@ impl LabPanel for QuerylogPanel {
             self.sending = None;
             let r = r.and_then(|x| x);
             if let Ok(p) = &r {
-                cx.hub.querylog_stream = Some(p.clone());
-                cx.goto("cache");
+                cx.request(Request::Open {
+                    panel: "cache",
+                    payload: serde_json::json!({ "trace": p, "format": "lines", "from": "querylog" }),
+                });
             }
             self.sent = Some(r);
         }

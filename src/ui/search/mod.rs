@@ -23,7 +23,7 @@ use egui::{RichText, Ui};
 use serde_json::Value;
 
 use super::Lang;
-use super::panel::{Cx, LabPanel, PanelInfo, logged, panel_info};
+use super::panel::{Cx, LabPanel, logged};
 use super::task::Task;
 use crate::engine::index::build::IndexConfig;
 use crate::engine::index::job::{IndexBuildJob, IndexBuildParams};
@@ -31,7 +31,7 @@ use crate::engine::index::reader::sidecar;
 use crate::engine::index::score::RankConfig;
 use crate::engine::index::search::{SearchOptions, SearchResult, Searcher};
 use crate::engine::index::source::Source;
-use crate::engine::jobs::registry::TypedJob;
+use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
 
 /// How deep a ranking is remembered to mark each result's move (↑3, ↓1, new).
@@ -94,7 +94,7 @@ pub(crate) struct SearchPanel {
     build: Option<JobHandle>,
     build_config: IndexConfig,
     /// Where "Build index" runs (native, DataFusion, Spark).
-    build_engine: crate::engine::bigjobs::EngineConfig,
+    build_engine: crate::engine::exec::EngineConfig,
     /// The last finished job seen (a finished crawl or load may make the index stale).
     seen_finished: Option<i64>,
     query: String,
@@ -302,7 +302,7 @@ impl SearchPanel {
             .show(ui, |ui| {
                 if let IndexState::Ready { searcher, .. } = &self.index {
                     let e = &searcher.index.meta.engine;
-                    if e.engine == crate::engine::bigjobs::Engine::Native {
+                    if e.engine == crate::engine::exec::Engine::Native {
                         ui.label(lang.t("search.built_native"));
                     } else {
                         ui.label(lang.tf(
@@ -402,10 +402,6 @@ impl SearchPanel {
 }
 
 impl LabPanel for SearchPanel {
-    fn info(&self) -> PanelInfo {
-        panel_info!("search", "search", ["index-build"])
-    }
-
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
         self.follow(cx, &ctx);

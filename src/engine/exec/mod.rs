@@ -17,7 +17,7 @@
 //! bad input (exit 2) naming the flag and the build to use.
 //!
 //! ```
-//! use tianwang::engine::bigjobs::Engine;
+//! use tianwang::engine::exec::Engine;
 //! assert_eq!(Engine::parse("datafusion").unwrap(), Engine::DataFusion);
 //! assert!(Engine::parse("hadoop").is_err());
 //! ```
@@ -26,18 +26,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::error::{EngineError, Result};
 
-pub mod dedup;
-pub mod index;
-pub mod pagerank;
 pub mod plan;
-pub mod querylog;
+pub mod scratch;
 
 #[cfg(feature = "bigjobs")]
 pub mod datafusion;
 #[cfg(feature = "bigjobs")]
 pub mod parquet_io;
-#[cfg(feature = "bigjobs")]
-pub mod scale;
 #[cfg(feature = "bigjobs")]
 pub mod schema;
 #[cfg(feature = "bigjobs")]

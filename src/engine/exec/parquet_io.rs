@@ -141,14 +141,7 @@ pub fn read(path: &Path, def: &SchemaDef) -> Result<(Vec<RecordBatch>, Meta)> {
     let mut out = Vec::new();
     let mut meta = Vec::new();
     for f in files {
-        let file = File::open(&f).map_err(|e| EngineError::BadPath {
-            path: f.clone(),
-            reason: e.to_string(),
-        })?;
-        let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| {
-            EngineError::bad_input(f.display(), 0, format!("not a Parquet file: {e}"))
-        })?;
-        def.check(b.schema(), &f)?;
+        let b = open(&f, Some(def))?;
         if meta.is_empty() {
             // Our key-values travel in the embedded Arrow schema's metadata.
             meta = b
@@ -168,6 +161,54 @@ pub fn read(path: &Path, def: &SchemaDef) -> Result<(Vec<RecordBatch>, Meta)> {
         }
     }
     Ok((out, meta))
+}
+
+/// One Parquet file opened for reading: a file that cannot be opened is a bad path, one that is
+/// not Parquet (or, with `def`, of another schema) the user's bad input naming the file. Every
+/// reader of the contract opens files here.
+pub fn open(f: &Path, def: Option<&SchemaDef>) -> Result<ParquetRecordBatchReaderBuilder<File>> {
+    let file = File::open(f).map_err(|e| EngineError::BadPath {
+        path: f.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    let b = ParquetRecordBatchReaderBuilder::try_new(file)
+        .map_err(|e| EngineError::bad_input(f.display(), 0, format!("not a Parquet file: {e}")))?;
+    if let Some(def) = def {
+        def.check(b.schema(), f)?;
+    }
+    Ok(b)
+}
+
+/// Every batch of a plan's output directory (no schema check: the plan's own output).
+pub fn read_output(dir: &Path) -> Result<Vec<RecordBatch>> {
+    let mut out = Vec::new();
+    for f in parts(dir)? {
+        let r = open(&f, None)?
+            .build()
+            .map_err(|e| EngineError::Internal(format!("{}: {e}", f.display())))?;
+        for b in r {
+            out.push(b.map_err(|e| EngineError::Internal(e.to_string()))?);
+        }
+    }
+    Ok(out)
+}
+
+/// The `tianwang.*` keys of the Arrow schema stored in the first file at `path` (where
+/// [`AtomicWriter`] puts them: the Parquet key-value list holds only `ARROW:schema`).
+pub fn schema_meta(path: &Path) -> Result<Meta> {
+    let Some(f) = parts(path)?.into_iter().next() else {
+        return Ok(Vec::new());
+    };
+    let b = open(&f, None)?;
+    let mut m: Meta = b
+        .schema()
+        .metadata()
+        .iter()
+        .filter(|(k, _)| k.starts_with("tianwang."))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    m.sort();
+    Ok(m)
 }
 
 /// The value of `key` in a file's key-value metadata.

@@ -6,7 +6,7 @@
 //! map lookup).
 //!
 //! ```no_run
-//! use tianwang::engine::bigjobs::{EngineConfig, Engine, plan::Plan, datafusion::run_plan};
+//! use tianwang::engine::exec::{EngineConfig, Engine, plan::Plan, datafusion::run_plan};
 //! let plan = Plan::new("count").input("t", "/tmp/t.parquet").output("n", "SELECT COUNT(*) AS n FROM t");
 //! let report = run_plan(&plan, std::path::Path::new("/tmp/out"), &EngineConfig::new(Engine::DataFusion), &()).unwrap();
 //! println!("{} s", report.total_s);

@@ -9,7 +9,7 @@
 //! `COUNT`, `MIN`, `MAX`, `ABS`. No `>>` (Spark 3 lacks it): shifts are precomputed in Rust.
 //!
 //! ```
-//! use tianwang::engine::bigjobs::plan::{Plan, Step};
+//! use tianwang::engine::exec::plan::{Plan, Step};
 //! let p = Plan::new("md5")
 //!     .input("sig", "/tmp/sig.parquet")
 //!     .output("groups", "SELECT md5_hi, md5_lo, COUNT(*) AS n FROM sig GROUP BY md5_hi, md5_lo");

@@ -1,16 +1,16 @@
-//! Job kinds: which jobs exist, what their parameters and results are, and how a logged run
-//! is rebuilt from its parameters.
+//! Typed jobs: a job's parameters and result as structs, and a job kind that rebuilds a logged
+//! run from its parameters.
 //!
 //! A job with typed parameters and a typed result implements [`TypedJob`]; the runner still
 //! sees a [`Job`] (parameters and result travel as JSON into the experiment log), and the
 //! engine, the CLI and the panels read results back as the same struct with
-//! [`TypedJob::decode`]. Every kind is listed once in [`kinds`]: the Jobs panel and
-//! `tianwang jobs` use the list to re-open or re-run a logged run.
+//! [`TypedJob::decode`]. [`JobKind::of`] describes one kind; the list of every kind lives in
+//! the composition root (`crate::workbench::kinds`), the only code that knows every lab.
 //!
 //! ```
 //! use tianwang::engine::calibrate::Calibrate;
-//! use tianwang::engine::jobs::registry::{self, TypedJob};
-//! let kind = registry::find("calibrate").expect("registered");
+//! use tianwang::engine::jobs::{JobKind, TypedJob};
+//! let kind = JobKind::of::<Calibrate>();
 //! let job = (kind.rebuild)(&serde_json::json!({"seconds": 1.0}))?;
 //! assert_eq!(job.kind(), Calibrate::KIND);
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
@@ -68,18 +68,13 @@ impl<T: TypedJob> Job for T {
 #[derive(Clone, Copy)]
 pub struct JobKind {
     pub kind: &'static str,
-    /// Its parameters can be put back into a form (the panel that starts it re-opens them).
-    pub reopenable: bool,
     /// Rebuild a runnable job from logged parameters (validated again).
     pub rebuild: fn(&Value) -> Result<Box<dyn Job>>,
 }
 
 impl std::fmt::Debug for JobKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("JobKind")
-            .field("kind", &self.kind)
-            .field("reopenable", &self.reopenable)
-            .finish()
+        f.debug_struct("JobKind").field("kind", &self.kind).finish()
     }
 }
 
@@ -93,59 +88,62 @@ impl JobKind {
     pub const fn of<J: TypedJob>() -> JobKind {
         JobKind {
             kind: J::KIND,
-            reopenable: true,
             rebuild: rebuild::<J>,
         }
     }
 }
 
-/// Every job kind. A new lab adds its kinds here.
-pub fn kinds() -> &'static [JobKind] {
-    use crate::engine::{
-        cache, calibrate, classify, crawl, dedup, docview, index, querylog, sample,
-    };
-    const KINDS: &[JobKind] = &[
-        JobKind::of::<calibrate::Calibrate>(),
-        JobKind::of::<sample::load::LoadSample>(),
-        JobKind::of::<crawl::Crawl>(),
-        JobKind::of::<docview::eval::CleanEval>(),
-        JobKind::of::<classify::job::TrainJob>(),
-        JobKind::of::<classify::job::SweepJob>(),
-        JobKind::of::<dedup::job::DedupJob>(),
-        JobKind::of::<cache::job::CacheSimJob>(),
-        JobKind::of::<querylog::job::ImportJob>(),
-        JobKind::of::<querylog::job::StatsJob>(),
-        JobKind::of::<index::job::IndexBuildJob>(),
-    ];
-    KINDS
-}
-
-/// The kind named `kind`.
-pub fn find(kind: &str) -> Option<&'static JobKind> {
-    kinds().iter().find(|k| k.kind == kind)
-}
-
 #[cfg(test)]
 mod tests {
+    use serde::Deserialize;
+
     use super::*;
 
-    #[test]
-    fn kinds_are_unique() {
-        let mut names: Vec<_> = kinds().iter().map(|k| k.kind).collect();
-        names.sort_unstable();
-        let n = names.len();
-        names.dedup();
-        assert_eq!(names.len(), n);
+    /// A job whose only parameter must be positive.
+    struct Sleep(f64);
+
+    #[derive(Serialize, Deserialize)]
+    struct SleepParams {
+        seconds: f64,
+    }
+
+    impl TypedJob for Sleep {
+        const KIND: &'static str = "sleep";
+        type Params = SleepParams;
+        type Output = f64;
+
+        fn from_params(p: SleepParams) -> Result<Self> {
+            if p.seconds > 0.0 {
+                Ok(Sleep(p.seconds))
+            } else {
+                Err(EngineError::invalid("seconds", "must be positive"))
+            }
+        }
+        fn params(&self) -> SleepParams {
+            SleepParams { seconds: self.0 }
+        }
+        fn run_typed(&mut self, _cx: &JobContext) -> Result<f64> {
+            Ok(self.0)
+        }
     }
 
     #[test]
     fn logged_parameters_rebuild_and_bad_ones_are_refused() {
-        let k = find("calibrate").unwrap();
-        assert!((k.rebuild)(&serde_json::json!({"seconds": 1.0})).is_ok());
+        let k = JobKind::of::<Sleep>();
+        assert_eq!(k.kind, "sleep");
+        let job = (k.rebuild)(&serde_json::json!({"seconds": 1.0})).unwrap();
+        assert_eq!(job.kind(), "sleep");
+        assert_eq!(job.params(), serde_json::json!({"seconds": 1.0}));
         let e = (k.rebuild)(&serde_json::json!({"seconds": -3.0}))
             .err()
             .unwrap();
         assert!(e.is_user_error(), "{e}");
         assert!((k.rebuild)(&serde_json::json!("nonsense")).is_err());
+    }
+
+    #[test]
+    fn a_result_that_does_not_read_back_is_an_error() {
+        assert_eq!(Sleep::decode(&serde_json::json!(2.5)).unwrap(), 2.5);
+        assert!(Sleep::decode(&serde_json::json!("two")).is_err());
     }
 }

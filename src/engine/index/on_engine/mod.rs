@@ -1,4 +1,25 @@
-//! The export, the plan and the read-back of the index build on an engine (feature `bigjobs`).
+//! The index build on DataFusion or Spark, byte for byte the native build (book ch. 8.2.3
+//! [L2714–L2722]: inversion is a sort of (term, document) pairs, which is what a cluster does
+//! well). The analysis stays in the workbench's Rust code — segmentation, positions, WBT, the
+//! documents' entries and lexicon ids by first appearance ([`crate::engine::index::build`]'s
+//! shared pass) — and reaches the engine as two Parquet files: `postings-input` (one row per
+//! term and document) and `postings-docs` (one row per document). The plan, the same SQL on
+//! both engines, sorts the tuples by `(term_id, doc)` (DataFusion spills when the pool is
+//! smaller than the postings) and lists the lexicon; the sorted parts are streamed back
+//! through a k-way merge into the same multiway merge, codecs and generation writing as the
+//! native runs, so `postings.bin` and `lexicon.bin` are the same bytes.
+//!
+//! Feature `bigjobs`; the always-built dispatch is [`super::build_on`].
+//!
+//! ```no_run
+//! use tianwang::engine::exec::{Engine, EngineConfig};
+//! use tianwang::engine::index::build_on;
+//! use tianwang::engine::index::source::Source;
+//! let src = Source::Tsv { path: "titles.tsv".into() };
+//! let e = EngineConfig::new(Engine::DataFusion);
+//! let meta = build_on(&src, None, "titles.index".as_ref(), &Default::default(), &e, &()).unwrap();
+//! println!("{} postings, {} bytes spilled", meta.postings, meta.engine.spilled_bytes);
+//! ```
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -11,23 +32,23 @@ use datafusion::arrow::array::{
 };
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use super::read::{PostingsReader, for_each_doc, read_lexicon};
-use super::{POSTINGS_DOCS, POSTINGS_INPUT};
-use crate::engine::bigjobs::dedup::tempfile_dir;
-use crate::engine::bigjobs::parquet_io::{self, AtomicWriter};
-use crate::engine::bigjobs::plan::{Plan, RunReport};
-use crate::engine::bigjobs::schema::SchemaDef;
-use crate::engine::bigjobs::{EngineConfig, run_plan};
-use crate::engine::classify::experiment::Scaled;
+pub mod read;
+
 use crate::engine::error::{EngineError, Result};
+use crate::engine::exec::parquet_io::{self, AtomicWriter};
+use crate::engine::exec::plan::{Plan, RunReport};
+use crate::engine::exec::schema::{Col, SchemaDef, c};
+use crate::engine::exec::scratch::ScratchDir;
+use crate::engine::exec::{EngineConfig, run_plan};
 use crate::engine::index::build::{
     self, DocSink, DocTerms, Finished, IndexConfig, Opened, analyse_all, in_generation,
 };
 use crate::engine::index::disk::{DocInfo, EngineRun, Meta, Timings};
 use crate::engine::index::merge::{KWay, merge};
 use crate::engine::index::source::Source;
-use crate::engine::jobs::Tick;
+use crate::engine::jobs::{Scaled, Tick};
 use crate::engine::store::Workspace;
+use read::{PostingsReader, for_each_doc, read_lexicon};
 
 /// Rows of `postings-input` buffered before a batch is written.
 const POSTINGS_BATCH: usize = 1 << 16;
@@ -329,14 +350,7 @@ fn given_export(dir: &Path, cfg: &IndexConfig) -> Result<(Exported, IndexConfig,
         }
         let mut n = 0u64;
         for f in files {
-            let file = File::open(&f).map_err(|e| EngineError::BadPath {
-                path: f.clone(),
-                reason: e.to_string(),
-            })?;
-            let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| {
-                EngineError::bad_input(f.display(), 0, format!("not a Parquet file: {e}"))
-            })?;
-            def.check(b.schema(), &f)?;
+            let b = parquet_io::open(&f, Some(def))?;
             let fm = b.metadata().file_metadata();
             n += u64::try_from(fm.num_rows()).unwrap_or(0);
             if meta.is_empty() {
@@ -396,7 +410,7 @@ pub fn build(
     let t0 = Instant::now();
     let mut timings = Timings::default();
     tick.tick(0.0, "reading the source")?;
-    let work = tempfile_dir("index")?;
+    let work = ScratchDir::new("index")?;
     let (ex, cfg, source) = match src {
         Source::Parquet { path } => given_export(path, cfg)?,
         _ => {
@@ -536,3 +550,116 @@ fn read_back(
         skipped: ex.skipped.clone(),
     })
 }
+
+/// The inverted file's input: term–document–tf tuples with what the posting block stores.
+pub const POSTINGS_INPUT: SchemaDef = SchemaDef {
+    name: "postings-input",
+    version: 1,
+    doc: "One row per (term, document) the analysis found, in document order. The index \
+          configuration that cut the terms is in the schema metadata `tianwang.index_config`; \
+          sorted by (term_id, doc) the rows are the posting lists.",
+    columns: &[
+        c(
+            "term_id",
+            Col::I64,
+            false,
+            "the native build's lexicon id: terms numbered from 0 by first appearance, \
+             documents in order and a document's terms in byte order",
+        ),
+        c(
+            "term",
+            Col::Str,
+            false,
+            "the term as indexed (lower-cased unless all_tokens)",
+        ),
+        c(
+            "doc",
+            Col::I64,
+            false,
+            "0-based document number in source order (the docID)",
+        ),
+        c(
+            "tf",
+            Col::I32,
+            false,
+            "occurrences of the term in the document",
+        ),
+        c(
+            "wbt",
+            Col::F32,
+            false,
+            "WBT: Σ (W0 + enclosing tags' weights) over the occurrences (§10.3.1)",
+        ),
+        c(
+            "positions",
+            Col::ListI32,
+            false,
+            "ascending character offsets in the document's field stream (tf of them)",
+        ),
+    ],
+};
+
+/// What the merge needs per document beside its postings.
+pub const POSTINGS_DOCS: SchemaDef = SchemaDef {
+    name: "postings-docs",
+    version: 1,
+    doc: "One row per document, in docID order: the index's document entry (docs.json), \
+          its stored text (text.bin) and its links (links.bin). Companion of postings-input; \
+          the schema metadata carries `tianwang.source` and `tianwang.index_config`.",
+    columns: &[
+        c(
+            "doc",
+            Col::I64,
+            false,
+            "0-based document number (the docID)",
+        ),
+        c(
+            "key",
+            Col::Str,
+            false,
+            "the document's name: TSV line, file stem or URL",
+        ),
+        c("title", Col::Str, false, "title shown in results"),
+        c("url", Col::Str, false, "the page's URL; empty for files"),
+        c("len", Col::I64, false, "terms indexed (BM25's dl)"),
+        c("distinct", Col::I64, false, "distinct terms"),
+        c(
+            "chars",
+            Col::I64,
+            false,
+            "indexable text size S(p) in characters",
+        ),
+        c("lhn", Col::I64, false, "external in-degree LHN (§10.3.2)"),
+        c("raw_lhn", Col::I64, false, "all in-links"),
+        c(
+            "crawled_at",
+            Col::Str,
+            true,
+            "crawl time (RFC 3339); null for files",
+        ),
+        c(
+            "norm_tf",
+            Col::F32,
+            false,
+            "cosine norm of normalised tf (VSM)",
+        ),
+        c(
+            "norm_binary",
+            Col::F32,
+            false,
+            "cosine norm of binary weights",
+        ),
+        c(
+            "text",
+            Col::Str,
+            false,
+            "title + \"\\n\" + body, as text.bin stores it",
+        ),
+        c(
+            "out_docs",
+            Col::ListI64,
+            false,
+            "documents of the same source this one links to, once each",
+        ),
+    ],
+};

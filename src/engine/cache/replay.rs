@@ -6,19 +6,20 @@
 //! fixed-size position objects [L3112–L3114]).
 //!
 //! ```no_run
-//! use tianwang::engine::index::{access, reader::Index};
+//! use tianwang::engine::cache::replay;
+//! use tianwang::engine::index::reader::Index;
 //! let ix = Index::open("dev.index".as_ref()).unwrap();
-//! let log = access::replay(&ix, &["考研 英语".to_string()]).unwrap();
+//! let log = replay::replay(&ix, &["考研 英语".to_string()]).unwrap();
 //! println!("{} reads", log.accesses.len());
 //! ```
 
 use serde::Serialize;
 
-use super::disk;
-use super::query::{self, Op};
-use super::reader::Index;
-use crate::engine::cache::trace::FileAccess;
+use super::trace::FileAccess;
 use crate::engine::error::{EngineError, Result};
+use crate::engine::index::disk;
+use crate::engine::index::query::{self, Op};
+use crate::engine::index::reader::Index;
 
 /// Position data is read in blocks of this many bytes (the book's 32 KB objects).
 pub const POSITION_BLOCK: u64 = 32 * 1024;

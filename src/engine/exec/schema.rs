@@ -1,6 +1,9 @@
 //! The Parquet contract: every file the workbench exports for a big job has a named, versioned
-//! schema, documented column by column here (and in each field's `doc` metadata, so a file
-//! explains itself to whoever opens it in pandas or Spark). The file's key-value metadata
+//! schema, documented column by column (and in each field's `doc` metadata, so a file explains
+//! itself to whoever opens it in pandas or Spark). This module holds the shape of a schema; each
+//! lab defines its own beside its plans (`dedup::on_engine`, `index::on_engine`,
+//! `querylog::on_engine`, `rank::on_engine`), and the composition root lists them all
+//! (`crate::workbench::schemas`). The file's key-value metadata
 //! carries `tianwang.schema` and `tianwang.version`, and the job's parameters where a column's
 //! meaning depends on them (a signature's shingle length and seed).
 //!
@@ -21,10 +24,14 @@
 //! | `querylog` v1 | query-log record | `--what querylog` |
 //!
 //! ```
-//! use tianwang::engine::bigjobs::schema::{SIGNATURES, by_name};
-//! let s = SIGNATURES.arrow();
-//! assert_eq!(s.metadata()["tianwang.schema"], "signatures");
-//! assert!(by_name("signatures").is_some());
+//! use tianwang::engine::exec::schema::{Col, SchemaDef, c};
+//! const PAIRS: SchemaDef = SchemaDef {
+//!     name: "pairs",
+//!     version: 1,
+//!     doc: "One row per pair.",
+//!     columns: &[c("a", Col::I64, false, "first document"), c("b", Col::I64, false, "second")],
+//! };
+//! assert_eq!(PAIRS.arrow().metadata()["tianwang.schema"], "pairs");
 //! ```
 
 use std::path::Path;
@@ -194,145 +201,5 @@ impl SchemaDef {
             );
         }
         s
-    }
-}
-
-/// Documents as the dedup lab reads them.
-pub const PAGES: SchemaDef = SchemaDef {
-    name: "pages",
-    version: 1,
-    doc: "One row per document, in corpus order: what `engine::dedup::Doc` holds.",
-    columns: &[
-        c("doc", Col::I64, false, "0-based position in the corpus"),
-        c("name", Col::Str, false, "file stem or page URL"),
-        c(
-            "site",
-            Col::Str,
-            false,
-            "host the page came from; empty when unknown",
-        ),
-        c(
-            "headline",
-            Col::Str,
-            false,
-            "first paragraph of a text file, or the page title",
-        ),
-        c(
-            "body",
-            Col::Str,
-            false,
-            "the rest of the text (DocView's cleaned body for pages)",
-        ),
-        c(
-            "keyword_terms",
-            Col::ListStr,
-            false,
-            "DocView keywords (formula 7-1), heaviest first",
-        ),
-        c(
-            "keyword_weights",
-            Col::ListF64,
-            false,
-            "their weights, same order",
-        ),
-    ],
-};
-
-/// Per-document fingerprints: the dedup lab's signature stage, ready for grouping.
-pub const SIGNATURES: SchemaDef = SchemaDef {
-    name: "signatures",
-    version: 1,
-    doc: "One row per document. Hashes are the unsigned values' bits stored as signed i64. \
-          The dedup configuration that made them is in the file metadata `tianwang.dedup_config`.",
-    columns: &[
-        c("doc", Col::I64, false, "0-based position in the corpus"),
-        c("name", Col::Str, false, "file stem or page URL"),
-        c(
-            "md5_hi",
-            Col::I64,
-            true,
-            "MD5 of the normalised text, bytes 0–7 (big-endian); null for an empty text",
-        ),
-        c("md5_lo", Col::I64, true, "MD5 bytes 8–15"),
-        c(
-            "simhash",
-            Col::I64,
-            true,
-            "64-bit weighted SimHash (seed 004); null without features",
-        ),
-        c(
-            "minhash_bands",
-            Col::ListI64,
-            false,
-            "LSH band keys: band b's rows of the MinHash signature mixed into one key; empty for an empty text",
-        ),
-        c(
-            "shingles",
-            Col::I32,
-            false,
-            "size of the document's shingle set",
-        ),
-        c(
-            "ccdet",
-            Col::ListI64,
-            false,
-            "CCDet full-stop sentence signatures (seed 001)",
-        ),
-    ],
-};
-
-/// The MinHash band keys in long form, one row per (document, band): what the engines group.
-/// The same values as `signatures.minhash_bands`, laid out so a plan reads each key once.
-pub const MINHASH_BANDS: SchemaDef = SchemaDef {
-    name: "minhash-bands",
-    version: 1,
-    doc: "One row per (document, band) for documents with a non-empty shingle set; \
-          `bkey` is `signatures.minhash_bands[band]`.",
-    columns: &[
-        c("doc", Col::I64, false, "0-based position in the corpus"),
-        c("band", Col::I32, false, "0-based band number"),
-        c(
-            "bkey",
-            Col::I64,
-            false,
-            "the band's LSH key (u64 bits as i64)",
-        ),
-    ],
-};
-
-/// Every schema of the contract.
-pub fn all() -> Vec<SchemaDef> {
-    vec![
-        PAGES,
-        SIGNATURES,
-        MINHASH_BANDS,
-        super::index::POSTINGS_INPUT,
-        super::index::POSTINGS_DOCS,
-        super::querylog::QUERYLOG,
-        super::pagerank::LINKS,
-        super::pagerank::NODES,
-    ]
-}
-
-/// The schema called `name`.
-pub fn by_name(name: &str) -> Option<SchemaDef> {
-    all().into_iter().find(|s| s.name == name)
-}
-
-#[cfg(test)]
-mod tests {
-    /// `docs/parquet_schemas.md` is `export-parquet --schemas`: a column changed here and not
-    /// there fails (make it again with that command).
-    #[test]
-    fn the_schema_document_is_current() {
-        let doc = include_str!("../../../docs/parquet_schemas.md");
-        for s in super::all() {
-            assert!(
-                doc.contains(&s.markdown()),
-                "docs/parquet_schemas.md is out of date for `{}`: \
-                 tianwang export-parquet --schemas",
-                s.name
-            );
-        }
     }
 }

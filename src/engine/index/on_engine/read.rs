@@ -4,7 +4,7 @@
 //! lexicon as the merge reads them.
 //!
 //! ```no_run
-//! use tianwang::engine::bigjobs::index::read::PostingsReader;
+//! use tianwang::engine::exec::index::read::PostingsReader;
 //! let mut r = PostingsReader::open("out/postings-input.parquet".as_ref()).unwrap();
 //! while let Some(row) = r.next_row().unwrap() {
 //!     println!("{} {} tf={}", row.term, row.posting.doc, row.posting.tf);
@@ -24,9 +24,9 @@ use datafusion::parquet::arrow::arrow_reader::{
 };
 
 use super::{POSTINGS_DOCS, POSTINGS_INPUT};
-use crate::engine::bigjobs::parquet_io;
-use crate::engine::bigjobs::schema::{Col, SchemaDef};
 use crate::engine::error::{EngineError, Result};
+use crate::engine::exec::parquet_io;
+use crate::engine::exec::schema::{Col, SchemaDef};
 use crate::engine::index::disk::DocInfo;
 use crate::engine::index::merge::{Posting, PostingStream};
 
@@ -77,16 +77,7 @@ impl Batches {
             let Some(f) = self.files.next() else {
                 return Ok(None);
             };
-            let file = File::open(&f).map_err(|e| EngineError::BadPath {
-                path: f.clone(),
-                reason: e.to_string(),
-            })?;
-            let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| {
-                EngineError::bad_input(f.display(), 0, format!("not a Parquet file: {e}"))
-            })?;
-            if let Some(def) = &self.def {
-                def.check(b.schema(), &f)?;
-            }
+            let b = parquet_io::open(&f, self.def.as_ref())?;
             let r = b
                 .with_batch_size(8192)
                 .build()

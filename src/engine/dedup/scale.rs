@@ -18,12 +18,12 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::dedup::on_engine;
-use super::{Engine, EngineConfig, parquet_io, schema};
+use super::on_engine;
 use crate::engine::dedup::config::SimFeatures;
 use crate::engine::dedup::devset::Synthetic;
 use crate::engine::dedup::{Config, Prepared, minhash};
 use crate::engine::error::{EngineError, Result};
+use crate::engine::exec::{Engine, EngineConfig, parquet_io};
 use crate::engine::jobs::Tick;
 
 /// The dedup configuration of the scale run: the defaults (128 permutations, Jaccard ≥ 0.8
@@ -138,10 +138,10 @@ pub fn group(sig: &Path, engine: &EngineConfig, work: &Path, tick: &dyn Tick) ->
     } else {
         let out_md5 = work.join("md5");
         let r1 = super::run_plan(&on_engine::plan_md5(sig), &out_md5, engine, tick)?;
-        let exact = on_engine::member_groups(&on_engine::read_out(&out_md5.join("members"))?)?;
+        let exact = on_engine::member_groups(&parquet_io::read_output(&out_md5.join("members"))?)?;
         let out_mh = work.join("minhash");
         let r2 = super::run_plan(&on_engine::plan_minhash(sig), &out_mh, engine, tick)?;
-        let buckets = on_engine::member_groups(&on_engine::read_out(&out_mh.join("members"))?)?;
+        let buckets = on_engine::member_groups(&parquet_io::read_output(&out_mh.join("members"))?)?;
         (
             exact,
             buckets,
@@ -176,7 +176,7 @@ fn group_native(dir: &Path) -> Result<(Groups, Groups)> {
     md5.sort_unstable();
     let exact = runs(&md5, |x| x.0, |x| x.1);
     drop(md5);
-    let (batches, _) = parquet_io::read(&on_engine::sig_files(dir).1, &schema::MINHASH_BANDS)?;
+    let (batches, _) = parquet_io::read(&on_engine::sig_files(dir).1, &on_engine::MINHASH_BANDS)?;
     let mut keys: Vec<(u32, u64, u32)> = Vec::new();
     for b in &batches {
         use datafusion::arrow::array::AsArray;

@@ -137,10 +137,11 @@ pub fn group(sig: &Path, engine: &EngineConfig, work: &Path, tick: &dyn Tick) ->
         (exact, buckets, 0, 0.0)
     } else {
         let out_md5 = work.join("md5");
-        let r1 = super::run_plan(&on_engine::plan_md5(sig), &out_md5, engine, tick)?;
+        let r1 = crate::engine::exec::run_plan(&on_engine::plan_md5(sig), &out_md5, engine, tick)?;
         let exact = on_engine::member_groups(&parquet_io::read_output(&out_md5.join("members"))?)?;
         let out_mh = work.join("minhash");
-        let r2 = super::run_plan(&on_engine::plan_minhash(sig), &out_mh, engine, tick)?;
+        let r2 =
+            crate::engine::exec::run_plan(&on_engine::plan_minhash(sig), &out_mh, engine, tick)?;
         let buckets = on_engine::member_groups(&parquet_io::read_output(&out_mh.join("members"))?)?;
         (
             exact,

@@ -113,7 +113,7 @@ mod tests {
         let mut raw = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
         raw.extend(gz.finish().unwrap());
         let (head, body) = snapshot_content(&raw);
-        assert!(head.ends_with(b"gzip"), "{}", String::from_utf8_lossy(head));
+        assert!(String::from_utf8_lossy(head).contains("Content-Encoding: gzip"));
         assert_eq!(body, "<p>天网</p>".as_bytes());
     }
 }

@@ -19,6 +19,12 @@ pub mod on_engine;
 pub mod pagerank;
 pub mod stats;
 
+use crate::engine::error::Result;
+use crate::engine::exec::{Engine, EngineConfig};
+use crate::engine::jobs::Tick;
+use graph::Graph;
+use pagerank::{PageRankConfig, PageRankResult};
+
 /// Sees each iteration of PageRank or HITS. Every method has a no-op default; `()` is the
 /// observer that watches nothing.
 pub trait IterationObserver {
@@ -30,12 +36,6 @@ pub trait IterationObserver {
 }
 
 impl IterationObserver for () {}
-
-use crate::engine::error::{EngineError, Result};
-use crate::engine::exec::{Engine, EngineConfig};
-use crate::engine::jobs::Tick;
-use graph::Graph;
-use pagerank::{PageRankConfig, PageRankResult};
 
 /// PageRank of `g` on the configured engine (the native engine runs the power iteration).
 pub fn pagerank_on(
@@ -60,7 +60,7 @@ pub fn pagerank_on(
     #[cfg(not(feature = "bigjobs"))]
     {
         let _ = tick;
-        Err(EngineError::Internal(
+        Err(crate::engine::error::EngineError::Internal(
             "unreachable: validate refuses".into(),
         ))
     }

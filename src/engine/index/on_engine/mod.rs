@@ -30,7 +30,6 @@ use std::time::Instant;
 use datafusion::arrow::array::{
     ArrayRef, Float32Builder, Int32Builder, Int64Builder, ListBuilder, RecordBatch, StringBuilder,
 };
-use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 pub mod read;
 
@@ -350,7 +349,7 @@ fn given_export(dir: &Path, cfg: &IndexConfig) -> Result<(Exported, IndexConfig,
         }
         let mut n = 0u64;
         for f in files {
-            let b = parquet_io::open(&f, Some(def))?;
+            let b = parquet_io::open(&f, Some(&def))?;
             let fm = b.metadata().file_metadata();
             n += u64::try_from(fm.num_rows()).unwrap_or(0);
             if meta.is_empty() {

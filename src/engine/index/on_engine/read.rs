@@ -11,7 +11,6 @@
 //! }
 //! ```
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use datafusion::arrow::array::{
@@ -19,9 +18,7 @@ use datafusion::arrow::array::{
     StringArray,
 };
 use datafusion::arrow::datatypes::{Float32Type, Int32Type, Int64Type};
-use datafusion::parquet::arrow::arrow_reader::{
-    ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
-};
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReader;
 
 use super::{POSTINGS_DOCS, POSTINGS_INPUT};
 use crate::engine::error::{EngineError, Result};

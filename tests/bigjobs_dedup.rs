@@ -164,7 +164,7 @@ fn signatures_round_trip_with_signed_hashes() {
     let out = dir.join("out");
     tianwang::engine::exec::run_plan(&plan, &out, &EngineConfig::new(Engine::DataFusion), &())
         .unwrap();
-    let batches = on_engine::read_out(&out.join("pc")).unwrap();
+    let batches = tianwang::engine::exec::parquet_io::read_output(&out.join("pc")).unwrap();
     let mut n = 0;
     for b in &batches {
         use datafusion::arrow::array::AsArray;

@@ -14,10 +14,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use tianwang::engine::exec::{Engine, EngineConfig, pagerank as bp};
+use tianwang::engine::exec::{Engine, EngineConfig};
 use tianwang::engine::jobs::{JobRunner, JobState};
 use tianwang::engine::rank::graph::{Graph, GraphStats, parse_graph};
+use tianwang::engine::rank::on_engine as bp;
 use tianwang::engine::rank::pagerank::{Dangling, Form, PageRankConfig, PageRankResult, pagerank};
+use tianwang::engine::rank::pagerank_on;
 use tianwang::engine::sample::load::LoadSample;
 use tianwang::engine::store::Workspace;
 
@@ -165,7 +167,7 @@ fn datafusion_equals_native_on_every_graph_and_option() {
             let native = pagerank(g, &cfg, &(), &mut ()).unwrap();
             let tn = t.elapsed().as_secs_f64();
             let t = Instant::now();
-            let on = bp::run(g, &cfg, &df, &()).unwrap();
+            let on = pagerank_on(g, &cfg, &df, &()).unwrap();
             let te = t.elapsed().as_secs_f64();
             let diff = check(&name, &native, &on);
             eprintln!(
@@ -301,7 +303,7 @@ fn spark_equals_native_on_a_generated_graph() {
     let cfg = PageRankConfig::new(0.5, Dangling::Uniform, Form::Book, 1e-9, 100).unwrap();
     let native = pagerank(&g, &cfg, &(), &mut ()).unwrap();
     let t = Instant::now();
-    let on = bp::run(&g, &cfg, &EngineConfig::new(Engine::Spark), &()).unwrap();
+    let on = pagerank_on(&g, &cfg, &EngineConfig::new(Engine::Spark), &()).unwrap();
     let diff = check("spark", &native, &on);
     eprintln!(
         "spark: {} iterations in {:.1} s, max |Δ| {diff:e}",

@@ -16,11 +16,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde_json::Value;
-use tianwang::engine::exec::{Engine, EngineConfig, querylog as ql};
+use tianwang::engine::exec::{Engine, EngineConfig};
 use tianwang::engine::querylog::generate::{GenConfig, write_file};
 use tianwang::engine::querylog::job::{LogSource, compute};
+use tianwang::engine::querylog::on_engine as ql;
 use tianwang::engine::querylog::read::{ReadConfig, read_file};
 use tianwang::engine::querylog::stats::{Collector, StatsConfig};
+use tianwang::engine::querylog::stats_on;
 use tianwang::engine::querylog::{Format, Normalise};
 
 fn scratch(name: &str) -> PathBuf {
@@ -160,7 +162,7 @@ fn datafusion_equals_native_on_fixtures_and_a_generated_log() {
             let native = compute(&src, &cfg, None, &()).unwrap();
             let tn = t.elapsed().as_secs_f64();
             let t = Instant::now();
-            let on = ql::run(&src, &cfg, &df, None, &()).unwrap();
+            let on = stats_on(&src, &cfg, &df, None, &()).unwrap();
             let te = t.elapsed().as_secs_f64();
             assert_eq!(native.read, on.read, "{name}/{cname}: read summary");
             let mut w = 0f64;
@@ -340,7 +342,7 @@ fn spark_equals_native_on_a_generated_log_with_filters() {
     let cfg = configs().pop().unwrap().1;
     let native = compute(&src, &cfg, None, &()).unwrap();
     let t = Instant::now();
-    let on = ql::run(&src, &cfg, &spark, None, &()).unwrap();
+    let on = stats_on(&src, &cfg, &spark, None, &()).unwrap();
     let mut worst = 0f64;
     compare(&stats_json(&native), &stats_json(&on), "spark", &mut worst);
     eprintln!(

@@ -302,6 +302,55 @@ fn sogouq_reads_the_query_field_in_gb18030_too() {
     }
 }
 
+/// One GB18030 SogouQ log with a bad line: the cache lab reads it through the query-log lab's
+/// reader, so both see the same requests (the query-log lab's stream replayed as a plain trace
+/// hits exactly where the log does), and the bad line is reported by its number.
+#[test]
+fn a_sogouq_log_gives_both_labs_the_same_stream() {
+    let dir = scratch("both-labs");
+    let text = "00:00:01\tu1\t[天网 搜索]\t12 3\ta.cn/\n00:00:02\tu2\t[北大]\t1 1\tb.cn/\n\
+                not a log line\n00:00:03\tu3\t[ＱＱ]\t2 1\tc.cn/\n00:00:04\tu1\t[天网 搜索]\t1 1\td.cn/\n\
+                00:00:05\tu4\t[qq]\t1 1\te.cn/\n00:00:06\tu2\t[北大]\t3 1\tf.cn/\n";
+    let (gb, _, _) = encoding_rs::GB18030.encode(text);
+    let log = write(&dir, "gb.log", &gb);
+    for (key, flag) in [("query", None), ("query+page", Some("--key-with-page"))] {
+        let ids = dir.join(format!("ids-{key}.txt")).display().to_string();
+        let q = json(&run(&[
+            "querylog", "stream", &log, "--key", key, "--out", &ids, "--json",
+        ]));
+        assert_eq!(q["bad_lines"]["first"][0]["line"], 3, "{q}");
+        let mut args = vec![
+            "cache", "sim", "--trace", &log, "--format", "sogouq", "--policy", "lru,fifo",
+            "--size", "1,2", "--json",
+        ];
+        args.extend(flag);
+        let o = run(&args);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(err.contains(&format!("{log}:3: ")), "{err}");
+        let c = json(&o);
+        assert_eq!(c["bad_lines"]["count"], 1, "{c}");
+        assert_eq!(c["bad_lines"]["first"][0]["line"], 3, "{c}");
+        assert_eq!(c["requests"], q["requests"], "{key}");
+        assert_eq!(c["distinct"], q["distinct_objects"], "{key}");
+        // 6 requests; ＱＱ and qq are one query, 北大 on pages 1 and 1, 天网 搜索 on 2 and 1.
+        let distinct = if key == "query" { 3 } else { 4 };
+        assert_eq!(
+            (c["requests"].as_u64(), c["distinct"].as_u64()),
+            (Some(6), Some(distinct))
+        );
+        let s = json(&run(&[
+            "cache", "sim", "--trace", &ids, "--policy", "lru,fifo", "--size", "1,2", "--json",
+        ]));
+        assert_eq!(s["requests"], c["requests"]);
+        for i in 0..4 {
+            assert_eq!(
+                s["results"][i]["hits"], c["results"][i]["hits"],
+                "{key} run {i}"
+            );
+        }
+    }
+}
+
 #[test]
 fn access_log_io_and_page_views() {
     let dir = scratch("access");

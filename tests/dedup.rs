@@ -3,48 +3,15 @@
 //! on the sample web and on the development set built from real text, the job logged in a
 //! workspace with its per-method pairs, and bad input → exit 2 naming the file or flag.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
-fn json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-dedup-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn shared_data() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    if p.join("extraction/ccwe/cleaned").is_dir() {
-        return Some(p);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{} missing (CI is set)", p.display());
-    }
-    eprintln!("skipping: {} missing", p.display());
-    None
-}
+use common::{ok_json, run, scratch, shared_data};
 
 const HEAD: &str = "天网搜索引擎发布新版本";
 const P1: &str = "北京大学网络与分布式系统实验室今天发布了天网搜索引擎的新版本，新版本的网页搜集系统每天可以抓取上千万个网页。";
@@ -102,7 +69,7 @@ fn pair_set(v: &Value) -> BTreeSet<(String, String, String)> {
 fn contract_on_a_hand_made_folder() {
     let d = folder();
     let dir = d.display().to_string();
-    let v = json(&run(&["dedup", "--dir", &dir, "--json"]));
+    let v = ok_json(&run(&["dedup", "--dir", &dir, "--json"]));
     for k in [
         "method",
         "params",
@@ -167,7 +134,7 @@ fn every_method_answers_in_the_contract_shape() {
         "simhash",
         "ccdet",
     ] {
-        let v = json(&run(&["dedup", "--dir", &dir, "--method", m, "--json"]));
+        let v = ok_json(&run(&["dedup", "--dir", &dir, "--method", m, "--json"]));
         assert_eq!(v["method"], m);
         assert_eq!(v["docs"], 6);
         let pairs = pair_set(&v);
@@ -181,10 +148,10 @@ fn every_method_answers_in_the_contract_shape() {
         assert!(pairs.iter().all(|p| p.0 != "c" && p.1 != "c"), "{m}");
     }
     // Text-only input skips the HTML file.
-    let v = json(&run(&["dedup", "--dir", &dir, "--input", "text", "--json"]));
+    let v = ok_json(&run(&["dedup", "--dir", &dir, "--input", "text", "--json"]));
     assert_eq!(v["docs"], 5);
     // A parameter flag reaches the engine.
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "dedup",
         "--dir",
         &dir,
@@ -199,7 +166,7 @@ fn every_method_answers_in_the_contract_shape() {
 
 #[test]
 fn comparison_and_sweep_on_the_sample_web() {
-    let v = json(&run(&["dedup", "--sample", "--compare", "--json"]));
+    let v = ok_json(&run(&["dedup", "--sample", "--compare", "--json"]));
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 13);
     let row = |m: &str| rows.iter().find(|r| r["method"] == m).unwrap().clone();
@@ -227,7 +194,7 @@ fn comparison_and_sweep_on_the_sample_web() {
     assert!(near["precision"].as_f64().unwrap() >= 0.95, "{near}");
     assert_eq!(v["book_table_7_3"].as_array().unwrap().len(), 6);
 
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "dedup",
         "--sample",
         "--method",
@@ -252,7 +219,7 @@ fn docview_cleaning_finds_reprints_raw_pages_hide() {
         if raw {
             args.push("--raw");
         }
-        let v = json(&run(&args));
+        let v = ok_json(&run(&args));
         v["scores"]["near"]["recall"].as_f64().unwrap()
     };
     let (raw, clean) = (recall(true), recall(false));
@@ -261,12 +228,14 @@ fn docview_cleaning_finds_reprints_raw_pages_hide() {
 
 #[test]
 fn quality_on_the_development_set_of_real_reprints() {
-    let Some(_) = shared_data() else { return };
+    let Some(_) = shared_data("extraction/ccwe/cleaned") else {
+        return;
+    };
     let d = scratch("devset");
     let dir = d.join("txt").display().to_string();
-    let v = json(&run(&["dedup", "--make-devset", &dir]));
+    let v = ok_json(&run(&["dedup", "--make-devset", &dir]));
     assert!(v["docs"].as_u64().unwrap() > 300, "{v}");
-    let v = json(&run(&["dedup", "--dir", &dir, "--compare", "--json"]));
+    let v = ok_json(&run(&["dedup", "--dir", &dir, "--compare", "--json"]));
     let rows = v["rows"].as_array().unwrap();
     let row = |m: &str| rows.iter().find(|r| r["method"] == m).unwrap()["scores"].clone();
     let best = row("best");
@@ -280,9 +249,9 @@ fn quality_on_the_development_set_of_real_reprints() {
     assert!(cc >= 0.8, "ccdet contains_found {cc}");
     // Results do not depend on file order: the same set written again gives the same pairs.
     let again = d.join("txt2").display().to_string();
-    json(&run(&["dedup", "--make-devset", &again]));
-    let p1 = pair_set(&json(&run(&["dedup", "--dir", &dir, "--json"])));
-    let p2 = pair_set(&json(&run(&["dedup", "--dir", &again, "--json"])));
+    ok_json(&run(&["dedup", "--make-devset", &again]));
+    let p1 = pair_set(&ok_json(&run(&["dedup", "--dir", &dir, "--json"])));
+    let p2 = pair_set(&ok_json(&run(&["dedup", "--dir", &again, "--json"])));
     assert_eq!(p1, p2);
 }
 
@@ -291,7 +260,7 @@ fn a_run_in_a_workspace_is_logged_with_its_pairs() {
     let d = scratch("ws");
     let ws = d.join("w.tianwang").display().to_string();
     let f = folder();
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "dedup",
         "--workspace",
         &ws,
@@ -301,7 +270,7 @@ fn a_run_in_a_workspace_is_logged_with_its_pairs() {
         "--json",
     ]));
     assert_eq!(v["rows"].as_array().unwrap().len(), 13);
-    let log = json(&run(&[
+    let log = ok_json(&run(&[
         "jobs",
         "--workspace",
         &ws,
@@ -314,7 +283,7 @@ fn a_run_in_a_workspace_is_logged_with_its_pairs() {
     assert_eq!(jobs[0]["status"], "done");
     // Run it again from the log: the same answer.
     let id = jobs[0]["id"].as_i64().unwrap().to_string();
-    let again = json(&run(&[
+    let again = ok_json(&run(&[
         "jobs",
         "--workspace",
         &ws,

@@ -23,8 +23,12 @@ const OTHER: &str = "今年春季的全国马拉松赛事报名人数再创新�
 /// a: the article; b: a reprint (转载 prefix, half-width punctuation, an editor's note);
 /// c: another story; d: the first half of a (a partial reprint); e: a in a page template
 /// (HTML); f: a in GB18030.
+///
+/// Each call writes a folder of its own: tests run in parallel and one adds a broken file.
 fn folder() -> PathBuf {
-    let d = scratch("folder");
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = scratch(&format!("folder-{n}"));
     let a = format!("{HEAD}\n\n{P1}\n\n{P2}\n\n{P3}\n\n{P4}");
     let b = format!(
         "转载：{HEAD}（图）\n\n{}\n\n{}\n\n{P3}\n\n{P4}\n\n（责任编辑：王明）",

@@ -133,8 +133,9 @@ pub(crate) fn locate(cands: &[(Origin, PathBuf)], name: &str) -> Result<PathBuf,
     ))
 }
 
-/// The venv's python: `flag`, else `venv_env/bin/python`, else `home/.cache/tianwang/
-/// peers-venv/bin/python`; an error naming it and `setup` when it is not there.
+/// The venv's python: `flag` (a path, or a bare name found on PATH), else
+/// `venv_env/bin/python`, else `home/.cache/tianwang/peers-venv/bin/python`; an error naming
+/// it and `setup` when it is not there.
 pub(crate) fn python(
     flag: Option<&Path>,
     venv_env: Option<PathBuf>,
@@ -142,7 +143,8 @@ pub(crate) fn python(
     setup: &Path,
 ) -> Result<PathBuf, EngineError> {
     if let Some(p) = flag {
-        if p.is_file() {
+        // A bare name (`python3`) is looked up on PATH when it runs.
+        if p.is_file() || p.components().count() == 1 {
             return Ok(p.to_path_buf());
         }
         return Err(EngineError::BadPath {
@@ -381,6 +383,11 @@ mod tests {
         assert!(m.contains(".cache/tianwang/peers-venv"), "{m}");
         let e = python(Some(&empty.path().join("py")), None, None, setup).expect_err("flag");
         assert!(e.to_string().contains("--python"), "{e}");
+        let bare = Path::new("python3");
+        assert_eq!(
+            python(Some(bare), None, None, setup).ok(),
+            Some(bare.into())
+        );
     }
 
     /// A real child process stands in for python: `sh` runs the "script".

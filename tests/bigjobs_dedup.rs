@@ -8,25 +8,13 @@
 
 mod bigjobs_common;
 
-use bigjobs_common::{bin, ok_json, spark_ready};
-use std::path::{Path, PathBuf};
-use std::process::Output;
+use bigjobs_common::{ok_json, run, scratch, spark_ready};
+use std::path::Path;
 
 use serde_json::Value;
 use tianwang::engine::dedup::on_engine;
 use tianwang::engine::dedup::{Config, Method, Outcome, Prepared, devset};
 use tianwang::engine::exec::{Engine, EngineConfig};
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-bigdedup-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// What must be equal across engines: pairs, clusters, and the method's own counts (not the
 /// engine's timings).

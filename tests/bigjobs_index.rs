@@ -10,9 +10,8 @@
 //! without the venv of `scale/setup.sh`, unless `TIANWANG_REQUIRE_SPARK=1`.
 mod bigjobs_common;
 
-use bigjobs_common::spark_ready;
+use bigjobs_common::{ok_json, path_str, run, sample_workspace, scratch, spark_ready};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::Instant;
 
 use serde_json::Value;
@@ -23,43 +22,6 @@ use tianwang::engine::index::disk::Meta;
 use tianwang::engine::index::on_engine::{self, read};
 use tianwang::engine::index::reader::Index;
 use tianwang::engine::index::source::Source;
-
-fn bin() -> Command {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut c = Command::new(env!("CARGO_BIN_EXE_tianwang"));
-    c.env(
-        "TIANWANG_DATA_DIR",
-        std::env::temp_dir().join(format!("tianwang-bjidx-data-{}-{n}", std::process::id())),
-    );
-    c
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-bjidx-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
-fn json_of(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn engine(e: Engine, pool_mb: usize) -> EngineConfig {
     EngineConfig {
@@ -140,12 +102,6 @@ fn generated(dir: &Path, docs: usize, words: usize) -> PathBuf {
     let p = dir.join("generated.tsv");
     std::fs::write(&p, out).unwrap();
     p
-}
-
-fn sample_workspace(dir: &Path) -> PathBuf {
-    let ws = dir.join("w.tianwang");
-    json_of(&run(&["sample", "load", "--workspace", s(&ws), "--json"]));
-    ws
 }
 
 #[test]
@@ -379,29 +335,29 @@ fn postings_input_round_trips_and_matches_the_native_postings() {
     .unwrap();
     assert_eq!(n, m.docs);
     // The CLI writes the same rows.
-    let v = json_of(&run(&[
+    let v = ok_json(&run(&[
         "export-parquet",
         "--what",
         "postings-input",
         "--tsv",
-        s(&tsv),
+        path_str(&tsv),
         "--out",
-        s(&d.join("cli")),
+        path_str(&d.join("cli")),
         "--json",
     ]));
     assert_eq!(v["rows"], m.postings);
     let cli_rows = read::read_postings_input(&d.join("cli/postings-input.parquet")).unwrap();
     assert!(cli_rows == rows, "the CLI's export differs");
     // …and `index build --postings-input` reads it back into the native index.
-    let v = json_of(&run(&[
+    let v = ok_json(&run(&[
         "index",
         "build",
         "--postings-input",
-        s(&d.join("cli")),
+        path_str(&d.join("cli")),
         "--engine",
         "datafusion",
         "--out",
-        s(&d.join("from-parquet")),
+        path_str(&d.join("from-parquet")),
         "--json",
     ]));
     assert_eq!(v["engine"]["engine"], "datafusion", "{v}");
@@ -415,9 +371,9 @@ fn postings_input_round_trips_and_matches_the_native_postings() {
         "index",
         "build",
         "--postings-input",
-        s(&d.join("cli")),
+        path_str(&d.join("cli")),
         "--out",
-        s(&d.join("x")),
+        path_str(&d.join("x")),
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--engine"));
@@ -452,11 +408,11 @@ fn a_file_of_another_schema_is_bad_input_naming_it() {
         "index",
         "build",
         "--postings-input",
-        s(&wrong),
+        path_str(&wrong),
         "--engine",
         "datafusion",
         "--out",
-        s(&d.join("out")),
+        path_str(&d.join("out")),
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -468,11 +424,11 @@ fn a_file_of_another_schema_is_bad_input_naming_it() {
         "index",
         "build",
         "--postings-input",
-        s(&wrong),
+        path_str(&wrong),
         "--engine",
         "datafusion",
         "--out",
-        s(&d.join("out")),
+        path_str(&d.join("out")),
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -483,9 +439,9 @@ fn a_file_of_another_schema_is_bad_input_naming_it() {
 fn the_logged_job_builds_on_datafusion_in_a_workspace() {
     let d = scratch("job");
     let ws = sample_workspace(&d);
-    let v = json_of(&run(&[
+    let v = ok_json(&run(&[
         "--workspace",
-        s(&ws),
+        path_str(&ws),
         "index",
         "build",
         "--engine",
@@ -497,23 +453,29 @@ fn the_logged_job_builds_on_datafusion_in_a_workspace() {
     assert_eq!(v["engine"]["engine"], "datafusion", "{v}");
     assert_eq!(v["engine"]["pool_mb"], 32);
     assert!(v["docs"].as_u64().unwrap() > 100);
-    let jobs = json_of(&run(&["--workspace", s(&ws), "jobs", "--json"]));
+    let jobs = ok_json(&run(&["--workspace", path_str(&ws), "jobs", "--json"]));
     let j = jobs.to_string();
     assert!(
         j.contains("index-build") && j.contains("datafusion"),
         "{jobs}"
     );
     // The index serves searches, and equals a native build of the same workspace.
-    let r = json_of(&run(&["--workspace", s(&ws), "search", "北京", "--json"]));
+    let r = ok_json(&run(&[
+        "--workspace",
+        path_str(&ws),
+        "search",
+        "北京",
+        "--json",
+    ]));
     assert!(r["total_hits"].as_u64().unwrap() > 0, "{r}");
     let out = d.join("native.index");
-    json_of(&run(&[
+    ok_json(&run(&[
         "--workspace",
-        s(&ws),
+        path_str(&ws),
         "index",
         "build",
         "--out",
-        s(&out),
+        path_str(&out),
         "--json",
     ]));
     assert_same_index(
@@ -524,7 +486,7 @@ fn the_logged_job_builds_on_datafusion_in_a_workspace() {
     // Bad flags exit 2 naming them.
     let o = run(&[
         "--workspace",
-        s(&ws),
+        path_str(&ws),
         "index",
         "build",
         "--engine",
@@ -534,7 +496,7 @@ fn the_logged_job_builds_on_datafusion_in_a_workspace() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--engine"));
     let o = run(&[
         "--workspace",
-        s(&ws),
+        path_str(&ws),
         "index",
         "build",
         "--engine",

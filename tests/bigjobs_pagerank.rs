@@ -9,7 +9,7 @@
 
 mod bigjobs_common;
 
-use bigjobs_common::{bin, ok_json, spark_ready};
+use bigjobs_common::{bin, ok_json, scratch, spark_ready};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,13 +22,6 @@ use tianwang::engine::rank::pagerank::{Dangling, Form, PageRankConfig, PageRankR
 use tianwang::engine::rank::pagerank_on;
 use tianwang::engine::sample::load::LoadSample;
 use tianwang::engine::store::Workspace;
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-bigjobs-pr-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// The sample web loaded into a workspace as if crawled, and its link graph.
 fn sample_web(dir: &Path) -> (PathBuf, Graph) {

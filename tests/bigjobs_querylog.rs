@@ -11,7 +11,7 @@
 
 mod bigjobs_common;
 
-use bigjobs_common::{bin, ok_json, spark_ready};
+use bigjobs_common::{bin, ok_json, scratch, spark_ready};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -24,13 +24,6 @@ use tianwang::engine::querylog::read::{ReadConfig, read_file};
 use tianwang::engine::querylog::stats::{Collector, StatsConfig};
 use tianwang::engine::querylog::stats_on;
 use tianwang::engine::querylog::{Format, Normalise};
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-bigjobs-ql-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// The hand-counted SogouQ log of `tests/querylog.rs` (9 records, 3 bad lines).
 const SOGOU: &str = "00:00:01\tu1\t[天网]\t1 1\ta.cn/1

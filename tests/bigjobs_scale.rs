@@ -7,17 +7,9 @@
 
 mod bigjobs_common;
 
-use bigjobs_common::{bin, ok_json, spark_ready};
-use std::path::PathBuf;
+use bigjobs_common::{bin, ok_json, scratch, spark_ready};
 
 use serde_json::{Value, json};
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-bigscale-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn scale_row(sig: &std::path::Path, engine: &str, extra: &[&str]) -> Value {
     let mut args = vec![

@@ -3,68 +3,15 @@
 //! bound, the stack-distance sweep against simulation, CSV/SogouQ/access-log traces, a
 //! logged job in a workspace, and bad input → exit 2 naming file:line or the flag.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-cache-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(dir: &Path, name: &str, text: &[u8]) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
-}
-
-/// The shared data folder, or None (skip) when missing — a failure under CI.
-fn data(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel);
-    if p.exists() {
-        return Some(p);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{} missing (CI is set)", p.display());
-    }
-    eprintln!("skipping: {} missing", p.display());
-    None
-}
-
-fn bad(args: &[&str], must_name: &str) {
-    let o = run(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(
-        err.contains(must_name),
-        "{args:?}: `{must_name}` not in {err}"
-    );
-}
+use common::{exits_2_naming, ok_json, run, scratch, shared_data, write};
 
 #[test]
 fn sim_json_has_the_contract_fields() {
     let dir = scratch("contract");
     let t = write(&dir, "t.txt", b"a\nb\na\nc\na\nb\n");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "cache",
         "sim",
         "--trace",
@@ -108,8 +55,8 @@ fn sim_json_has_the_contract_fields() {
 #[test]
 fn cloudphysics_miss_ratios_equal_libcachesim_to_4_decimals() {
     let (Some(trace), Some(refp)) = (
-        data("cache/cloudphysics/cloudPhysicsIO.txt"),
-        data("references/cache_reference_miss_ratios.json"),
+        shared_data("cache/cloudphysics/cloudPhysicsIO.txt"),
+        shared_data("references/cache_reference_miss_ratios.json"),
     ) else {
         return;
     };
@@ -127,7 +74,7 @@ fn cloudphysics_miss_ratios_equal_libcachesim_to_4_decimals() {
         ("TwoQ", "2q"),
     ];
     let policy = names.map(|n| n.1).join(",") + ",opt";
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "cache",
         "sim",
         "--trace",
@@ -170,7 +117,7 @@ fn cloudphysics_miss_ratios_equal_libcachesim_to_4_decimals() {
 fn sweep_lru_by_stack_distance_equals_simulation_at_every_size() {
     let g = "zipf:alpha=0.9,objects=3000,requests=40000,seed=3";
     let sizes = "1,2,3,5,8,13,21,34,55,89,144,233,377,610,987,1597,2584,4181";
-    let sweep = json(&run(&[
+    let sweep = ok_json(&run(&[
         "cache",
         "sweep",
         "--generate",
@@ -183,7 +130,7 @@ fn sweep_lru_by_stack_distance_equals_simulation_at_every_size() {
         "full",
         "--json",
     ]));
-    let sim = json(&run(&[
+    let sim = ok_json(&run(&[
         "cache",
         "sim",
         "--generate",
@@ -219,7 +166,7 @@ fn csv_bytes_and_warmup() {
         "t.csv",
         b"time,op,size,lbn\n1,r,100,7\n2,r,300,8\n3,r,100,7\n4,r,50,9\n5,r,100,7\n",
     );
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "cache",
         "sim",
         "--trace",
@@ -244,7 +191,7 @@ fn csv_bytes_and_warmup() {
         (Some(2), Some(5))
     );
     assert!((r["byte_miss_ratio"].as_f64().unwrap() - 450.0 / 650.0).abs() < 1e-12);
-    let w = json(&run(&[
+    let w = ok_json(&run(&[
         "cache",
         "sim",
         "--trace",
@@ -274,7 +221,7 @@ fn sogouq_reads_the_query_field_in_gb18030_too() {
         ("g.txt", gb.into_owned()),
     ] {
         let t = write(&dir, name, &bytes);
-        let v = json(&run(&[
+        let v = ok_json(&run(&[
             "cache", "sim", "--trace", &t, "--format", "sogouq", "--policy", "lru", "--size", "10",
             "--json",
         ]));
@@ -284,7 +231,7 @@ fn sogouq_reads_the_query_field_in_gb18030_too() {
             "{name}"
         );
         assert_eq!(v["results"][0]["hits"], 1);
-        let p = json(&run(&[
+        let p = ok_json(&run(&[
             "cache",
             "sim",
             "--trace",
@@ -302,6 +249,55 @@ fn sogouq_reads_the_query_field_in_gb18030_too() {
     }
 }
 
+/// One GB18030 SogouQ log with a bad line: the cache lab reads it through the query-log lab's
+/// reader, so both see the same requests (the query-log lab's stream replayed as a plain trace
+/// hits exactly where the log does), and the bad line is reported by its number.
+#[test]
+fn a_sogouq_log_gives_both_labs_the_same_stream() {
+    let dir = scratch("both-labs");
+    let text = "00:00:01\tu1\t[天网 搜索]\t12 3\ta.cn/\n00:00:02\tu2\t[北大]\t1 1\tb.cn/\n\
+                not a log line\n00:00:03\tu3\t[ＱＱ]\t2 1\tc.cn/\n00:00:04\tu1\t[天网 搜索]\t1 1\td.cn/\n\
+                00:00:05\tu4\t[qq]\t1 1\te.cn/\n00:00:06\tu2\t[北大]\t3 1\tf.cn/\n";
+    let (gb, _, _) = encoding_rs::GB18030.encode(text);
+    let log = write(&dir, "gb.log", &gb);
+    for (key, flag) in [("query", None), ("query+page", Some("--key-with-page"))] {
+        let ids = dir.join(format!("ids-{key}.txt")).display().to_string();
+        let q = ok_json(&run(&[
+            "querylog", "stream", &log, "--key", key, "--out", &ids, "--json",
+        ]));
+        assert_eq!(q["bad_lines"]["first"][0]["line"], 3, "{q}");
+        let mut args = vec![
+            "cache", "sim", "--trace", &log, "--format", "sogouq", "--policy", "lru,fifo",
+            "--size", "1,2", "--json",
+        ];
+        args.extend(flag);
+        let o = run(&args);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(err.contains(&format!("{log}:3: ")), "{err}");
+        let c = ok_json(&o);
+        assert_eq!(c["bad_lines"]["count"], 1, "{c}");
+        assert_eq!(c["bad_lines"]["first"][0]["line"], 3, "{c}");
+        assert_eq!(c["requests"], q["requests"], "{key}");
+        assert_eq!(c["distinct"], q["distinct_objects"], "{key}");
+        // 6 requests; ＱＱ and qq are one query, 北大 on pages 1 and 1, 天网 搜索 on 2 and 1.
+        let distinct = if key == "query" { 3 } else { 4 };
+        assert_eq!(
+            (c["requests"].as_u64(), c["distinct"].as_u64()),
+            (Some(6), Some(distinct))
+        );
+        let s = ok_json(&run(&[
+            "cache", "sim", "--trace", &ids, "--policy", "lru,fifo", "--size", "1,2", "--json",
+        ]));
+        assert_eq!(s["requests"], c["requests"]);
+        for i in 0..4 {
+            assert_eq!(
+                s["results"][i]["hits"], c["results"][i]["hits"],
+                "{key} run {i}"
+            );
+        }
+    }
+}
+
 #[test]
 fn access_log_io_and_page_views() {
     let dir = scratch("access");
@@ -311,7 +307,7 @@ fn access_log_io_and_page_views() {
         b"# term type offset length\n7 0 0 5000\n7 1 5000 32768\n9 0 40000 100\n7 0 0 5000\n",
     );
     let out = dir.join("page.csv");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "cache",
         "trace",
         "--access-log",
@@ -323,7 +319,7 @@ fn access_log_io_and_page_views() {
         "--json",
     ]));
     assert_eq!(v["requests"], 2 + 9 + 1 + 2);
-    let io = json(&run(&[
+    let io = ok_json(&run(&[
         "cache",
         "sim",
         "--access-log",
@@ -341,7 +337,7 @@ fn access_log_io_and_page_views() {
         (io["requests"].as_u64(), io["distinct"].as_u64()),
         (Some(4), Some(3))
     );
-    let back = json(&run(&[
+    let back = ok_json(&run(&[
         "cache",
         "sim",
         "--trace",
@@ -357,7 +353,7 @@ fn access_log_io_and_page_views() {
         "--json",
     ]));
     assert_eq!(back["requests"], 14);
-    bad(
+    exits_2_naming(
         &[
             "cache",
             "trace",
@@ -376,7 +372,7 @@ fn access_log_io_and_page_views() {
 fn a_workspace_logs_the_run_as_a_job() {
     let dir = scratch("ws");
     let ws = dir.join("w.tianwang");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "--workspace",
         ws.to_str().unwrap(),
         "cache",
@@ -399,7 +395,7 @@ fn a_workspace_logs_the_run_as_a_job() {
 fn bad_input_exits_2_naming_the_file_line_or_flag() {
     let dir = scratch("bad");
     let csv = write(&dir, "bad.csv", b"key,size\na,10\nb,ten\n");
-    bad(
+    exits_2_naming(
         &[
             "cache",
             "sim",
@@ -409,7 +405,7 @@ fn bad_input_exits_2_naming_the_file_line_or_flag() {
         ],
         "/nonexistent/trace.txt",
     );
-    bad(
+    exits_2_naming(
         &[
             "cache",
             "sim",
@@ -424,21 +420,21 @@ fn bad_input_exits_2_naming_the_file_line_or_flag() {
         &format!("{csv}:3"),
     );
     let ok = write(&dir, "ok.txt", b"a\nb\n");
-    bad(&["cache", "sim", "--trace", &ok, "--size", "0"], "--size");
-    bad(
+    exits_2_naming(&["cache", "sim", "--trace", &ok, "--size", "0"], "--size");
+    exits_2_naming(
         &["cache", "sim", "--trace", &ok, "--policy", "lru,nonsense"],
         "--policy",
     );
-    bad(
+    exits_2_naming(
         &["cache", "sim", "--trace", &ok, "--warmup", "soon"],
         "--warmup",
     );
-    bad(
+    exits_2_naming(
         &["cache", "sim", "--generate", "zipf:alpha=x"],
         "--generate",
     );
     let log = write(&dir, "a.log", b"1 0 0 10\n1 0 zero 10\n");
-    bad(
+    exits_2_naming(
         &[
             "cache",
             "trace",
@@ -453,11 +449,11 @@ fn bad_input_exits_2_naming_the_file_line_or_flag() {
 
 #[test]
 fn cloudphysics_lru_stack_curve_equals_simulation_and_opt_is_the_floor() {
-    let Some(trace) = data("cache/cloudphysics/cloudPhysicsIO.txt") else {
+    let Some(trace) = shared_data("cache/cloudphysics/cloudPhysicsIO.txt") else {
         return;
     };
     let t = trace.to_str().unwrap();
-    let sweep = json(&run(&[
+    let sweep = ok_json(&run(&[
         "cache", "sweep", "--trace", t, "--policy", "lru", "--points", "30", "--min", "1", "--json",
     ]));
     let sizes: Vec<String> = sweep["results"]
@@ -467,7 +463,7 @@ fn cloudphysics_lru_stack_curve_equals_simulation_and_opt_is_the_floor() {
         .map(|r| r["size"].to_string())
         .collect();
     assert!(sizes.len() >= 25, "{sizes:?}");
-    let sim = json(&run(&[
+    let sim = ok_json(&run(&[
         "cache",
         "sim",
         "--trace",
@@ -487,7 +483,7 @@ fn cloudphysics_lru_stack_curve_equals_simulation_and_opt_is_the_floor() {
         assert_eq!((&x["size"], &x["hits"]), (&y["size"], &y["hits"]));
     }
     let all = "fifo,lru,clock,lfu,lfu-perfect,lfu-decay,slru,2q,arc,lirs,s3fifo,sieve,gdsf,gd-size,opt,random,infinite";
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "cache",
         "sim",
         "--trace",
@@ -525,7 +521,7 @@ fn a_stored_query_log_is_a_trace_equal_to_its_file() {
         &log,
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    json(&run(&[
+    ok_json(&run(&[
         "querylog",
         "import",
         &log,
@@ -533,7 +529,7 @@ fn a_stored_query_log_is_a_trace_equal_to_its_file() {
         &ws,
         "--json",
     ]));
-    let stored = json(&run(&[
+    let stored = ok_json(&run(&[
         "--workspace",
         &ws,
         "cache",
@@ -546,14 +542,14 @@ fn a_stored_query_log_is_a_trace_equal_to_its_file() {
         "500",
         "--json",
     ]));
-    let file = json(&run(&[
+    let file = ok_json(&run(&[
         "cache", "sim", "--trace", &log, "--format", "sogouq", "--policy", "lru,fifo", "--size",
         "500", "--json",
     ]));
     assert_eq!(stored["requests"], file["requests"]);
     assert_eq!(stored["distinct"], file["distinct"]);
     assert_eq!(stored["results"][0]["hits"], file["results"][0]["hits"]);
-    bad(
+    exits_2_naming(
         &[
             "cache", "sim", "--log", "1", "--policy", "lru", "--size", "10",
         ],

@@ -1,14 +1,9 @@
 //! `tianwang capacity`: the book's capacity model from the command line, and the simulator's
 //! refusal of a workspace without a crawl.
 
-use std::process::Command;
+mod common;
 
-fn run(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-        .args(args)
-        .output()
-        .expect("run tianwang")
-}
+use common::run;
 
 #[test]
 fn the_books_figures_and_ours() {

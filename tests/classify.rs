@@ -1,26 +1,9 @@
 //! The `tianwang classify` CLI contract, bad input, persistence and the real THUCNews titles.
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// The binary, with its default workspace (training runs are logged there) in a scratch folder
-/// of its own (tests run in parallel: two first runs must not create one file together).
-fn bin() -> Command {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut c = Command::new(env!("CARGO_BIN_EXE_tianwang"));
-    c.env(
-        "TIANWANG_DATA_DIR",
-        std::env::temp_dir().join(format!("tianwang-classify-data-{}-{n}", std::process::id())),
-    );
-    c
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-classify-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{bin, ok_json, scratch, shared_data};
 
 const TRAIN: &str = "股票 大盘 上涨\t0\n基金 股票 收益\t0\n大盘 下跌 股票\t0\n足球 比赛 进球\t1\n篮球 比赛 球员\t1\n足球 球员 转会\t1\n";
 const TEST: &str = "股票 上涨\t0\n足球 比赛\t1\n基金 大盘\t0\n球员 进球\t1\n";
@@ -30,15 +13,6 @@ fn tiny(dir: &Path) -> (PathBuf, PathBuf) {
     std::fs::write(dir.join("train.txt"), TRAIN).unwrap();
     std::fs::write(dir.join("test.txt"), TEST).unwrap();
     (dir.join("train.txt"), dir.join("test.txt"))
-}
-
-fn json_of(out: &std::process::Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON document")
 }
 
 #[test]
@@ -54,7 +28,7 @@ fn contract_fields_for_every_model() {
             .args(["--model", model, "--k", "3", "--seed", "1", "--json"])
             .output()
             .unwrap();
-        let v = json_of(&out);
+        let v = ok_json(&out);
         for key in [
             "model",
             "params",
@@ -123,7 +97,7 @@ fn selection_thresholds_and_sweep() {
         ])
         .output()
         .unwrap();
-    let v = json_of(&out);
+    let v = ok_json(&out);
     assert_eq!(v["features_kept"], 4);
     assert_eq!(
         v["accuracy"], 0.0,
@@ -138,7 +112,7 @@ fn selection_thresholds_and_sweep() {
         .args(["--vary", "k=1..3", "--json"])
         .output()
         .unwrap();
-    let v = json_of(&out);
+    let v = ok_json(&out);
     let res = v["results"].as_array().unwrap();
     assert_eq!(res.len(), 3);
     assert_eq!(res[2]["value"], "3");
@@ -151,7 +125,7 @@ fn selection_thresholds_and_sweep() {
         .args(["--model", "nb", "--vary", "keep=2,50%,all", "--json"])
         .output()
         .unwrap();
-    let v = json_of(&out);
+    let v = ok_json(&out);
     let kept: Vec<_> = v["results"]
         .as_array()
         .unwrap()
@@ -173,7 +147,7 @@ fn save_then_predict_by_id() {
     let d = scratch("persist");
     let (tr, te) = tiny(&d);
     let ws = d.join("ws.tianwang");
-    let v = json_of(
+    let v = ok_json(
         &bin()
             .arg("--workspace")
             .arg(&ws)
@@ -188,7 +162,7 @@ fn save_then_predict_by_id() {
     let id = v["model_id"].as_i64().unwrap();
     let doc = d.join("doc.txt");
     std::fs::write(&doc, "足球 比赛 进球").unwrap();
-    let v = json_of(
+    let v = ok_json(
         &bin()
             .arg("--workspace")
             .arg(&ws)
@@ -233,7 +207,7 @@ fn bad_input_exits_2_and_bad_lines_are_counted() {
     let (tr, te) = tiny(&d);
     let broken = d.join("broken.txt");
     std::fs::write(&broken, format!("{TRAIN}no tab here\n文本\t7\n")).unwrap();
-    let v = json_of(
+    let v = ok_json(
         &bin()
             .args(["classify", "--train"])
             .arg(&broken)
@@ -330,7 +304,7 @@ fn seeded_scut_runs_repeat_exactly() {
     let d = scratch("seed");
     let (tr, te) = tiny(&d);
     let run = || {
-        let v = json_of(
+        let v = ok_json(
             &bin()
                 .args(["classify", "--train"])
                 .arg(&tr)
@@ -357,18 +331,12 @@ fn seeded_scut_runs_repeat_exactly() {
 
 #[test]
 fn thucnews_titles_nb_accuracy() {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/classification/thucnews_titles");
-    if !dir.join("dev.txt").is_file() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "THUCNews titles missing in CI: {}",
-            dir.display()
-        );
-        eprintln!("skipping: {} missing", dir.display());
+    let Some(dir) = shared_data("classification/thucnews_titles/dev.txt")
+        .and_then(|dev| dev.parent().map(Path::to_path_buf))
+    else {
         return;
-    }
-    let v = json_of(
+    };
+    let v = ok_json(
         &bin()
             .args(["classify", "--train"])
             .arg(dir.join("dev.txt"))
@@ -416,7 +384,7 @@ fn folder_per_class_corpus() {
     let gb = [0xD7u8, 0xE3, 0xC7, 0xF2, 0x20, 0xB1, 0xC8, 0xC8, 0xFC]; // 足球 比赛
     std::fs::write(d.join("train/sports/gb.txt"), gb).unwrap();
     std::fs::write(d.join("train/sports/page.html"), "<p>足球</p>").unwrap();
-    let v = json_of(
+    let v = ok_json(
         &bin()
             .args(["classify", "--model", "nb", "--train"])
             .arg(d.join("train"))
@@ -436,7 +404,7 @@ fn folder_per_class_corpus() {
 fn hierarchical_knn_reports_pruned_parents() {
     let d = scratch("hier");
     let (tr, te) = tiny(&d);
-    let v = json_of(
+    let v = ok_json(
         &bin()
             .args(["classify", "--train"])
             .arg(&tr)
@@ -481,7 +449,7 @@ fn sample_web_categories_and_stored_pages() {
         .args(["--save", "channels", "--workspace", &ws_s, "--json"])
         .output()
         .unwrap();
-    let v = json_of(&out);
+    let v = ok_json(&out);
     let labels: Vec<&str> = v["labels"]
         .as_array()
         .unwrap()
@@ -496,7 +464,7 @@ fn sample_web_categories_and_stored_pages() {
         .args(["sample", "load", "--workspace", &ws_s, "--json"])
         .output()
         .unwrap();
-    json_of(&out);
+    ok_json(&out);
     let urls = [
         (
             "http://www.huaxia.localhost/culture/2025-09/28/content_10017.html",
@@ -517,7 +485,7 @@ fn sample_web_categories_and_stored_pages() {
         args.push("--url");
         args.push(u);
     }
-    let v = json_of(&bin().args(&args).output().unwrap());
+    let v = ok_json(&bin().args(&args).output().unwrap());
     let pages = v["pages"].as_array().unwrap();
     assert_eq!(pages.len(), 2);
     for (p, (u, label)) in pages.iter().zip(urls) {

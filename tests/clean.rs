@@ -2,29 +2,9 @@
 //! encoding, a scored folder in the ccwe layout, the JSON shapes the issue names, and bad input
 //! answered with exit code 2.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn run(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-        .env("TIANWANG_DATA_DIR", data_dir)
-        .env("NO_COLOR", "1")
-        .args(args)
-        .output()
-        .expect("run tianwang")
-}
-
-fn ok_json(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(&stdout)
-        .unwrap_or_else(|e| panic!("not one JSON document ({e}): {stdout}"))
-}
+use common::{ok_json, run_in};
 
 const PAGE: &str = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=gb2312\">\
 <title>网络与分布式系统实验室简介_北大新闻</title></head><body>\
@@ -40,7 +20,7 @@ fn clean_a_gbk_file_prints_the_documented_json() {
     let d = tempfile::tempdir().unwrap();
     let f = d.path().join("lab.html");
     std::fs::write(&f, encoding_rs::GBK.encode(PAGE).0).unwrap();
-    let v = ok_json(&run(
+    let v = ok_json(&run_in(
         d.path(),
         &[
             "clean",
@@ -86,7 +66,7 @@ fn clean_a_gbk_file_prints_the_documented_json() {
     );
 
     // --charset overrides the page's own declaration.
-    let v = ok_json(&run(
+    let v = ok_json(&run_in(
         d.path(),
         &[
             "clean",
@@ -100,7 +80,7 @@ fn clean_a_gbk_file_prints_the_documented_json() {
     assert_eq!(v["encoding"]["name"], "windows-1252");
 
     // Human output names the decision and the body.
-    let out = run(d.path(), &["clean", f.to_str().unwrap()]);
+    let out = run_in(d.path(), &["clean", f.to_str().unwrap()]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -131,7 +111,7 @@ fn clean_scores_a_folder_against_truth() {
     .unwrap();
     std::fs::write(truth.join("b.txt"), "网络与分布式系统实验室").unwrap();
     let ws = d.path().join("w.tianwang");
-    let v = ok_json(&run(
+    let v = ok_json(&run_in(
         d.path(),
         &[
             "clean",
@@ -155,7 +135,7 @@ fn clean_scores_a_folder_against_truth() {
     assert!(f1("b.html") < 0.2);
     assert_eq!(v["body_pages"], 2);
     // The run is in the experiment log, with its parameters.
-    let log = ok_json(&run(
+    let log = ok_json(&run_in(
         d.path(),
         &[
             "jobs",
@@ -170,7 +150,7 @@ fn clean_scores_a_folder_against_truth() {
     // An empty folder is bad input.
     let empty = d.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    let out = run(
+    let out = run_in(
         d.path(),
         &[
             "clean",
@@ -205,7 +185,7 @@ fn bad_input_exits_2_with_a_message() {
         vec!["segment", "--max-len", "0", "学历史知识"],
     ];
     for args in cases {
-        let out = run(d.path(), &args);
+        let out = run_in(d.path(), &args);
         assert_eq!(
             out.status.code(),
             Some(2),
@@ -220,7 +200,7 @@ fn bad_input_exits_2_with_a_message() {
 fn segment_with_the_books_methods() {
     let d = tempfile::tempdir().unwrap();
     let words = |method: &str, text: &str| -> Vec<String> {
-        let v = ok_json(&run(
+        let v = ok_json(&run_in(
             d.path(),
             &["segment", "--method", method, "--json", text],
         ));
@@ -241,7 +221,7 @@ fn segment_with_the_books_methods() {
         ["网络", "与", "分布式", "系统", "实验室"]
     );
     // Every method at once, and the FMM trace.
-    let v = ok_json(&run(
+    let v = ok_json(&run_in(
         d.path(),
         &["segment", "--all", "--trace", "--json", "学历史知识"],
     ));
@@ -250,7 +230,7 @@ fn segment_with_the_books_methods() {
     assert_eq!(trace[0]["candidate"], "学历史知");
     assert_eq!(trace[0]["in_dict"], false);
     // Human output: words joined by "/ ".
-    let out = run(d.path(), &["segment", "--method", "fmm", "学历史知识"]);
+    let out = run_in(d.path(), &["segment", "--method", "fmm", "学历史知识"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         "学历/ 史/ 知识"

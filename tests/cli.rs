@@ -1,34 +1,18 @@
 //! The real binary, driven as a user would: exit codes, JSON on stdout, untouched bad files,
 //! and a job killed with SIGKILL showing as interrupted.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-fn tianwang(data_dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_tianwang"));
-    c.env("TIANWANG_DATA_DIR", data_dir).env("NO_COLOR", "1");
-    c
-}
-
-fn run(data_dir: &Path, args: &[&str]) -> Output {
-    tianwang(data_dir)
-        .args(args)
-        .output()
-        .expect("run tianwang")
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(&stdout)
-        .unwrap_or_else(|e| panic!("not one JSON document ({e}): {stdout}"))
-}
+use common::{bin_in, ok_json, run_in};
 
 #[test]
 fn jobs_on_a_new_workspace_prints_an_empty_log() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("NEW.sqlite");
-    let out = run(
+    let out = run_in(
         d.path(),
         &["jobs", "--workspace", ws.to_str().unwrap(), "--json"],
     );
@@ -37,11 +21,11 @@ fn jobs_on_a_new_workspace_prints_an_empty_log() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v = json(&out);
+    let v = ok_json(&out);
     assert_eq!(v["jobs"], serde_json::json!([]));
     assert!(ws.exists());
     // Human output too.
-    let out = run(d.path(), &["jobs", "--workspace", ws.to_str().unwrap()]);
+    let out = run_in(d.path(), &["jobs", "--workspace", ws.to_str().unwrap()]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("no jobs"));
 }
@@ -59,7 +43,7 @@ fn a_text_file_is_refused_with_exit_2_and_left_unchanged() {
     ] {
         let mut a = args.clone();
         a.extend(["--workspace", f.to_str().unwrap()]);
-        let out = run(d.path(), &a);
+        let out = run_in(d.path(), &a);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -81,15 +65,15 @@ fn bad_parameters_exit_2_with_a_message() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("w.tianwang");
     let w = ws.to_str().unwrap();
-    let out = run(d.path(), &["calibrate", "--seconds", "0", "--workspace", w]);
+    let out = run_in(d.path(), &["calibrate", "--seconds", "0", "--workspace", w]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("seconds"));
-    let out = run(d.path(), &["jobs", "--status", "weird", "--workspace", w]);
+    let out = run_in(d.path(), &["jobs", "--status", "weird", "--workspace", w]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("status"));
-    let out = run(d.path(), &["no-such-command"]);
+    let out = run_in(d.path(), &["no-such-command"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = run(
+    let out = run_in(
         d.path(),
         &["info", "--workspace", "/no/such/folder/w.tianwang"],
     );
@@ -97,7 +81,7 @@ fn bad_parameters_exit_2_with_a_message() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
     // Overflowing or unbounded crawl parameters are refused by name, never a panic.
     for mix in ["1:4294967295", "0:1", "1:x"] {
-        let out = run(
+        let out = run_in(
             d.path(),
             &[
                 "crawl",
@@ -124,7 +108,7 @@ fn calibrate_is_logged_in_the_experiment_log() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("w.tianwang");
     let w = ws.to_str().unwrap();
-    let out = run(
+    let out = run_in(
         d.path(),
         &["calibrate", "--seconds", "0.6", "--json", "--workspace", w],
     );
@@ -133,11 +117,11 @@ fn calibrate_is_logged_in_the_experiment_log() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v = json(&out);
+    let v = ok_json(&out);
     assert!(v["md5_pages_per_s"].as_f64().unwrap() > 0.0);
     assert!(v["sqlite_pages_per_s"].as_f64().unwrap() > 0.0);
 
-    let log = json(&run(d.path(), &["jobs", "--json", "--workspace", w]));
+    let log = ok_json(&run_in(d.path(), &["jobs", "--json", "--workspace", w]));
     let jobs = log["jobs"].as_array().unwrap();
     assert_eq!(jobs.len(), 1);
     assert_eq!(jobs[0]["kind"], "calibrate");
@@ -145,13 +129,13 @@ fn calibrate_is_logged_in_the_experiment_log() {
     assert_eq!(jobs[0]["params"]["seconds"], 0.6);
     assert_eq!(jobs[0]["result"]["md5_pages"], v["md5_pages"]);
 
-    let filtered = json(&run(
+    let filtered = ok_json(&run_in(
         d.path(),
         &["jobs", "--json", "--status", "failed", "--workspace", w],
     ));
     assert_eq!(filtered["jobs"], serde_json::json!([]));
 
-    let info = json(&run(d.path(), &["info", "--json", "--workspace", w]));
+    let info = ok_json(&run_in(d.path(), &["info", "--json", "--workspace", w]));
     assert_eq!(info["jobs"], 1);
     assert_eq!(info["pages"], 0);
 }
@@ -159,13 +143,13 @@ fn calibrate_is_logged_in_the_experiment_log() {
 #[test]
 fn default_workspace_lives_in_the_data_dir() {
     let d = tempfile::tempdir().unwrap();
-    let out = run(d.path(), &["info", "--json"]);
+    let out = run_in(d.path(), &["info", "--json"]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v = json(&out);
+    let v = ok_json(&out);
     assert!(d.path().join("workspace.tianwang").exists());
     assert_eq!(
         v["path"],
@@ -179,7 +163,7 @@ fn sigkill_during_a_job_leaves_it_interrupted() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("w.tianwang");
     let w = ws.to_str().unwrap();
-    let mut child = tianwang(d.path())
+    let mut child = bin_in(d.path())
         .args(["calibrate", "--seconds", "120", "--workspace", w])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -189,8 +173,8 @@ fn sigkill_during_a_job_leaves_it_interrupted() {
     loop {
         assert!(Instant::now() < deadline, "job never showed as running");
         if ws.exists() {
-            let out = run(d.path(), &["jobs", "--json", "--workspace", w]);
-            if out.status.success() && json(&out)["jobs"][0]["status"] == "running" {
+            let out = run_in(d.path(), &["jobs", "--json", "--workspace", w]);
+            if out.status.success() && ok_json(&out)["jobs"][0]["status"] == "running" {
                 break;
             }
         }
@@ -199,12 +183,12 @@ fn sigkill_during_a_job_leaves_it_interrupted() {
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
 
-    let out = run(d.path(), &["jobs", "--json", "--workspace", w]);
+    let out = run_in(d.path(), &["jobs", "--json", "--workspace", w]);
     assert!(out.status.success(), "workspace reopens after SIGKILL");
-    let v = json(&out);
+    let v = ok_json(&out);
     assert_eq!(v["jobs"][0]["status"], "interrupted", "{v}");
     assert!(v["jobs"][0]["error"].as_str().unwrap().contains("stopped"));
     // And it stays a healthy workspace.
-    let info = run(d.path(), &["info", "--json", "--workspace", w]);
+    let info = run_in(d.path(), &["info", "--json", "--workspace", w]);
     assert!(info.status.success());
 }

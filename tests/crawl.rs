@@ -1,9 +1,11 @@
 //! The crawler against the sample web, compared with its ground truth; the CLI's JSON; and a
 //! crawl killed with SIGKILL then resumed, losing nothing and fetching nothing twice.
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use tianwang::engine::crawl::{Crawl, CrawlParams, Scope};
@@ -11,6 +13,8 @@ use tianwang::engine::jobs::{JobRunner, JobState};
 use tianwang::engine::sample::server::{SampleServer, ServeOptions};
 use tianwang::engine::store::Workspace;
 use tianwang::engine::urls::canonicalize;
+
+use common::{bin, run};
 
 fn sql_strings(ws: &Path, sql: &str) -> Vec<String> {
     let c = rusqlite::Connection::open(ws).unwrap();
@@ -212,13 +216,6 @@ fn crawling_the_sample_web_matches_its_ground_truth() {
     }
 }
 
-fn tianwang(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[cfg(unix)]
 #[test]
 fn sigkill_then_resume_loses_nothing_and_fetches_nothing_twice() {
@@ -241,7 +238,7 @@ fn sigkill_then_resume_loses_nothing_and_fetches_nothing_twice() {
     for s in &truth.seeds {
         args.extend(["--seed".into(), s.clone()]);
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tianwang"))
+    let mut child = bin()
         .args(&args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -277,7 +274,7 @@ fn sigkill_then_resume_loses_nothing_and_fetches_nothing_twice() {
         .unwrap();
     assert!(left > 0, "the crawl had finished before the kill");
 
-    let out = tianwang(&[
+    let out = run(&[
         "crawl",
         "--workspace",
         w,
@@ -301,7 +298,7 @@ fn sigkill_then_resume_loses_nothing_and_fetches_nothing_twice() {
     assert_eq!(distinct.len(), urls.len(), "a URL was fetched twice");
     // And the whole web is there.
     assert!(after.len() >= 420, "{} pages after resume", after.len());
-    let log = tianwang(&["jobs", "--workspace", w, "--json"]);
+    let log = run(&["jobs", "--workspace", w, "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&log.stdout).unwrap();
     let statuses: Vec<&str> = v["jobs"]
         .as_array()
@@ -319,7 +316,7 @@ fn cli_crawl_and_pages_print_json() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("c.tianwang");
     let w = ws.to_str().unwrap();
-    let out = tianwang(&[
+    let out = run(&[
         "crawl",
         "--workspace",
         w,
@@ -336,7 +333,7 @@ fn cli_crawl_and_pages_print_json() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["fetched"], 5);
-    let out = tianwang(&["pages", "--workspace", w, "--json"]);
+    let out = run(&["pages", "--workspace", w, "--json"]);
     let pages: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let pages = pages.as_array().unwrap();
     assert_eq!(pages.len(), 5);
@@ -344,7 +341,7 @@ fn cli_crawl_and_pages_print_json() {
         assert!(!pages[0][k].is_null(), "{k}");
     }
     // The distributed-crawl simulation replays this crawl's own fetch log.
-    let out = tianwang(&["capacity", "simulate", "--workspace", w, "--json"]);
+    let out = run(&["capacity", "simulate", "--workspace", w, "--json"]);
     assert!(
         out.status.success(),
         "{}",
@@ -359,7 +356,7 @@ fn cli_crawl_and_pages_print_json() {
         let a = d.path().join(format!("a.{format}"));
         let b = d.path().join(format!("b.{format}"));
         let other = d.path().join(format!("{format}.tianwang"));
-        let out = tianwang(&[
+        let out = run(&[
             "export",
             "--workspace",
             w,
@@ -376,7 +373,7 @@ fn cli_crawl_and_pages_print_json() {
         );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["records"], 5);
-        let out = tianwang(&[
+        let out = run(&[
             "import",
             "--workspace",
             other.to_str().unwrap(),
@@ -389,7 +386,7 @@ fn cli_crawl_and_pages_print_json() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let out = tianwang(&[
+        let out = run(&[
             "export",
             "--workspace",
             other.to_str().unwrap(),
@@ -409,7 +406,7 @@ fn cli_crawl_and_pages_print_json() {
     let list = format!("{}list?cat=sports&page=2", server.web().truth.seeds[0]);
     let fresh = d.path().join("f.tianwang");
     let f = fresh.to_str().unwrap();
-    let out = tianwang(&[
+    let out = run(&[
         "crawl",
         "--workspace",
         f,
@@ -425,7 +422,7 @@ fn cli_crawl_and_pages_print_json() {
         (Some(0), Some(1)),
         "{v}"
     );
-    let out = tianwang(&[
+    let out = run(&[
         "crawl",
         "--workspace",
         f,
@@ -439,17 +436,17 @@ fn cli_crawl_and_pages_print_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["fetched"].as_u64(), Some(1), "{v}");
     // Bad input: exit 2 with the parameter named.
-    let out = tianwang(&["import", "--workspace", w, "--tianwang", "/etc/hostname"]);
+    let out = run(&["import", "--workspace", w, "--tianwang", "/etc/hostname"]);
     assert_eq!(
         out.status.code(),
         Some(2),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let out = tianwang(&["crawl", "--workspace", w, "--seed", "not a url"]);
+    let out = run(&["crawl", "--workspace", w, "--seed", "not a url"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("seed"));
-    let out = tianwang(&[
+    let out = run(&[
         "crawl",
         "--workspace",
         w,

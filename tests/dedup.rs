@@ -3,55 +3,15 @@
 //! on the sample web and on the development set built from real text, the job logged in a
 //! workspace with its per-method pairs, and bad input → exit 2 naming the file or flag.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
-fn json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-/// A fresh folder of this test process: tests run in parallel threads of one process, so each
-/// call gets its own (two tests once shared `folder`, and one's broken file broke the other).
-fn scratch(name: &str) -> PathBuf {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let d = std::env::temp_dir().join(format!(
-        "tianwang-dedup-test-{}-{n}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn shared_data() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    if p.join("extraction/ccwe/cleaned").is_dir() {
-        return Some(p);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{} missing (CI is set)", p.display());
-    }
-    eprintln!("skipping: {} missing", p.display());
-    None
-}
+use common::{ok_json, run, scratch, shared_data};
 
 const HEAD: &str = "天网搜索引擎发布新版本";
 const P1: &str = "北京大学网络与分布式系统实验室今天发布了天网搜索引擎的新版本，新版本的网页搜集系统每天可以抓取上千万个网页。";
@@ -63,8 +23,12 @@ const OTHER: &str = "今年春季的全国马拉松赛事报名人数再创新�
 /// a: the article; b: a reprint (转载 prefix, half-width punctuation, an editor's note);
 /// c: another story; d: the first half of a (a partial reprint); e: a in a page template
 /// (HTML); f: a in GB18030.
+///
+/// Each call writes a folder of its own: tests run in parallel and one adds a broken file.
 fn folder() -> PathBuf {
-    let d = scratch("folder");
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = scratch(&format!("folder-{n}"));
     let a = format!("{HEAD}\n\n{P1}\n\n{P2}\n\n{P3}\n\n{P4}");
     let b = format!(
         "转载：{HEAD}（图）\n\n{}\n\n{}\n\n{P3}\n\n{P4}\n\n（责任编辑：王明）",
@@ -109,7 +73,7 @@ fn pair_set(v: &Value) -> BTreeSet<(String, String, String)> {
 fn contract_on_a_hand_made_folder() {
     let d = folder();
     let dir = d.display().to_string();
-    let v = json(&run(&["dedup", "--dir", &dir, "--json"]));
+    let v = ok_json(&run(&["dedup", "--dir", &dir, "--json"]));
     for k in [
         "method",
         "params",
@@ -174,7 +138,7 @@ fn every_method_answers_in_the_contract_shape() {
         "simhash",
         "ccdet",
     ] {
-        let v = json(&run(&["dedup", "--dir", &dir, "--method", m, "--json"]));
+        let v = ok_json(&run(&["dedup", "--dir", &dir, "--method", m, "--json"]));
         assert_eq!(v["method"], m);
         assert_eq!(v["docs"], 6);
         let pairs = pair_set(&v);
@@ -188,10 +152,10 @@ fn every_method_answers_in_the_contract_shape() {
         assert!(pairs.iter().all(|p| p.0 != "c" && p.1 != "c"), "{m}");
     }
     // Text-only input skips the HTML file.
-    let v = json(&run(&["dedup", "--dir", &dir, "--input", "text", "--json"]));
+    let v = ok_json(&run(&["dedup", "--dir", &dir, "--input", "text", "--json"]));
     assert_eq!(v["docs"], 5);
     // A parameter flag reaches the engine.
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "dedup",
         "--dir",
         &dir,
@@ -206,7 +170,7 @@ fn every_method_answers_in_the_contract_shape() {
 
 #[test]
 fn comparison_and_sweep_on_the_sample_web() {
-    let v = json(&run(&["dedup", "--sample", "--compare", "--json"]));
+    let v = ok_json(&run(&["dedup", "--sample", "--compare", "--json"]));
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 13);
     let row = |m: &str| rows.iter().find(|r| r["method"] == m).unwrap().clone();
@@ -234,7 +198,7 @@ fn comparison_and_sweep_on_the_sample_web() {
     assert!(near["precision"].as_f64().unwrap() >= 0.95, "{near}");
     assert_eq!(v["book_table_7_3"].as_array().unwrap().len(), 6);
 
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "dedup",
         "--sample",
         "--method",
@@ -259,7 +223,7 @@ fn docview_cleaning_finds_reprints_raw_pages_hide() {
         if raw {
             args.push("--raw");
         }
-        let v = json(&run(&args));
+        let v = ok_json(&run(&args));
         v["scores"]["near"]["recall"].as_f64().unwrap()
     };
     let (raw, clean) = (recall(true), recall(false));
@@ -268,12 +232,14 @@ fn docview_cleaning_finds_reprints_raw_pages_hide() {
 
 #[test]
 fn quality_on_the_development_set_of_real_reprints() {
-    let Some(_) = shared_data() else { return };
+    let Some(_) = shared_data("extraction/ccwe/cleaned") else {
+        return;
+    };
     let d = scratch("devset");
     let dir = d.join("txt").display().to_string();
-    let v = json(&run(&["dedup", "--make-devset", &dir]));
+    let v = ok_json(&run(&["dedup", "--make-devset", &dir]));
     assert!(v["docs"].as_u64().unwrap() > 300, "{v}");
-    let v = json(&run(&["dedup", "--dir", &dir, "--compare", "--json"]));
+    let v = ok_json(&run(&["dedup", "--dir", &dir, "--compare", "--json"]));
     let rows = v["rows"].as_array().unwrap();
     let row = |m: &str| rows.iter().find(|r| r["method"] == m).unwrap()["scores"].clone();
     let best = row("best");
@@ -287,9 +253,9 @@ fn quality_on_the_development_set_of_real_reprints() {
     assert!(cc >= 0.8, "ccdet contains_found {cc}");
     // Results do not depend on file order: the same set written again gives the same pairs.
     let again = d.join("txt2").display().to_string();
-    json(&run(&["dedup", "--make-devset", &again]));
-    let p1 = pair_set(&json(&run(&["dedup", "--dir", &dir, "--json"])));
-    let p2 = pair_set(&json(&run(&["dedup", "--dir", &again, "--json"])));
+    ok_json(&run(&["dedup", "--make-devset", &again]));
+    let p1 = pair_set(&ok_json(&run(&["dedup", "--dir", &dir, "--json"])));
+    let p2 = pair_set(&ok_json(&run(&["dedup", "--dir", &again, "--json"])));
     assert_eq!(p1, p2);
 }
 
@@ -298,7 +264,7 @@ fn a_run_in_a_workspace_is_logged_with_its_pairs() {
     let d = scratch("ws");
     let ws = d.join("w.tianwang").display().to_string();
     let f = folder();
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "dedup",
         "--workspace",
         &ws,
@@ -308,7 +274,7 @@ fn a_run_in_a_workspace_is_logged_with_its_pairs() {
         "--json",
     ]));
     assert_eq!(v["rows"].as_array().unwrap().len(), 13);
-    let log = json(&run(&[
+    let log = ok_json(&run(&[
         "jobs",
         "--workspace",
         &ws,
@@ -321,7 +287,7 @@ fn a_run_in_a_workspace_is_logged_with_its_pairs() {
     assert_eq!(jobs[0]["status"], "done");
     // Run it again from the log: the same answer.
     let id = jobs[0]["id"].as_i64().unwrap().to_string();
-    let again = json(&run(&[
+    let again = ok_json(&run(&[
         "jobs",
         "--workspace",
         &ws,

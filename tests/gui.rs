@@ -2,7 +2,7 @@
 //! cancel it, and a pixel snapshot that proves Chinese renders as glyphs. kittest panics on any
 //! glyph no font can draw, so every test here is also a guard against tofu.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
@@ -13,11 +13,7 @@ use tianwang::engine::store::Workspace;
 use tianwang::ui::{Lang, WorkbenchApp};
 
 mod common;
-use common::harness_with;
-
-fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
-    harness_with(ws, false)
-}
+use common::{harness, harness_with};
 
 /// Step frames until `done` holds (20 s at most).
 fn wait_for(

@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{harness_with, wait_secs};
+use common::{opened, wait_secs};
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::dedup::Method;
 use tianwang::engine::jobs::{JobRunner, JobState};
@@ -18,11 +18,7 @@ use tianwang::engine::store::Workspace;
 fn dedup_runs_on_datafusion_from_the_panel() {
     let d = tempfile::tempdir().unwrap();
     let path = d.path().join("w.tianwang");
-    Workspace::open_or_create(&path).unwrap();
-    let mut h = harness_with(&path, false);
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = opened(&path);
     h.get_by_label("网页消重").click();
     h.run();
     for m in Method::ALL {
@@ -59,10 +55,7 @@ fn search_builds_its_index_on_datafusion() {
     let runner = JobRunner::new(path.clone(), Arc::new(|| {}));
     let state = runner.spawn(Box::new(LoadSample { changed: false })).wait();
     assert!(matches!(state, JobState::Done(_)), "{state:?}");
-    let mut h = harness_with(&path, false);
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = opened(&path);
     h.get_by_label("检索与排序").click();
     h.run_steps(3);
     h.get_by_label("构建索引的引擎").click();
@@ -105,10 +98,7 @@ fn querylog_counts_a_file_on_datafusion_as_a_logged_job() {
         &(),
     )
     .unwrap();
-    let mut h = harness_with(&path, false);
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = opened(&path);
     h.get_by_label("查询日志").click();
     h.run();
     h.get_by_label("日志文件").click();
@@ -173,9 +163,7 @@ fn screenshots_when_asked() {
     .unwrap();
     let mut h = common::screenshot_harness(&path);
     let shot = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, name: &str| {
-        h.remove_cursor();
-        h.run_steps(5);
-        h.render().unwrap().save(out.join(name)).unwrap();
+        common::shot(h, &out, name, common::Settle::Steps(5))
     };
     h.get_by_label("查询日志").click();
     h.run();

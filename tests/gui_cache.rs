@@ -68,9 +68,7 @@ fn screenshots_when_asked() {
         h.query_by_label("替换开销").is_some() && h.query_by_label("运行中…").is_none()
     });
     let shot = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, name: &str| {
-        h.event(egui::Event::PointerGone);
-        h.run();
-        h.render().unwrap().save(out.join(name)).unwrap();
+        common::shot(h, &out, name, common::Settle::Run)
     };
     // Scroll down to the stepper, then back up to `label`, which lands at the top.
     let top = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, label: &str| {

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{harness_with, wait_secs};
+use common::{opened, wait_secs};
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::store::Workspace;
 
@@ -37,10 +37,7 @@ fn train_nb_then_open_a_confusion_cell() {
     let path = d.path().join("w.tianwang");
     Workspace::open_or_create(&path).unwrap();
 
-    let mut h = harness_with(&path, false);
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = opened(&path);
     h.get_by_label("分类器训练").click();
     h.run();
     h.get_by_label("训练/测试文件").click();
@@ -112,8 +109,7 @@ fn screenshots_when_asked() {
     h.get_by_label("最多的错分").click();
     h.run();
     let shot = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, name: &str| {
-        h.run();
-        h.render().unwrap().save(out.join(name)).unwrap();
+        common::shot(h, &out, name, common::Settle::Run)
     };
     shot(&mut h, "classify_zh.png");
     h.get_by_label("最多的错分").scroll_to_me();
@@ -157,21 +153,14 @@ fn the_page_inspector_says_what_a_page_is_about() {
             &ws,
         ],
     ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tianwang"))
-            .args(&args)
-            .env("TIANWANG_DATA_DIR", d.path())
-            .output()
-            .unwrap();
+        let out = common::bin_in(d.path()).args(&args).output().unwrap();
         assert!(
             out.status.success(),
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let mut h = harness_with(&path, false);
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = opened(&path);
     h.get_by_label("网页与快照").click();
     // (step, not run: run() also checks that every widget is named, and the Pages panel's
     // filter combo boxes are named only by their selection.)

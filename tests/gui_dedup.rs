@@ -86,8 +86,7 @@ fn screenshots_when_asked() {
         h.query_by_label("比较表（表 7-3 的形式）").is_some()
     });
     let shot = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, name: &str| {
-        h.run_steps(5);
-        h.render().unwrap().save(out.join(name)).unwrap();
+        common::shot(h, &out, name, common::Settle::Steps(5))
     };
     h.get_by_label("比较表（表 7-3 的形式）").scroll_to_me();
     shot(&mut h, "dedup_compare_zh.png");

@@ -28,11 +28,8 @@ const PAGE: &str = r#"<!DOCTYPE html>
 </body></html>"#;
 
 mod common;
+use common::harness;
 use common::wait_secs as wait_for;
-
-fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
-    common::harness_with(ws, false)
-}
 
 fn has(h: &Harness<'_, WorkbenchApp>, label: &str) -> bool {
     h.query_all_by_label(label).next().is_some()

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{harness_full, wait_secs};
+use common::{opened, opened_with, wait_secs};
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::calibrate::{Calibrate, CalibrateParams};
 use tianwang::engine::export::table::parse_csv;
@@ -31,10 +31,7 @@ fn the_experiment_log_exports_as_csv() {
     let job = Calibrate::new(CalibrateParams { seconds: 0.5 }).unwrap();
     runner.spawn(Box::new(job)).wait();
 
-    let mut h = harness_full(&path, false, Some(&out));
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = opened_with(&path, Some(&out));
     h.get_by_label("任务").click();
     wait_secs(&mut h, "the log row", 20, |h| {
         h.query_by_label("#1").is_some()
@@ -62,10 +59,7 @@ fn a_crawl_plot_exports_as_png_at_twice_the_size_and_as_svg() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("out");
     std::fs::create_dir(&out).unwrap();
-    let mut h = harness_full(&d.path().join("crawl.tianwang"), false, Some(&out));
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = opened_with(&d.path().join("crawl.tianwang"), Some(&out));
     h.get_by_label("网页搜集").click();
     h.run_steps(2);
     h.get_by_label("使用样例网站").click();
@@ -109,10 +103,7 @@ fn ticked_runs_compare_side_by_side_and_a_run_runs_again() {
         let job = Calibrate::new(CalibrateParams { seconds }).unwrap();
         runner.spawn(Box::new(job)).wait();
     }
-    let mut h = harness_full(&path, false, None);
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = opened(&path);
     h.get_by_label("任务").click();
     wait_secs(&mut h, "the log rows", 20, |h| {
         h.query_by_label("#2").is_some()

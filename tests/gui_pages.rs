@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{harness_with, wait_secs};
+use common::opened;
 use egui_kittest::kittest::Queryable;
 
 const PAGES: usize = 100_000;
@@ -46,10 +46,7 @@ fn a_100k_page_workspace_keeps_every_frame_short() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("big.tianwang");
     big_workspace(&ws);
-    let mut h = harness_with(&ws, false);
-    wait_secs(&mut h, "the workspace", 30, |h| {
-        h.state().workspace_path().is_some()
-    });
+    let mut h = opened(&ws);
 
     let mut slowest = Duration::ZERO;
     let mut frame = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>| {

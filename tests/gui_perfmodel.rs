@@ -3,6 +3,8 @@
 //! throughput, this index's statistics replace the book's, the ITF crossing and the Stirling
 //! check's 305 show.
 
+mod common;
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -128,9 +130,7 @@ fn screenshots_when_asked() {
         });
         h.run_steps(3);
         let shot = |h: &mut Harness<'_, State>, name: &str| {
-            h.event(egui::Event::PointerGone);
-            h.run_steps(3);
-            h.render().unwrap().save(out.join(name)).unwrap();
+            common::shot(h, &out, name, common::Settle::Steps(3))
         };
         let (suffix, tabs): (&str, [&str; 3]) = match lang {
             Lang::Zh => (

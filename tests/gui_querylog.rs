@@ -75,10 +75,7 @@ fn screenshots_when_asked() {
         h.query_by_label("覆盖率").is_some()
     });
     let shot = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, name: &str| {
-        // No pointer drawn over the tab it clicked.
-        h.remove_cursor();
-        h.run_steps(5);
-        h.render().unwrap().save(out.join(name)).unwrap();
+        common::shot(h, &out, name, common::Settle::Steps(5))
     };
     h.get_by_label("频度频级").click();
     h.run_steps(5);

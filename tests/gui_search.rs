@@ -215,11 +215,7 @@ fn screenshots_when_asked() {
     let d = tempfile::tempdir().unwrap();
     let path = sample_workspace(d.path(), true);
     let mut h = common::screenshot_harness(&path);
-    let shot = |h: &mut H, name: &str| {
-        h.event(egui::Event::PointerGone);
-        h.run_steps(3);
-        h.render().unwrap().save(out.join(name)).unwrap();
-    };
+    let shot = |h: &mut H, name: &str| common::shot(h, &out, name, common::Settle::Steps(3));
     h.get_by_label("检索与排序").click();
     h.run_steps(2);
     search(&mut h, "学生");

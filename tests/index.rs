@@ -1,54 +1,27 @@
 //! The search engine's CLI contract (issue 15): `index build`, `search`, `rank eval --index`
 //! on real files and a real workspace; bad input; kill -9 during a build; the THUCNews titles
 //! P@10 target.
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn bin() -> Command {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut c = Command::new(env!("CARGO_BIN_EXE_tianwang"));
-    c.env(
-        "TIANWANG_DATA_DIR",
-        std::env::temp_dir().join(format!("tianwang-index-data-{}-{n}", std::process::id())),
-    );
-    c
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-index-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn json_of(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{bin, ok_json, path_str, run, sample_workspace, scratch};
 
 /// `tianwang index build --tsv TSV --out OUT EXTRA… --json`, successful.
 fn build(tsv: &Path, out: &Path, extra: &[&str]) -> Value {
-    let mut args = vec!["index", "build", "--tsv", s(tsv), "--out", s(out)];
+    let mut args = vec![
+        "index",
+        "build",
+        "--tsv",
+        path_str(tsv),
+        "--out",
+        path_str(out),
+    ];
     args.extend_from_slice(extra);
     args.push("--json");
-    json_of(&run(&args))
+    ok_json(&run(&args))
 }
 
 /// A TSV of `n` lines made by `line(i)`.
@@ -91,11 +64,11 @@ fn build_and_search_follow_the_contract() {
         4 * v["postings"].as_u64().unwrap()
     );
 
-    let r = json_of(&run(&[
+    let r = ok_json(&run(&[
         "search",
         "北京大学",
         "--index",
-        s(&out),
+        path_str(&out),
         "--explain",
         "--json",
     ]));
@@ -120,32 +93,38 @@ fn build_and_search_follow_the_contract() {
     // Indexed as tantivy-jieba does (every token, case kept), 北京 still finds the same three.
     let all = d.join("all");
     build(&tsv, &all, &["--all-tokens", "--keep-stop-words"]);
-    let r = json_of(&run(&["search", "北京", "--index", s(&all), "--json"]));
+    let r = ok_json(&run(&[
+        "search",
+        "北京",
+        "--index",
+        path_str(&all),
+        "--json",
+    ]));
     assert_eq!(r["total_hits"], 3, "{r}");
     // OR finds more; a phrase finds fewer.
-    let or = json_of(&run(&[
+    let or = ok_json(&run(&[
         "search",
         "北京 OR 清华",
         "--index",
-        s(&out),
+        path_str(&out),
         "--json",
     ]));
     assert_eq!(or["total_hits"], 4, "{or}");
-    let ph = json_of(&run(&[
+    let ph = ok_json(&run(&[
         "search",
         "\"北京大学图书馆\"",
         "--index",
-        s(&out),
+        path_str(&out),
         "--json",
     ]));
     assert_eq!(ph["total_hits"], 1, "{ph}");
     // Every model answers, explained.
     for m in ["tfidf", "tianwang"] {
-        let r = json_of(&run(&[
+        let r = ok_json(&run(&[
             "search",
             "北京",
             "--index",
-            s(&out),
+            path_str(&out),
             "--model",
             m,
             "--explain",
@@ -172,47 +151,47 @@ fn the_cache_lab_replays_queries_on_the_index_as_io_and_page_sequences() {
         "北京 足球\n篮球\n\"体育 比赛\"\n北京 足球\n",
     )
     .unwrap();
-    let io = json_of(&run(&[
+    let io = ok_json(&run(&[
         "cache",
         "trace",
         "--index",
-        s(&out),
+        path_str(&out),
         "--queries",
-        s(&d.join("q.txt")),
+        path_str(&d.join("q.txt")),
         "--view",
         "io",
         "--out",
-        s(&d.join("io.csv")),
+        path_str(&d.join("io.csv")),
         "--json",
     ]));
     // 北京 足球 → 2 reads, 篮球 → 1, the phrase → 2 document reads + their position blocks,
     // 北京 足球 again → 2.
     assert!(io["accesses"].as_u64().unwrap() >= 9, "{io}");
     assert!(io["distinct"].as_u64().unwrap() < io["requests"].as_u64().unwrap());
-    let page = json_of(&run(&[
+    let page = ok_json(&run(&[
         "cache",
         "trace",
         "--index",
-        s(&out),
+        path_str(&out),
         "--queries",
-        s(&d.join("q.txt")),
+        path_str(&d.join("q.txt")),
         "--view",
         "page",
         "--page-size",
         "64",
         "--out",
-        s(&d.join("page.csv")),
+        path_str(&d.join("page.csv")),
         "--json",
     ]));
     assert!(
         page["requests"].as_u64().unwrap() > io["requests"].as_u64().unwrap(),
         "{page}"
     );
-    let sim = json_of(&run(&[
+    let sim = ok_json(&run(&[
         "cache",
         "sim",
         "--trace",
-        s(&d.join("io.csv")),
+        path_str(&d.join("io.csv")),
         "--format",
         "csv",
         "--key-column",
@@ -228,13 +207,13 @@ fn the_cache_lab_replays_queries_on_the_index_as_io_and_page_sequences() {
     assert_eq!(sim["requests"], io["requests"]);
     // The cache lab replays the index itself (the panel's one-click §8.6 experiment): the same
     // requests and hits as the trace written out.
-    let direct = json_of(&run(&[
+    let direct = ok_json(&run(&[
         "cache",
         "sim",
         "--index",
-        s(&out),
+        path_str(&out),
         "--index-queries",
-        s(&d.join("q.txt")),
+        path_str(&d.join("q.txt")),
         "--view",
         "io",
         "--policy",
@@ -265,22 +244,22 @@ fn every_codec_gives_the_same_answers() {
         "none", "vbyte", "golomb", "rice", "gamma", "delta", "packed",
     ] {
         let out = d.join(c);
-        json_of(&run(&[
+        ok_json(&run(&[
             "index",
             "build",
             "--tsv",
-            s(&tsv),
+            path_str(&tsv),
             "--out",
-            s(&out),
+            path_str(&out),
             "--codec",
             c,
             "--json",
         ]));
-        let r = json_of(&run(&[
+        let r = ok_json(&run(&[
             "search",
             "北京 大学",
             "--index",
-            s(&out),
+            path_str(&out),
             "--top",
             "50",
             "--json",
@@ -330,15 +309,15 @@ fn bad_input_exits_2_naming_the_flag() {
         "index",
         "build",
         "--tsv",
-        s(&tsv),
+        path_str(&tsv),
         "--out",
-        s(&out),
+        path_str(&out),
         "--codec",
         "zip",
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--codec"));
-    let o = run(&["search", "北京", "--index", s(&d.join("none"))]);
+    let o = run(&["search", "北京", "--index", path_str(&d.join("none"))]);
     assert_eq!(
         o.status.code(),
         Some(2),
@@ -348,19 +327,19 @@ fn bad_input_exits_2_naming_the_flag() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no index"));
     build(&tsv, &out, &[]);
     for q in ["", "   ", "的"] {
-        let o = run(&["search", q, "--index", s(&out)]);
+        let o = run(&["search", q, "--index", path_str(&out)]);
         assert_eq!(o.status.code(), Some(2), "{q:?}");
     }
-    let o = run(&["search", "北京", "--index", s(&out), "--b", "3"]);
+    let o = run(&["search", "北京", "--index", path_str(&out), "--b", "3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--b"));
     let o = run(&[
         "index",
         "build",
         "--tsv",
-        s(&d.join("missing.tsv")),
+        path_str(&d.join("missing.tsv")),
         "--out",
-        s(&out),
+        path_str(&out),
     ]);
     assert_eq!(o.status.code(), Some(2));
     std::fs::write(d.join("bad.tsv"), b"ok\t1\n\xff\xfe bad\t2\n").unwrap();
@@ -368,9 +347,9 @@ fn bad_input_exits_2_naming_the_flag() {
         "index",
         "build",
         "--tsv",
-        s(&d.join("bad.tsv")),
+        path_str(&d.join("bad.tsv")),
         "--out",
-        s(&d.join("x")),
+        path_str(&d.join("x")),
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
@@ -379,7 +358,13 @@ fn bad_input_exits_2_naming_the_flag() {
         String::from_utf8_lossy(&o.stderr)
     );
     // The failed build left the earlier index as it was.
-    json_of(&run(&["search", "北京", "--index", s(&out), "--json"]));
+    ok_json(&run(&[
+        "search",
+        "北京",
+        "--index",
+        path_str(&out),
+        "--json",
+    ]));
 }
 
 #[test]
@@ -389,7 +374,13 @@ fn kill_9_during_a_build_leaves_the_old_index_intact() {
     std::fs::write(&small, TSV).unwrap();
     let out = d.join("ix");
     build(&small, &out, &[]);
-    let before = json_of(&run(&["search", "北京", "--index", s(&out), "--json"]));
+    let before = ok_json(&run(&[
+        "search",
+        "北京",
+        "--index",
+        path_str(&out),
+        "--json",
+    ]));
     let big = d.join("big.tsv");
     let line = "北京大学计算机系网络实验室天网搜索引擎的索引建立过程与查询服务性能测试".repeat(4);
     let text: String = (0..60_000).map(|i| format!("{line}{i}\t0\n")).collect();
@@ -399,9 +390,9 @@ fn kill_9_during_a_build_leaves_the_old_index_intact() {
             "index",
             "build",
             "--tsv",
-            s(&big),
+            path_str(&big),
             "--out",
-            s(&out),
+            path_str(&out),
             "--memory-mb",
             "1",
         ])
@@ -428,7 +419,13 @@ fn kill_9_during_a_build_leaves_the_old_index_intact() {
     }
     let _ = child.wait();
     assert!(killed_mid_build, "the build finished before a run appeared");
-    let after = json_of(&run(&["search", "北京", "--index", s(&out), "--json"]));
+    let after = ok_json(&run(&[
+        "search",
+        "北京",
+        "--index",
+        path_str(&out),
+        "--json",
+    ]));
     assert_eq!(before["hits"], after["hits"]);
     // The next build clears the half-written generation and succeeds.
     build(&small, &out, &[]);
@@ -443,13 +440,18 @@ fn kill_9_during_a_build_leaves_the_old_index_intact() {
 #[test]
 fn the_workspace_is_indexed_searched_and_goes_stale_after_a_recrawl() {
     let d = scratch("ws");
-    let ws = d.join("w.tianwang");
-    json_of(&run(&["sample", "load", "--workspace", s(&ws), "--json"]));
-    let v = json_of(&run(&["--workspace", s(&ws), "index", "build", "--json"]));
-    assert!(v["docs"].as_u64().unwrap() > 100, "{v}");
-    let r = json_of(&run(&[
+    let ws = sample_workspace(&d);
+    let v = ok_json(&run(&[
         "--workspace",
-        s(&ws),
+        path_str(&ws),
+        "index",
+        "build",
+        "--json",
+    ]));
+    assert!(v["docs"].as_u64().unwrap() > 100, "{v}");
+    let r = ok_json(&run(&[
+        "--workspace",
+        path_str(&ws),
         "search",
         "北京",
         "--model",
@@ -470,9 +472,9 @@ fn the_workspace_is_indexed_searched_and_goes_stale_after_a_recrawl() {
         .collect();
     assert!(names.contains(&"WB") && names.contains(&"WL") && names.contains(&"WU"));
     // Some page has links from other sites (LHN > 0), so WL separates pages.
-    let pr = json_of(&run(&[
+    let pr = ok_json(&run(&[
         "--workspace",
-        s(&ws),
+        path_str(&ws),
         "search",
         "北京",
         "--model",
@@ -483,7 +485,7 @@ fn the_workspace_is_indexed_searched_and_goes_stale_after_a_recrawl() {
     ]));
     assert!(pr["total_hits"] == r["total_hits"]);
     // The build was logged.
-    let jobs = json_of(&run(&["--workspace", s(&ws), "jobs", "--json"]));
+    let jobs = ok_json(&run(&["--workspace", path_str(&ws), "jobs", "--json"]));
     assert!(jobs.to_string().contains("index-build"), "{jobs}");
     // A re-crawl stores a new snapshot of a page: the index is stale.
     let c = rusqlite::Connection::open(&ws).unwrap();
@@ -494,7 +496,13 @@ fn the_workspace_is_indexed_searched_and_goes_stale_after_a_recrawl() {
     )
     .unwrap();
     drop(c);
-    let r = json_of(&run(&["--workspace", s(&ws), "search", "北京", "--json"]));
+    let r = ok_json(&run(&[
+        "--workspace",
+        path_str(&ws),
+        "search",
+        "北京",
+        "--json",
+    ]));
     assert_eq!(r["stale"], true, "{}", r["stale"]);
 }
 
@@ -504,13 +512,13 @@ fn thucnews_titles_bm25_reaches_p_at_10_of_0_58() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/classification/thucnews_titles");
     let d = scratch("thucnews");
     let out = d.join("dev.index");
-    json_of(&run(&[
+    ok_json(&run(&[
         "index",
         "build",
         "--tsv",
-        s(&data.join("dev.txt")),
+        path_str(&data.join("dev.txt")),
         "--out",
-        s(&out),
+        path_str(&out),
         "--json",
     ]));
     // Every 20th test title as a query; relevant = a dev title of the same class.
@@ -537,15 +545,15 @@ fn thucnews_titles_bm25_reaches_p_at_10_of_0_58() {
     }
     std::fs::write(d.join("q.tsv"), q).unwrap();
     std::fs::write(d.join("qrels.tsv"), qrels).unwrap();
-    let v = json_of(&run(&[
+    let v = ok_json(&run(&[
         "rank",
         "eval",
         "--index",
-        s(&out),
+        path_str(&out),
         "--queries",
-        s(&d.join("q.tsv")),
+        path_str(&d.join("q.tsv")),
         "--qrels",
-        s(&d.join("qrels.tsv")),
+        path_str(&d.join("qrels.tsv")),
         "--config",
         "model=bm25,k1=1.5,b=0.75,op=or",
         "--config",

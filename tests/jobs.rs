@@ -1,34 +1,17 @@
 //! The experiment log from the command line: runs compared side by side, and re-run.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn run(ws: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-        .arg("--workspace")
-        .arg(ws)
-        .args(args)
-        .output()
-        .expect("run tianwang")
-}
-
-fn ok_json(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON document")
-}
+use common::{ok_json, run_ws};
 
 #[test]
 fn compare_two_runs_then_rerun_one() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("w.tianwang");
-    ok_json(&run(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
-    ok_json(&run(&ws, &["calibrate", "--seconds", "0.75", "--json"]));
+    ok_json(&run_ws(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
+    ok_json(&run_ws(&ws, &["calibrate", "--seconds", "0.75", "--json"]));
 
-    let c = ok_json(&run(&ws, &["jobs", "--compare", "1", "2", "--json"]));
+    let c = ok_json(&run_ws(&ws, &["jobs", "--compare", "1", "2", "--json"]));
     assert_eq!(c["kind"], "calibrate");
     assert_eq!(c["runs"][0]["id"], 1);
     assert_eq!(c["runs"][1]["id"], 2);
@@ -48,10 +31,10 @@ fn compare_two_runs_then_rerun_one() {
     assert!((fig["change"][1].as_f64().unwrap() - (b - a)).abs() < 1e-6);
     assert_eq!(fig["change"][0], 0.0);
 
-    let r = ok_json(&run(&ws, &["jobs", "--rerun", "1", "--json"]));
+    let r = ok_json(&run_ws(&ws, &["jobs", "--rerun", "1", "--json"]));
     assert_eq!(r["rerun_of"], 1);
     assert_eq!(r["id"], 3);
-    let log = ok_json(&run(&ws, &["jobs", "--json"]));
+    let log = ok_json(&run_ws(&ws, &["jobs", "--json"]));
     let third = log["jobs"]
         .as_array()
         .unwrap()
@@ -67,14 +50,14 @@ fn compare_two_runs_then_rerun_one() {
 fn bad_comparisons_exit_2_naming_the_flag() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("w.tianwang");
-    ok_json(&run(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
-    ok_json(&run(&ws, &["sample", "load", "--json"]));
+    ok_json(&run_ws(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
+    ok_json(&run_ws(&ws, &["sample", "load", "--json"]));
     for args in [
         vec!["jobs", "--compare", "1", "2"],
         vec!["jobs", "--compare", "1", "9"],
         vec!["jobs", "--rerun", "9"],
     ] {
-        let out = run(&ws, &args);
+        let out = run_ws(&ws, &args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -83,7 +66,10 @@ fn bad_comparisons_exit_2_naming_the_flag() {
         );
     }
     // One id is not a comparison (clap refuses: exit 2 too).
-    assert_eq!(run(&ws, &["jobs", "--compare", "1"]).status.code(), Some(2));
+    assert_eq!(
+        run_ws(&ws, &["jobs", "--compare", "1"]).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -91,9 +77,9 @@ fn tables_leave_as_csv_with_a_bom() {
     use tianwang::engine::export::table::parse_csv;
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("w.tianwang");
-    ok_json(&run(&ws, &["sample", "load", "--json"]));
-    ok_json(&run(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
-    ok_json(&run(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
+    ok_json(&run_ws(&ws, &["sample", "load", "--json"]));
+    ok_json(&run_ws(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
+    ok_json(&run_ws(&ws, &["calibrate", "--seconds", "0.5", "--json"]));
     let read = |name: &str| {
         let bytes = std::fs::read(d.path().join(name)).unwrap();
         assert!(bytes.starts_with(&[0xEF, 0xBB, 0xBF]), "{name}: BOM");
@@ -101,7 +87,7 @@ fn tables_leave_as_csv_with_a_bom() {
     };
 
     let log = d.path().join("log.csv");
-    ok_json(&run(
+    ok_json(&run_ws(
         &ws,
         &["jobs", "--csv", log.to_str().unwrap(), "--json"],
     ));
@@ -110,7 +96,7 @@ fn tables_leave_as_csv_with_a_bom() {
     assert_eq!(rows.len(), 4, "header + three runs");
 
     let cmp = d.path().join("cmp.csv");
-    ok_json(&run(
+    ok_json(&run_ws(
         &ws,
         &[
             "jobs",
@@ -127,7 +113,7 @@ fn tables_leave_as_csv_with_a_bom() {
     assert!(rows.iter().any(|r| r[0] == "md5_pages_per_s"));
 
     let pages = d.path().join("pages.csv");
-    ok_json(&run(
+    ok_json(&run_ws(
         &ws,
         &["pages", "--csv", pages.to_str().unwrap(), "--json"],
     ));
@@ -136,7 +122,7 @@ fn tables_leave_as_csv_with_a_bom() {
     assert!(rows.len() > 400);
 
     let eval = d.path().join("eval.csv");
-    ok_json(&run(
+    ok_json(&run_ws(
         &ws,
         &[
             "clean",

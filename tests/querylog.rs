@@ -2,42 +2,9 @@
 //! UTF-8 and GB18030, bad input → exit 2 naming file:line, import into a workspace as a logged
 //! job (strict refusing and writing nothing), generate → stats near the targets, stream.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "tianwang-querylog-test-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p.display().to_string()
-}
+use common::{ok_json, run, scratch, write};
 
 /// 12 lines, hand-counted: 9 records (lines 9–11 bad), 4 distinct normalised queries
 /// (天网 3, qq 3, "搜索 引擎" 2, 北大 1), 5 users, ranks 1,2,1,11,3,1,21,5,1.
@@ -146,17 +113,17 @@ fn check_contract(v: &serde_json::Value) {
 fn stats_contract_utf8_and_gb18030() {
     let d = scratch("contract");
     let utf8 = write(&d, "utf8.log", SOGOU.as_bytes());
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog", "stats", &utf8, "--format", "sogouq", "--json",
     ]));
     check_contract(&v);
     assert_eq!(v["encoding"], "utf-8");
     let (gb, _, _) = encoding_rs::GB18030.encode(SOGOU);
     let gbp = write(&d, "gb.log", &gb);
-    let v = json(&run(&["querylog", "stats", &gbp, "--json"]));
+    let v = ok_json(&run(&["querylog", "stats", &gbp, "--json"]));
     check_contract(&v);
     assert_eq!(v["encoding"], "gb18030");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "stats",
         &gbp,
@@ -208,9 +175,9 @@ fn import_is_a_logged_job_and_strict_writes_nothing() {
     let o = run(&["querylog", "import", &log, "--workspace", &ws, "--strict"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("s.log:9"));
-    let v = json(&run(&["querylog", "list", "--workspace", &ws, "--json"]));
+    let v = ok_json(&run(&["querylog", "list", "--workspace", &ws, "--json"]));
     assert_eq!(v.as_array().unwrap().len(), 0, "strict import wrote: {v}");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "import",
         &log,
@@ -222,10 +189,10 @@ fn import_is_a_logged_job_and_strict_writes_nothing() {
     assert_eq!(v["bad_lines"]["count"], 3);
     assert_eq!(v["distinct_queries"], 4);
     let id = v["log_id"].as_i64().unwrap().to_string();
-    let jobs = json(&run(&["jobs", "--workspace", &ws, "--json"]));
+    let jobs = ok_json(&run(&["jobs", "--workspace", &ws, "--json"]));
     assert!(jobs.to_string().contains("querylog-import"), "{jobs}");
     // Statistics of the stored log equal those of the file.
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "stats",
         "--log",
@@ -246,7 +213,7 @@ fn import_is_a_logged_job_and_strict_writes_nothing() {
 fn generate_then_stats_lands_near_the_targets() {
     let d = scratch("gen");
     let out = d.join("g.log").display().to_string();
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "generate",
         "--lines",
@@ -262,7 +229,7 @@ fn generate_then_stats_lands_near_the_targets() {
         "--json",
     ]));
     assert_eq!(v["lines"], 100000);
-    let v = json(&run(&["querylog", "stats", &out, "--json", "--no-words"]));
+    let v = ok_json(&run(&["querylog", "stats", &out, "--json", "--no-words"]));
     assert_eq!(v["lines"], 100000);
     assert_eq!(v["bad_lines"]["count"], 0);
     assert_eq!(v["encoding"], "gb18030");
@@ -272,7 +239,7 @@ fn generate_then_stats_lands_near_the_targets() {
     assert!((p1 - 0.473).abs() < 0.01, "{p1}");
     // Same seed, same bytes.
     let out2 = d.join("g2.log").display().to_string();
-    json(&run(&[
+    ok_json(&run(&[
         "querylog",
         "generate",
         "--lines",
@@ -295,7 +262,7 @@ fn stream_writes_one_object_id_per_request() {
     let d = scratch("stream");
     let log = write(&d, "s.log", SOGOU.as_bytes());
     let trace = d.join("t.txt");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "stream",
         &log,
@@ -313,7 +280,7 @@ fn stream_writes_one_object_id_per_request() {
         .map(|l| l.parse().unwrap())
         .collect();
     assert_eq!(ids, vec![0, 0, 1, 0, 2, 2, 3, 3, 2]);
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "stream",
         &log,
@@ -341,7 +308,7 @@ Fri Mar 21 00:01:00 2003\t202.206.102.169\tDatabase\t虫儿飞\tzero
 ";
     let (gb, _, _) = encoding_rs::GB18030.encode(q);
     let p = write(&d, "q.log", &gb);
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "stats",
         &p,
@@ -357,7 +324,7 @@ Fri Mar 21 00:01:00 2003\t202.206.102.169\tDatabase\t虫儿飞\tzero
     assert_eq!(v["bad_lines"]["first"][0]["line"], 4);
     assert_eq!(v["top_queries"][0]["query"], "老歌");
     assert_eq!(v["result_pages"][1]["page"], 2);
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "stats",
         &p,
@@ -373,7 +340,7 @@ Fri Mar 21 00:01:00 2003\t202.206.102.169\tDatabase\t虫儿飞\tzero
         "Fri Mar 21 00:00:02 2003\t202.206.102.169\t虫儿飞\thttp://sports.163.com/tm/000828/000828_64264.html\t16\n"
             .as_bytes(),
     );
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "stats",
         &c,
@@ -384,7 +351,7 @@ Fri Mar 21 00:01:00 2003\t202.206.102.169\tDatabase\t虫儿飞\tzero
     assert_eq!(v["click_ranks"][0]["rank"], 16);
     assert_eq!(v["result_pages"][0]["page"], 2);
     let t = write(&d, "t.tsv", "u1\tfoo\t3\nu2\tFoo\t12\n".as_bytes());
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "stats",
         &t,
@@ -395,7 +362,7 @@ Fri Mar 21 00:01:00 2003\t202.206.102.169\tDatabase\t虫儿飞\tzero
         "--json",
     ]));
     assert_eq!(v["distinct_queries"], 1);
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "querylog",
         "stats",
         &t,

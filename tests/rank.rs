@@ -1,54 +1,11 @@
 //! `tianwang rank …` through the real binary: the CLI contract, hollins against networkx's
 //! vector and the HITS reference, evaluation files, and bad input → exit 2 with file:line.
 
+mod common;
+
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tianwang-rank-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
-}
-
-/// The shared data folder, or None (skip) when missing — a failure under CI.
-fn data(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel);
-    if p.exists() {
-        return Some(p);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{} missing (CI is set)", p.display());
-    }
-    eprintln!("skipping: {} missing", p.display());
-    None
-}
+use common::{ok_json, run, scratch, shared_data, write};
 
 #[test]
 fn pagerank_contract_on_a_small_graph() {
@@ -58,7 +15,7 @@ fn pagerank_contract_on_a_small_graph() {
         "g.dat",
         "3 4 1\n1 http://a/\n2 http://b/\n3 http://c/\n1 2\n2 3\n3 1\n1 3\n",
     );
-    let v = json(&run(&["rank", "pagerank", "--graph", &g, "--json"]));
+    let v = ok_json(&run(&["rank", "pagerank", "--graph", &g, "--json"]));
     assert_eq!(v["nodes"], 3);
     assert_eq!(v["converged"], true);
     assert!(v["iterations"].as_u64().unwrap() > 1);
@@ -72,11 +29,11 @@ fn pagerank_contract_on_a_small_graph() {
     for w in s.windows(2) {
         assert!(w[0]["score"].as_f64() >= w[1]["score"].as_f64());
     }
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "rank", "pagerank", "--graph", &g, "--top", "1", "--json",
     ]));
     assert_eq!(v["scores"].as_array().unwrap().len(), 1);
-    let v = json(&run(&["rank", "hits", "--graph", &g, "--json"]));
+    let v = ok_json(&run(&["rank", "hits", "--graph", &g, "--json"]));
     let s = &v["scores"][0];
     assert!(s.get("hub").is_some() && s.get("authority").is_some() && s.get("score").is_none());
 }
@@ -85,7 +42,7 @@ fn pagerank_contract_on_a_small_graph() {
 fn book_form_with_ignore_sums_below_n() {
     let d = scratch("book");
     let g = write(&d, "e.txt", "# a -> b, b dangling\na b\n");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "rank",
         "pagerank",
         "--graph",
@@ -105,14 +62,14 @@ fn book_form_with_ignore_sums_below_n() {
 #[test]
 fn hollins_pagerank_matches_networkx() {
     let (Some(g), Some(r)) = (
-        data("graph/hollins/hollins.dat"),
-        data("graph/hollins/hollins_pagerank_networkx_a0.85.json"),
+        shared_data("graph/hollins/hollins.dat"),
+        shared_data("graph/hollins/hollins_pagerank_networkx_a0.85.json"),
     ) else {
         return;
     };
     let reference: HashMap<String, f64> =
         serde_json::from_str(&std::fs::read_to_string(r).unwrap()).unwrap();
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "rank",
         "pagerank",
         "--graph",
@@ -140,14 +97,14 @@ fn hollins_pagerank_matches_networkx() {
 #[test]
 fn hollins_hits_top10_equal_reference() {
     let (Some(g), Some(r)) = (
-        data("graph/hollins/hollins.dat"),
-        data("references/hollins_reference.json"),
+        shared_data("graph/hollins/hollins.dat"),
+        shared_data("references/hollins_reference.json"),
     ) else {
         return;
     };
     let reference: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(r).unwrap()).unwrap();
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "rank",
         "hits",
         "--graph",
@@ -223,7 +180,7 @@ fn eval_two_runs_with_t_test() {
         "1 Q0 a 1 3.0 A\n1 Q0 b 2 2.0 A\n2 Q0 c 1 1.0 A\n3 Q0 x 1 2.0 A\n3 Q0 d 2 1.0 A\n",
     );
     let rb = write(&d, "b.tsv", "1\tx\n1\ta\n2\tz\n3\td\n3\te\n");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "rank", "eval", "--run", &ra, "--run", &rb, "--qrels", &qrels, "--at", "2", "--metric",
         "ap", "--json",
     ]));
@@ -255,7 +212,7 @@ fn eval_two_runs_with_t_test() {
 fn explain_parts_add_up_and_personalize_and_diff() {
     let d = scratch("explain");
     let g = write(&d, "e.txt", "b a\nc a\nd a\na b\n");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "rank",
         "pagerank",
         "--graph",
@@ -271,7 +228,7 @@ fn explain_parts_add_up_and_personalize_and_diff() {
         + e["from_links"].as_f64().unwrap();
     assert!((parts - v["scores"][0]["score"].as_f64().unwrap()).abs() < 1e-9);
     assert_eq!(e["in_degree"], 3);
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "rank",
         "pagerank",
         "--graph",
@@ -292,7 +249,7 @@ fn explain_parts_add_up_and_personalize_and_diff() {
 
     let ra = write(&d, "a.tsv", "q\ta\nq\tb\nq\tc\n");
     let rb = write(&d, "b.tsv", "q\tc\nq\ta\nq\td\n");
-    let v = json(&run(&[
+    let v = ok_json(&run(&[
         "rank", "diff", "--run", &ra, "--run", &rb, "--json",
     ]));
     let moves: Vec<(String, String)> = v["queries"][0]["moves"]

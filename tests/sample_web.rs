@@ -2,10 +2,14 @@
 //! small independent crawler (not the workbench's) walks it from the seeds, checking what a
 //! client sees against `tianwang sample truth`.
 
+mod common;
+
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
+
+use common::bin;
 
 struct Server {
     child: Child,
@@ -21,7 +25,7 @@ impl Drop for Server {
 }
 
 fn serve(extra: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tianwang"))
+    let mut child = bin()
         .arg("serve-sample")
         .arg("--json")
         .args(extra)
@@ -74,10 +78,7 @@ fn truth(port: u16, changed: bool) -> serde_json::Value {
     if changed {
         args.push("--changed".into());
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_tianwang"))
-        .args(&args)
-        .output()
-        .expect("truth");
+    let out = bin().args(&args).output().expect("truth");
     assert!(out.status.success());
     serde_json::from_slice(&out.stdout).expect("truth is JSON")
 }
@@ -369,10 +370,7 @@ fn the_changed_edition_serves_updated_articles() {
 
 #[test]
 fn truth_has_the_documented_shape() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tianwang"))
-        .args(["sample", "truth"])
-        .output()
-        .unwrap();
+    let out = bin().args(["sample", "truth"]).output().unwrap();
     assert!(out.status.success());
     let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for k in ["seeds", "pages", "relations", "robots_disallowed"] {
@@ -402,7 +400,7 @@ fn truth_has_the_documented_shape() {
             .starts_with("http://www.huaxia.localhost/")
     );
     // Not loopback: refused with exit 2.
-    let out = Command::new(env!("CARGO_BIN_EXE_tianwang"))
+    let out = bin()
         .args(["serve-sample", "--addr", "0.0.0.0:0"])
         .output()
         .unwrap();

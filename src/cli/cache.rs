@@ -405,11 +405,30 @@ pub fn report_json(r: &SimReport) -> Value {
         "bytes_requested": r.trace.bytes_requested,
         "distinct_bytes": r.trace.distinct_bytes,
         "source": r.source,
+        "bad_lines": r.bad_lines,
         "bytes": r.bytes,
         "results": results,
         "elapsed_s": r.elapsed_s,
         "requests_per_s": r.requests_per_s,
     })
+}
+
+/// The skipped lines of the source, one `file:line: reason` a line (on stderr beside JSON).
+fn bad_line_notes(r: &SimReport) -> Vec<String> {
+    let b = &r.bad_lines;
+    let mut v: Vec<String> = b
+        .first
+        .iter()
+        .map(|l| format!("{}:{}: {} (skipped)", r.source, l.line, l.reason))
+        .collect();
+    if b.count > b.first.len() as u64 {
+        v.push(format!(
+            "{}: {} more bad lines skipped",
+            r.source,
+            b.count - b.first.len() as u64
+        ));
+    }
+    v
 }
 
 fn print_human(r: &SimReport) {
@@ -421,6 +440,9 @@ fn print_human(r: &SimReport) {
         r.trace.one_hit_wonders,
         r.trace.compulsory_miss_ratio
     );
+    for note in bad_line_notes(r) {
+        println!("{note}");
+    }
     println!(
         "{:<12} {:>12} {:>10} {:>10} {:>9} {:>9} {:>9}  note",
         "policy", "size", "hits", "misses", "hit", "miss", "byte miss"
@@ -461,6 +483,9 @@ fn sim_cmd(cli: &Cli, a: &SimArgs) -> anyhow::Result<()> {
     params.config.params.validate()?;
     let r = execute(cli, params)?;
     if a.json {
+        for note in bad_line_notes(&r) {
+            eprintln!("warning: {note}");
+        }
         print_json(&report_json(&r))?;
     } else {
         print_human(&r);
@@ -541,6 +566,9 @@ fn sweep_cmd(cli: &Cli, a: &SweepArgs) -> anyhow::Result<()> {
         );
     }
     if a.json {
+        for note in bad_line_notes(&r) {
+            eprintln!("warning: {note}");
+        }
         print_json(&v)?;
     } else {
         print_human(&r);

@@ -2,18 +2,19 @@
 //! cloudPhysics beside libCacheSim's in the same run, and LRU at 10 sizes in one stack-distance
 //! pass over a generated 100-million-request trace (issue 12's speed targets).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
 use serde_json::{Value, json};
 
+use super::peers::{self, PeerArgs};
 use super::{peak_rss_mb, print_json};
 use crate::engine::cache::policy::PolicyKind;
 use crate::engine::cache::sim::{self, SimConfig, SizeSpec, log_sizes};
 use crate::engine::cache::stack::{self, Warmup};
 use crate::engine::cache::trace::{self, GenSpec, ReadOptions};
-use crate::engine::error::EngineError;
 
 #[derive(Debug, Args)]
 pub struct BenchCacheArgs {
@@ -36,39 +37,14 @@ pub struct BenchCacheArgs {
     /// Runs per (policy, size); the best time counts.
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
-    /// Python of the peers venv (default: what bench/peers/setup.sh prints).
-    #[arg(long)]
-    pub python: Option<PathBuf>,
+    #[command(flatten)]
+    pub peer: PeerArgs,
     #[arg(long)]
     pub json: bool,
 }
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
-}
-
-fn peers_python(a: &BenchCacheArgs) -> anyhow::Result<PathBuf> {
-    if let Some(p) = &a.python {
-        return Ok(p.clone());
-    }
-    let setup = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/setup.sh");
-    let o = std::process::Command::new("bash")
-        .arg(&setup)
-        .output()
-        .map_err(|e| EngineError::BadPath {
-            path: setup.clone(),
-            reason: e.to_string(),
-        })?;
-    if !o.status.success() {
-        return Err(EngineError::Internal(format!(
-            "setup.sh failed: {}",
-            String::from_utf8_lossy(&o.stderr)
-        ))
-        .into());
-    }
-    let out = String::from_utf8_lossy(&o.stdout);
-    let last = out.lines().last().unwrap_or("").trim();
-    Ok(PathBuf::from(last))
 }
 
 /// `tianwang bench cache`: ours (and libCacheSim with --peers) on the same trace and
@@ -115,43 +91,22 @@ pub fn bench(a: &BenchCacheArgs) -> anyhow::Result<()> {
         "tianwang": ours,
     });
     if a.peers {
-        let python = peers_python(a)?;
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/cache_peers.py");
-        let o = std::process::Command::new(&python)
-            .arg(&script)
-            .arg("--trace")
-            .arg(&path)
-            .arg("--policies")
-            .arg(
-                policies
-                    .iter()
-                    .map(|k| k.name())
-                    .collect::<Vec<_>>()
-                    .join(","),
-            )
-            .arg("--sizes")
-            .arg(
-                sizes
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(","),
-            )
-            .arg("--repeat")
-            .arg(a.repeat.max(1).to_string())
-            .output()
-            .map_err(|e| EngineError::BadPath {
-                path: python.clone(),
-                reason: e.to_string(),
-            })?;
-        if !o.status.success() {
-            return Err(EngineError::Internal(format!(
-                "cache_peers.py failed: {}",
-                String::from_utf8_lossy(&o.stderr)
-            ))
-            .into());
-        }
-        let peer: Value = serde_json::from_slice(&o.stdout)?;
+        let join = |v: Vec<String>| OsString::from(v.join(","));
+        let peer = peers::run(
+            &a.peer,
+            "cache_peers.py",
+            &[
+                "--trace".into(),
+                path.clone().into(),
+                "--policies".into(),
+                join(policies.iter().map(|k| k.name().to_string()).collect()),
+                "--sizes".into(),
+                join(sizes.iter().map(u64::to_string).collect()),
+                "--repeat".into(),
+                a.repeat.max(1).to_string().into(),
+            ],
+        )?
+        .json;
         let mut cmp = serde_json::Map::new();
         for &k in &policies {
             let (Some(us), Some(them)) = (

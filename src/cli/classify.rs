@@ -11,7 +11,7 @@
 //!
 //! Inputs: a `text<TAB>label` file (class ids through a `class.txt` beside it), a folder per
 //! class, or SogouCS `<doc>` XML; bad records are skipped and counted (`--strict` refuses).
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -529,9 +529,8 @@ pub struct BenchClassifyArgs {
     /// Documents in the synthetic training set for NB and Rocchio (0 = skip).
     #[arg(long, default_value_t = 100_000)]
     pub big: usize,
-    /// Python of the peers venv (default: ~/.cache/tianwang/peers-venv/bin/python).
-    #[arg(long)]
-    pub python: Option<PathBuf>,
+    #[command(flatten)]
+    pub peer: super::peers::PeerArgs,
     #[arg(long)]
     pub json: bool,
 }
@@ -607,30 +606,12 @@ fn status_mb(field: &str) -> Option<f64> {
 }
 
 fn peers_rows(a: &BenchClassifyArgs) -> anyhow::Result<(Vec<BenchRow>, serde_json::Value)> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/classify_peers.py");
-    let python = match &a.python {
-        Some(p) => p.clone(),
-        None => {
-            let home = std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .unwrap_or_default();
-            home.join(".cache/tianwang/peers-venv/bin/python")
-        }
-    };
-    let out = std::process::Command::new(&python)
-        .arg(&script)
-        .arg(&a.dir)
-        .arg(a.repeat.max(1).to_string())
-        .output()
-        .with_context(|| format!("running {} {}", python.display(), script.display()))?;
-    if !out.status.success() {
-        anyhow::bail!(
-            "peer script failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let v: serde_json::Value =
-        serde_json::from_slice(&out.stdout).context("peer script output is not JSON")?;
+    let v = super::peers::run(
+        &a.peer,
+        "classify_peers.py",
+        &[a.dir.clone().into(), a.repeat.max(1).to_string().into()],
+    )?
+    .json;
     let rows: Vec<BenchRow> = serde_json::from_value(v["rows"].clone()).context("peer rows")?;
     Ok((rows, v["meta"].clone()))
 }

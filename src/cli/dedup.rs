@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::Context as _;
 use clap::{Arg, ArgMatches, Args, Command as ClapCommand, FromArgMatches};
 use serde_json::{Value, json};
 
@@ -301,9 +300,8 @@ pub struct BenchDedupArgs {
     /// Best of this many timed runs per method.
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
-    /// Python of the peers venv (default: ~/.cache/tianwang/peers-venv/bin/python).
-    #[arg(long)]
-    pub python: Option<PathBuf>,
+    #[command(flatten)]
+    pub peer: super::peers::PeerArgs,
     #[arg(long)]
     pub json: bool,
 }
@@ -363,33 +361,12 @@ fn bench_dir(a: &BenchDedupArgs, dir: &Path) -> anyhow::Result<()> {
     }
     let mut ratios = json!({});
     if a.peers {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/dedup_peers.py");
-        let python = a.python.clone().unwrap_or_else(|| {
-            std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .unwrap_or_default()
-                .join(".cache/tianwang/peers-venv/bin/python")
-        });
-        let out = std::process::Command::new(&python)
-            .arg(&script)
-            .arg("--dir")
-            .arg(&dir)
-            .output()
-            .with_context(|| {
-                format!(
-                    "running {} {} (install with bench/peers/setup.sh)",
-                    python.display(),
-                    script.display()
-                )
-            })?;
-        if !out.status.success() {
-            anyhow::bail!(
-                "peer script failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        let v: Value =
-            serde_json::from_slice(&out.stdout).context("peer script output is not JSON")?;
+        let v = super::peers::run(
+            &a.peer,
+            "dedup_peers.py",
+            &["--dir".into(), dir.clone().into()],
+        )?
+        .json;
         for p in v["rows"].as_array().into_iter().flatten() {
             let pairs: Vec<Value> = p["pairs"]
                 .as_array()

@@ -28,8 +28,10 @@ pub mod dedup;
 pub mod index;
 pub mod index_bench;
 pub mod jobs;
+pub mod peers;
 pub mod querylog;
 pub mod rank;
+pub mod rank_bench;
 pub mod sample;
 pub mod scale_bench;
 pub mod store_cmd;
@@ -134,7 +136,7 @@ pub enum BenchCommand {
     Classify(classify::BenchClassifyArgs),
     /// PageRank and HITS on hollins (and a generated graph), with --peers side by side with
     /// networkx.
-    Rank(rank::BenchRankArgs),
+    Rank(rank_bench::BenchRankArgs),
     /// Every dedup method's docs/s and quality on the development set (or --dir), with --peers
     /// datasketch MinHash-LSH and simhash; --synthetic N times `best` on N generated pages.
     Dedup(dedup::BenchDedupArgs),
@@ -299,7 +301,7 @@ fn bench(what: &BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Crawl(a) => crawl::bench_crawl(a),
         BenchCommand::Frontier(a) => crawl::bench_frontier(a),
         BenchCommand::Classify(a) => classify::bench(a),
-        BenchCommand::Rank(a) => rank::bench(a),
+        BenchCommand::Rank(a) => rank_bench::bench(a),
         BenchCommand::Dedup(a) => dedup::bench(a),
         BenchCommand::Cache(a) => cache_bench::bench(a),
         BenchCommand::Querylog(a) => querylog::bench(a),

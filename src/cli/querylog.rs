@@ -593,9 +593,8 @@ pub struct BenchQuerylogArgs {
     /// Run the pandas implementation of the same statistics side by side.
     #[arg(long)]
     pub peers: bool,
-    /// The peers' python (default: the venv bench/peers/setup.sh makes and prints).
-    #[arg(long)]
-    pub python: Option<PathBuf>,
+    #[command(flatten)]
+    pub peer: super::peers::PeerArgs,
     #[arg(long)]
     pub json: bool,
 }
@@ -648,48 +647,8 @@ pub fn bench(a: &BenchQuerylogArgs) -> anyhow::Result<()> {
     })];
     let mut ratio = Value::Null;
     if a.peers {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/querylog_peers.py");
-        let python = match &a.python {
-            Some(p) => p.clone(),
-            None => {
-                // bench/peers/setup.sh makes (idempotently) the venv and prints its python last.
-                let setup = std::process::Command::new("bash")
-                    .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/setup.sh"))
-                    .stderr(std::process::Stdio::inherit())
-                    .output()
-                    .map_err(|e| {
-                        EngineError::Internal(format!("running bench/peers/setup.sh: {e}"))
-                    })?;
-                if !setup.status.success() {
-                    return Err(EngineError::Internal("bench/peers/setup.sh failed".into()).into());
-                }
-                PathBuf::from(
-                    String::from_utf8_lossy(&setup.stdout)
-                        .lines()
-                        .last()
-                        .unwrap_or("")
-                        .trim(),
-                )
-            }
-        };
-        let t = Instant::now();
-        let o = std::process::Command::new(&python)
-            .arg(&script)
-            .arg(&path)
-            .output()
-            .map_err(|e| EngineError::BadPath {
-                path: python.clone(),
-                reason: e.to_string(),
-            })?;
-        let peer_wall = t.elapsed().as_secs_f64();
-        if !o.status.success() {
-            return Err(EngineError::Internal(format!(
-                "querylog_peers.py failed: {}",
-                String::from_utf8_lossy(&o.stderr)
-            ))
-            .into());
-        }
-        let mut p: Value = serde_json::from_slice(&o.stdout)?;
+        let run = super::peers::run(&a.peer, "querylog_peers.py", &[path.clone().into()])?;
+        let (mut p, peer_wall) = (run.json, run.seconds);
         p["tool"] = json!("pandas");
         p["seconds"] = json!(peer_wall);
         ratio = json!(peer_wall / wall);

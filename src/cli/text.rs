@@ -382,6 +382,8 @@ pub struct BenchCleanArgs {
     /// Also run readability-lxml and trafilatura (bench/peers/setup.sh installs them into a venv).
     #[arg(long)]
     pub peers: bool,
+    #[command(flatten)]
+    pub peer: super::peers::PeerArgs,
     /// Best of this many timed passes.
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
@@ -494,40 +496,6 @@ fn sample_as_folder(dir: &std::path::Path) -> anyhow::Result<(PathBuf, PathBuf)>
     Ok((h, t))
 }
 
-fn run_peers(
-    html: &std::path::Path,
-    truth: &std::path::Path,
-    repeat: usize,
-) -> anyhow::Result<serde_json::Value> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/peers");
-    let setup = std::process::Command::new("bash")
-        .arg(root.join("setup.sh"))
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .context("running bench/peers/setup.sh")?;
-    anyhow::ensure!(setup.status.success(), "bench/peers/setup.sh failed");
-    let py = String::from_utf8_lossy(&setup.stdout)
-        .lines()
-        .last()
-        .unwrap_or("")
-        .trim()
-        .to_string();
-    let out = std::process::Command::new(&py)
-        .arg(root.join("clean_peers.py"))
-        .args([
-            "--html-dir".as_ref(),
-            html.as_os_str(),
-            "--truth-dir".as_ref(),
-            truth.as_os_str(),
-        ])
-        .args(["--repeat", &repeat.to_string(), "--json"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .with_context(|| format!("running {py} clean_peers.py"))?;
-    anyhow::ensure!(out.status.success(), "clean_peers.py failed");
-    Ok(serde_json::from_slice(&out.stdout)?)
-}
-
 pub fn bench_clean(a: &BenchCleanArgs) -> anyhow::Result<()> {
     let tmp = std::env::temp_dir().join(format!("tianwang-bench-clean-{}", std::process::id()));
     let (sh, st) = sample_as_folder(&tmp)?;
@@ -544,7 +512,16 @@ pub fn bench_clean(a: &BenchCleanArgs) -> anyhow::Result<()> {
         tools.insert("tianwang".into(), bench_ours(h, t, a.repeat)?);
         tools.insert("tianwang-body".into(), bench_ours_body(h, t, a.repeat)?);
         if a.peers {
-            let v = run_peers(h, t, a.repeat)?;
+            let args = [
+                "--html-dir".into(),
+                h.into(),
+                "--truth-dir".into(),
+                t.into(),
+                "--repeat".into(),
+                a.repeat.to_string().into(),
+                "--json".into(),
+            ];
+            let v = super::peers::run(&a.peer, "clean_peers.py", &args)?.json;
             if let Some(obj) = v["tools"].as_object() {
                 for (k, v) in obj {
                     let mut v = v.clone();

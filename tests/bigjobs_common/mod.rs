@@ -1,27 +1,16 @@
 //! Helpers shared by the big jobs' integration tests (`tests/bigjobs_*.rs`, feature `bigjobs`):
-//! the binary, a successful run's JSON, and whether Spark can run here.
+//! those of every test of the binary (`tests/common/cli.rs`: the binary, a run, a successful
+//! run's JSON, a scratch folder …) and whether Spark can run here.
 
 #![allow(dead_code)]
 
-use std::process::{Command, Output};
+#[path = "../common/cli.rs"]
+mod cli;
 
-use serde_json::Value;
+use std::process::Command;
 
-/// The `tianwang` binary under test.
-pub fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tianwang"))
-}
-
-/// The JSON document a run printed, after checking it exited 0 (else its stderr).
-pub fn ok_json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
+#[allow(unused_imports)]
+pub use cli::*;
 
 /// Spark can run: the python the driver uses (`TIANWANG_SPARK_PYTHON`, else the venv
 /// `scale/setup.sh` makes) imports pyspark, and `java` runs. Otherwise the test says why it

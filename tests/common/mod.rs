@@ -1,13 +1,60 @@
-//! Helpers shared by the GUI tests: a kittest harness on a workspace file, and waiting for
-//! background work to land.
+//! Helpers shared by the integration tests: for the GUI tests a kittest harness on a
+//! workspace file, waiting for background work to land and saving a screenshot; for the tests
+//! of the binary, [`cli`]'s (re-exported here).
 
 #![allow(dead_code)]
+
+mod cli;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+#[allow(unused_imports)]
+pub use cli::*;
 use egui_kittest::Harness;
 use tianwang::ui::{AppOptions, WorkbenchApp};
+
+/// The app on workspace `ws` (see [`harness_with`]), without loading the sample web.
+pub fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
+    harness_with(ws, false)
+}
+
+/// The app on workspace `ws` (created empty if missing) once it is open, exporting into
+/// `export_dir` when given.
+pub fn opened_with(ws: &Path, export_dir: Option<&Path>) -> Harness<'static, WorkbenchApp> {
+    tianwang::engine::store::Workspace::open_or_create(ws).unwrap();
+    let mut h = harness_full(ws, false, export_dir);
+    wait_secs(&mut h, "the workspace", 30, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h
+}
+
+/// [`opened_with`] without an export folder.
+pub fn opened(ws: &Path) -> Harness<'static, WorkbenchApp> {
+    opened_with(ws, None)
+}
+
+/// How long a screenshot waits for the frame: until the app settles, or a number of frames
+/// (for plots and panels that keep repainting).
+#[derive(Debug, Clone, Copy)]
+pub enum Settle {
+    Run,
+    Steps(usize),
+}
+
+/// Saves a docs screenshot `dir/name`: the pointer gone (no hover highlight), the frame
+/// settled as `settle` says, then rendered.
+pub fn shot<S>(h: &mut Harness<'_, S>, dir: &Path, name: &str, settle: Settle) {
+    h.remove_cursor();
+    match settle {
+        Settle::Run => {
+            h.run();
+        }
+        Settle::Steps(n) => h.run_steps(n),
+    }
+    h.render().unwrap().save(dir.join(name)).unwrap();
+}
 
 /// The app at 1280×800, light theme, bundled fonts only (pixel-stable), on workspace `ws`
 /// (`sample_if_new`: load the sample web if opening creates it).

@@ -103,7 +103,7 @@ impl TraceSource {
                 crate::engine::querylog::persist::load(ws.conn(), *log_id, &mut |r| {
                     let q = norm.apply(r.query);
                     keys.push(if *with_page {
-                        format!("{q}\u{1f}{}", r.result_page().unwrap_or(1))
+                        trace::page_key(&q, r.result_page().unwrap_or(1))
                     } else {
                         q.into_owned()
                     });

@@ -35,6 +35,7 @@ use super::stack::{self, Warmup};
 use super::trace::{Trace, TraceStats, next_uses};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
+use crate::engine::querylog::read::BadLines;
 
 /// A cache size: units, or a percentage of the working set.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -170,11 +171,18 @@ pub struct RunResult {
 pub struct SimReport {
     pub trace: TraceStats,
     pub source: String,
+    /// Lines of the source that were skipped (a query log's bad lines), by line number.
+    #[serde(default, skip_serializing_if = "no_bad_lines")]
+    pub bad_lines: BadLines,
     pub bytes: bool,
     pub results: Vec<RunResult>,
     pub elapsed_s: f64,
     /// Requests simulated per second of wall time (all runs, all cores).
     pub requests_per_s: f64,
+}
+
+fn no_bad_lines(b: &BadLines) -> bool {
+    b.count == 0
 }
 
 fn ratio(a: u64, b: u64) -> f64 {
@@ -357,6 +365,7 @@ pub fn simulate(trace: &Trace, cfg: &SimConfig, tick: &dyn Tick) -> Result<SimRe
     Ok(SimReport {
         trace: stats,
         source: trace.source.clone(),
+        bad_lines: trace.bad_lines.clone(),
         bytes: cfg.bytes,
         results: all,
         elapsed_s: elapsed,

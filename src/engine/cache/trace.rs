@@ -1,5 +1,6 @@
 //! Request streams for the simulator: files (one key per line, CSV with chosen key and size
-//! columns as libCacheSim's csv reader takes them, SogouQ query logs), generated streams
+//! columns as libCacheSim's csv reader takes them, SogouQ query logs read by the query-log
+//! lab's streamed reader, so both labs see one stream), generated streams
 //! (Zipf α with working-set shifts and scans), and the inverted-file access trace of §8.6.3
 //! in its two views (I/O and PAGE, [L3104–L3106]).
 //!
@@ -22,6 +23,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::error::{EngineError, Result};
+use crate::engine::querylog::read::{BadLines, ReadConfig};
+use crate::engine::querylog::{self, Normalise};
 use crate::engine::rng::Rng;
 
 /// One request: a dense object id and the object's size in bytes (1 when unknown).
@@ -40,6 +43,8 @@ pub struct Trace {
     pub keys: Vec<String>,
     /// Where it came from, for the report.
     pub source: String,
+    /// Lines of a query log that were skipped (counted, the first few with their numbers).
+    pub bad_lines: BadLines,
 }
 
 /// Interns keys to dense ids.
@@ -91,6 +96,7 @@ impl Trace {
             distinct: keys.len(),
             keys,
             source: "keys".into(),
+            bad_lines: BadLines::default(),
         }
     }
 
@@ -103,6 +109,7 @@ impl Trace {
             distinct,
             keys: Vec::new(),
             source: source.into(),
+            bad_lines: BadLines::default(),
         }
     }
 
@@ -227,8 +234,14 @@ impl Default for ReadOptions {
     }
 }
 
-/// Read a trace file. Bad lines are errors naming `file:line`.
+/// Read a trace file. Bad lines of a lines or CSV trace are errors naming `file:line`; a
+/// SogouQ log is read by [`read_sogouq`].
 pub fn read_file(path: &Path, opt: &ReadOptions) -> Result<Trace> {
+    let csv = match opt.format {
+        Format::Sogouq => return read_sogouq(path, opt),
+        Format::Lines => false,
+        Format::Csv => true,
+    };
     let bytes = std::fs::read(path).map_err(|e| EngineError::BadPath {
         path: path.to_path_buf(),
         reason: e.to_string(),
@@ -246,68 +259,48 @@ pub fn read_file(path: &Path, opt: &ReadOptions) -> Result<Trace> {
             continue;
         }
         let lineno = i + 1;
-        match opt.format {
-            Format::Lines => reqs.push(Req {
+        if !csv {
+            reqs.push(Req {
                 id: inter.id(line.trim()),
                 size: 1,
-            }),
-            Format::Csv => {
-                let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-                let col = |c: usize, what: &str| {
-                    fields.get(c.wrapping_sub(1)).copied().ok_or_else(|| {
-                        EngineError::bad_input(
+            });
+            continue;
+        }
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        let col = |c: usize, what: &str| {
+            fields.get(c.wrapping_sub(1)).copied().ok_or_else(|| {
+                EngineError::bad_input(
+                    &name,
+                    lineno,
+                    format!("no column {c} ({what}); the line has {}", fields.len()),
+                )
+            })
+        };
+        let key = col(opt.key_column, "key")?;
+        let size = match opt.size_column {
+            None => 1,
+            Some(c) => {
+                let raw = col(c, "size")?;
+                match raw.parse::<u64>() {
+                    Ok(v) => v.clamp(1, u32::MAX as u64) as u32,
+                    Err(_) if reqs.is_empty() && lineno == 1 => continue, // header
+                    Err(_) => {
+                        return Err(EngineError::bad_input(
                             &name,
                             lineno,
-                            format!("no column {c} ({what}); the line has {}", fields.len()),
-                        )
-                    })
-                };
-                let key = col(opt.key_column, "key")?;
-                let size = match opt.size_column {
-                    None => 1,
-                    Some(c) => {
-                        let raw = col(c, "size")?;
-                        match raw.parse::<u64>() {
-                            Ok(v) => v.clamp(1, u32::MAX as u64) as u32,
-                            Err(_) if reqs.is_empty() && lineno == 1 => continue, // header
-                            Err(_) => {
-                                return Err(EngineError::bad_input(
-                                    &name,
-                                    lineno,
-                                    format!("size column {c} is `{raw}`, not a whole number"),
-                                ));
-                            }
-                        }
+                            format!("size column {c} is `{raw}`, not a whole number"),
+                        ));
                     }
-                };
-                if lineno == 1 && opt.size_column.is_none() && looks_like_header(&fields) {
-                    continue;
                 }
-                reqs.push(Req {
-                    id: inter.id(key),
-                    size,
-                });
             }
-            Format::Sogouq => {
-                let Some((query, rank)) = sogouq_fields(line) else {
-                    return Err(EngineError::bad_input(
-                        &name,
-                        lineno,
-                        "not a SogouQ line (time \\t user \\t [query] \\t rank click \\t url)",
-                    ));
-                };
-                let page = rank.map(|r| r.saturating_sub(1) / 10 + 1).unwrap_or(1);
-                if opt.first_page_only && page > 1 {
-                    continue;
-                }
-                let id = if opt.key_with_page {
-                    inter.id(&format!("{query}\u{1}{page}"))
-                } else {
-                    inter.id(query)
-                };
-                reqs.push(Req { id, size: 1 });
-            }
+        };
+        if lineno == 1 && opt.size_column.is_none() && looks_like_header(&fields) {
+            continue;
         }
+        reqs.push(Req {
+            id: inter.id(key),
+            size,
+        });
     }
     let keys = inter.into_keys();
     Ok(Trace {
@@ -315,28 +308,52 @@ pub fn read_file(path: &Path, opt: &ReadOptions) -> Result<Trace> {
         distinct: keys.len(),
         keys,
         source: name,
+        bad_lines: BadLines::default(),
     })
+}
+
+/// A SogouQ log through the query-log lab's reader ([`querylog::read`]): streamed line by
+/// line, the same encoding detection (UTF-8, GB18030 …), bad lines skipped and kept in
+/// [`Trace::bad_lines`] by line number, each query normalised as that lab counts it
+/// ([`Normalise::default`]). A log therefore gives both labs the same request stream.
+pub fn read_sogouq(path: &Path, opt: &ReadOptions) -> Result<Trace> {
+    let cfg = ReadConfig::new(querylog::Format::Sogouq);
+    let norm = Normalise::default();
+    let mut inter = Interner::default();
+    let mut reqs = Vec::new();
+    let summary = querylog::read::read_file(path, &cfg, &(), &mut |r| {
+        let page = r.result_page().unwrap_or(1);
+        if opt.first_page_only && page > 1 {
+            return Ok(());
+        }
+        let q = norm.apply(r.query);
+        let id = if opt.key_with_page {
+            inter.id(&page_key(&q, page))
+        } else {
+            inter.id(&q)
+        };
+        reqs.push(Req { id, size: 1 });
+        Ok(())
+    })?;
+    let keys = inter.into_keys();
+    Ok(Trace {
+        reqs,
+        distinct: keys.len(),
+        keys,
+        source: path.display().to_string(),
+        bad_lines: summary.bad,
+    })
+}
+
+/// The object key of a (normalised) query on result page `page`, for `--key-with-page`.
+pub(crate) fn page_key(query: &str, page: u32) -> String {
+    format!("{query}\u{1f}{page}")
 }
 
 fn looks_like_header(fields: &[&str]) -> bool {
     fields
         .iter()
         .all(|f| !f.is_empty() && f.parse::<f64>().is_err())
-}
-
-/// The query (brackets removed) and the rank of a SogouQ line.
-fn sogouq_fields(line: &str) -> Option<(&str, Option<u64>)> {
-    let mut it = line.split('\t');
-    let _time = it.next()?;
-    let _user = it.next()?;
-    let q = it.next()?.trim();
-    let q = q.strip_prefix('[').unwrap_or(q);
-    let q = q.strip_suffix(']').unwrap_or(q);
-    let rank = it
-        .next()
-        .and_then(|f| f.split_whitespace().next())
-        .and_then(|r| r.parse().ok());
-    Some((q, rank))
 }
 
 /// A generated stream: Zipf(α) over `objects` ids, optionally shifting the working set
@@ -508,6 +525,7 @@ impl Generator {
                 "zipf α={} objects={} requests={} seed={}",
                 spec.alpha, spec.objects, spec.requests, spec.seed
             ),
+            ..Trace::default()
         }
     }
 }
@@ -614,6 +632,7 @@ pub fn io_view(log: &[FileAccess]) -> Trace {
         reqs,
         keys: Vec::new(),
         source: "I/O sequence".into(),
+        ..Trace::default()
     }
 }
 
@@ -639,6 +658,7 @@ pub fn page_view(log: &[FileAccess], page_size: u32) -> Trace {
         reqs,
         keys: Vec::new(),
         source: format!("PAGE sequence ({page_size} B pages)"),
+        ..Trace::default()
     }
 }
 
@@ -712,9 +732,40 @@ mod tests {
         assert_eq!(page.distinct, 10);
     }
 
+    /// SogouQ through the query-log reader: the bracketed query (normalised), the page of
+    /// the rank, GB18030, and a bad line skipped by number; the stream equals that lab's.
     #[test]
-    fn sogouq_query_field_and_pages() {
-        let line = "00:00:01\t123\t[天网 搜索]\t12 3\twww.pku.edu.cn/";
-        assert_eq!(sogouq_fields(line), Some(("天网 搜索", Some(12))));
+    fn sogouq_is_the_querylog_labs_stream() {
+        use crate::engine::querylog::stats::{Collector, StatsConfig};
+        let text = "00:00:01\t123\t[天网 搜索]\t12 3\twww.pku.edu.cn/\n\
+                    00:00:02\t124\t[北大]\t1 1\ta.cn/\n\
+                    not a log line\n\
+                    00:00:03\t125\t[ＱＱ ]\t2 1\tb.cn/\n\
+                    00:00:04\t123\t[天网 搜索]\t1 1\tc.cn/\n\
+                    00:00:05\t126\t[qq]\t1 1\td.cn/\n";
+        let (gb, _, _) = encoding_rs::GB18030.encode(text);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("s.log");
+        std::fs::write(&path, &gb).expect("write");
+        let opt = |key_with_page, first_page_only| ReadOptions {
+            format: Format::Sogouq,
+            key_with_page,
+            first_page_only,
+            ..ReadOptions::default()
+        };
+        let t = read_file(&path, &opt(false, false)).expect("read");
+        assert_eq!(t.keys, vec!["天网 搜索", "北大", "qq"]);
+        assert_eq!(t.ids().collect::<Vec<_>>(), vec![0, 1, 2, 0, 2]);
+        assert_eq!(t.bad_lines.count, 1);
+        assert_eq!(t.bad_lines.first[0].line, 3);
+        let mut c = Collector::new(StatsConfig::default());
+        let cfg = ReadConfig::new(querylog::Format::Sogouq);
+        querylog::read::read_file(&path, &cfg, &(), &mut |r| c.push(r)).expect("querylog");
+        assert_eq!(c.stream_ids(false), t.ids().collect::<Vec<_>>());
+        let p = read_file(&path, &opt(true, false)).expect("with page");
+        assert_eq!(p.keys[0], page_key("天网 搜索", 2));
+        assert_eq!(c.stream_ids(true), p.ids().collect::<Vec<_>>());
+        let first = read_file(&path, &opt(false, true)).expect("first page");
+        assert_eq!(first.len(), 4);
     }
 }

@@ -36,7 +36,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::features::{hash_chars, mix64};
+use super::features::{char_shingles, hash_chars, mix64};
 use super::{Found, Pair, Prepared, Relation};
 use crate::engine::error::Result;
 use crate::engine::jobs::Tick;
@@ -65,17 +65,7 @@ const MIN_SHARED: usize = 8;
 /// Sampled shingle hashes of normalised characters, sorted without repeats. A text shorter than
 /// `k` is one shingle; if sampling keeps nothing the smallest hash stands in.
 pub fn sampled_shingles(cs: &[char], k: usize, p: usize) -> Vec<u64> {
-    let mut all: Vec<u64> = if cs.len() <= k {
-        if cs.is_empty() {
-            Vec::new()
-        } else {
-            vec![hash_chars(cs)]
-        }
-    } else {
-        cs.windows(k).map(hash_chars).collect()
-    };
-    all.sort_unstable();
-    all.dedup();
+    let all = char_shingles(cs, k);
     if p <= 1 {
         return all;
     }
@@ -276,6 +266,46 @@ mod tests {
         assert_eq!(decide((100, 90), 30, (500, 450), 1, 0.5, 0.5), None);
         // Too little shared text.
         assert_eq!(decide((100, 4), 4, (500, 8), 1, 0.5, 0.5), None);
+    }
+
+    /// The sampled set is the shared `char_shingles` set filtered by `mix64(h) % p`, with the
+    /// smallest hash standing in when the filter keeps nothing (the former private copy).
+    #[test]
+    fn sampled_shingles_are_char_shingles_sampled() {
+        let texts: [&str; 5] = [
+            "",
+            "天网",
+            "天网搜索引擎",
+            "abcabcabcabc",
+            "北京大学天网搜索引擎原理技术与系统",
+        ];
+        for t in texts {
+            let cs: Vec<char> = t.chars().collect();
+            for k in [1, 3, 5, 8] {
+                // The definition: every distinct k-window's hash in order, or the whole text.
+                let windows: std::collections::BTreeSet<u64> = match cs.len() {
+                    0 => Default::default(),
+                    n if n <= k => [hash_chars(&cs)].into(),
+                    _ => cs.windows(k).map(hash_chars).collect(),
+                };
+                let expect: Vec<u64> = windows.into_iter().collect();
+                assert_eq!(sampled_shingles(&cs, k, 1), expect, "{t} k={k}");
+                assert_eq!(sampled_shingles(&cs, k, 0), expect, "{t} k={k} p=0");
+                for p in [2, 7, 1 << 40] {
+                    let kept: Vec<u64> = expect
+                        .iter()
+                        .copied()
+                        .filter(|h| mix64(*h).is_multiple_of(p as u64))
+                        .collect();
+                    let want = if kept.is_empty() {
+                        expect.iter().copied().take(1).collect()
+                    } else {
+                        kept
+                    };
+                    assert_eq!(sampled_shingles(&cs, k, p), want, "{t} k={k} p={p}");
+                }
+            }
+        }
     }
 
     #[test]

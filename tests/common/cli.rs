@@ -1,0 +1,128 @@
+//! Helpers shared by the tests that drive the real binary (`tests/*.rs` through `common`, the
+//! big jobs' tests through `bigjobs_common`): the binary with a data folder of its own, a run,
+//! a successful run's JSON, a scratch folder, a written fixture, the shared data sets, and the
+//! check that bad input exits 2 naming what is wrong.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+/// The `tianwang` binary with `data_dir` as its data folder (where the default workspace
+/// lives), without colour.
+pub fn bin_in(data_dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tianwang"));
+    c.env("TIANWANG_DATA_DIR", data_dir).env("NO_COLOR", "1");
+    c
+}
+
+/// The `tianwang` binary with a data folder of its own for each call (tests run in parallel:
+/// two first runs must not create one default workspace together, nor touch the user's).
+pub fn bin() -> Command {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    bin_in(&std::env::temp_dir().join(format!(
+        "tianwang-{}-data-{}-{n}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    )))
+}
+
+/// Runs the binary with `args`.
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("run tianwang")
+}
+
+/// Runs the binary with `args` and `data_dir` as its data folder.
+pub fn run_in(data_dir: &Path, args: &[&str]) -> Output {
+    bin_in(data_dir).args(args).output().expect("run tianwang")
+}
+
+/// Runs the binary with `--workspace ws` and `args`.
+pub fn run_ws(ws: &Path, args: &[&str]) -> Output {
+    bin()
+        .arg("--workspace")
+        .arg(ws)
+        .args(args)
+        .output()
+        .expect("run tianwang")
+}
+
+/// A workspace `dir/w.tianwang` with the sample web loaded into it (`sample load`).
+pub fn sample_workspace(dir: &Path) -> PathBuf {
+    let ws = dir.join("w.tianwang");
+    ok_json(&run_ws(&ws, &["sample", "load", "--json"]));
+    ws
+}
+
+/// The one JSON document a run printed, after checking that it exited 0 (else its stderr).
+pub fn ok_json(o: &Output) -> Value {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not one JSON document ({e}): {}",
+            String::from_utf8_lossy(&o.stdout)
+        )
+    })
+}
+
+/// Checks that `args` exits 2 (the user's bad input) with `must_name` in its message.
+pub fn exits_2_naming(args: &[&str], must_name: &str) {
+    let o = run(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(must_name),
+        "{args:?}: `{must_name}` not in {err}"
+    );
+}
+
+/// A new empty folder `name` of this test binary in the temporary folder.
+pub fn scratch(name: &str) -> PathBuf {
+    // Tests run in parallel threads of one process: every call gets its own folder (two tests
+    // once shared one, and one's broken file broke the other).
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!(
+        "tianwang-{}-test-{}-{n}-{name}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Writes `bytes` to `dir/name` and returns the path as a string (for `args`).
+pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.display().to_string()
+}
+
+/// A path as `&str` (for `args`).
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+/// `rel` under the shared data folder, or None (the caller skips) when it is missing — a
+/// failure under CI, where the data must be there.
+pub fn shared_data(rel: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(rel);
+    if p.exists() {
+        return Some(p);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("{} missing (CI is set)", p.display());
+    }
+    eprintln!("skipping: {} missing", p.display());
+    None
+}

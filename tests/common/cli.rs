@@ -83,7 +83,7 @@ pub fn exits_2_naming(args: &[&str], must_name: &str) {
     );
 }
 
-/// A new empty folder `name` of this test binary in the temporary folder.
+/// A new empty folder named after `name`, of this test binary, in the temporary folder.
 pub fn scratch(name: &str) -> PathBuf {
     // Tests run in parallel threads of one process: every call gets its own folder (two tests
     // once shared one, and one's broken file broke the other).

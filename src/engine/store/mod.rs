@@ -213,6 +213,9 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
              PRIMARY KEY (log_id, seq)
          ) STRICT, WITHOUT ROWID;",
     ),
+    // v10: a failed job's error as a code for the UI's string tables (JSON `{key, args}`,
+    // engine::error::ErrorCode) beside its English message, so the UI says it in zh.
+    M::up("ALTER TABLE jobs ADD COLUMN error_code TEXT;"),
 ];
 
 /// The migrations as a runnable set.

@@ -173,7 +173,8 @@ impl Postings {
         let mut at = 0;
         let mut out = Vec::with_capacity(self.docs.len());
         for &tf in &self.tfs {
-            let mut p = Vec::with_capacity(tf as usize);
+            // Each position takes at least a byte.
+            let mut p = Vec::with_capacity((tf as usize).min(self.positions.len()));
             let mut acc = 0u32;
             for _ in 0..tf {
                 acc = acc.wrapping_add(read_vbyte(&self.positions, &mut at)?);
@@ -292,6 +293,12 @@ pub fn decode_block(codec: Codec, b: &[u8]) -> Result<Postings> {
 pub fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Result<Postings> {
     let mut at = 0;
     let n = read_vbyte(b, &mut at)? as usize;
+    // Each posting takes at least a tf byte and its four WBT bytes.
+    if n > b.len() / 5 {
+        return Err(corrupt(
+            "a posting block claims more postings than it holds",
+        ));
+    }
     let param = read_vbyte(b, &mut at)?;
     let glen = read_vbyte(b, &mut at)? as usize;
     let gap_bytes = b

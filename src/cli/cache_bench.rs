@@ -60,10 +60,14 @@ fn peers_python(a: &BenchCacheArgs) -> anyhow::Result<PathBuf> {
             reason: e.to_string(),
         })?;
     if !o.status.success() {
-        return Err(EngineError::Internal(format!(
-            "setup.sh failed: {}",
-            String::from_utf8_lossy(&o.stderr)
-        ))
+        // The peers' venv could not be made here (no network, no python3-venv …).
+        return Err(EngineError::invalid(
+            "--peers",
+            format!(
+                "setup.sh failed (or pass --python): {}",
+                String::from_utf8_lossy(&o.stderr)
+            ),
+        )
         .into());
     }
     let out = String::from_utf8_lossy(&o.stdout);
@@ -145,10 +149,13 @@ pub fn bench(a: &BenchCacheArgs) -> anyhow::Result<()> {
                 reason: e.to_string(),
             })?;
         if !o.status.success() {
-            return Err(EngineError::Internal(format!(
-                "cache_peers.py failed: {}",
-                String::from_utf8_lossy(&o.stderr)
-            ))
+            return Err(EngineError::invalid(
+                "--python",
+                format!(
+                    "cache_peers.py failed with this python: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                ),
+            )
             .into());
         }
         let peer: Value = serde_json::from_slice(&o.stdout)?;

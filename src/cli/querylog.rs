@@ -657,11 +657,16 @@ pub fn bench(a: &BenchQuerylogArgs) -> anyhow::Result<()> {
                     .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/setup.sh"))
                     .stderr(std::process::Stdio::inherit())
                     .output()
-                    .map_err(|e| {
-                        EngineError::Internal(format!("running bench/peers/setup.sh: {e}"))
+                    .map_err(|e| EngineError::BadPath {
+                        path: "bench/peers/setup.sh".into(),
+                        reason: format!("cannot run it with bash: {e}"),
                     })?;
                 if !setup.status.success() {
-                    return Err(EngineError::Internal("bench/peers/setup.sh failed".into()).into());
+                    return Err(EngineError::invalid(
+                        "--peers",
+                        "bench/peers/setup.sh failed (see above), or pass --python",
+                    )
+                    .into());
                 }
                 PathBuf::from(
                     String::from_utf8_lossy(&setup.stdout)
@@ -683,10 +688,13 @@ pub fn bench(a: &BenchQuerylogArgs) -> anyhow::Result<()> {
             })?;
         let peer_wall = t.elapsed().as_secs_f64();
         if !o.status.success() {
-            return Err(EngineError::Internal(format!(
-                "querylog_peers.py failed: {}",
-                String::from_utf8_lossy(&o.stderr)
-            ))
+            return Err(EngineError::invalid(
+                "--python",
+                format!(
+                    "querylog_peers.py failed with this python: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                ),
+            )
             .into());
         }
         let mut p: Value = serde_json::from_slice(&o.stdout)?;

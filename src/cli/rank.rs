@@ -722,10 +722,13 @@ pub fn bench(a: &BenchRankArgs) -> anyhow::Result<()> {
                 reason: e.to_string(),
             })?;
         if !o.status.success() {
-            return Err(EngineError::Internal(format!(
-                "rank_peers.py failed: {}",
-                String::from_utf8_lossy(&o.stderr)
-            ))
+            return Err(EngineError::invalid(
+                "--python",
+                format!(
+                    "rank_peers.py failed with this python: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                ),
+            )
             .into());
         }
         let p: PeerOut = serde_json::from_slice(&o.stdout)?;

@@ -410,5 +410,124 @@ mod tests {
         );
         assert!(!EngineError::Internal("bug".into()).is_user_error());
         assert!(!EngineError::Cancelled.is_user_error());
+        assert!(EngineError::corrupt("ix/gen-1/lexicon.bin", "cut short").is_user_error());
+        assert!(EngineError::NoIndex { dir: "ix".into() }.is_user_error());
+    }
+
+    #[test]
+    fn a_damaged_file_names_itself_and_the_remedy() {
+        let e = EngineError::corrupt("/w/ix/gen-3/postings.bin", "a block is cut short");
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with("/w/ix/gen-3/postings.bin: damaged"),
+            "{msg}"
+        );
+        assert!(msg.contains("a block is cut short") && msg.contains("rebuild the index"));
+        assert_eq!(e.code().key, "error.corrupt_index");
+        assert_eq!(
+            e.code().args,
+            ["/w/ix/gen-3/postings.bin", "a block is cut short"]
+        );
+        let pq = EngineError::corrupt("out/pages.parquet", "no rows");
+        assert!(pq.to_string().contains("export it again"));
+        assert_eq!(pq.code().key, "error.corrupt_parquet");
+        assert_eq!(
+            EngineError::corrupt("lab.tianwang", "x").code().key,
+            "error.corrupt_workspace"
+        );
+        assert_eq!(
+            EngineError::corrupt("ix/gen-2/runs/run-0", "x").code().key,
+            "error.corrupt_index"
+        );
+        assert_eq!(
+            EngineError::corrupt("a.txt", "x").code().key,
+            "error.corrupt"
+        );
+    }
+
+    #[test]
+    fn a_relative_damaged_file_is_completed_by_its_folder() {
+        let e = EngineError::corrupt("postings.bin", "x").within(Path::new("/ix/gen-1"));
+        assert!(
+            matches!(&e, EngineError::Corrupt { path, .. } if path == Path::new("/ix/gen-1/postings.bin"))
+        );
+        // Already absolute, or another kind: unchanged.
+        let e = e.within(Path::new("/elsewhere"));
+        assert!(e.to_string().starts_with("/ix/gen-1/postings.bin"));
+        assert!(matches!(
+            EngineError::Cancelled.within(Path::new("/x")),
+            EngineError::Cancelled
+        ));
+    }
+
+    #[test]
+    fn every_kind_has_a_known_key_with_its_arguments() {
+        let io = || std::io::Error::other("disk");
+        let sql = |code| {
+            EngineError::Sql(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(code),
+                None,
+            ))
+        };
+        let all = [
+            EngineError::NotAWorkspace {
+                path: "p".into(),
+                reason: "r".into(),
+            },
+            EngineError::TooNew {
+                path: "p".into(),
+                found: 12,
+                known: 10,
+            },
+            EngineError::BadPath {
+                path: "p".into(),
+                reason: "r".into(),
+            },
+            EngineError::NoIndex { dir: "d".into() },
+            EngineError::corrupt("p", "w"),
+            EngineError::bad_input("f", 3, "r"),
+            EngineError::invalid("n", "m"),
+            EngineError::Cancelled,
+            EngineError::Io {
+                path: "p".into(),
+                source: io(),
+            },
+            sql(rusqlite::ffi::SQLITE_FULL),
+            sql(rusqlite::ffi::SQLITE_READONLY),
+            sql(rusqlite::ffi::SQLITE_CORRUPT),
+            sql(rusqlite::ffi::SQLITE_BUSY),
+            sql(rusqlite::ffi::SQLITE_IOERR),
+            sql(rusqlite::ffi::SQLITE_MISMATCH),
+            EngineError::Internal("bug".into()),
+        ];
+        for e in &all {
+            let c = e.code();
+            let (_, n) = ErrorCode::KEYS
+                .iter()
+                .find(|(k, _)| *k == c.key)
+                .unwrap_or_else(|| panic!("{} not in KEYS", c.key));
+            assert_eq!(c.args.len(), *n, "{}", c.key);
+            // Through JSON (the experiment log) and back.
+            assert_eq!(ErrorCode::from_json(&c.to_json()), Some(c.clone()));
+            // Relayed across a thread: the same message, exit code and code.
+            let r = EngineError::Relayed {
+                message: e.to_string(),
+                user_error: e.is_user_error(),
+                code: c.clone(),
+            };
+            assert_eq!(r.to_string(), e.to_string());
+            assert_eq!(r.is_user_error(), e.is_user_error());
+            assert_eq!(r.code(), c);
+        }
+        assert_eq!(
+            all[5].code().args,
+            ["f:3", "r"],
+            "the location is one argument"
+        );
+        assert_eq!(ErrorCode::from_json("not json"), None);
+        assert_eq!(
+            ErrorCode::from_json(r#"{"key":"error.unheard_of","args":[]}"#),
+            None
+        );
     }
 }

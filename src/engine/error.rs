@@ -313,7 +313,7 @@ impl Remedy {
     fn english(self) -> &'static str {
         match self {
             Remedy::Index => {
-                "rebuild the index (`tianwang index build`, or Build in the Search panel)"
+                "rebuild the index (`tianwang index build`, or Build index in the Search & ranking panel)"
             }
             Remedy::Parquet => "export it again (`tianwang export-parquet`) or use a good copy",
             Remedy::Workspace => {

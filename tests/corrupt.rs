@@ -1,7 +1,7 @@
 //! A damaged index (issue 23): each file of a built generation cut short or overwritten makes
 //! `tianwang search` and `tianwang index term|doc` exit 2 with a message naming that file and
 //! saying to rebuild, never a panic (101) or an internal error (1); `tianwang index build`
-//! over it then works again.
+//! over it then works again. A job's failure reaches the CLI with its own message and exit code.
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -181,4 +181,20 @@ fn no_index_is_exit_2_not_damage() {
         err.contains("no index here") && err.contains("tianwang index build"),
         "{err}"
     );
+}
+
+#[test]
+fn a_failed_job_keeps_its_message_and_exit_code_in_the_cli() {
+    // `index build --workspace` runs the index-build job; an empty workspace makes it fail with
+    // the user's error, which the CLI prints as the job said it (no `job` wrapper) with exit 2.
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("empty.tianwang");
+    let o = run(&["--workspace", s(&ws), "index", "build"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: invalid parameter `--workspace`:"),
+        "{err}"
+    );
+    assert!(!err.contains("`job`"), "{err}");
 }

@@ -39,9 +39,9 @@ pub enum EngineError {
     /// A file the workbench reads is damaged or not what it should be: an index generation
     /// with a bad lexicon or postings file, a `docs.json` cut short, a Parquet file of the wrong
     /// shape, a stored model that does not decode. `what` says what is wrong; the remedy
-    /// follows from the kind of file ([`Remedy::of`]). A decoder that does not know the full
-    /// path names the file relative to its folder, and the caller that knows the folder
-    /// completes it with [`EngineError::within`].
+    /// follows from the kind of file (an index generation's, a Parquet file, the workspace
+    /// itself). A decoder that does not know the full path names the file relative to its
+    /// folder, and the caller that knows the folder completes it with [`EngineError::within`].
     #[error("{}", corrupt_text(.path, .what))]
     Corrupt { path: PathBuf, what: String },
 
@@ -257,7 +257,7 @@ impl ErrorCode {
 
 /// What the user does about a damaged file, by the kind of file it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Remedy {
+pub(crate) enum Remedy {
     /// A file of an index generation: rebuild the index.
     Index,
     /// A Parquet file: export it again.
@@ -281,7 +281,7 @@ const INDEX_FILES: [&str; 7] = [
 
 impl Remedy {
     /// The remedy for a damaged file at `path`.
-    pub fn of(path: &Path) -> Remedy {
+    pub(crate) fn of(path: &Path) -> Remedy {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         // A generation's files and its runs (`gen-7/runs/run-0`).

@@ -331,10 +331,9 @@ fn outcome() -> &'static Outcome {
             None => {
                 handle.cancel();
                 let _ = handle.wait_timeout(Duration::from_secs(5));
-                JobState::Failed {
-                    message: format!("crawl still running after {CRAWL_LIMIT:?}: hung"),
-                    user_error: false,
-                }
+                JobState::failed(&tianwang::engine::error::EngineError::Internal(format!(
+                    "crawl still running after {CRAWL_LIMIT:?}: hung"
+                )))
             }
         };
         let elapsed = started.elapsed();

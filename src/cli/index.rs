@@ -311,7 +311,7 @@ fn term(cli: &Cli, a: &TermArgs) -> anyhow::Result<()> {
         EngineError::invalid("TERM", format!("{:?} is not in the lexicon", a.term))
     })?;
     let p = ix.postings(t)?;
-    let positions = p.positions()?;
+    let positions = p.positions().map_err(|e| e.within(&ix.generation))?;
     let gaps = codec::dgaps(&p.docs);
     let by_codec: std::collections::BTreeMap<&str, usize> = Codec::ALL
         .iter()

@@ -250,15 +250,17 @@ pub fn run_job_with_id(
             Ok((v, id))
         }
         JobState::Cancelled => Err(EngineError::Cancelled.into()),
+        // The job's own message and exit code (2 when the user can fix it).
         JobState::Failed {
             message,
-            user_error: true,
-        } => Err(EngineError::InvalidParam {
-            name: "job".into(),
+            user_error,
+            code,
+        } => Err(EngineError::Relayed {
             message,
+            user_error,
+            code,
         }
         .into()),
-        JobState::Failed { message, .. } => Err(EngineError::Internal(message).into()),
         other => Err(EngineError::Internal(format!("job ended in state {other:?}")).into()),
     }
 }

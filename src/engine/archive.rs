@@ -79,7 +79,12 @@ pub fn records(ws: &Workspace) -> Result<Vec<RawRecord>> {
         let (url, origin, fetched_at, ip, data) = row?;
         let date = DateTime::parse_from_rfc3339(&fetched_at)
             .map(|d| d.with_timezone(&Utc))
-            .map_err(|e| EngineError::Internal(format!("snapshot date {fetched_at}: {e}")))?;
+            .map_err(|e| {
+                EngineError::corrupt(
+                    ws.path(),
+                    format!("the snapshot of {url} has the date {fetched_at:?}, not RFC 3339: {e}"),
+                )
+            })?;
         out.push(RawRecord {
             url,
             origin,
@@ -102,6 +107,7 @@ pub fn export(ws: &Workspace, format: Format, path: &Path) -> Result<usize> {
     }
     let recs = records(ws)?;
     let mut buf = Vec::new();
+    // Writing into memory fails only by a bug.
     let internal = |e: std::io::Error| EngineError::Internal(e.to_string());
     match format {
         Format::Tianwang => {
@@ -179,7 +185,12 @@ pub fn import(
     for r in recs {
         let data = r
             .uncompressed()
-            .map_err(|e| EngineError::Internal(e.to_string()))?
+            .map_err(|e| {
+                EngineError::corrupt(
+                    path,
+                    format!("the record of {} does not inflate: {e}", r.url),
+                )
+            })?
             .into_owned();
         let (head, body) = tianwang::split_http(&data).unwrap_or((&data[..0], &data[..]));
         let status: Option<i64> = std::str::from_utf8(head)

@@ -1,7 +1,15 @@
 //! Errors of the engine: one enum that separates the user's bad input (exit code 2, shown as a
 //! message to fix) from internal faults (exit code 1, a bug or a broken disk).
+//!
+//! Each error is said twice: in English by `Display` (the CLI, the log), and as an
+//! [`ErrorCode`] — a stable key and its arguments — that the UI renders in the user's language
+//! from its string tables without the engine knowing the UI. The arguments are what came from
+//! the user's data (a path, a line, a parameter's name) and the engine's detail; the sentence
+//! around them belongs to the key.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
 
 /// Everything the engine can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +31,19 @@ pub enum EngineError {
     /// A path the user gave cannot be used (missing folder, a directory, no permission …).
     #[error("{path}: {reason}")]
     BadPath { path: PathBuf, reason: String },
+
+    /// No index in this folder (the Search panel's banner says so in the user's language).
+    #[error("{dir}: no index here: build one with `tianwang index build`")]
+    NoIndex { dir: PathBuf },
+
+    /// A file the workbench reads is damaged or not what it should be: an index generation
+    /// with a bad lexicon or postings file, a `docs.json` cut short, a Parquet file of the wrong
+    /// shape, a stored model that does not decode. `what` says what is wrong; the remedy
+    /// follows from the kind of file (an index generation's, a Parquet file, the workspace
+    /// itself). A decoder that does not know the full path names the file relative to its
+    /// folder, and the caller that knows the folder completes it with [`EngineError::within`].
+    #[error("{}", corrupt_text(.path, .what))]
+    Corrupt { path: PathBuf, what: String },
 
     /// A line or record of the user's input that cannot be read: `location` is `file:line`
     /// (or `file:byte` for binary formats), `reason` says what is wrong with it.
@@ -53,6 +74,15 @@ pub enum EngineError {
 
     #[error("internal error: {0}")]
     Internal(String),
+
+    /// An error already said once, carried across a thread or a process boundary as data (a
+    /// job's failure): its English message, whether the user can fix it, and its code.
+    #[error("{message}")]
+    Relayed {
+        message: String,
+        user_error: bool,
+        code: ErrorCode,
+    },
 }
 
 impl EngineError {
@@ -72,7 +102,71 @@ impl EngineError {
                 | EngineError::BadPath { .. }
                 | EngineError::BadInput { .. }
                 | EngineError::InvalidParam { .. }
+                | EngineError::NoIndex { .. }
+                | EngineError::Corrupt { .. }
+                | EngineError::Relayed {
+                    user_error: true,
+                    ..
+                }
         )
+    }
+
+    /// A damaged or foreign file at `path`.
+    pub fn corrupt(path: impl Into<PathBuf>, what: impl Into<String>) -> Self {
+        EngineError::Corrupt {
+            path: path.into(),
+            what: what.into(),
+        }
+    }
+
+    /// A [`EngineError::Corrupt`] that names its file relative to a folder, named in full
+    /// under `dir`; every other error unchanged.
+    pub fn within(self, dir: &Path) -> Self {
+        match self {
+            EngineError::Corrupt { path, what } if path.is_relative() => EngineError::Corrupt {
+                path: dir.join(path),
+                what,
+            },
+            other => other,
+        }
+    }
+
+    /// The stable key of this error and its arguments, for the UI's string tables.
+    pub fn code(&self) -> ErrorCode {
+        let path = |p: &Path| p.display().to_string();
+        let (key, args) = match self {
+            EngineError::NotAWorkspace { path: p, reason } => {
+                ("error.not_a_workspace", vec![path(p), reason.clone()])
+            }
+            EngineError::TooNew {
+                path: p,
+                found,
+                known,
+            } => (
+                "error.too_new",
+                vec![path(p), found.to_string(), known.to_string()],
+            ),
+            EngineError::BadPath { path: p, reason } => {
+                ("error.bad_path", vec![path(p), reason.clone()])
+            }
+            EngineError::NoIndex { dir } => ("error.no_index", vec![path(dir)]),
+            EngineError::Corrupt { path: p, what } => {
+                (Remedy::of(p).key(), vec![path(p), what.clone()])
+            }
+            EngineError::BadInput { location, reason } => {
+                ("error.bad_input", vec![location.clone(), reason.clone()])
+            }
+            EngineError::InvalidParam { name, message } => {
+                ("error.invalid_param", vec![name.clone(), message.clone()])
+            }
+            EngineError::Cancelled => ("error.cancelled", vec![]),
+            EngineError::Io { path: p, source } => ("error.io", vec![path(p), source.to_string()]),
+            EngineError::Sql(e) => (sql_key(e), vec![e.to_string()]),
+            EngineError::Migration(e) => ("error.migration", vec![e.to_string()]),
+            EngineError::Internal(what) => ("error.internal", vec![what.clone()]),
+            EngineError::Relayed { code, .. } => return code.clone(),
+        };
+        ErrorCode { key, args }
     }
 
     /// A bad line of the user's input at `file:line`.
@@ -96,6 +190,163 @@ impl EngineError {
 }
 
 pub type Result<T, E = EngineError> = std::result::Result<T, E>;
+
+/// An error as data: a stable key of the UI's string tables (`error.corrupt_index` …) and its
+/// arguments in order (`{0}`, `{1}` … of the key's sentence). Survives a thread, a job's row in
+/// the experiment log (as JSON) and a UI task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorCode {
+    pub key: &'static str,
+    pub args: Vec<String>,
+}
+
+impl ErrorCode {
+    /// Every key an error can have (the string tables must have each, with its arguments).
+    pub const KEYS: &'static [(&'static str, usize)] = &[
+        ("error.not_a_workspace", 2),
+        ("error.too_new", 3),
+        ("error.bad_path", 2),
+        ("error.no_index", 1),
+        ("error.corrupt", 2),
+        ("error.corrupt_index", 2),
+        ("error.corrupt_parquet", 2),
+        ("error.corrupt_workspace", 2),
+        ("error.bad_input", 2),
+        ("error.invalid_param", 2),
+        ("error.cancelled", 0),
+        ("error.io", 2),
+        ("error.sql", 1),
+        ("error.sql_full", 1),
+        ("error.sql_read_only", 1),
+        ("error.sql_damaged", 1),
+        ("error.sql_busy", 1),
+        ("error.sql_io", 1),
+        ("error.migration", 1),
+        ("error.internal", 1),
+        ("error.interrupted", 0),
+    ];
+
+    /// The code of a job whose process stopped before it finished (no error was returned).
+    pub fn interrupted() -> Self {
+        ErrorCode {
+            key: "error.interrupted",
+            args: Vec::new(),
+        }
+    }
+
+    /// As stored beside a message: `{"key": …, "args": […]}`.
+    pub fn to_json(&self) -> String {
+        serde_json::json!({ "key": self.key, "args": self.args }).to_string()
+    }
+
+    /// Back from [`ErrorCode::to_json`]; `None` for text that is not a code this build knows
+    /// (then the English message is all there is).
+    pub fn from_json(text: &str) -> Option<Self> {
+        let v: serde_json::Value = serde_json::from_str(text).ok()?;
+        let key = v.get("key")?.as_str()?;
+        let (key, _) = Self::KEYS.iter().find(|(k, _)| *k == key)?;
+        let args = v
+            .get("args")?
+            .as_array()?
+            .iter()
+            .map(|a| a.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()?;
+        Some(ErrorCode { key, args })
+    }
+}
+
+/// What the user does about a damaged file, by the kind of file it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Remedy {
+    /// A file of an index generation: rebuild the index.
+    Index,
+    /// A Parquet file: export it again.
+    Parquet,
+    /// An entry of the workspace (a stored model, a stored log): make it again.
+    Workspace,
+    /// Anything else: a good copy, or make it again.
+    Other,
+}
+
+/// The files of an index generation (`engine::index::disk`).
+const INDEX_FILES: [&str; 7] = [
+    "CURRENT",
+    "meta.json",
+    "docs.json",
+    "lexicon.bin",
+    "postings.bin",
+    "text.bin",
+    "links.bin",
+];
+
+impl Remedy {
+    /// The remedy for a damaged file at `path`.
+    pub(crate) fn of(path: &Path) -> Remedy {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        // A generation's files and its runs (`gen-7/runs/run-0`).
+        let in_generation = path.ancestors().skip(1).take(2).any(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("gen-"))
+        });
+        if INDEX_FILES.contains(&name) || in_generation {
+            Remedy::Index
+        } else if ext == "parquet" {
+            Remedy::Parquet
+        } else if ext == "tianwang" {
+            Remedy::Workspace
+        } else {
+            Remedy::Other
+        }
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            Remedy::Index => "error.corrupt_index",
+            Remedy::Parquet => "error.corrupt_parquet",
+            Remedy::Workspace => "error.corrupt_workspace",
+            Remedy::Other => "error.corrupt",
+        }
+    }
+
+    fn english(self) -> &'static str {
+        match self {
+            Remedy::Index => {
+                "rebuild the index (`tianwang index build`, or Build index in the Search & ranking panel)"
+            }
+            Remedy::Parquet => "export it again (`tianwang export-parquet`) or use a good copy",
+            Remedy::Workspace => {
+                "make that entry again (run the job, train the model or import the log again) or restore the workspace from a backup"
+            }
+            Remedy::Other => "replace it with a good copy or make it again",
+        }
+    }
+}
+
+fn corrupt_text(path: &Path, what: &str) -> String {
+    format!(
+        "{}: damaged or not what it should be ({what}); {}",
+        path.display(),
+        Remedy::of(path).english()
+    )
+}
+
+/// The key of a SQLite error, by the same cases as [`describe_sql`].
+fn sql_key(e: &rusqlite::Error) -> &'static str {
+    use rusqlite::ErrorCode as C;
+    let rusqlite::Error::SqliteFailure(f, _) = e else {
+        return "error.sql";
+    };
+    match f.code {
+        C::DiskFull => "error.sql_full",
+        C::ReadOnly => "error.sql_read_only",
+        C::DatabaseCorrupt | C::NotADatabase => "error.sql_damaged",
+        C::DatabaseBusy | C::DatabaseLocked => "error.sql_busy",
+        C::SystemIoFailure => "error.sql_io",
+        _ => "error.sql",
+    }
+}
 
 /// SQLite's error in words a user can act on: a full disk, a read-only file and a damaged
 /// file say so and what to do; nothing of the failed step was written (every write is one
@@ -159,5 +410,124 @@ mod tests {
         );
         assert!(!EngineError::Internal("bug".into()).is_user_error());
         assert!(!EngineError::Cancelled.is_user_error());
+        assert!(EngineError::corrupt("ix/gen-1/lexicon.bin", "cut short").is_user_error());
+        assert!(EngineError::NoIndex { dir: "ix".into() }.is_user_error());
+    }
+
+    #[test]
+    fn a_damaged_file_names_itself_and_the_remedy() {
+        let e = EngineError::corrupt("/w/ix/gen-3/postings.bin", "a block is cut short");
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with("/w/ix/gen-3/postings.bin: damaged"),
+            "{msg}"
+        );
+        assert!(msg.contains("a block is cut short") && msg.contains("rebuild the index"));
+        assert_eq!(e.code().key, "error.corrupt_index");
+        assert_eq!(
+            e.code().args,
+            ["/w/ix/gen-3/postings.bin", "a block is cut short"]
+        );
+        let pq = EngineError::corrupt("out/pages.parquet", "no rows");
+        assert!(pq.to_string().contains("export it again"));
+        assert_eq!(pq.code().key, "error.corrupt_parquet");
+        assert_eq!(
+            EngineError::corrupt("lab.tianwang", "x").code().key,
+            "error.corrupt_workspace"
+        );
+        assert_eq!(
+            EngineError::corrupt("ix/gen-2/runs/run-0", "x").code().key,
+            "error.corrupt_index"
+        );
+        assert_eq!(
+            EngineError::corrupt("a.txt", "x").code().key,
+            "error.corrupt"
+        );
+    }
+
+    #[test]
+    fn a_relative_damaged_file_is_completed_by_its_folder() {
+        let e = EngineError::corrupt("postings.bin", "x").within(Path::new("/ix/gen-1"));
+        assert!(
+            matches!(&e, EngineError::Corrupt { path, .. } if path == Path::new("/ix/gen-1/postings.bin"))
+        );
+        // Already absolute, or another kind: unchanged.
+        let e = e.within(Path::new("/elsewhere"));
+        assert!(e.to_string().starts_with("/ix/gen-1/postings.bin"));
+        assert!(matches!(
+            EngineError::Cancelled.within(Path::new("/x")),
+            EngineError::Cancelled
+        ));
+    }
+
+    #[test]
+    fn every_kind_has_a_known_key_with_its_arguments() {
+        let io = || std::io::Error::other("disk");
+        let sql = |code| {
+            EngineError::Sql(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(code),
+                None,
+            ))
+        };
+        let all = [
+            EngineError::NotAWorkspace {
+                path: "p".into(),
+                reason: "r".into(),
+            },
+            EngineError::TooNew {
+                path: "p".into(),
+                found: 12,
+                known: 10,
+            },
+            EngineError::BadPath {
+                path: "p".into(),
+                reason: "r".into(),
+            },
+            EngineError::NoIndex { dir: "d".into() },
+            EngineError::corrupt("p", "w"),
+            EngineError::bad_input("f", 3, "r"),
+            EngineError::invalid("n", "m"),
+            EngineError::Cancelled,
+            EngineError::Io {
+                path: "p".into(),
+                source: io(),
+            },
+            sql(rusqlite::ffi::SQLITE_FULL),
+            sql(rusqlite::ffi::SQLITE_READONLY),
+            sql(rusqlite::ffi::SQLITE_CORRUPT),
+            sql(rusqlite::ffi::SQLITE_BUSY),
+            sql(rusqlite::ffi::SQLITE_IOERR),
+            sql(rusqlite::ffi::SQLITE_MISMATCH),
+            EngineError::Internal("bug".into()),
+        ];
+        for e in &all {
+            let c = e.code();
+            let (_, n) = ErrorCode::KEYS
+                .iter()
+                .find(|(k, _)| *k == c.key)
+                .unwrap_or_else(|| panic!("{} not in KEYS", c.key));
+            assert_eq!(c.args.len(), *n, "{}", c.key);
+            // Through JSON (the experiment log) and back.
+            assert_eq!(ErrorCode::from_json(&c.to_json()), Some(c.clone()));
+            // Relayed across a thread: the same message, exit code and code.
+            let r = EngineError::Relayed {
+                message: e.to_string(),
+                user_error: e.is_user_error(),
+                code: c.clone(),
+            };
+            assert_eq!(r.to_string(), e.to_string());
+            assert_eq!(r.is_user_error(), e.is_user_error());
+            assert_eq!(r.code(), c);
+        }
+        assert_eq!(
+            all[5].code().args,
+            ["f:3", "r"],
+            "the location is one argument"
+        );
+        assert_eq!(ErrorCode::from_json("not json"), None);
+        assert_eq!(
+            ErrorCode::from_json(r#"{"key":"error.unheard_of","args":[]}"#),
+            None
+        );
     }
 }

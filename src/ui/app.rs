@@ -107,19 +107,21 @@ impl Reader {
     }
 
     /// Run `f` on the shared connection (never call on the UI thread: it may open the file
-    /// and waits for other reads). A failed read drops the connection so the next one reopens.
+    /// and waits for other reads); an error is said in `lang`. A failed read drops the
+    /// connection so the next one reopens.
     pub fn read<T>(
         &self,
+        lang: Lang,
         f: impl FnOnce(&Workspace) -> crate::engine::error::Result<T>,
     ) -> Result<T, String> {
         let mut g = self.conn.lock().unwrap_or_else(|p| p.into_inner());
         if g.is_none() {
-            *g = Some(Workspace::open_existing(&self.path).map_err(|e| e.to_string())?);
+            *g = Some(Workspace::open_existing(&self.path).map_err(|e| lang.error(&e))?);
         }
         let Some(ws) = g.as_ref() else {
-            return Err("workspace not open".into());
+            return Err(lang.t("ws.none").into());
         };
-        let r = f(ws).map_err(|e| e.to_string());
+        let r = f(ws).map_err(|e| lang.error(&e));
         if r.is_err() {
             *g = None;
         }
@@ -222,6 +224,7 @@ impl WorkbenchApp {
             app.prefs.panel = "Overview".into();
         }
         app.apply_style();
+        let lang = app.prefs.lang;
         let target = match options.workspace {
             Some(p) => Ok(p),
             None => crate::engine::store::default_workspace_path()
@@ -236,7 +239,7 @@ impl WorkbenchApp {
                     }
                     Ok(p)
                 })
-                .map_err(|e| e.to_string()),
+                .map_err(|e| lang.error(&e)),
         };
         match target {
             Ok(p) => app.open_workspace(p),
@@ -292,13 +295,14 @@ impl WorkbenchApp {
     /// Open (or create) a workspace in the background; the current one stays until it succeeds.
     pub fn open_workspace(&mut self, path: PathBuf) {
         let p = path.clone();
+        let lang = self.prefs.lang;
         self.opening = Some((
             path,
             Task::spawn(&self.ctx, move || {
                 let existed = p.exists();
                 Workspace::open_or_create(&p)
                     .map(|_| (p, !existed))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| lang.error(&e))
             }),
         ));
     }
@@ -306,12 +310,13 @@ impl WorkbenchApp {
     /// Create a new workspace at `path` in the background and switch to it.
     pub(crate) fn create_workspace(&mut self, path: PathBuf) {
         let p = path.clone();
+        let lang = self.prefs.lang;
         self.opening = Some((
             path,
             Task::spawn(&self.ctx, move || {
                 Workspace::create(&p)
                     .map(|_| (p, true))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| lang.error(&e))
             }),
         ));
     }
@@ -320,9 +325,10 @@ impl WorkbenchApp {
     pub(crate) fn save_workspace_as(&mut self, dest: PathBuf) {
         let Some(s) = &self.session else { return };
         let src = s.path.clone();
+        let lang = self.prefs.lang;
         self.saving = Some(Task::spawn(&self.ctx, move || {
-            let ws = Workspace::open_existing(&src).map_err(|e| e.to_string())?;
-            ws.save_as(&dest, |_, _| true).map_err(|e| e.to_string())?;
+            let ws = Workspace::open_existing(&src).map_err(|e| lang.error(&e))?;
+            ws.save_as(&dest, |_, _| true).map_err(|e| lang.error(&e))?;
             Ok(dest)
         }));
         self.set_status("status.saving", vec![], false);
@@ -454,8 +460,9 @@ impl WorkbenchApp {
             match &s.state {
                 JobState::Done(_) => self.set_status("status.job_done", vec![kind], false),
                 JobState::Cancelled => self.set_status("status.job_cancelled", vec![kind], false),
-                JobState::Failed { message, .. } => {
-                    self.set_status("status.job_failed", vec![kind, message.clone()], true)
+                JobState::Failed { code, .. } => {
+                    let said = self.prefs.lang.error_code(code);
+                    self.set_status("status.job_failed", vec![kind, said], true)
                 }
                 _ => continue,
             }
@@ -473,17 +480,18 @@ impl WorkbenchApp {
                 sess.invalidate();
             }
             let r = sess.reader.clone();
+            let lang = self.prefs.lang;
             // Reads never write: the runs of a process that died are reaped before the summary
             // and the log are read.
             sess.summary.update(&ctx, move || {
-                r.read(|ws| {
+                r.read(lang, |ws| {
                     crate::engine::jobs::reap_interrupted(ws)?;
                     ws.summary()
                 })
             });
             let r = sess.reader.clone();
             sess.log.update(&ctx, move || {
-                r.read(|ws| {
+                r.read(lang, |ws| {
                     crate::engine::jobs::reap_interrupted(ws)?;
                     crate::engine::jobs::list_jobs(
                         ws,
@@ -663,18 +671,22 @@ mod tests {
         Workspace::open_or_create(&p).unwrap();
         let r = Reader::new(p.clone());
         assert!(!r.is_open());
-        let a = r.read(|ws| ws.summary()).unwrap();
+        let a = r.read(Lang::Zh, |ws| ws.summary()).unwrap();
         assert!(r.is_open());
         // The same connection serves the next read.
-        let b = r.read(|ws| ws.summary()).unwrap();
+        let b = r.read(Lang::Zh, |ws| ws.summary()).unwrap();
         assert_eq!(a.pages, b.pages);
-        let e = r.read(|_| -> crate::engine::error::Result<()> {
-            Err(crate::engine::error::EngineError::Internal("boom".into()))
+        let e = r.read(Lang::Zh, |_| -> crate::engine::error::Result<()> {
+            Err(crate::engine::error::EngineError::invalid("x", "boom"))
         });
-        assert!(e.is_err());
+        assert_eq!(
+            e.unwrap_err(),
+            "参数 `x` 不可用：boom",
+            "said in the UI's language"
+        );
         assert!(!r.is_open(), "a failed read drops the connection");
-        assert!(r.read(|ws| ws.summary()).is_ok());
+        assert!(r.read(Lang::En, |ws| ws.summary()).is_ok());
         let gone = Reader::new(d.path().join("missing.tianwang"));
-        assert!(gone.read(|ws| ws.summary()).is_err());
+        assert!(gone.read(Lang::En, |ws| ws.summary()).is_err());
     }
 }

@@ -170,10 +170,10 @@ fn fmt_num(v: f64) -> String {
     }
 }
 
-fn simulate(path: std::path::PathBuf) -> Result<Simulation, String> {
+fn simulate(lang: Lang, path: std::path::PathBuf) -> Result<Simulation, String> {
     Workspace::open_existing(&path)
         .and_then(|ws| capacity::simulate_workspace(&ws))
-        .map_err(|e| e.to_string())
+        .map_err(|e| lang.error(&e))
 }
 
 fn simulator(
@@ -205,7 +205,7 @@ fn simulator(
             && let Some(path) = ws
         {
             let path = path.to_path_buf();
-            p.task = Some(Task::spawn(ui.ctx(), move || simulate(path)));
+            p.task = Some(Task::spawn(ui.ctx(), move || simulate(lang, path)));
         }
         if p.task.is_some() {
             ui.spinner();

@@ -168,8 +168,8 @@ impl Form {
         })
     }
 
-    fn config(&self) -> Result<PipelineConfig, String> {
-        let e = |e: crate::engine::error::EngineError| e.to_string();
+    fn config(&self, lang: Lang) -> Result<PipelineConfig, String> {
+        let e = |e: crate::engine::error::EngineError| lang.error(&e);
         let model = match self.model {
             Mdl::Knn => ModelConfig::Knn(KnnConfig {
                 k: self.k.max(1),
@@ -342,16 +342,17 @@ impl LabPanel for ClassifyPanel {
 }
 
 fn load_trained(
+    lang: Lang,
     v: serde_json::Value,
     ws: Option<PathBuf>,
     id: Option<i64>,
 ) -> Result<Trained, String> {
-    let out = TrainJob::decode(&v).map_err(|e| e.to_string())?;
+    let out = TrainJob::decode(&v).map_err(|e| lang.error(&e))?;
     let mut preds = Vec::new();
     if let (Some(ws), Some(id)) = (ws, id) {
-        let ws = crate::engine::store::Workspace::open_existing(&ws).map_err(|e| e.to_string())?;
+        let ws = crate::engine::store::Workspace::open_existing(&ws).map_err(|e| lang.error(&e))?;
         preds = crate::engine::jobs::load_detail(&ws, id, PREDICTIONS_DETAIL)
-            .map_err(|e| e.to_string())?
+            .map_err(|e| lang.error(&e))?
             .unwrap_or_default();
     }
     Ok(Trained { out, preds })
@@ -375,6 +376,7 @@ impl ClassifyPanel {
             }
         }
         let ws = cx.session.map(|s| s.path.clone());
+        let lang = cx.lang;
         let mut still = Vec::new();
         for (what, h) in std::mem::take(&mut self.running) {
             let s = h.snapshot();
@@ -387,14 +389,15 @@ impl ClassifyPanel {
                     What::Train => {
                         let ws = ws.clone();
                         let id = s.id;
-                        self.loading = Some(Task::spawn(ctx, move || load_trained(v, ws, id)));
+                        self.loading =
+                            Some(Task::spawn(ctx, move || load_trained(lang, v, ws, id)));
                     }
                     What::Row(tag) => match TrainJob::decode(&v) {
                         Ok(o) => {
                             self.rows.retain(|(t, _)| *t != tag);
                             self.rows.push((tag, o.result));
                         }
-                        Err(e) => self.error = Some(e.to_string()),
+                        Err(e) => self.error = Some(lang.error(&e)),
                     },
                     What::Features(_) | What::K | What::Size => match SweepJob::decode(&v) {
                         Ok(o) => match what {
@@ -406,10 +409,10 @@ impl ClassifyPanel {
                             What::K => self.k_curve = o.points,
                             _ => self.size_curve = o.points,
                         },
-                        Err(e) => self.error = Some(e.to_string()),
+                        Err(e) => self.error = Some(lang.error(&e)),
                     },
                 },
-                JobState::Failed { message, .. } => self.error = Some(message),
+                JobState::Failed { code, .. } => self.error = Some(lang.error_code(&code)),
                 _ => {}
             }
         }
@@ -435,11 +438,12 @@ impl ClassifyPanel {
 
     fn start_train(&mut self, cx: &mut Cx<'_>, what: What, cfg: Option<PipelineConfig>) {
         self.error = None;
+        let lang = cx.lang;
         let built = (|| {
             let corpus = self.form.corpus()?;
             let config = match cfg {
                 Some(c) => c,
-                None => self.form.config()?,
+                None => self.form.config(lang)?,
             };
             let save = self.form.save_as.trim();
             TrainJob::from_params(TrainParams {
@@ -449,7 +453,7 @@ impl ClassifyPanel {
                 save_as: (what == What::Train && !save.is_empty()).then(|| save.to_string()),
                 explain_top: 10,
             })
-            .map_err(|e| e.to_string())
+            .map_err(|e| lang.error(&e))
         })();
         match built {
             Ok(job) => {
@@ -465,6 +469,7 @@ impl ClassifyPanel {
 
     fn start_sweep(&mut self, cx: &mut Cx<'_>, what: What, cfg: PipelineConfig, vary: Vary) {
         self.error = None;
+        let lang = cx.lang;
         let built = self.form.corpus().and_then(|corpus| {
             SweepJob::from_params(SweepParams {
                 corpus,
@@ -472,7 +477,7 @@ impl ClassifyPanel {
                 config: cfg,
                 vary,
             })
-            .map_err(|e| e.to_string())
+            .map_err(|e| lang.error(&e))
         });
         match built {
             Ok(job) => {
@@ -725,7 +730,7 @@ mod tests {
         let params = TrainParams {
             corpus: f.corpus().unwrap(),
             strict: false,
-            config: f.config().unwrap(),
+            config: f.config(Lang::En).unwrap(),
             save_as: Some("m1".into()),
             explain_top: 10,
         };
@@ -733,10 +738,10 @@ mod tests {
         let mut p = ClassifyPanel::default();
         p.reopen(TrainJob::KIND, 1, &v, Lang::Zh).unwrap();
         assert_eq!(p.form.corpus().unwrap(), params.corpus);
-        assert_eq!(p.form.config().unwrap(), params.config);
+        assert_eq!(p.form.config(Lang::En).unwrap(), params.config);
         assert_eq!(p.form.save_as, "m1");
         f.model = Mdl::NbBook;
-        let cfg = f.config().unwrap();
+        let cfg = f.config(Lang::En).unwrap();
         let mut g = Form::default();
         g.set(&params.corpus, &cfg);
         assert_eq!(g.model, Mdl::NbBook);
@@ -752,10 +757,10 @@ mod tests {
             weighting: Some(Weighting::Binary),
             ..Form::default()
         };
-        let (c, cfg) = (k.corpus().unwrap(), k.config().unwrap());
+        let (c, cfg) = (k.corpus().unwrap(), k.config(Lang::En).unwrap());
         let mut k = Form::default();
         k.set(&c, &cfg);
         assert_eq!(k.corpus().unwrap(), c);
-        assert_eq!(k.config().unwrap(), cfg);
+        assert_eq!(k.config(Lang::En).unwrap(), cfg);
     }
 }

@@ -131,7 +131,7 @@ fn start(cx: &mut Cx<'_>, p: &mut CrawlPanel, resume: bool) {
             p.final_report = false;
             p.handle = cx.start_job(Box::new(job));
         }
-        Err(e) => p.error = Some(e.to_string()),
+        Err(e) => p.error = Some(cx.lang.error(&e)),
     }
 }
 
@@ -195,9 +195,9 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
                     match &cx.hub.sample_server {
                         Some(s) => me.seeds_text = s.web().truth.seeds.join("\n"),
                         None => {
-                            me.starting_sample = Some(Task::spawn(&ctx, || {
+                            me.starting_sample = Some(Task::spawn(&ctx, move || {
                                 SampleServer::start(ServeOptions::default())
-                                    .map_err(|e| e.to_string())
+                                    .map_err(|e| lang.error(&e))
                             }))
                         }
                     }
@@ -667,7 +667,7 @@ fn show(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
         me.report.update(ui.ctx(), move || {
             Workspace::open_existing(&path)
                 .and_then(|ws| report(&ws, 30, 40))
-                .map_err(|e| e.to_string())
+                .map_err(|e| lang.error(&e))
         });
     }
     if running {

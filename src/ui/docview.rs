@@ -163,7 +163,7 @@ fn show(cx: &mut Cx<'_>, me: &mut DocViewPanel, ui: &mut Ui) {
     let ctx = ui.ctx().clone();
     me.ex.poll(&ctx, lang, ws.clone());
     me.seg.poll(&ctx);
-    me.ev.poll(&ctx, ws.as_deref());
+    me.ev.poll(&ctx, lang, ws.as_deref());
     match me.tab {
         Tab::Extract => extract::show(lang, ui, &mut me.ex, ws, &mut cx.hub.exports),
         Tab::Segment => {

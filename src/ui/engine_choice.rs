@@ -76,6 +76,6 @@ pub fn engine_row(ui: &mut Ui, lang: Lang, cfg: &mut EngineConfig, note: Option<
         }
     });
     if let Err(e) = cfg.validate() {
-        ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+        ui.colored_label(ui.visuals().error_fg_color, lang.error(&e));
     }
 }

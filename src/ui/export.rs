@@ -41,16 +41,16 @@ fn file_stem(title: &str) -> String {
     }
 }
 
-fn write(item: &Item, path: &Path) -> Result<(), String> {
+fn write(lang: Lang, item: &Item, path: &Path) -> Result<(), String> {
     match item {
         Item::Table(t) => export::save_table(t, path),
         Item::Plot { plot, scale, .. } => export::save_plot(plot, path, 900, 560, *scale),
     }
-    .map_err(|e| e.to_string())
+    .map_err(|e| lang.error(&e))
 }
 
 impl Exports {
-    fn start(&mut self, ctx: &egui::Context, item: Item) {
+    fn start(&mut self, lang: Lang, ctx: &egui::Context, item: Item) {
         let (title, ext) = match &item {
             Item::Table(t) => (t.title.clone(), "csv"),
             Item::Plot { plot, svg, .. } => (plot.title.clone(), if *svg { "svg" } else { "png" }),
@@ -72,7 +72,7 @@ impl Exports {
                     p
                 }
             };
-            write(&item, &path)?;
+            write(lang, &item, &path)?;
             Ok(Some(path))
         }));
     }
@@ -107,7 +107,7 @@ pub(crate) fn table_button(
         .on_hover_text(lang.t("export.csv_hint"))
         .clicked()
     {
-        ex.start(ui.ctx(), Item::Table(make()));
+        ex.start(lang, ui.ctx(), Item::Table(make()));
     }
 }
 
@@ -120,6 +120,7 @@ pub(crate) fn plot_buttons(ui: &mut Ui, lang: Lang, ex: &mut Exports, make: impl
                 .clicked()
             {
                 ex.start(
+                    lang,
                     ui.ctx(),
                     Item::Plot {
                         plot: make(),
@@ -137,6 +138,7 @@ pub(crate) fn plot_buttons(ui: &mut Ui, lang: Lang, ex: &mut Exports, make: impl
         .clicked()
     {
         ex.start(
+            lang,
             ui.ctx(),
             Item::Plot {
                 plot: make(),

@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::error::{EngineError, ErrorCode};
+
 /// The interface language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Lang {
@@ -76,6 +78,20 @@ impl Lang {
             }
             None => why.english(),
         }
+    }
+
+    /// An engine error in this language: its code's sentence ([`EngineError::code`]) with the
+    /// user's data and the engine's detail as the arguments. Every error panel and status
+    /// shows engine errors through this (never `to_string()`, which is English).
+    pub fn error(self, e: &EngineError) -> String {
+        self.error_code(&e.code())
+    }
+
+    /// [`Lang::error`] of an error carried as its code (a failed job, the experiment log).
+    pub fn error_code(self, c: &ErrorCode) -> String {
+        let args: Vec<&dyn std::fmt::Display> =
+            c.args.iter().map(|a| a as &dyn std::fmt::Display).collect();
+        self.tf(c.key, &args)
     }
 
     /// `t(key)` with `{0}`, `{1}` … replaced by `args`.
@@ -209,6 +225,120 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every error key is in both tables with exactly its arguments; in English the UI says
+    /// what the CLI says; in Chinese no English sentence of the table's own is left.
+    #[test]
+    fn every_error_is_said_in_both_languages() {
+        for (key, n) in ErrorCode::KEYS {
+            for lang in [Lang::Zh, Lang::En] {
+                let t = lang
+                    .t_dyn(key)
+                    .unwrap_or_else(|| panic!("{key} missing in {lang:?}"));
+                for i in 0..4 {
+                    assert_eq!(
+                        t.contains(&format!("{{{i}}}")),
+                        i < *n,
+                        "{key} {lang:?}: {{{i}}}"
+                    );
+                }
+            }
+            // The arguments as markers, so what is left is the table's own text.
+            let code = ErrorCode {
+                key,
+                args: (0..*n).map(|i| format!("⟦{i}⟧")).collect(),
+            };
+            let zh = Lang::Zh.error_code(&code);
+            for i in 0..*n {
+                assert!(
+                    zh.contains(&format!("⟦{i}⟧")),
+                    "{key}: zh drops argument {i}"
+                );
+            }
+            let own = strip_code_spans(&zh);
+            let english: Vec<&str> = own
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| w.len() >= 2 && *w != "Parquet")
+                .collect();
+            assert!(
+                english.is_empty(),
+                "{key}: English in zh: {english:?} ({zh})"
+            );
+            assert!(
+                own.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{key}: {zh}"
+            );
+        }
+    }
+
+    /// Text outside `code spans` (commands keep their spelling in every language).
+    fn strip_code_spans(s: &str) -> String {
+        s.split('`').step_by(2).collect()
+    }
+
+    #[test]
+    fn engine_errors_render_in_the_ui_language() {
+        let sql = |code| {
+            EngineError::Sql(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(code),
+                None,
+            ))
+        };
+        let all = [
+            EngineError::NotAWorkspace {
+                path: "/w/a.db".into(),
+                reason: "not SQLite".into(),
+            },
+            EngineError::TooNew {
+                path: "/w/a.tianwang".into(),
+                found: 12,
+                known: 10,
+            },
+            EngineError::BadPath {
+                path: "/w/x".into(),
+                reason: "No such file".into(),
+            },
+            EngineError::NoIndex {
+                dir: "/w/a.tianwang.index".into(),
+            },
+            EngineError::corrupt("/w/ix/gen-1/lexicon.bin", "cut short"),
+            EngineError::corrupt("/w/p.parquet", "no column"),
+            EngineError::corrupt("/w/a.tianwang", "stored model 3"),
+            EngineError::corrupt("/w/t.txt", "x"),
+            EngineError::bad_input("/w/t.tsv", 7, "no tab"),
+            EngineError::invalid("--top", "must be at least 1"),
+            EngineError::Cancelled,
+            EngineError::Io {
+                path: "/w/x".into(),
+                source: std::io::Error::other("EIO"),
+            },
+            sql(rusqlite::ffi::SQLITE_FULL),
+            sql(rusqlite::ffi::SQLITE_READONLY),
+            sql(rusqlite::ffi::SQLITE_CORRUPT),
+            sql(rusqlite::ffi::SQLITE_BUSY),
+            sql(rusqlite::ffi::SQLITE_IOERR),
+            sql(rusqlite::ffi::SQLITE_MISMATCH),
+            EngineError::Internal("bug".into()),
+        ];
+        for e in &all {
+            // English: the CLI's message, word for word.
+            assert_eq!(Lang::En.error(e), e.to_string());
+            let zh = Lang::Zh.error(e);
+            assert_ne!(zh, e.to_string(), "{zh}");
+            for a in e.code().args {
+                assert!(zh.contains(&a), "{zh} lacks {a}");
+            }
+        }
+        assert_eq!(
+            Lang::Zh.error(&EngineError::invalid("--top", "x")),
+            "参数 `--top` 不可用：x"
+        );
+        assert!(
+            Lang::Zh
+                .error(&EngineError::corrupt("/w/ix/gen-1/postings.bin", "cut"))
+                .contains("请重建索引")
+        );
     }
 
     #[test]

@@ -60,7 +60,7 @@ impl ClassifyBox {
                     self.loading = Some(Task::spawn(ui.ctx(), move || {
                         Workspace::open_existing(&p)
                             .and_then(|ws| persist::list(ws.conn()))
-                            .map_err(|e| e.to_string())
+                            .map_err(|e| lang.error(&e))
                     }));
                 }
                 let Some(models) = &self.models else {
@@ -102,7 +102,7 @@ impl ClassifyBox {
                     self.task = Some(Task::spawn(ui.ctx(), move || {
                         Workspace::open_existing(&p)
                             .and_then(|ws| predict_page(&ws, id, &u, 10))
-                            .map_err(|e| e.to_string())
+                            .map_err(|e| lang.error(&e))
                     }));
                 }
                 if let Some(e) = &self.error {

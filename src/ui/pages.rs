@@ -56,6 +56,7 @@ pub(crate) struct PagesPanel {
 }
 
 fn open_snapshot(
+    lang: Lang,
     ctx: &egui::Context,
     path: std::path::PathBuf,
     id: i64,
@@ -63,7 +64,7 @@ fn open_snapshot(
     Task::spawn(ctx, move || {
         Workspace::open_existing(&path)
             .and_then(|ws| inspect::snapshot(&ws, id, 4096))
-            .map_err(|e| e.to_string())
+            .map_err(|e| lang.error(&e))
     })
 }
 
@@ -215,12 +216,12 @@ fn detail_ui(
             let is_a = p.a == Some(s.id);
             if ui.selectable_label(is_a, format!("A #{}", s.id)).clicked() {
                 p.a = Some(s.id);
-                p.view_a = Some(open_snapshot(&ctx, path.to_path_buf(), s.id));
+                p.view_a = Some(open_snapshot(lang, &ctx, path.to_path_buf(), s.id));
             }
             let is_b = p.b == Some(s.id);
             if ui.selectable_label(is_b, format!("B #{}", s.id)).clicked() {
                 p.b = Some(s.id);
-                p.view_b = Some(open_snapshot(&ctx, path.to_path_buf(), s.id));
+                p.view_b = Some(open_snapshot(lang, &ctx, path.to_path_buf(), s.id));
                 p.tab = Tab::Diff;
             }
             ui.label(&s.fetched_at);
@@ -406,7 +407,7 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
                     },
                 )
             })
-            .map_err(|e| e.to_string())
+            .map_err(|e| lang.error(&e))
     });
     if let Some(e) = &p.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
@@ -456,7 +457,7 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
             p.detail = Some(Task::spawn(&ctx, move || {
                 Workspace::open_existing(&pp)
                     .and_then(|ws| inspect::page(&ws, &url))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| lang.error(&e))
             }));
         }
         // Open the latest snapshot as A when a page arrives.
@@ -465,7 +466,7 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
             && let Some(last) = d.snapshots.last()
         {
             p.a = Some(last.id);
-            p.view_a = Some(open_snapshot(&ctx, path.clone(), last.id));
+            p.view_a = Some(open_snapshot(lang, &ctx, path.clone(), last.id));
         }
         detail_ui(lang, &mut cols[1], p, &path, exports);
     });

@@ -68,7 +68,7 @@ fn server_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
                                     changed,
                                     ..Default::default()
                                 })
-                                .map_err(|e| e.to_string())
+                                .map_err(|e| lang.error(&e))
                             }));
                         }
                         if busy {
@@ -266,10 +266,10 @@ fn show(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
     ));
     ui.add_space(6.0);
     let ctx = ui.ctx().clone();
-    me.truth.update(&ctx, || {
+    me.truth.update(&ctx, move || {
         SampleWeb::build(80, false)
             .map(|w| w.truth)
-            .map_err(|e| e.to_string())
+            .map_err(|e| lang.error(&e))
     });
     server_section(cx, me, ui);
     ui.add_space(6.0);

@@ -58,7 +58,7 @@ pub fn replay(ix: &Index, queries: &[String]) -> Result<AccessLog> {
             };
             let e = &ix.lexicon()[i];
             let block = ix.block(e)?;
-            let doc_len = disk::doc_part_len(block)? as u64;
+            let doc_len = disk::doc_part_len(block).map_err(|e| e.within(&ix.generation))? as u64;
             log.accesses.push(FileAccess {
                 term: i as u64,
                 access_type: 0,

@@ -83,8 +83,12 @@ pub fn load(conn: &rusqlite::Connection, id: i64) -> Result<Model> {
     let body = body.ok_or_else(|| {
         EngineError::invalid("--model-id", format!("no stored model with id {id}"))
     })?;
-    let mut m: Model = serde_json::from_str(&body)
-        .map_err(|e| EngineError::Internal(format!("stored model {id} does not parse: {e}")))?;
+    let mut m: Model = serde_json::from_str(&body).map_err(|e| {
+        EngineError::corrupt(
+            conn.path().unwrap_or("the workspace"),
+            format!("stored model {id} does not decode: {e}"),
+        )
+    })?;
     m.after_load();
     Ok(m)
 }

@@ -202,6 +202,8 @@ pub fn write_signatures(prep: &Prepared, dir: &Path) -> Result<usize> {
     w.finish()
 }
 
+/// Column `name`: a user's file was schema-checked when opened and a plan's output is ours, so
+/// a missing column (or a cast that fails) is our fault.
 fn col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a ArrayRef> {
     b.column_by_name(name)
         .ok_or_else(|| EngineError::Internal(format!("no column {name}")))

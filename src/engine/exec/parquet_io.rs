@@ -63,8 +63,16 @@ impl AtomicWriter {
             .w
             .as_mut()
             .ok_or_else(|| EngineError::Internal("write after finish".into()))?;
-        w.write(batch)
-            .map_err(|e| EngineError::Internal(format!("{}: {e}", self.path.display())))
+        w.write(batch).map_err(|e| self.unwritable(e))
+    }
+
+    /// A batch the writer could not put on disk: a full disk or an unwritable folder, the
+    /// user's to fix (the batches themselves match the schema the writer was made with).
+    fn unwritable(&self, e: impl std::fmt::Display) -> EngineError {
+        EngineError::BadPath {
+            path: self.path.clone(),
+            reason: format!("could not write this Parquet file: {e}"),
+        }
     }
 
     /// Close the file and move it into place.
@@ -73,8 +81,7 @@ impl AtomicWriter {
             .w
             .take()
             .ok_or_else(|| EngineError::Internal("finish twice".into()))?;
-        w.close()
-            .map_err(|e| EngineError::Internal(format!("{}: {e}", self.path.display())))?;
+        w.close().map_err(|e| self.unwritable(e))?;
         std::fs::rename(&self.tmp, &self.path).map_err(|e| io(&self.path, e))
     }
 }

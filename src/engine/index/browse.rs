@@ -95,7 +95,7 @@ pub fn term_view(ix: &Index, term: &str) -> Result<Option<TermView>> {
             .iter()
             .map(|&d| ix.docs[d as usize].key.clone())
             .collect(),
-        positions: p.positions()?,
+        positions: p.positions().map_err(|e| e.within(&ix.generation))?,
         gap_bytes: Codec::ALL
             .iter()
             .map(|&c| (c, codec::encoded_len(c, &gaps, None)))

@@ -415,14 +415,17 @@ pub(crate) fn analyse_all(
         timings.segment_s += ts.elapsed().as_secs_f64();
         let ti = Instant::now();
         for a in analysed {
-            let doc = u32::try_from(ndocs).map_err(|_| internal("too many documents"))?;
+            let doc = u32::try_from(ndocs).map_err(|_| {
+                EngineError::invalid("source", "more than 4 294 967 295 documents in one index")
+            })?;
             ids.clear();
             for (t, p, w) in a.terms {
                 let id = match lexicon.get(&t) {
                     Some(&id) => id,
                     None => {
-                        let id =
-                            u32::try_from(names.len()).map_err(|_| internal("too many terms"))?;
+                        let id = u32::try_from(names.len()).map_err(|_| {
+                            EngineError::invalid("source", "more than 4 294 967 295 distinct terms")
+                        })?;
                         names.push(t.clone());
                         lexicon.insert(t, id);
                         id

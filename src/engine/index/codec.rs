@@ -182,7 +182,7 @@ impl BitReader<'_> {
         let byte = self
             .bytes
             .get(self.pos / 8)
-            .ok_or_else(|| EngineError::Internal("a coded list ends early".into()))?;
+            .ok_or_else(|| damaged("a coded list ends early"))?;
         let b = (byte >> (7 - (self.pos % 8))) & 1 == 1;
         self.pos += 1;
         Ok(b)
@@ -195,6 +195,12 @@ impl BitReader<'_> {
         }
         Ok(v)
     }
+}
+
+/// A coded list that does not decode: the posting file it came from is damaged (named relative
+/// to its generation; the reader completes the path).
+fn damaged(what: &str) -> EngineError {
+    EngineError::corrupt(super::disk::POSTINGS_FILE, what)
 }
 
 fn bit_len(v: u64) -> u32 {
@@ -240,7 +246,7 @@ fn golomb_read(rd: &mut BitReader, b: u32) -> Result<u32> {
     } else {
         0
     };
-    u32::try_from(q * b64 + r + 1).map_err(|_| EngineError::Internal("a gap overflows".into()))
+    u32::try_from(q * b64 + r + 1).map_err(|_| damaged("a gap overflows 32 bits"))
 }
 
 fn gamma_write(w: &mut BitWriter, g: u64) {
@@ -254,7 +260,7 @@ fn gamma_read(rd: &mut BitReader) -> Result<u64> {
     while !rd.bit()? {
         zeros += 1;
         if zeros > 63 {
-            return Err(EngineError::Internal("a γ code is too long".into()));
+            return Err(damaged("a γ code is too long"));
         }
     }
     Ok((1u64 << zeros) | rd.bits(zeros)?)
@@ -410,7 +416,7 @@ pub fn decode(e: &Encoded) -> Result<Vec<u32>> {
         bytes: &e.bytes,
         pos: 0,
     };
-    let overflow = || EngineError::Internal("a gap overflows 32 bits".into());
+    let overflow = || damaged("a gap overflows 32 bits");
     match e.codec {
         Codec::None => {
             for c in e.bytes.chunks_exact(4).take(e.n) {
@@ -470,7 +476,7 @@ pub fn decode(e: &Encoded) -> Result<Vec<u32>> {
         }
     }
     if out.len() != e.n {
-        return Err(EngineError::Internal(format!(
+        return Err(damaged(&format!(
             "{} decoded {} of {} values",
             e.codec.name(),
             out.len(),

@@ -173,7 +173,8 @@ impl Postings {
         let mut at = 0;
         let mut out = Vec::with_capacity(self.docs.len());
         for &tf in &self.tfs {
-            let mut p = Vec::with_capacity(tf as usize);
+            // Each position takes at least a byte.
+            let mut p = Vec::with_capacity((tf as usize).min(self.positions.len()));
             let mut acc = 0u32;
             for _ in 0..tf {
                 acc = acc.wrapping_add(read_vbyte(&self.positions, &mut at)?);
@@ -213,9 +214,14 @@ pub fn read_vbyte(b: &[u8], at: &mut usize) -> Result<u32> {
     }
 }
 
+/// A damaged posting block: `postings.bin`, named relative to its generation (the reader
+/// completes the path, [`EngineError::within`]).
 fn corrupt(what: &str) -> EngineError {
-    EngineError::Internal(format!("the index is damaged: {what}"))
+    EngineError::corrupt(POSTINGS_FILE, what)
 }
+
+/// The posting file of a generation.
+pub const POSTINGS_FILE: &str = "postings.bin";
 
 /// Encode one term's list into a block. Returns the block and the d-gap bytes.
 pub fn encode_block(
@@ -228,7 +234,9 @@ pub fn encode_block(
     let gaps = codec::dgaps(docs);
     let e = codec::encode(codec, &gaps, None)?;
     let mut out = Vec::with_capacity(e.bytes.len() + docs.len() * 8);
-    let n = u32::try_from(docs.len()).map_err(|_| corrupt("too many postings"))?;
+    // Documents are numbered by u32, so a list never holds more.
+    let n = u32::try_from(docs.len())
+        .map_err(|_| EngineError::Internal("more postings than document ids".into()))?;
     write_vbyte(&mut out, n);
     write_vbyte(&mut out, e.b);
     write_vbyte(&mut out, e.bytes.len() as u32);
@@ -285,6 +293,12 @@ pub fn decode_block(codec: Codec, b: &[u8]) -> Result<Postings> {
 pub fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Result<Postings> {
     let mut at = 0;
     let n = read_vbyte(b, &mut at)? as usize;
+    // Each posting takes at least a tf byte and its four WBT bytes.
+    if n > b.len() / 5 {
+        return Err(corrupt(
+            "a posting block claims more postings than it holds",
+        ));
+    }
     let param = read_vbyte(b, &mut at)?;
     let glen = read_vbyte(b, &mut at)? as usize;
     let gap_bytes = b
@@ -333,7 +347,16 @@ pub fn write_lexicon(path: &Path, terms: &[Term]) -> Result<u64> {
     out.extend_from_slice(&(terms.len() as u64).to_le_bytes());
     for t in terms {
         let bytes = t.term.as_bytes();
-        let l = u16::try_from(bytes.len()).map_err(|_| corrupt("a term is too long"))?;
+        let l = u16::try_from(bytes.len()).map_err(|_| {
+            let head: String = t.term.chars().take(20).collect();
+            EngineError::invalid(
+                "source",
+                format!(
+                    "a term of {} bytes ({head:?}…) is longer than an index term can be (65 535 bytes); leave that text out",
+                    bytes.len()
+                ),
+            )
+        })?;
         out.extend_from_slice(&l.to_le_bytes());
         out.extend_from_slice(bytes);
         out.extend_from_slice(&t.df.to_le_bytes());
@@ -348,14 +371,13 @@ pub fn write_lexicon(path: &Path, terms: &[Term]) -> Result<u64> {
 /// Read a lexicon written by [`write_lexicon`].
 pub fn read_lexicon(path: &Path) -> Result<Vec<Term>> {
     let b = read(path)?;
+    let corrupt = |what: &str| EngineError::corrupt(path, what);
     if b.get(..4) != Some(b"TWLX") {
-        return Err(corrupt("lexicon.bin is not a lexicon"));
+        return Err(corrupt("not a lexicon: no TWLX header"));
     }
     let mut at = 4;
     let take = |at: &mut usize, n: usize| -> Result<&[u8]> {
-        let s = b
-            .get(*at..*at + n)
-            .ok_or_else(|| corrupt("lexicon.bin is cut short"))?;
+        let s = b.get(*at..*at + n).ok_or_else(|| corrupt("cut short"))?;
         *at += n;
         Ok(s)
     };
@@ -410,7 +432,7 @@ pub fn current_generation(dir: &Path) -> Result<Option<PathBuf>> {
         Ok(s) => {
             let name = s.trim();
             if name.is_empty() || name.contains('/') || name.contains('\\') || name.contains("..") {
-                return Err(corrupt("CURRENT names no generation"));
+                return Err(EngineError::corrupt(cur, "names no generation"));
             }
             Ok(Some(dir.join(name)))
         }

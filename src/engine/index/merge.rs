@@ -28,6 +28,12 @@ fn internal(e: impl std::fmt::Display) -> EngineError {
     EngineError::Internal(e.to_string())
 }
 
+/// A posting that contradicts the documents or itself: only an external postings input (the
+/// user's `--postings-input`, sorted by an engine) can hold one.
+fn unknown(what: String) -> EngineError {
+    EngineError::invalid("--postings-input", what)
+}
+
 /// One posting in the buffer.
 #[derive(Clone, Copy)]
 pub(crate) struct Entry {
@@ -168,7 +174,7 @@ impl RunReader {
             if b[0] & 0x80 != 0 {
                 return u32::try_from(v)
                     .map(Some)
-                    .map_err(|_| internal("a run is damaged"));
+                    .map_err(|_| EngineError::corrupt(&self.path, "a number overflows 32 bits"));
             }
             shift += 7;
         }
@@ -176,7 +182,7 @@ impl RunReader {
 
     fn need(&mut self) -> Result<u32> {
         self.vbyte()?
-            .ok_or_else(|| internal(format!("{} ends inside a posting", self.path.display())))
+            .ok_or_else(|| EngineError::corrupt(&self.path, "ends inside a posting"))
     }
 
     fn next(&mut self) -> Result<Option<Posting>> {
@@ -243,10 +249,17 @@ pub(crate) fn merge(
     let mut last_term: Option<u32> = None;
     while let Some(first) = head.take() {
         let term = first.term;
-        if last_term.is_some_and(|l| l >= term) || term as usize >= names.len() {
-            return Err(internal(format!(
-                "postings out of order or of an unknown term: term {term} after {last_term:?} ({} terms)",
+        // Ids and counts that contradict the documents come from an external postings input
+        // (the user's `--postings-input`); an order the sort did not keep is our fault.
+        if term as usize >= names.len() {
+            return Err(unknown(format!(
+                "term id {term}, but there are {} terms",
                 names.len()
+            )));
+        }
+        if last_term.is_some_and(|l| l >= term) {
+            return Err(internal(format!(
+                "postings out of order: term {term} after {last_term:?}"
             )));
         }
         last_term = Some(term);
@@ -260,14 +273,21 @@ pub(crate) fn merge(
                 head = Some(rec);
                 break;
             }
-            if ds.last().is_some_and(|&l| l >= rec.doc) || rec.doc as usize >= docs.len() {
+            if rec.doc as usize >= docs.len() {
+                return Err(unknown(format!(
+                    "term {term}: document {}, but there are {} documents",
+                    rec.doc,
+                    docs.len()
+                )));
+            }
+            if ds.last().is_some_and(|&l| l >= rec.doc) {
                 return Err(internal(format!(
-                    "postings of term {term} out of order or of an unknown document ({})",
+                    "postings of term {term} out of order ({})",
                     rec.doc
                 )));
             }
             if rec.positions.len() != rec.tf as usize {
-                return Err(internal(format!(
+                return Err(unknown(format!(
                     "term {term}, document {}: tf {} but {} positions",
                     rec.doc,
                     rec.tf,

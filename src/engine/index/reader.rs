@@ -51,15 +51,12 @@ pub fn sidecar(workspace: &Path) -> PathBuf {
 impl Index {
     /// Open the current generation of `dir`. No index there is the user's error (exit 2).
     pub fn open(dir: &Path) -> Result<Index> {
-        let generation = disk::current_generation(dir)?.ok_or_else(|| EngineError::BadPath {
-            path: dir.to_path_buf(),
-            reason: "no index here: build one with `tianwang index build`".into(),
+        let generation = disk::current_generation(dir)?.ok_or_else(|| EngineError::NoIndex {
+            dir: dir.to_path_buf(),
         })?;
-        let meta_bytes = disk::read(&generation.join("meta.json"))?;
-        let meta: Meta = serde_json::from_slice(&meta_bytes).map_err(|e| EngineError::BadPath {
-            path: generation.join("meta.json"),
-            reason: format!("not an index's meta.json: {e}"),
-        })?;
+        let meta_path = generation.join("meta.json");
+        let meta: Meta = serde_json::from_slice(&disk::read(&meta_path)?)
+            .map_err(|e| EngineError::corrupt(&meta_path, format!("not an index's meta: {e}")))?;
         if meta.version > disk::FORMAT_VERSION {
             return Err(EngineError::BadPath {
                 path: dir.to_path_buf(),
@@ -70,10 +67,9 @@ impl Index {
                 ),
             });
         }
-        let docs: Vec<DocInfo> =
-            serde_json::from_slice(&disk::read(&generation.join("docs.json"))?).map_err(|e| {
-                EngineError::Internal(format!("the index is damaged: docs.json: {e}"))
-            })?;
+        let docs_path = generation.join("docs.json");
+        let docs: Vec<DocInfo> = serde_json::from_slice(&disk::read(&docs_path)?)
+            .map_err(|e| EngineError::corrupt(&docs_path, format!("not a document table: {e}")))?;
         let lexicon = disk::read_lexicon(&generation.join("lexicon.bin"))?;
         let postings = disk::read(&generation.join("postings.bin"))?;
         let text_path = generation.join("text.bin");
@@ -143,21 +139,29 @@ impl Index {
 
     /// A term's posting block, as stored.
     pub fn block(&self, t: &Term) -> Result<&[u8]> {
-        let (a, b) = (t.off as usize, t.off as usize + t.len as usize);
-        self.postings.get(a..b).ok_or_else(|| {
-            EngineError::Internal("the index is damaged: a block lies outside postings.bin".into())
-        })
+        let a = usize::try_from(t.off).unwrap_or(usize::MAX);
+        a.checked_add(t.len as usize)
+            .and_then(|b| self.postings.get(a..b))
+            .ok_or_else(|| {
+                EngineError::corrupt(
+                    self.generation.join(disk::POSTINGS_FILE),
+                    format!("the block of term {:?} lies outside the file", t.term),
+                )
+            })
     }
 
-    /// A term's postings, decoded.
+    /// A term's postings, decoded. (Their positions, when decoded, may still find the block
+    /// damaged: that error names `postings.bin` relative to [`Index::generation`].)
     pub fn postings(&self, t: &Term) -> Result<Postings> {
         disk::decode_block(self.meta.config.codec, self.block(t)?)
+            .map_err(|e| e.within(&self.generation))
     }
 
     /// A term's documents, tf and WBT without its positions (cheaper; enough unless a phrase
     /// needs checking).
     pub fn postings_without_positions(&self, t: &Term) -> Result<Postings> {
         disk::decode_block_with(self.meta.config.codec, self.block(t)?, false)
+            .map_err(|e| e.within(&self.generation))
     }
 
     /// A document by its key (TSV line, file stem, URL).
@@ -183,11 +187,17 @@ impl Index {
             f.seek(SeekFrom::Start(d.text_off))
                 .and_then(|_| f.read_exact(&mut buf))
                 .map_err(|e| {
-                    EngineError::Internal(format!("the index is damaged: text.bin: {e}"))
+                    EngineError::corrupt(
+                        self.generation.join("text.bin"),
+                        format!("document {doc}'s text cannot be read: {e}"),
+                    )
                 })?;
         }
         String::from_utf8(buf).map_err(|_| {
-            EngineError::Internal("the index is damaged: text.bin is not UTF-8".into())
+            EngineError::corrupt(
+                self.generation.join("text.bin"),
+                format!("document {doc}'s text is not UTF-8"),
+            )
         })
     }
 

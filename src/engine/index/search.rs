@@ -162,7 +162,9 @@ impl Searcher {
         opt.abstract_config.validate()?;
         let t0 = Instant::now();
         let q = &query.raw;
-        let m = query::retrieve(&self.index, query)?;
+        // (A phrase's positions that do not decode name the generation's postings.bin.)
+        let m =
+            query::retrieve(&self.index, query).map_err(|e| e.within(&self.index.generation))?;
         let mut scored = self.score_all(query, &m, cfg)?;
         let total = scored.len();
         let from = opt.page.saturating_mul(opt.top).min(total);

@@ -231,6 +231,7 @@ mod tests {
             params,
             result: Some(result),
             error: None,
+            error_code: None,
             started_at: "2026-01-01T00:00:00Z".into(),
             ended_at: None,
             duration_s: Some(1.0),

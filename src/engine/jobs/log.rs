@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{HEARTBEAT_STALE, JobState};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, ErrorCode, Result};
 use crate::engine::store::{Workspace, now_rfc3339};
 
 pub(super) fn record_start(workspace: &std::path::Path, kind: &str, params: &Value) -> Result<i64> {
@@ -29,10 +29,12 @@ pub(super) fn record_start(workspace: &std::path::Path, kind: &str, params: &Val
 }
 
 pub(super) fn record_end(workspace: &std::path::Path, id: i64, state: &JobState) -> Result<()> {
-    let (status, result, error) = match state {
-        JobState::Done(v) => ("done", Some(v.to_string()), None),
-        JobState::Failed { message, .. } => ("failed", None, Some(message.clone())),
-        JobState::Cancelled => ("cancelled", None, None),
+    let (status, result, error, code) = match state {
+        JobState::Done(v) => ("done", Some(v.to_string()), None, None),
+        JobState::Failed { message, code, .. } => {
+            ("failed", None, Some(message.clone()), Some(code.to_json()))
+        }
+        JobState::Cancelled => ("cancelled", None, None, None),
         other => {
             return Err(EngineError::Internal(format!(
                 "record_end on an unfinished job: {other:?}"
@@ -41,8 +43,9 @@ pub(super) fn record_end(workspace: &std::path::Path, id: i64, state: &JobState)
     };
     let ws = Workspace::open_existing(workspace)?;
     ws.conn().execute(
-        "UPDATE jobs SET status = ?1, ended_at = ?2, result = ?3, error = ?4 WHERE id = ?5",
-        (status, now_rfc3339(), result, error, id),
+        "UPDATE jobs SET status = ?1, ended_at = ?2, result = ?3, error = ?4, error_code = ?5
+         WHERE id = ?6",
+        (status, now_rfc3339(), result, error, code, id),
     )?;
     Ok(())
 }
@@ -108,9 +111,10 @@ pub(super) fn reap_interrupted(conn: &Connection) -> Result<usize> {
         if gone && !conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
             n += conn.execute(
                 "UPDATE jobs SET status = 'interrupted', ended_at = coalesce(heartbeat_at, started_at),
-                        error = 'the process running this job stopped before it finished'
+                        error = 'the process running this job stopped before it finished',
+                        error_code = ?2
                  WHERE id = ?1 AND status = 'running'",
-                [id],
+                (id, ErrorCode::interrupted().to_json()),
             )?;
         }
     }
@@ -132,7 +136,11 @@ pub struct JobRecord {
     /// Wall-clock seconds from start to end (or to the last heartbeat of an interrupted job).
     pub duration_s: Option<f64>,
     pub result: Option<Value>,
+    /// The failure in English (the CLI, CSV).
     pub error: Option<String>,
+    /// The failure as a code for the UI's string tables (rows written since schema v10).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<ErrorCode>,
 }
 
 /// Which rows of the experiment log to list.
@@ -154,7 +162,7 @@ pub fn list_jobs(ws: &Workspace, filter: &JobFilter) -> Result<Vec<JobRecord>> {
 fn select_jobs(ws: &Workspace, id: Option<i64>, filter: &JobFilter) -> Result<Vec<JobRecord>> {
     let limit = filter.limit.map_or(-1, |l| l as i64);
     let mut stmt = ws.conn().prepare(
-        "SELECT id, kind, params, status, started_at, ended_at, result, error FROM jobs
+        "SELECT id, kind, params, status, started_at, ended_at, result, error, error_code FROM jobs
          WHERE (?1 IS NULL OR kind = ?1) AND (?2 IS NULL OR status = ?2) AND (?4 IS NULL OR id = ?4)
          ORDER BY id DESC LIMIT ?3",
     )?;
@@ -168,11 +176,12 @@ fn select_jobs(ws: &Workspace, id: Option<i64>, filter: &JobFilter) -> Result<Ve
             r.get::<_, Option<String>>(5)?,
             r.get::<_, Option<String>>(6)?,
             r.get::<_, Option<String>>(7)?,
+            r.get::<_, Option<String>>(8)?,
         ))
     })?;
     let mut out = Vec::new();
     for row in rows {
-        let (id, kind, params, status, started_at, ended_at, result, error) = row?;
+        let (id, kind, params, status, started_at, ended_at, result, error, code) = row?;
         let duration_s = ended_at
             .as_deref()
             .and_then(|e| seconds_between(&started_at, e));
@@ -186,6 +195,7 @@ fn select_jobs(ws: &Workspace, id: Option<i64>, filter: &JobFilter) -> Result<Ve
             duration_s,
             result: result.map(|r| serde_json::from_str(&r).unwrap_or(Value::String(r))),
             error,
+            error_code: code.as_deref().and_then(ErrorCode::from_json),
         });
     }
     Ok(out)
@@ -234,8 +244,12 @@ pub fn load_detail<T: serde::de::DeserializeOwned>(
         )
         .optional()?;
     text.map(|t| {
-        serde_json::from_str(&t)
-            .map_err(|e| EngineError::Internal(format!("job {job_id} detail {name}: {e}")))
+        serde_json::from_str(&t).map_err(|e| {
+            EngineError::corrupt(
+                ws.path(),
+                format!("the detail `{name}` of job {job_id} does not read back: {e}"),
+            )
+        })
     })
     .transpose()
 }

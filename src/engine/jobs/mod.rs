@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, ErrorCode, Result};
 use crate::engine::store::{Workspace, now_rfc3339};
 
 /// How often a running job's row is stamped.
@@ -112,14 +112,26 @@ pub enum JobState {
     /// Cancel was asked; the job has not stopped yet.
     Cancelling,
     Done(Value),
+    /// The job returned an error (or panicked): its English message, whether the user can fix
+    /// it, and its code for the UI's string tables.
     Failed {
         message: String,
         user_error: bool,
+        code: ErrorCode,
     },
     Cancelled,
 }
 
 impl JobState {
+    /// The state of a job that failed with `e`.
+    pub fn failed(e: &EngineError) -> Self {
+        JobState::Failed {
+            message: e.to_string(),
+            user_error: e.is_user_error(),
+            code: e.code(),
+        }
+    }
+
     pub fn is_finished(&self) -> bool {
         matches!(
             self,
@@ -409,10 +421,9 @@ impl JobRunner {
             });
         if let Err(e) = spawned {
             shared.recorded.store(true, Ordering::Release);
-            shared.set_state(JobState::Failed {
-                message: format!("could not start a thread: {e}"),
-                user_error: false,
-            });
+            shared.set_state(JobState::failed(&EngineError::Internal(format!(
+                "could not start a thread: {e}"
+            ))));
         }
         handle
     }
@@ -423,10 +434,7 @@ fn run_job(mut job: Box<dyn Job>, shared: Arc<Shared>, workspace: PathBuf) {
         Ok(id) => id,
         Err(e) => {
             shared.recorded.store(true, Ordering::Release);
-            shared.set_state(JobState::Failed {
-                user_error: e.is_user_error(),
-                message: e.to_string(),
-            });
+            shared.set_state(JobState::failed(&e));
             return;
         }
     };
@@ -469,10 +477,7 @@ fn run_job(mut job: Box<dyn Job>, shared: Arc<Shared>, workspace: PathBuf) {
     let state = match outcome {
         Ok(v) => JobState::Done(v),
         Err(EngineError::Cancelled) => JobState::Cancelled,
-        Err(e) => JobState::Failed {
-            user_error: e.is_user_error(),
-            message: e.to_string(),
-        },
+        Err(e) => JobState::failed(&e),
     };
     // The final state first, so the UI learns at once; then the log row. `wait` returns only
     // when both are done, so a CLI about to exit can rely on the row.

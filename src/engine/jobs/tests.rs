@@ -110,7 +110,16 @@ fn failure_and_cancel_are_logged() {
             .unwrap()
             .contains("told to fail")
     );
+    // The code travels with the message, for the UI to say it in the user's language.
+    assert_eq!(
+        f("failed")[0].error_code,
+        Some(ErrorCode {
+            key: "error.invalid_param",
+            args: vec!["steps".into(), "told to fail".into()],
+        })
+    );
     assert_eq!(f("cancelled").len(), 1);
+    assert_eq!(f("cancelled")[0].error_code, None);
     let by_kind = list_jobs(
         &ws,
         &JobFilter {
@@ -143,9 +152,11 @@ fn panicking_job_is_a_failure_not_a_crash() {
         JobState::Failed {
             message,
             user_error,
+            code,
         } => {
             assert!(message.contains("kaboom"));
             assert!(!user_error);
+            assert_eq!(code.key, "error.internal");
         }
         other => panic!("{other:?}"),
     }
@@ -177,6 +188,7 @@ fn dead_processes_jobs_are_interrupted() {
     assert_eq!(status("c"), "running");
     let b = log.iter().find(|j| j.kind == "b").unwrap();
     assert_eq!(b.duration_s, Some(5.0));
+    assert_eq!(b.error_code, Some(ErrorCode::interrupted()));
 }
 
 /// A job holding a long write transaction cannot stamp its heartbeat: with the process's

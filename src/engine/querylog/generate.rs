@@ -523,12 +523,21 @@ pub fn format_line(r: &GenRecord, seed: u64, format: Format) -> String {
     }
 }
 
-/// Writes the log to `out` in the configured format and encoding.
-pub fn write_log(cfg: &GenConfig, out: &mut dyn Write, tick: &dyn Tick) -> Result<u64> {
+/// Writes the log to `out` in the configured format and encoding; `dest` names `out` in
+/// errors (a full disk or an unwritable file is the user's to fix).
+pub fn write_log(
+    cfg: &GenConfig,
+    out: &mut dyn Write,
+    dest: &Path,
+    tick: &dyn Tick,
+) -> Result<u64> {
     let gb = cfg.encoding == "gb18030";
     let mut n = 0u64;
     let mut w = std::io::BufWriter::with_capacity(1 << 20, out);
-    let io = |e: std::io::Error| EngineError::Internal(format!("writing the log: {e}"));
+    let io = |e: std::io::Error| EngineError::BadPath {
+        path: dest.to_path_buf(),
+        reason: format!("could not write the log: {e}"),
+    };
     generate(cfg, tick, &mut |r| {
         let mut line = format_line(r, cfg.seed, cfg.format);
         line.push('\n');
@@ -554,7 +563,7 @@ pub fn write_file(cfg: &GenConfig, path: &Path, tick: &dyn Tick) -> Result<u64> 
         reason: e.to_string(),
     };
     let mut f = std::fs::File::create(&tmp).map_err(bad)?;
-    let r = write_log(cfg, &mut f, tick).and_then(|n| {
+    let r = write_log(cfg, &mut f, path, tick).and_then(|n| {
         f.sync_all().map_err(bad)?;
         Ok(n)
     });

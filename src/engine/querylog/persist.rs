@@ -203,8 +203,19 @@ pub fn format_of(conn: &rusqlite::Connection, log_id: i64) -> Result<super::Form
             }
             e => e.into(),
         })?;
-    super::Format::parse(&f)
-        .ok_or_else(|| EngineError::Internal(format!("stored log #{log_id}: format `{f}`")))
+    super::Format::parse(&f).ok_or_else(|| {
+        EngineError::corrupt(
+            workspace_of(conn),
+            format!(
+                "stored query log #{log_id} has the format `{f}`, which this build does not know"
+            ),
+        )
+    })
+}
+
+/// The workspace file `conn` is open on, for errors that name it.
+fn workspace_of(conn: &rusqlite::Connection) -> std::path::PathBuf {
+    conn.path().unwrap_or("the workspace").into()
 }
 
 /// Streams stored log `log_id` back as records (raw queries), in file order.
@@ -225,9 +236,12 @@ pub fn load(
     let mut n = 0u64;
     while let Some(row) = rows.next()? {
         let text = |i: usize| -> Result<Option<&str>> {
-            row.get_ref(i)?
-                .as_str_or_null()
-                .map_err(|e| EngineError::Internal(format!("stored log: {e}")))
+            row.get_ref(i)?.as_str_or_null().map_err(|e| {
+                EngineError::corrupt(
+                    workspace_of(conn),
+                    format!("stored query log #{log_id}: a field is not text ({e})"),
+                )
+            })
         };
         let rec = Record {
             line: row.get::<_, i64>(0)? as u64,

@@ -310,8 +310,8 @@ fn generator_is_deterministic_and_reads_back_in_every_format() {
             ..GenConfig::default()
         };
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        write_log(&cfg, &mut a, &()).unwrap();
-        write_log(&cfg, &mut b, &()).unwrap();
+        write_log(&cfg, &mut a, std::path::Path::new("a"), &()).unwrap();
+        write_log(&cfg, &mut b, std::path::Path::new("b"), &()).unwrap();
         assert_eq!(a, b);
         let (s, st) = run(&a, &ReadConfig::new(format), StatsConfig::default());
         assert_eq!(
@@ -388,7 +388,7 @@ fn parallel_read_equals_one_thread() {
         ..GenConfig::default()
     };
     let mut bytes = Vec::new();
-    write_log(&cfg, &mut bytes, &()).unwrap();
+    write_log(&cfg, &mut bytes, std::path::Path::new("log"), &()).unwrap();
     bytes.extend_from_slice(SOGOU.as_bytes()); // bad lines at the end
     let p = dir.join("g.log");
     std::fs::write(&p, &bytes).unwrap();

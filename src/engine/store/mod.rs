@@ -213,6 +213,9 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
              PRIMARY KEY (log_id, seq)
          ) STRICT, WITHOUT ROWID;",
     ),
+    // v10: a failed job's error as a code for the UI's string tables (JSON `{key, args}`,
+    // engine::error::ErrorCode) beside its English message, so the UI says it in zh.
+    M::up("ALTER TABLE jobs ADD COLUMN error_code TEXT;"),
 ];
 
 /// The migrations as a runnable set.
@@ -236,7 +239,12 @@ pub fn data_dir() -> Result<PathBuf> {
     }
     directories::ProjectDirs::from("", "", "tianwang-workbench")
         .map(|d| d.data_dir().to_path_buf())
-        .ok_or_else(|| EngineError::Internal("no home directory to keep workspaces in".into()))
+        .ok_or_else(|| EngineError::BadPath {
+            path: "$HOME".into(),
+            reason:
+                "no home directory to keep workspaces in: set TIANWANG_DATA_DIR or pass --workspace"
+                    .into(),
+        })
 }
 
 /// The workspace opened when none is given (created on first start).
@@ -546,9 +554,14 @@ impl Workspace {
             .conn
             .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(EngineError::Internal(format!(
-                "could not switch to WAL (journal_mode is {mode})"
-            )));
+            // Some file systems (network shares, some FUSE mounts) cannot hold WAL's shared
+            // memory: the user's to fix by keeping the workspace elsewhere.
+            return Err(EngineError::BadPath {
+                path: self.path.clone(),
+                reason: format!(
+                    "SQLite could not switch this file to WAL (journal mode is {mode}); keep the workspace on a local disk"
+                ),
+            });
         }
         self.conn.pragma_update(None, "foreign_keys", true)?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;

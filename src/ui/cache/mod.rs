@@ -178,13 +178,13 @@ impl CachePanel {
         })
     }
 
-    fn params(&self) -> Result<CacheSimParams, String> {
+    fn params(&self, lang: Lang) -> Result<CacheSimParams, String> {
         let policies: Vec<PolicyKind> = self.policies.iter().copied().collect();
         let p = CacheSimParams {
             source: self.source()?,
             config: SimConfig {
                 policies,
-                sizes: SizeSpec::parse_list(&self.sizes, "sizes").map_err(|e| e.to_string())?,
+                sizes: SizeSpec::parse_list(&self.sizes, "sizes").map_err(|e| lang.error(&e))?,
                 bytes: self.bytes,
                 warmup: if self.warmup_full {
                     Warmup::Full
@@ -199,7 +199,7 @@ impl CachePanel {
                 lru_by_stack: false,
             },
         };
-        p.validate().map_err(|e| e.to_string())?;
+        p.validate().map_err(|e| lang.error(&e))?;
         Ok(p)
     }
 
@@ -220,13 +220,14 @@ impl CachePanel {
     /// Start a run: a logged job when a workspace is open, else a local task.
     fn start(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context, label: String, p: CacheSimParams) {
         self.error = None;
+        let lang = cx.lang;
         match CacheSimJob::from_params(p.clone()) {
-            Err(e) => self.error = Some(e.to_string()),
+            Err(e) => self.error = Some(lang.error(&e)),
             Ok(job) => {
                 if let Some(h) = cx.start_job(Box::new(job)) {
                     self.running.push((label, h));
                 } else {
-                    let t = Task::spawn(ctx, move || p.execute(&()).map_err(|e| e.to_string()));
+                    let t = Task::spawn(ctx, move || p.execute(&()).map_err(|e| lang.error(&e)));
                     self.local.push((label, t));
                 }
             }
@@ -239,7 +240,7 @@ impl CachePanel {
         self.reports.push((label, r));
     }
 
-    fn poll(&mut self) {
+    fn poll(&mut self, lang: Lang) {
         let mut still = Vec::new();
         for (label, h) in std::mem::take(&mut self.running) {
             let s = h.snapshot();
@@ -250,9 +251,9 @@ impl CachePanel {
             match s.state {
                 JobState::Done(v) => match CacheSimJob::decode(&v) {
                     Ok(r) => self.store(label, r),
-                    Err(e) => self.error = Some(e.to_string()),
+                    Err(e) => self.error = Some(lang.error(&e)),
                 },
-                JobState::Failed { message, .. } => self.error = Some(message),
+                JobState::Failed { code, .. } => self.error = Some(lang.error_code(&code)),
                 _ => {}
             }
         }
@@ -390,7 +391,7 @@ impl CachePanel {
             Src::Stored => {
                 if let Some(path) = self.workspace.clone() {
                     self.stored.update(ui.ctx(), move || {
-                        persist::list_at(&path).map_err(|e| e.to_string())
+                        persist::list_at(&path).map_err(|e| lang.error(&e))
                     });
                 }
                 match &self.stored.value {
@@ -427,7 +428,7 @@ impl CachePanel {
                 match self.source() {
                     Ok(src) => {
                         self.stats_task = Some(Task::spawn(ui.ctx(), move || {
-                            src.load().map(|t| t.stats()).map_err(|e| e.to_string())
+                            src.load().map(|t| t.stats()).map_err(|e| lang.error(&e))
                         }))
                     }
                     Err(e) => self.error = Some(e),
@@ -489,7 +490,7 @@ impl CachePanel {
                 .add_enabled(!self.busy(), egui::Button::new(lang.t("cache.run")))
                 .clicked()
             {
-                match self.params() {
+                match self.params(cx.lang) {
                     Ok(p) => {
                         let label = self.label();
                         self.start(cx, ui.ctx(), label, p);
@@ -510,7 +511,7 @@ impl CachePanel {
                     .collect();
                 self.bytes = false;
                 self.warmup_full = false;
-                match self.params() {
+                match self.params(cx.lang) {
                     Ok(p) => {
                         let label = self.label();
                         self.start(cx, ui.ctx(), label, p);
@@ -542,7 +543,7 @@ impl CachePanel {
                     .collect();
                     for page in [false, true] {
                         self.page_view = page;
-                        match self.params() {
+                        match self.params(cx.lang) {
                             Ok(p) => {
                                 let label = self.label();
                                 self.start(cx, ui.ctx(), label, p);
@@ -561,17 +562,17 @@ impl CachePanel {
                 match (self.source(), SizeSpec::parse_list(&self.sizes, "sizes")) {
                     (Ok(src), Ok(sizes)) => {
                         self.tune_task = Some(Task::spawn(ui.ctx(), move || {
-                            let t = src.load().map_err(|e| e.to_string())?;
+                            let t = src.load().map_err(|e| lang.error(&e))?;
                             let units: Vec<u64> =
                                 sizes.iter().map(|s| s.resolve(t.distinct as u64)).collect();
                             let deltas = [
                                 0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995, 0.9999, 1.0,
                             ];
-                            sim::tune_decay(&t, &units, &deltas, &()).map_err(|e| e.to_string())
+                            sim::tune_decay(&t, &units, &deltas, &()).map_err(|e| lang.error(&e))
                         }));
                     }
                     (Err(e), _) => self.error = Some(e),
-                    (_, Err(e)) => self.error = Some(e.to_string()),
+                    (_, Err(e)) => self.error = Some(lang.error(&e)),
                 }
             }
             if self.busy() || self.tune_task.is_some() {
@@ -610,7 +611,7 @@ impl CachePanel {
 
 impl LabPanel for CachePanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
-        self.poll();
+        self.poll(cx.lang);
         let lang = cx.lang;
         let ws = cx.session.map(|s| s.path.clone());
         if ws != self.workspace {

@@ -103,7 +103,7 @@ impl ClassifyPanel {
     }
 
     fn start_features(&mut self, cx: &mut Cx<'_>) {
-        let base = match self.form.config() {
+        let base = match self.form.config(cx.lang) {
             Ok(c) => c,
             Err(e) => {
                 self.error = Some(e);
@@ -126,7 +126,7 @@ impl ClassifyPanel {
     }
 
     fn start_size(&mut self, cx: &mut Cx<'_>) {
-        match self.form.config() {
+        match self.form.config(cx.lang) {
             Ok(c) => self.start_sweep(
                 cx,
                 What::Size,
@@ -145,7 +145,7 @@ impl ClassifyPanel {
                 self.start_features(cx);
             }
             if ui.button(lang.t("classify.run_k")).clicked() {
-                match self.form.config() {
+                match self.form.config(lang) {
                     Ok(c) => self.start_sweep(
                         cx,
                         What::K,

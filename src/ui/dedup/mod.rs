@@ -118,10 +118,10 @@ impl Form {
         })
     }
 
-    fn config(&self) -> Result<Config, String> {
+    fn config(&self, lang: Lang) -> Result<Config, String> {
         let mut c = Config::default();
         for (k, v) in &self.params {
-            c.set(k, v).map_err(|e| e.to_string())?;
+            c.set(k, v).map_err(|e| lang.error(&e))?;
         }
         Ok(c)
     }
@@ -226,6 +226,7 @@ impl LabPanel for DedupPanel {
 }
 
 fn load_compared(
+    lang: Lang,
     v: Value,
     params: Value,
     ws: Option<std::path::PathBuf>,
@@ -239,9 +240,9 @@ fn load_compared(
     };
     let mut pairs = Vec::new();
     if let (Some(ws), Some(id)) = (ws, id) {
-        let ws = crate::engine::store::Workspace::open_existing(&ws).map_err(|e| e.to_string())?;
+        let ws = crate::engine::store::Workspace::open_existing(&ws).map_err(|e| lang.error(&e))?;
         pairs = crate::engine::jobs::load_detail(&ws, id, PAIRS_DETAIL)
-            .map_err(|e| e.to_string())?
+            .map_err(|e| lang.error(&e))?
             .unwrap_or_default();
     }
     Ok(Compared {
@@ -258,6 +259,7 @@ fn load_compared(
 impl DedupPanel {
     fn poll(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
         let ws = cx.session.map(|s| s.path.clone());
+        let lang = cx.lang;
         let mut still = Vec::new();
         for (what, h) in std::mem::take(&mut self.running) {
             let s = h.snapshot();
@@ -269,8 +271,9 @@ impl DedupPanel {
                 JobState::Done(v) => match what {
                     What::Compare => {
                         let (ws, id, params) = (ws.clone(), s.id, s.params.clone());
-                        self.loading =
-                            Some(Task::spawn(ctx, move || load_compared(v, params, ws, id)));
+                        self.loading = Some(Task::spawn(ctx, move || {
+                            load_compared(lang, v, params, ws, id)
+                        }));
                     }
                     What::Sweep(name) => match serde_json::from_value(v["points"].clone()) {
                         Ok(points) => {
@@ -285,7 +288,7 @@ impl DedupPanel {
                         Err(e) => self.error = Some(e.to_string()),
                     },
                 },
-                JobState::Failed { message, .. } => self.error = Some(message),
+                JobState::Failed { code, .. } => self.error = Some(lang.error_code(&code)),
                 _ => {}
             }
         }
@@ -325,8 +328,9 @@ impl DedupPanel {
         }
         if self.corpus_task.is_none() {
             let ws = cx.session.map(|s| s.path.clone());
+            let lang = cx.lang;
             self.corpus_task = Some(Task::spawn(ctx, move || {
-                let c = src.load(ws.as_deref()).map_err(|e| e.to_string())?;
+                let c = src.load(ws.as_deref()).map_err(|e| lang.error(&e))?;
                 Ok((src, Arc::new(c)))
             }));
         }
@@ -355,7 +359,7 @@ impl DedupPanel {
             };
             let config = match config {
                 Some(c) => c,
-                None => self.form.config()?,
+                None => self.form.config(cx.lang)?,
             };
             let methods = methods.unwrap_or_else(|| self.form.chosen());
             if methods.is_empty() {
@@ -364,7 +368,7 @@ impl DedupPanel {
             let sweep = sweep
                 .map(SweepSpec::parse)
                 .transpose()
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| cx.lang.error(&e))?;
             let engine = if sweep.is_some() {
                 crate::engine::exec::EngineConfig::default()
             } else {
@@ -377,7 +381,7 @@ impl DedupPanel {
                 sweep,
                 engine,
             })
-            .map_err(|e| e.to_string())
+            .map_err(|e| cx.lang.error(&e))
         })();
         match built {
             Ok(job) => match cx.start_job(Box::new(job)) {
@@ -492,7 +496,7 @@ impl DedupPanel {
                     f.params = param_texts(&Config::default());
                 }
             });
-        if let Err(e) = f.config() {
+        if let Err(e) = f.config(lang) {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
     }
@@ -547,7 +551,7 @@ mod tests {
         let p = DedupParams {
             source: f.source().unwrap(),
             methods: f.chosen(),
-            config: f.config().unwrap(),
+            config: f.config(Lang::En).unwrap(),
             sweep: None,
             engine: Default::default(),
         };
@@ -561,7 +565,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(panel.form.source().unwrap(), p.source);
-        assert_eq!(panel.form.config().unwrap().n_keywords, 7);
+        assert_eq!(panel.form.config(Lang::En).unwrap().n_keywords, 7);
         assert_eq!(panel.form.chosen(), vec!["ccdet".to_string()]);
         assert!(
             panel
@@ -574,6 +578,6 @@ mod tests {
     fn a_bad_parameter_is_refused_by_name() {
         let mut f = Form::default();
         f.params.iter_mut().find(|p| p.0 == "delta").unwrap().1 = "x".into();
-        assert!(f.config().unwrap_err().contains("delta"));
+        assert!(f.config(Lang::En).unwrap_err().contains("delta"));
     }
 }

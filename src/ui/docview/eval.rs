@@ -86,14 +86,15 @@ fn order(p: &EvalPage) -> (u8, f64) {
 
 /// Read a finished job's result (in a task).
 fn parse(
+    lang: Lang,
     v: serde_json::Value,
     run: Option<(PathBuf, i64)>,
     truth_dir: Option<PathBuf>,
 ) -> Result<Report, String> {
-    let mut r: EvalReport = CleanEval::decode(&v).map_err(|e| e.to_string())?;
+    let mut r: EvalReport = CleanEval::decode(&v).map_err(|e| lang.error(&e))?;
     if let Some((ws, id)) = run {
-        let ws = crate::engine::store::Workspace::open_existing(&ws).map_err(|e| e.to_string())?;
-        r = r.attach_pages(&ws, id).map_err(|e| e.to_string())?;
+        let ws = crate::engine::store::Workspace::open_existing(&ws).map_err(|e| lang.error(&e))?;
+        r = r.attach_pages(&ws, id).map_err(|e| lang.error(&e))?;
     }
     r.pages.sort_by(|a, b| {
         let (ga, fa) = order(a);
@@ -106,7 +107,7 @@ fn parse(
 }
 
 impl EvalState {
-    pub(super) fn poll(&mut self, ctx: &egui::Context, workspace: Option<&Path>) {
+    pub(super) fn poll(&mut self, ctx: &egui::Context, lang: Lang, workspace: Option<&Path>) {
         if !self.defaults_asked {
             self.defaults_asked = true;
             self.defaults = Some(Task::spawn(ctx, || {
@@ -137,9 +138,9 @@ impl EvalState {
                     JobState::Done(v) => {
                         let truth = self.run_truth.take();
                         let run = workspace.map(Path::to_path_buf).zip(s.id);
-                        self.parsing = Some(Task::spawn(ctx, move || parse(v, run, truth)));
+                        self.parsing = Some(Task::spawn(ctx, move || parse(lang, v, run, truth)));
                     }
-                    JobState::Failed { message, .. } => self.error = Some(message),
+                    JobState::Failed { code, .. } => self.error = Some(lang.error_code(&code)),
                     _ => self.cancelled = true,
                 }
             }
@@ -189,7 +190,7 @@ fn start(cx: &mut Cx<'_>, me: &mut super::DocViewPanel) {
                 st.run_truth = truth;
             }
         }
-        Err(e) => st.error = Some(e.to_string()),
+        Err(e) => st.error = Some(lang.error(&e)),
     }
 }
 

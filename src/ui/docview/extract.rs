@@ -102,8 +102,8 @@ pub(crate) struct ExtractState {
 }
 
 /// The bundled sample web, built once on first need (called in a task).
-fn sample_web() -> Result<Arc<SampleWeb>, String> {
-    SampleWeb::shared(false).map_err(|e| e.to_string())
+fn sample_web(lang: Lang) -> Result<Arc<SampleWeb>, String> {
+    SampleWeb::shared(false).map_err(|e| lang.error(&e))
 }
 
 /// Read a page (in a task).
@@ -144,12 +144,12 @@ fn load(lang: Lang, r: PageRef, ws: Option<PathBuf>, want_truth: bool) -> Result
                     .map(|p| p.body.clone())
             };
             if let Some(ws) = ws {
-                let ws = Workspace::open_existing(&ws).map_err(|e| e.to_string())?;
+                let ws = Workspace::open_existing(&ws).map_err(|e| lang.error(&e))?;
                 if let Some((bytes, ct)) =
-                    inspect::latest_content(&ws, &u).map_err(|e| e.to_string())?
+                    inspect::latest_content(&ws, &u).map_err(|e| lang.error(&e))?
                 {
                     let truth = if want_truth {
-                        sample_web().ok().and_then(|w| truth(&w))
+                        sample_web(lang).ok().and_then(|w| truth(&w))
                     } else {
                         None
                     };
@@ -164,7 +164,7 @@ fn load(lang: Lang, r: PageRef, ws: Option<PathBuf>, want_truth: bool) -> Result
                 }
             }
             // Not stored: the sample web has it when it is one of its pages.
-            let web = sample_web()?;
+            let web = sample_web(lang)?;
             let res = web
                 .at(&u)
                 .ok_or_else(|| lang.tf("docview.not_found", &[&u]))?;
@@ -182,12 +182,13 @@ fn load(lang: Lang, r: PageRef, ws: Option<PathBuf>, want_truth: bool) -> Result
 
 /// Clean a page (in a task); with `need_html`, also decode and tokenize it for the raw view.
 fn run(
+    lang: Lang,
     page: &Page,
     params: &Params,
     charset: Option<&str>,
     need_html: bool,
 ) -> Result<Extracted, String> {
-    let params = params.clone().validated().map_err(|e| e.to_string())?;
+    let params = params.clone().validated().map_err(|e| lang.error(&e))?;
     // The first call loads the dictionary; keep it out of the timing.
     Segmenter::shared();
     let t0 = Instant::now();
@@ -198,7 +199,7 @@ fn run(
         charset,
         &params,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| lang.error(&e))?;
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     let html = need_html.then(|| {
         let tld = page
@@ -313,7 +314,7 @@ impl ExtractState {
             let (params, charset) = (cur.params.clone(), cur.charset);
             self.running = Some((
                 cur,
-                Task::spawn(ctx, move || run(&page, &params, charset, need_html)),
+                Task::spawn(ctx, move || run(lang, &page, &params, charset, need_html)),
             ));
         }
     }
@@ -353,7 +354,7 @@ pub(super) fn show(
                         },
                     )
                 })
-                .map_err(|e| e.to_string())
+                .map_err(|e| lang.error(&e))
         });
     }
     if ui.available_width() >= 1000.0 {

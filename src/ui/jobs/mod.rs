@@ -44,7 +44,7 @@ struct RowView {
 
 /// The filtered log with its display strings.
 struct LogView {
-    key: (u64, String, Option<String>, Option<String>),
+    key: (u64, String, Option<String>, Option<String>, Lang),
     rows: Vec<RowView>,
     kinds: Vec<String>,
     /// Indices into `rows` that pass the filter.
@@ -52,14 +52,18 @@ struct LogView {
 }
 
 impl LogView {
-    fn build(log: &[JobRecord], key: (u64, String, Option<String>, Option<String>)) -> LogView {
+    fn build(
+        log: &[JobRecord],
+        key: (u64, String, Option<String>, Option<String>, Lang),
+    ) -> LogView {
+        let lang = key.4;
         let rows: Vec<RowView> = log
             .iter()
             .map(|r| {
                 let params = r.params.to_string();
                 let result = match (&r.result, &r.error) {
                     (Some(v), _) => v.to_string(),
-                    (None, Some(e)) => e.clone(),
+                    (None, Some(_)) => failure(lang, r),
                     _ => String::new(),
                 };
                 RowView {
@@ -172,7 +176,7 @@ fn new_job_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
                             me.form_note = None;
                             cx.start_job(Box::new(job));
                         }
-                        Err(e) => me.form_note = Some((e.to_string(), true)),
+                        Err(e) => me.form_note = Some((lang.error(&e), true)),
                     }
                 }
             });
@@ -257,7 +261,7 @@ fn last_finished_section(cx: &Cx<'_>, ui: &mut Ui) {
     let (word, detail) = match &s.state {
         JobState::Done(v) => (lang.t("jobstatus.done"), compact_json(v, 400)),
         JobState::Cancelled => (lang.t("jobstatus.cancelled"), String::new()),
-        JobState::Failed { message, .. } => (lang.t("jobstatus.failed"), message.clone()),
+        JobState::Failed { code, .. } => (lang.t("jobstatus.failed"), lang.error_code(code)),
         _ => return,
     };
     ui.label(
@@ -289,6 +293,7 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
         me.filter_text.clone(),
         me.status_filter.clone(),
         me.kind_filter.clone(),
+        cx.lang,
     );
     if me.view.as_ref().is_none_or(|v| v.key != key) {
         me.view = Some(LogView::build(
@@ -415,6 +420,15 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
     }
 }
 
+/// A logged run's failure in the UI's language: its code when the row has one (written since
+/// schema v10), else the English message as logged.
+fn failure(lang: Lang, r: &JobRecord) -> String {
+    match (&r.error_code, &r.error) {
+        (Some(c), _) => lang.error_code(c),
+        (None, e) => e.clone().unwrap_or_default(),
+    }
+}
+
 fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
     let lang = cx.lang;
     let mut reopen = false;
@@ -447,9 +461,9 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
                     RichText::new(serde_json::to_string_pretty(v).unwrap_or_default()).monospace(),
                 );
             }
-            if let Some(e) = &r.error {
+            if r.error.is_some() {
                 ui.label(RichText::new(lang.t("jobs.error")).strong());
-                ui.colored_label(ui.visuals().error_fg_color, e);
+                ui.colored_label(ui.visuals().error_fg_color, failure(lang, r));
             }
             let reopenable = crate::workbench::owner_of(&r.kind).is_some();
             if ui
@@ -473,7 +487,7 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
             Some(Ok(job)) => {
                 cx.start_job(job);
             }
-            Some(Err(e)) => cx.request(Request::Status(e.to_string())),
+            Some(Err(e)) => cx.request(Request::Status(cx.lang.error(&e))),
             None => {}
         }
     }
@@ -503,7 +517,7 @@ impl LabPanel for JobsPanel {
         params: &serde_json::Value,
         lang: Lang,
     ) -> Result<(), String> {
-        let p = Calibrate::params_from_json(params).map_err(|e| e.to_string())?;
+        let p = Calibrate::params_from_json(params).map_err(|e| lang.error(&e))?;
         self.calibrate = p;
         self.form_note = Some((lang.tf("jobs.reopened", &[&id]), false));
         Ok(())

@@ -159,7 +159,7 @@ fn format_name(lang: Lang, f: Format) -> &'static str {
 }
 
 impl QuerylogPanel {
-    fn stats_config(&self) -> Result<StatsConfig, String> {
+    fn stats_config(&self, lang: Lang) -> Result<StatsConfig, String> {
         let parse = |s: &str, what: &str| -> Result<Option<i64>, String> {
             let s = s.trim();
             if s.is_empty() {
@@ -188,7 +188,7 @@ impl QuerylogPanel {
             user_sample_pct: self.user_sample,
             ..StatsConfig::default()
         };
-        cfg.validate().map_err(|e| e.to_string())?;
+        cfg.validate().map_err(|e| lang.error(&e))?;
         Ok(cfg)
     }
 
@@ -201,7 +201,8 @@ impl QuerylogPanel {
 
     fn start(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
         let workspace = cx.session.map(|s| s.path.clone());
-        let cfg = match self.stats_config() {
+        let lang = cx.lang;
+        let cfg = match self.stats_config(lang) {
             Ok(c) => c,
             Err(e) => {
                 self.error = Some(e);
@@ -239,7 +240,7 @@ impl QuerylogPanel {
                     Ok(job) => {
                         self.stats_job = cx.start_job(Box::new(job)).map(|h| (h, file, ran_on));
                     }
-                    Err(e) => self.error = Some(e.to_string()),
+                    Err(e) => self.error = Some(lang.error(&e)),
                 }
                 return;
             }
@@ -311,7 +312,7 @@ impl QuerylogPanel {
                     )),
                 },
             };
-            r.map_err(|e| e.to_string())
+            r.map_err(|e| lang.error(&e))
         }));
     }
 
@@ -396,7 +397,7 @@ impl QuerylogPanel {
                 if let Some(s) = cx.session {
                     let path = s.path.clone();
                     self.stored.update(ui.ctx(), move || {
-                        persist::list_at(&path).map_err(|e| e.to_string())
+                        persist::list_at(&path).map_err(|e| lang.error(&e))
                     });
                 }
                 match &self.stored.value {
@@ -510,11 +511,11 @@ impl QuerylogPanel {
                 self.import = cx.start_job(Box::new(job));
                 self.error = None;
             }
-            Err(e) => self.error = Some(e.to_string()),
+            Err(e) => self.error = Some(cx.lang.error(&e)),
         }
     }
 
-    fn poll(&mut self) {
+    fn poll(&mut self, lang: Lang) {
         if let Some(t) = &self.task
             && let Some(r) = t.poll()
         {
@@ -546,9 +547,9 @@ impl QuerylogPanel {
                     self.stats_job = None;
                 }
                 JobState::Cancelled => self.stats_job = None,
-                JobState::Failed { message, .. } => {
+                JobState::Failed { code, .. } => {
                     self.stats_job = None;
-                    self.error = Some(message);
+                    self.error = Some(lang.error_code(&code));
                 }
                 _ => {}
             }
@@ -560,9 +561,9 @@ impl QuerylogPanel {
                     self.import = None;
                     self.stored.invalidate();
                 }
-                JobState::Failed { message, .. } => {
+                JobState::Failed { code, .. } => {
                     self.import = None;
-                    self.error = Some(message);
+                    self.error = Some(lang.error_code(&code));
                 }
                 _ => {}
             }
@@ -588,7 +589,8 @@ impl QuerylogPanel {
             .clone()
             .unwrap_or_else(std::env::temp_dir)
             .join(format!("querylog-stream-{}.txt", std::process::id()));
-        let cfg = self.stats_config().unwrap_or_default();
+        let lang = cx.lang;
+        let cfg = self.stats_config(lang).unwrap_or_default();
         let file = file.clone();
         // Reading and writing on a background thread; `poll` records the outcome.
         self.sending = Some(Task::spawn(ctx, move || {
@@ -608,7 +610,7 @@ impl QuerylogPanel {
                 })?;
                 Ok(out.clone())
             })();
-            r.map_err(|e| e.to_string())
+            r.map_err(|e| lang.error(&e))
         }));
         self.sent = None;
     }
@@ -617,7 +619,7 @@ impl QuerylogPanel {
 impl LabPanel for QuerylogPanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let lang = cx.lang;
-        self.poll();
+        self.poll(lang);
         if let Some(t) = &self.sending
             && let Some(r) = t.poll()
         {

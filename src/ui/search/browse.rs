@@ -72,14 +72,14 @@ impl Browser {
     }
 }
 
-fn open_term(b: &mut Browser, s: &Arc<Searcher>, ctx: &egui::Context, term: String) {
+fn open_term(b: &mut Browser, s: &Arc<Searcher>, lang: Lang, ctx: &egui::Context, term: String) {
     let s = s.clone();
     b.view_task = Some(Task::spawn(ctx, move || {
-        browse::term_view(&s.index, &term).map_err(|e| e.to_string())
+        browse::term_view(&s.index, &term).map_err(|e| lang.error(&e))
     }));
 }
 
-fn open_doc(b: &mut Browser, s: &Arc<Searcher>, ctx: &egui::Context, key: String) {
+fn open_doc(b: &mut Browser, s: &Arc<Searcher>, lang: Lang, ctx: &egui::Context, key: String) {
     let s = s.clone();
     b.doc_task = Some(Task::spawn(ctx, move || {
         let ix = &s.index;
@@ -87,7 +87,7 @@ fn open_doc(b: &mut Browser, s: &Arc<Searcher>, ctx: &egui::Context, key: String
             .find_doc(&key)
             .or_else(|| key.parse::<u32>().ok().filter(|&d| (d as usize) < ix.len()))
             .ok_or_else(|| format!("{key}: ∅"))?;
-        let terms = browse::doc_terms(ix, id).map_err(|e| e.to_string())?;
+        let terms = browse::doc_terms(ix, id).map_err(|e| lang.error(&e))?;
         Ok((id, ix.docs[id as usize].title.clone(), terms))
     }));
 }
@@ -123,7 +123,7 @@ pub(super) fn browse_ui(b: &mut Browser, s: Option<Arc<Searcher>>, lang: Lang, u
         let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if ui.button(lang.t("search.doc_terms")).clicked() || enter {
             let key = b.doc_key.trim().to_string();
-            open_doc(b, &s, &ctx, key);
+            open_doc(b, &s, lang, &ctx, key);
         }
         if b.busy() {
             ui.spinner();
@@ -165,11 +165,11 @@ pub(super) fn browse_ui(b: &mut Browser, s: Option<Arc<Searcher>>, lang: Lang, u
                 });
         });
     if let Some(t) = pick_term {
-        open_term(b, &s, &ctx, t);
+        open_term(b, &s, lang, &ctx, t);
     }
     if let Some(k) = pick_doc {
         b.doc_key = k.clone();
-        open_doc(b, &s, &ctx, k);
+        open_doc(b, &s, lang, &ctx, k);
     }
 }
 

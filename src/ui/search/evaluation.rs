@@ -76,7 +76,7 @@ fn thucnews_dir() -> PathBuf {
 }
 
 /// The THUCNews dev-titles index, built once into the temp folder.
-fn thucnews_searcher() -> Result<Searcher, String> {
+fn thucnews_searcher(lang: Lang) -> Result<Searcher, String> {
     let dir = std::env::temp_dir().join("tianwang-thucnews-dev.index");
     if let Ok(s) = Searcher::open(&dir) {
         return Ok(s);
@@ -84,13 +84,13 @@ fn thucnews_searcher() -> Result<Searcher, String> {
     let src = Source::Tsv {
         path: thucnews_dir().join("dev.txt"),
     };
-    build(&src, None, &dir, &IndexConfig::default(), &()).map_err(|e| e.to_string())?;
-    Searcher::open(&dir).map_err(|e| e.to_string())
+    build(&src, None, &dir, &IndexConfig::default(), &()).map_err(|e| lang.error(&e))?;
+    Searcher::open(&dir).map_err(|e| lang.error(&e))
 }
 
-fn specs(a: &str, b: &str) -> Result<(RankConfig, RankConfig), String> {
-    let pa = RankConfig::parse_spec(a).map_err(|e| format!("A: {e}"))?;
-    let pb = RankConfig::parse_spec(b).map_err(|e| format!("B: {e}"))?;
+fn specs(lang: Lang, a: &str, b: &str) -> Result<(RankConfig, RankConfig), String> {
+    let pa = RankConfig::parse_spec(a).map_err(|e| format!("A: {}", lang.error(&e)))?;
+    let pb = RankConfig::parse_spec(b).map_err(|e| format!("B: {}", lang.error(&e)))?;
     Ok((pa, pb))
 }
 
@@ -120,9 +120,9 @@ impl EvalTab {
         }
     }
 
-    fn start_eval(&mut self, ctx: &egui::Context, ws_searcher: Option<Arc<Searcher>>) {
+    fn start_eval(&mut self, lang: Lang, ctx: &egui::Context, ws_searcher: Option<Arc<Searcher>>) {
         self.error = None;
-        let (a, b) = match specs(&self.spec_a, &self.spec_b) {
+        let (a, b) = match specs(lang, &self.spec_a, &self.spec_b) {
             Ok(x) => x,
             Err(e) => {
                 self.error = Some(e);
@@ -135,14 +135,14 @@ impl EvalTab {
             self.qrels.trim().to_string(),
         );
         self.task = Some(Task::spawn(ctx, move || {
-            let err = |e: crate::engine::error::EngineError| e.to_string();
+            let err = |e: crate::engine::error::EngineError| lang.error(&e);
             let (searcher, queries, qrels) = if builtin {
                 let d = thucnews_dir();
                 let (q, r) =
                     thucnews_queries(&d.join("dev.txt"), &d.join("test.txt"), 20).map_err(err)?;
-                (Arc::new(thucnews_searcher()?), q, r)
+                (Arc::new(thucnews_searcher(lang)?), q, r)
             } else {
-                let s = ws_searcher.ok_or("--index: the workspace has no index yet")?;
+                let s = ws_searcher.ok_or(lang.t("search.no_index"))?;
                 let q = read_queries(std::path::Path::new(&qf)).map_err(err)?;
                 let r = read_qrels(std::path::Path::new(&rf)).map_err(err)?;
                 (s, q, r)
@@ -160,9 +160,9 @@ impl EvalTab {
         }));
     }
 
-    fn start_compare(&mut self, ctx: &egui::Context, searcher: Arc<Searcher>) {
+    fn start_compare(&mut self, lang: Lang, ctx: &egui::Context, searcher: Arc<Searcher>) {
         self.error = None;
-        let (a, b) = match specs(&self.spec_a, &self.spec_b) {
+        let (a, b) = match specs(lang, &self.spec_a, &self.spec_b) {
             Ok(x) => x,
             Err(e) => {
                 self.error = Some(e);
@@ -177,8 +177,8 @@ impl EvalTab {
                 abstracts: false,
                 ..SearchOptions::default()
             };
-            let ra = searcher.search(&q, &a, &opt).map_err(|e| e.to_string())?;
-            let rb = searcher.search(&q, &b, &opt).map_err(|e| e.to_string())?;
+            let ra = searcher.search(&q, &a, &opt).map_err(|e| lang.error(&e))?;
+            let rb = searcher.search(&q, &b, &opt).map_err(|e| lang.error(&e))?;
             let list = |r: &crate::engine::index::search::SearchResult| -> Vec<(String, String)> {
                 r.hits
                     .iter()
@@ -235,7 +235,7 @@ impl EvalTab {
                 .add_enabled(!self.busy(), egui::Button::new(lang.t("search.eval_run")))
                 .clicked()
             {
-                self.start_eval(ui.ctx(), searcher.clone());
+                self.start_eval(lang, ui.ctx(), searcher.clone());
             }
             if self.task.is_some() {
                 ui.spinner();
@@ -323,7 +323,7 @@ impl EvalTab {
                 .clicked()
                 && let Some(s) = searcher.clone()
             {
-                self.start_compare(ui.ctx(), s);
+                self.start_compare(lang, ui.ctx(), s);
             }
             if self.cmp_task.is_some() {
                 ui.spinner();

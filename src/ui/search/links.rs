@@ -44,19 +44,19 @@ impl Default for LinksTab {
 const SMALL: [(u32, u32); 5] = [(0, 1), (0, 2), (1, 2), (2, 0), (3, 2)];
 const NAMES: [&str; 5] = ["A", "B", "C", "D", "E"];
 
-fn small_graph() -> Result<Graph, String> {
+fn small_graph(lang: Lang) -> Result<Graph, String> {
     Graph::from_edges(
         NAMES.iter().map(|s| s.to_string()).collect(),
         vec![None; 5],
         SMALL.to_vec(),
         GraphStats::default(),
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| lang.error(&e))
 }
 
 /// PageRank of the class graph after exactly `iters` iterations (0 = the uniform start).
-fn small_after(iters: usize, damping: f64) -> Result<Vec<f64>, String> {
-    let g = small_graph()?;
+fn small_after(lang: Lang, iters: usize, damping: f64) -> Result<Vec<f64>, String> {
+    let g = small_graph(lang)?;
     if iters == 0 {
         return Ok(vec![0.2; 5]);
     }
@@ -68,7 +68,7 @@ fn small_after(iters: usize, damping: f64) -> Result<Vec<f64>, String> {
     };
     pagerank(&g, &cfg, &(), &mut ())
         .map(|r| r.scores)
-        .map_err(|e| e.to_string())
+        .map_err(|e| lang.error(&e))
 }
 
 impl LinksTab {
@@ -102,7 +102,7 @@ impl LinksTab {
                 let d = self.damping;
                 self.error = None;
                 self.task = Some(Task::spawn(ui.ctx(), move || {
-                    let err = |e: crate::engine::error::EngineError| e.to_string();
+                    let err = |e: crate::engine::error::EngineError| lang.error(&e);
                     let ws = crate::engine::store::Workspace::open_existing(&path).map_err(err)?;
                     let g = Graph::from_workspace(&ws).map_err(err)?;
                     let cfg = PageRankConfig {
@@ -185,8 +185,8 @@ impl LinksTab {
             }
             ui.label(lang.tf("search.step_count", &[&self.steps]));
         });
-        let now = small_after(self.steps, self.damping);
-        let done = small_after(1000, self.damping);
+        let now = small_after(lang, self.steps, self.damping);
+        let done = small_after(lang, 1000, self.damping);
         match (now, done) {
             (Ok(now), Ok(done)) => {
                 egui::Grid::new("search_step").striped(true).show(ui, |ui| {

@@ -25,6 +25,7 @@ use serde_json::Value;
 use super::Lang;
 use super::panel::{Cx, LabPanel, logged};
 use super::task::Task;
+use crate::engine::error::EngineError;
 use crate::engine::index::build::IndexConfig;
 use crate::engine::index::job::{IndexBuildJob, IndexBuildParams};
 use crate::engine::index::reader::sidecar;
@@ -43,8 +44,9 @@ const PER_PAGE: usize = 10;
 enum IndexState {
     /// Not looked at yet, or being opened.
     Unknown,
-    /// No usable index: why.
-    Missing(String),
+    /// No usable index: whether there is none at all (else it is damaged or unreadable), and
+    /// why, in the UI's language.
+    Missing { none: bool, why: String },
     Ready {
         searcher: Arc<Searcher>,
         /// The workspace has snapshots newer than the index.
@@ -54,7 +56,7 @@ enum IndexState {
 
 /// What opening the index found (off the UI thread).
 struct Opened {
-    searcher: Result<Arc<Searcher>, String>,
+    searcher: Result<Arc<Searcher>, (bool, String)>,
     stale: bool,
 }
 
@@ -163,14 +165,17 @@ impl SearchPanel {
         };
         let path = sess.path.clone();
         let reader = sess.reader.clone();
+        let lang = cx.lang;
         self.open_task = Some(Task::spawn(ctx, move || {
             match Searcher::open(&sidecar(&path)) {
                 Err(e) => Opened {
-                    searcher: Err(e.to_string()),
+                    searcher: Err((matches!(e, EngineError::NoIndex { .. }), lang.error(&e))),
                     stale: false,
                 },
                 Ok(s) => {
-                    let stale = reader.read(|ws| s.index.is_stale(ws)).unwrap_or(false);
+                    let stale = reader
+                        .read(lang, |ws| s.index.is_stale(ws))
+                        .unwrap_or(false);
                     Opened {
                         searcher: Ok(Arc::new(s)),
                         stale,
@@ -201,23 +206,24 @@ impl SearchPanel {
                     stale,
                 }) => IndexState::Ready { searcher, stale },
                 Ok(Opened {
-                    searcher: Err(e), ..
-                })
-                | Err(e) => IndexState::Missing(e),
+                    searcher: Err((none, why)),
+                    ..
+                }) => IndexState::Missing { none, why },
+                Err(why) => IndexState::Missing { none: false, why },
             };
             self.browse.index_changed();
             // Results of the old index are re-asked of the new one.
             if let Some(a) = self.asked.clone()
                 && self.searcher().is_some()
             {
-                self.ask(ctx, a);
+                self.ask(cx.lang, ctx, a);
             }
         }
         if let Some(h) = &self.build {
             let s = h.snapshot();
             if s.state.is_finished() {
-                if let JobState::Failed { message, .. } = s.state {
-                    self.error = Some(message);
+                if let JobState::Failed { code, .. } = s.state {
+                    self.error = Some(cx.lang.error_code(&code));
                 }
                 self.build = None;
                 self.open_index(cx, ctx);
@@ -241,7 +247,7 @@ impl SearchPanel {
             engine: self.build_engine.clone(),
         };
         match IndexBuildJob::from_params(params) {
-            Err(e) => self.error = Some(e.to_string()),
+            Err(e) => self.error = Some(cx.lang.error(&e)),
             Ok(job) => {
                 self.error = None;
                 self.build = cx.start_job(Box::new(job));
@@ -265,8 +271,13 @@ impl SearchPanel {
                     ui.spinner();
                     ui.label(lang.t("search.opening"));
                 }
-                IndexState::Missing(why) => {
-                    ui.colored_label(warn, RichText::new(lang.t("search.no_index")).strong());
+                IndexState::Missing { none, why } => {
+                    let head = if *none {
+                        "search.no_index"
+                    } else {
+                        "search.index_unusable"
+                    };
+                    ui.colored_label(warn, RichText::new(lang.t(head)).strong());
                     ui.label(RichText::new(why).weak());
                     offer = true;
                 }
@@ -323,7 +334,7 @@ impl SearchPanel {
     }
 
     /// Run `a` now, or after the running search (only the newest waiting one is kept).
-    fn ask(&mut self, ctx: &egui::Context, a: Ask) {
+    fn ask(&mut self, lang: Lang, ctx: &egui::Context, a: Ask) {
         let Some(s) = self.searcher() else {
             return;
         };
@@ -340,7 +351,7 @@ impl SearchPanel {
             };
             let result = s
                 .search(&a.query, &a.cfg, &opt)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| lang.error(&e))?;
             let depth = SearchOptions {
                 top: RANK_DEPTH,
                 page: 0,
@@ -350,7 +361,7 @@ impl SearchPanel {
             };
             let ranks = s
                 .search(&a.query, &a.cfg, &depth)
-                .map_err(|e| e.to_string())?
+                .map_err(|e| lang.error(&e))?
                 .hits
                 .iter()
                 .map(|h| (h.id, h.rank))
@@ -365,7 +376,7 @@ impl SearchPanel {
     }
 
     /// Take a finished search; start the waiting one.
-    fn poll_search(&mut self, ctx: &egui::Context) {
+    fn poll_search(&mut self, lang: Lang, ctx: &egui::Context) {
         let Some(t) = &self.search_task else {
             return;
         };
@@ -392,7 +403,7 @@ impl SearchPanel {
             Err(e) => self.error = Some(e),
         }
         if let Some(a) = self.pending.take() {
-            self.ask(ctx, a);
+            self.ask(lang, ctx, a);
         }
     }
 
@@ -405,7 +416,7 @@ impl LabPanel for SearchPanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
         self.follow(cx, &ctx);
-        self.poll_search(&ctx);
+        self.poll_search(cx.lang, &ctx);
         let lang = cx.lang;
         ui.heading(lang.t("search.heading"));
         ui.label(RichText::new(lang.t("search.intro")).weak());
@@ -443,7 +454,7 @@ impl LabPanel for SearchPanel {
                         cfg: self.cfg.clone(),
                         page: 0,
                     };
-                    self.ask(&ctx, a);
+                    self.ask(lang, &ctx, a);
                 }
             }
             Tab::Browse => {

@@ -218,7 +218,7 @@ impl PerfModelView {
         match self.input.report() {
             Ok(_) => plots::d_of_k(ui, lang, &mut self.exports, &self.input),
             Err(e) => {
-                ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                ui.colored_label(ui.visuals().error_fg_color, lang.error(&e));
             }
         }
     }
@@ -335,7 +335,7 @@ impl PerfModelView {
         let r = match self.input.report() {
             Ok(r) => r,
             Err(e) => {
-                ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                ui.colored_label(ui.visuals().error_fg_color, lang.error(&e));
                 return;
             }
         };
@@ -615,7 +615,7 @@ impl PerfModelView {
         let r = match self.planner.report() {
             Ok(r) => r,
             Err(e) => {
-                ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                ui.colored_label(ui.visuals().error_fg_color, lang.error(&e));
                 return;
             }
         };

@@ -56,7 +56,7 @@ pub(crate) fn stirling_ui(s: &mut Stirling, ui: &mut Ui, lang: Lang, ex: &mut Ex
     });
     let key = (s.m, s.k, s.trials, s.seed);
     if s.last.as_ref().is_none_or(|(k, _)| *k != key) {
-        let r = verify_stirling(s.m, s.k, s.trials, s.seed).map_err(|e| e.to_string());
+        let r = verify_stirling(s.m, s.k, s.trials, s.seed).map_err(|e| lang.error(&e));
         s.last = Some((key, r));
     }
     let Some((_, result)) = &s.last else { return };

@@ -146,7 +146,7 @@ pub(super) fn search_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
                 cfg: p.cfg.clone(),
                 page: 0,
             };
-            p.ask(ui.ctx(), a);
+            p.ask(lang, ui.ctx(), a);
         }
         if p.searching() || p.snap_task.is_some() {
             ui.spinner();
@@ -216,10 +216,10 @@ pub(super) fn search_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
     p.selected = selected;
     let terms = r.terms.clone();
     if let Some(page) = goto {
-        p.ask(ui.ctx(), Ask { query, cfg, page });
+        p.ask(lang, ui.ctx(), Ask { query, cfg, page });
     }
     if let Some((doc, title, url)) = open_snap {
-        open_snapshot(p, ui.ctx(), doc, title, url, terms);
+        open_snapshot(p, lang, ui.ctx(), doc, title, url, terms);
     }
 }
 
@@ -312,6 +312,7 @@ fn hit_ui(
 /// Read the page's stored text and mark the query terms, in the background.
 fn open_snapshot(
     p: &mut SearchPanel,
+    lang: Lang,
     ctx: &egui::Context,
     doc: u32,
     title: String,
@@ -322,7 +323,7 @@ fn open_snapshot(
         return;
     };
     p.snap_task = Some(Task::spawn(ctx, move || {
-        let text = s.index.text(doc).map_err(|e| e.to_string())?;
+        let text = s.index.text(doc).map_err(|e| lang.error(&e))?;
         let snap = snippet::snapshot(&text, &terms);
         let mut at = 0;
         let span_chars = snap

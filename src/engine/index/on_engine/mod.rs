@@ -227,7 +227,12 @@ impl DocSink for ExportSink {
                 self.p
                     .positions
                     .values()
-                    .append_value(i32::try_from(x).map_err(internal)?);
+                    .append_value(i32::try_from(x).map_err(|_| {
+                        EngineError::invalid(
+                            "source",
+                            format!("document {}: a position beyond 2³¹ characters", d.doc),
+                        )
+                    })?);
             }
             self.p.positions.append(true);
             self.p.rows += 1;
@@ -497,11 +502,14 @@ fn read_back(
     let mut links: Vec<u8> = Vec::new();
     for_each_doc(&ex.docs, |row| {
         if row.doc as usize != docs.len() {
-            return Err(internal(format!(
-                "postings-docs: document {} where {} was due",
-                row.doc,
-                docs.len()
-            )));
+            return Err(EngineError::corrupt(
+                &ex.docs,
+                format!(
+                    "document {} where {} was due: the documents must be 0, 1, 2 … in order",
+                    row.doc,
+                    docs.len()
+                ),
+            ));
         }
         let mut info = row.info;
         info.text_off = text_off;

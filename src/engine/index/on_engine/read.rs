@@ -27,10 +27,6 @@ use crate::engine::exec::schema::{Col, SchemaDef};
 use crate::engine::index::disk::DocInfo;
 use crate::engine::index::merge::{Posting, PostingStream};
 
-fn internal(e: impl std::fmt::Display) -> EngineError {
-    EngineError::Internal(e.to_string())
-}
-
 /// Batches of the Parquet files at a path, one file after another, each file's schema checked
 /// against `def` when given (columns are then read by name, cast to the contract's types).
 struct Batches {
@@ -344,9 +340,13 @@ pub(crate) fn read_lexicon(dir: &Path) -> Result<Vec<String>> {
     pairs.sort_unstable_by_key(|p| p.0);
     for (k, (id, _)) in pairs.iter().enumerate() {
         if *id != k as i64 {
-            return Err(internal(format!(
-                "the engine's lexicon lacks or repeats term id {k} (found {id})"
-            )));
+            // The ids come from the postings input (a file the user may have made).
+            return Err(EngineError::invalid(
+                "--postings-input",
+                format!(
+                    "its term ids must run 0, 1, 2 … without a gap or a repeat; id {k} is missing or repeated (found {id})"
+                ),
+            ));
         }
     }
     Ok(pairs.into_iter().map(|p| p.1).collect())

@@ -19,7 +19,12 @@
 //!    swaps (each edit costs only the 4 shingles around it) and still sees partial reprints.
 //! 6. **CLR** (CCDet's length ratio, on normalised characters) below `t_clr` (0.5) makes the pair
 //!    `contains` (the longer one first); otherwise it is `near`, or `duplicate` when the
-//!    normalised texts are identical. Near and duplicate pairs form clusters.
+//!    normalised texts are identical. Every reported pair was compared (a member of an exact
+//!    group shares its representative's shingles); near and duplicate pairs close into
+//!    clusters, reported apart.
+//! 7. **Boilerplate** ([`super::boiler`]) is removed before step 1 by default: sentences and
+//!    lines that documents telling different stories share (a portal's disclaimer, a by-line,
+//!    template text) count neither as shared text nor in a document's size.
 //!
 //! ```
 //! use tianwang::engine::dedup::{run, Config, Doc, Method, Relation};
@@ -43,7 +48,7 @@ use crate::engine::jobs::Tick;
 
 /// A hasher for keys that are already well-mixed 64-bit hashes: the key is its own hash.
 #[derive(Default)]
-struct Prehashed(u64);
+pub(crate) struct Prehashed(u64);
 
 impl Hasher for Prehashed {
     fn finish(&self) -> u64 {
@@ -229,10 +234,9 @@ pub fn run(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
     groups.sort_unstable();
     let mut all = pairs.clone();
     let members: HashMap<usize, &Vec<usize>> = groups.iter().map(|g| (g[0], g)).collect();
+    // A member of an exact group has its representative's shingles, so the pair was compared
+    // for it too.
     for pr in &pairs {
-        if pr.relation != Relation::Contains {
-            continue; // near edges reach the whole group through the clusters
-        }
         let ga = members.get(&pr.a).map_or(vec![pr.a], |g| g.to_vec());
         let gb = members.get(&pr.b).map_or(vec![pr.b], |g| g.to_vec());
         for &a in &ga {

@@ -38,6 +38,7 @@ pub mod devset;
 pub mod eval;
 pub mod features;
 mod group;
+pub mod hardset;
 pub mod imatch;
 pub mod job;
 pub mod minhash;
@@ -50,6 +51,7 @@ pub mod scale;
 pub mod segments;
 pub mod simhash;
 pub mod strhash;
+pub mod templates;
 pub mod tianwang;
 
 use serde::{Deserialize, Serialize};

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use super::{Bar, Cli, peak_rss_mb, print_json, run_job_with_progress};
 use crate::engine::dedup::corpus::{Corpus, Input};
 use crate::engine::dedup::eval::{CompareRow, Prf, Truth, docs_per_s};
-use crate::engine::dedup::job::{DedupJob, DedupParams};
 use crate::engine::dedup::hardset::{self, Part};
+use crate::engine::dedup::job::{DedupJob, DedupParams};
 use crate::engine::dedup::report::{DevKind, Source, SweepSpec};
 use crate::engine::dedup::{Config, Method, devset, run, templates};
 use crate::engine::error::EngineError;
@@ -118,11 +118,9 @@ pub struct DedupArgs {
 fn data_flag(data: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
     match data {
         Some(d) if d.is_dir() => Ok(d.clone()),
-        Some(d) => Err(EngineError::invalid(
-            "data",
-            format!("{} is not a folder", d.display()),
-        )
-        .into()),
+        Some(d) => {
+            Err(EngineError::invalid("data", format!("{} is not a folder", d.display())).into())
+        }
         None => Err(EngineError::invalid(
             "data",
             "give the data folder development sets are built from: --data DIR (shared/data)",
@@ -156,7 +154,11 @@ fn make_devset(
                 .filter(|(k, _)| part.holds(*k, 0x7e3b))
                 .map(|(_, t)| t)
                 .collect();
-            devset::write_as(&built, dir, devset::Format::Pages(&ts, 0x9a6e ^ part as u64))?
+            devset::write_as(
+                &built,
+                dir,
+                devset::Format::Pages(&ts, 0x9a6e ^ part as u64),
+            )?
         }
     }
     Ok(built)
@@ -514,11 +516,7 @@ fn bench_methods(
 }
 
 /// datasketch MinHash-LSH and the simhash package on the same text files, same run.
-fn bench_peers(
-    a: &BenchDedupArgs,
-    c: &BenchCorpus,
-    corpus: &Corpus,
-) -> anyhow::Result<Vec<Value>> {
+fn bench_peers(a: &BenchDedupArgs, c: &BenchCorpus, corpus: &Corpus) -> anyhow::Result<Vec<Value>> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers/dedup_peers.py");
     let python = a.python.clone().unwrap_or_else(|| {
         std::env::var_os("HOME")

@@ -14,7 +14,7 @@
 //! 3. A block is boilerplate when the documents that hold it tell at least `boiler_stories`
 //!    (2) **different stories** besides it: a document tells a story when what it has beyond
 //!    the block and the boilerplate found so far (headline aside) is at least 20 characters and
-//!    a quarter of its text, and two documents tell the same story when they share half of
+//!    a quarter of its text or 200 characters, and two documents tell the same story when they share half of
 //!    that (the shorter one's). A partial reprint has nothing beyond the story's first part, so
 //!    the story's block is never boilerplate; a disclaimer on two unrelated articles is.
 //!    Blocks are judged most-diverse first, so a partial reprint that carries another site's
@@ -57,8 +57,11 @@ pub use super::features::normalise_units;
 pub const MIN_UNIT: usize = 4;
 /// A document tells a story beyond a block with at least this many characters …
 pub const STORY_MIN: usize = 20;
-/// … that are at least this share of its text (boilerplate found so far excluded).
+/// … that are at least this share of its text (boilerplate found so far excluded) …
 pub const STORY_SHARE: f64 = 0.25;
+/// … or at least this many characters whatever the share (an article under a page template's
+/// long leftover text is still a story).
+pub const STORY_LONG: usize = 200;
 /// Two documents tell the same story when they share this share of the shorter one's rest.
 pub const SAME_STORY: f64 = 0.5;
 /// Stories counted per block at most (enough to order blocks; bounds the work).
@@ -362,7 +365,8 @@ impl State<'_> {
             let t = o as usize;
             let (rest, body) = self.rest(t, b);
             let size = self.texts[t].total.saturating_sub(self.gone[t].0);
-            if body < STORY_MIN || (body as f64) < STORY_SHARE * size as f64 {
+            if body < STORY_MIN || ((body as f64) < STORY_SHARE * size as f64 && body < STORY_LONG)
+            {
                 continue; // a copy of the block (a partial reprint), not another story
             }
             let known = leaders

@@ -97,7 +97,16 @@ pub struct Site {
 }
 
 const MARKERS: [&str; 10] = [
-    "版权", "转载", "免责", "声明", "责任编辑", "来源", "编辑：", "Copyright", "©", "授权",
+    "版权",
+    "转载",
+    "免责",
+    "声明",
+    "责任编辑",
+    "来源",
+    "编辑：",
+    "Copyright",
+    "©",
+    "授权",
 ];
 
 /// The sites of the ccwe pages: the boilerplate lines each page carries outside its cleaned

@@ -100,7 +100,9 @@ fn hollow(page: &[u8], cleaned: &str) -> Option<String> {
         .collect();
     let first: String = lines.first()?.iter().take(8).collect();
     let last_line = lines.last()?;
-    let last: String = last_line[last_line.len().saturating_sub(8)..].iter().collect();
+    let last: String = last_line[last_line.len().saturating_sub(8)..]
+        .iter()
+        .collect();
     let doc = Html::parse_document(&text);
     let mut best: Option<(usize, ego_tree::NodeId)> = None;
     find_main(doc.tree.root(), &first, &last, &mut best);
@@ -152,7 +154,8 @@ fn serialize(n: NodeRef<'_, Node>, main: ego_tree::NodeId, out: &mut String) {
             }
             if name == "meta"
                 && (e.attr("charset").is_some()
-                    || e.attr("http-equiv").is_some_and(|h| h.eq_ignore_ascii_case("content-type")))
+                    || e.attr("http-equiv")
+                        .is_some_and(|h| h.eq_ignore_ascii_case("content-type")))
             {
                 return;
             }
@@ -202,7 +205,8 @@ fn holds_a_probe(t: &Template) -> bool {
     let probe = "北京大学网络与分布式系统实验室今天发布了天网搜索引擎的新版本，新版本的网页搜集系统每天可以抓取上千万个网页。\n\n研究人员表示，新版本改进了中文分词和网页消重算法，转载网页的识别准确率明显提高，用户检索时看到的重复结果大大减少。\n\n据介绍，天网搜索引擎从一九九七年开始研制，至今已经为全国的高校师生提供了多年的检索服务，积累了大量的用户查询日志。";
     let d = Doc::new("probe", "天网搜索引擎发布新版本", probe);
     let page = wrap(t, &d, &[], 1);
-    let Ok(doc) = crate::engine::docview::plain::doc_from_html("p", page.as_bytes(), None, None, true)
+    let Ok(doc) =
+        crate::engine::docview::plain::doc_from_html("p", page.as_bytes(), None, None, true)
     else {
         return false;
     };
@@ -220,7 +224,11 @@ fn holds_a_probe(t: &Template) -> bool {
 /// (headline, opening) after it. `salt` picks the choices.
 pub fn wrap(t: &Template, d: &Doc, others: &[(&str, &str)], salt: u64) -> String {
     let mut rng = Rng::new(salt);
-    let paras: Vec<&str> = d.body.split("\n\n").filter(|p| !p.trim().is_empty()).collect();
+    let paras: Vec<&str> = d
+        .body
+        .split("\n\n")
+        .filter(|p| !p.trim().is_empty())
+        .collect();
     let main: String = std::iter::once(format!("<h1>{}</h1>\n", esc(&d.headline)))
         .chain(paras.iter().map(|p| format!("<p>{}</p>\n", esc(p))))
         .collect();
@@ -229,13 +237,21 @@ pub fn wrap(t: &Template, d: &Doc, others: &[(&str, &str)], salt: u64) -> String
         esc(&d.headline)
     );
     if rng.below(2) == 0 {
-        let lead: String = d.body.chars().filter(|c| *c != '\n').take(60 + rng.below(60)).collect();
+        let lead: String = d
+            .body
+            .chars()
+            .filter(|c| *c != '\n')
+            .take(60 + rng.below(60))
+            .collect();
         pre.push_str(&format!("<div class=\"summary\">{}……</div>", esc(&lead)));
     }
     let mut post = String::from("<div class=\"related\"><h3>相关阅读</h3><ul>");
     for (i, (h, open)) in others.iter().enumerate() {
         let snippet = if i % 2 == 0 {
-            format!("<span>{}……</span>", esc(&open.chars().take(40).collect::<String>()))
+            format!(
+                "<span>{}……</span>",
+                esc(&open.chars().take(40).collect::<String>())
+            )
         } else {
             String::new()
         };
@@ -262,8 +278,15 @@ mod tests {
         let page = "<html><head><meta charset=\"gbk\"><title>旧标题</title><script>x()</script></head><body>\
             <div class=\"nav\">首页 | 新闻</div><div id=\"main\"><div class=\"text\"><p>第一段文字内容在这里开始。</p>\
             <p>最后一段文字内容在这里结束。</p></div></div><div class=\"foot\">版权所有</div></body></html>";
-        let html = hollow(page.as_bytes(), "第一段文字内容在这里开始。\n最后一段文字内容在这里结束。").unwrap();
-        assert!(html.contains("<div class=\"text\">\u{1}MAIN\u{1}</div>"), "{html}");
+        let html = hollow(
+            page.as_bytes(),
+            "第一段文字内容在这里开始。\n最后一段文字内容在这里结束。",
+        )
+        .unwrap();
+        assert!(
+            html.contains("<div class=\"text\">\u{1}MAIN\u{1}</div>"),
+            "{html}"
+        );
         assert!(html.contains("\u{1}PRE\u{1}<div class=\"text\">"), "{html}");
         assert!(!html.contains("x()") && !html.contains("gbk"), "{html}");
         let t = Template {
@@ -273,7 +296,13 @@ mod tests {
         let d = Doc::new("a", "新标题", "甲段。\n\n乙段。");
         let out = wrap(&t, &d, &[("别的新闻", "别的新闻的开头")], 3);
         assert!(out.contains("<title>新标题</title>"), "{out}");
-        assert!(out.contains("<p>甲段。</p>") && out.contains("别的新闻"), "{out}");
-        assert!(out.contains("首页 | 新闻") && out.contains("版权所有"), "{out}");
+        assert!(
+            out.contains("<p>甲段。</p>") && out.contains("别的新闻"),
+            "{out}"
+        );
+        assert!(
+            out.contains("首页 | 新闻") && out.contains("版权所有"),
+            "{out}"
+        );
     }
 }

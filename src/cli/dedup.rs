@@ -459,13 +459,13 @@ fn bench_corpora(a: &BenchDedupArgs, corpora: &[BenchCorpus]) -> anyhow::Result<
         return print_json(&v);
     }
     println!(
-        "{:<16} {:<28} {:>6} {:>10} {:>7} {:>7} {:>9}",
-        "corpus", "tool", "docs", "docs/s", "near P", "near R", "partial"
+        "{:<16} {:<28} {:>6} {:>10} {:>7} {:>7} {:>9} {:>7}",
+        "corpus", "tool", "docs", "docs/s", "near P", "near R", "partial", "pairs P"
     );
     for r in &rows {
         let f = |k: &str| r[k].as_f64().map_or("—".to_string(), |x| format!("{x:.3}"));
         println!(
-            "{:<16} {:<28} {:>6} {:>10.0} {:>7} {:>7} {:>9}",
+            "{:<16} {:<28} {:>6} {:>10.0} {:>7} {:>7} {:>9} {:>7}",
             r["corpus"].as_str().unwrap_or(""),
             r["tool"].as_str().unwrap_or(""),
             r["docs"],
@@ -473,6 +473,7 @@ fn bench_corpora(a: &BenchDedupArgs, corpora: &[BenchCorpus]) -> anyhow::Result<
             f("near_precision"),
             f("near_recall"),
             f("contains_found"),
+            f("pairs_precision"),
         );
     }
     println!("ratio: {}", Value::Object(ratios));
@@ -509,6 +510,9 @@ fn bench_methods(
                 "near_f1": r.scores.as_ref().map(|s| s.near.f1),
                 "near_fp": r.scores.as_ref().map(|s| s.near.fp),
                 "contains_found": r.scores.as_ref().map(|s| s.contains_found),
+                "pairs_precision": r.scores.as_ref().map(|s| s.any.precision),
+                "pairs_recall": r.scores.as_ref().map(|s| s.any.recall),
+                "pairs_fp": r.scores.as_ref().map(|s| s.any.fp),
             }));
         }
     }

@@ -204,6 +204,7 @@ pub fn outcome_json(out: &Outcome, names: &[String], cfg: &Config) -> Value {
         "docs": out.docs,
         "pairs": pairs,
         "clusters": clusters,
+        "closure": out.closure,
         "timing": out.timing,
         "docs_per_s": docs_per_s(out.docs, out.timing.total_s),
         "stats": stats,

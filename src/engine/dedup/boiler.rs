@@ -12,7 +12,7 @@
 //! 2. Units shared by the same documents form a **block** (a three-sentence disclaimer is one
 //!    block; so is the first paragraph of a story and its partial reprints).
 //! 3. A block is boilerplate when the documents that hold it tell at least `boiler_stories`
-//!    (2) **different stories** besides it: a document tells a story when what it has beyond
+//!    (3) **different stories** besides it: a document tells a story when what it has beyond
 //!    the block and the boilerplate found so far (headline aside) is at least 20 characters and
 //!    a quarter of its text or 200 characters, and two documents tell the same story when they share half of
 //!    that (the shorter one's). A partial reprint has nothing beyond the story's first part, so

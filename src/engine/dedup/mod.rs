@@ -16,6 +16,13 @@
 //! | `ccdet` | seed 001 | full-stop signatures, CCS/CLR, inverted index with pruning |
 //! | `best` | ours ([`best`]) | sampled character shingles, containment, CLR |
 //!
+//! An [`Outcome`]'s `pairs` are the pairs the method compared and passed, each with its score;
+//! its `clusters` are their transitive closure (`closure = "transitive"`), for the mirror degree
+//! and search folding — two members of a cluster need not have been compared. Text that
+//! documents telling different stories share (a portal's disclaimer, a by-line, a page
+//! template's leftovers) is [`boiler`]plate: `best` and `ccdet` ignore it by default, every
+//! method with `boilerplate = on`.
+//!
 //! ```
 //! use tianwang::engine::dedup::{run, Config, Doc, Method};
 //! let body = "北京大学网络实验室开发了天网搜索引擎。它于1997年发布。今天它仍在教学中使用。";

@@ -284,21 +284,22 @@ pub fn build(data: &Path, part: Part) -> Result<DevSet> {
         for v in 0..copies {
             let name = format!("{base}-r{v}");
             let theirs = sites[rng.below(sites.len())];
-            if !short && rng.below(4) == 0 {
-                if let Some((p, _kind)) = partial_of(&mut rng, paras) {
-                    let len = chars(&p);
-                    let p = match rng.below(3) {
-                        0 => p,
-                        _ => with_lines(&p, Some(theirs)),
-                    };
-                    let mut h = head.clone();
-                    if rng.below(2) == 0 {
-                        edit(&mut rng, &mut h, &mut Vec::new(), 0);
-                    }
-                    set.docs.push(Doc::new(&name, &h, &body_of(&p)));
-                    parts.push((name, len));
-                    continue;
+            if !short
+                && rng.below(4) == 0
+                && let Some((p, _kind)) = partial_of(&mut rng, paras)
+            {
+                let len = chars(&p);
+                let p = match rng.below(3) {
+                    0 => p,
+                    _ => with_lines(&p, Some(theirs)),
+                };
+                let mut h = head.clone();
+                if rng.below(2) == 0 {
+                    edit(&mut rng, &mut h, &mut Vec::new(), 0);
                 }
+                set.docs.push(Doc::new(&name, &h, &body_of(&p)));
+                parts.push((name, len));
+                continue;
             }
             let (mut h, mut p) = (head.clone(), paras.clone());
             let mut kinds = Vec::new();

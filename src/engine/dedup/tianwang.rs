@@ -201,7 +201,6 @@ pub fn algorithm(prep: &Prepared, n: u8, tick: &dyn Tick) -> Result<(Found, f64)
             stats,
             signatures_s: sig,
             match_s: t.elapsed().as_secs_f64(),
-            ..Found::default()
         },
         fs,
     ))

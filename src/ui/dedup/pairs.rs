@@ -418,16 +418,18 @@ fn ignored_ui(lang: Lang, ui: &mut Ui, v: &PairView) {
         .size(16.0)
         .strong(),
     );
-    egui::Grid::new("dedup_ignored").striped(true).show(ui, |ui| {
-        for (side, list) in [("A", &v.ignored_a), ("B", &v.ignored_b)] {
-            for x in list.iter().take(40) {
-                ui.label(RichText::new(side).strong());
-                ui.label(RichText::new(&x.text).strikethrough());
-                ui.label(reason_text(lang, &x.reason));
-                ui.end_row();
+    egui::Grid::new("dedup_ignored")
+        .striped(true)
+        .show(ui, |ui| {
+            for (side, list) in [("A", &v.ignored_a), ("B", &v.ignored_b)] {
+                for x in list.iter().take(40) {
+                    ui.label(RichText::new(side).strong());
+                    ui.label(RichText::new(&x.text).strikethrough());
+                    ui.label(reason_text(lang, &x.reason));
+                    ui.end_row();
+                }
             }
-        }
-    });
+        });
 }
 
 /// A pair verdict's reason in the UI's language.

@@ -12,9 +12,10 @@ use serde_json::{Value, json};
 use super::{Bar, Cli, peak_rss_mb, print_json, run_job_with_progress};
 use crate::engine::dedup::corpus::{Corpus, Input};
 use crate::engine::dedup::eval::{CompareRow, Prf, Truth, docs_per_s};
+use crate::engine::dedup::hardset::{self, Part};
 use crate::engine::dedup::job::{DedupJob, DedupParams};
-use crate::engine::dedup::report::{Source, SweepSpec};
-use crate::engine::dedup::{Config, Method, devset, run};
+use crate::engine::dedup::report::{DevKind, Source, SweepSpec};
+use crate::engine::dedup::{Config, Method, devset, run, templates};
 use crate::engine::error::EngineError;
 use crate::engine::jobs::TypedJob;
 use crate::engine::store::Workspace;
@@ -92,9 +93,18 @@ pub struct DedupArgs {
     /// Skip DocView cleaning of HTML (all visible text: the book's Table 7-2 "raw" column).
     #[arg(long)]
     pub raw: bool,
-    /// Write the development set built from ../shared/data to DIR (txt, or html with --input html).
+    /// Write a development set to DIR (txt, or html with --input html), built from --data.
     #[arg(long, value_name = "DIR")]
     pub make_devset: Option<PathBuf>,
+    /// Which development set: reprints (issue 10's real reprints) or hard (with boilerplate).
+    #[arg(long, default_value = "reprints", value_name = "SET")]
+    pub devset: String,
+    /// The harder set's half: tune, check or all.
+    #[arg(long, default_value = "check", value_name = "PART")]
+    pub part: String,
+    /// The shared data folder development sets are built from (shared/data).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -103,17 +113,64 @@ pub struct DedupArgs {
     pub engine: super::bigjobs::EngineArgs,
 }
 
-fn shared_data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+/// The data folder a development set is built from: `--data`, which must be given.
+fn data_flag(data: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    match data {
+        Some(d) if d.is_dir() => Ok(d.clone()),
+        Some(d) => {
+            Err(EngineError::invalid("data", format!("{} is not a folder", d.display())).into())
+        }
+        None => Err(EngineError::invalid(
+            "data",
+            "give the data folder development sets are built from: --data DIR (shared/data)",
+        )
+        .into()),
+    }
+}
+
+/// Write development set `set` (`reprints` or `hard`, the harder set's `part`) to `dir` as
+/// text or as HTML pages; returns the set.
+fn make_devset(
+    data: &Path,
+    set: DevKind,
+    part: Part,
+    dir: &Path,
+    html: bool,
+) -> anyhow::Result<devset::DevSet> {
+    let built = match set {
+        DevKind::Reprints => devset::build(data, 7)?,
+        DevKind::Hard => hardset::build(data, part)?,
+    };
+    match (set, html) {
+        (_, false) => devset::write(&built, dir, false)?,
+        (DevKind::Reprints, true) => devset::write(&built, dir, true)?,
+        (DevKind::Hard, true) => {
+            // Pages of the same half's sites, chosen with the half's seed.
+            let all = templates::templates(data)?;
+            let ts: Vec<templates::Template> = all
+                .into_iter()
+                .enumerate()
+                .filter(|(k, _)| part.holds(*k, 0x7e3b))
+                .map(|(_, t)| t)
+                .collect();
+            devset::write_as(
+                &built,
+                dir,
+                devset::Format::Pages(&ts, 0x9a6e ^ part as u64),
+            )?
+        }
+    }
+    Ok(built)
 }
 
 pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
     let cfg = a.params.config()?;
     let input = Input::parse(&a.input)?;
+    let (kind, part) = (DevKind::parse(&a.devset)?, Part::parse(&a.part)?);
     if let Some(dir) = &a.make_devset {
-        let set = devset::build(&shared_data(), 7)?;
-        devset::write(&set, dir, input == Input::Html)?;
-        let v = json!({"dir": dir, "docs": set.docs.len(), "near": set.truth.near.len(), "contains": set.truth.contains.len(), "kinds": set.truth.kinds});
+        let data = data_flag(&a.data)?;
+        let set = make_devset(&data, kind, part, dir, input == Input::Html)?;
+        let v = json!({"dir": dir, "set": kind.name(), "part": part.name(), "docs": set.docs.len(), "near": set.truth.near.len(), "contains": set.truth.contains.len(), "kinds": set.truth.kinds});
         return print_json(&v);
     }
     let clean = !a.raw;
@@ -287,10 +344,13 @@ fn print_human(v: &Value) {
 
 #[derive(Debug, clap::Args)]
 pub struct BenchDedupArgs {
-    /// A folder of NAME.txt (with truth.json for quality); default: the development set built
-    /// from ../shared/data, written to a temporary folder.
+    /// A folder of NAME.txt (with truth.json for quality) instead of the development sets.
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// The shared data folder the development sets are built from (shared/data): issue 10's
+    /// reprints and both halves of the harder set, as text and as HTML pages.
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
     /// Also run datasketch MinHash-LSH and the simhash package (bench/peers/setup.sh).
     #[arg(long)]
     pub peers: bool,
@@ -306,35 +366,125 @@ pub struct BenchDedupArgs {
     pub json: bool,
 }
 
+/// One corpus of the bench: its name, folder, how it is read and whether the peers run on it.
+struct BenchCorpus {
+    name: String,
+    dir: PathBuf,
+    input: Input,
+}
+
 pub fn bench(a: &BenchDedupArgs) -> anyhow::Result<()> {
     if let Some(n) = a.synthetic {
         return bench_synthetic(n, a.json);
     }
-    let dir = match &a.dir {
-        Some(d) => d.clone(),
+    let (corpora, tmp) = match &a.dir {
+        Some(d) => (
+            vec![BenchCorpus {
+                name: d
+                    .file_name()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_default(),
+                dir: d.clone(),
+                input: Input::Text,
+            }],
+            None,
+        ),
         None => {
+            let data = data_flag(&a.data)?;
             let tmp =
-                std::env::temp_dir().join(format!("tianwang-dedup-devset-{}", std::process::id()));
-            let set = devset::build(&shared_data(), 7)?;
-            devset::write(&set, &tmp, false)?;
-            tmp
+                std::env::temp_dir().join(format!("tianwang-dedup-bench-{}", std::process::id()));
+            let mut cs = Vec::new();
+            for (name, set, part, html) in [
+                ("reprints-text", DevKind::Reprints, Part::Check, false),
+                ("hard-check-text", DevKind::Hard, Part::Check, false),
+                ("hard-check-html", DevKind::Hard, Part::Check, true),
+                ("hard-tune-text", DevKind::Hard, Part::Tune, false),
+                ("hard-tune-html", DevKind::Hard, Part::Tune, true),
+            ] {
+                let dir = tmp.join(name);
+                make_devset(&data, set, part, &dir, html)?;
+                cs.push(BenchCorpus {
+                    name: name.into(),
+                    dir,
+                    input: if html { Input::Html } else { Input::Text },
+                });
+            }
+            (cs, Some(tmp))
         }
     };
-    let result = bench_dir(a, &dir);
-    if a.dir.is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
+    let result = bench_corpora(a, &corpora);
+    if let Some(t) = tmp {
+        let _ = std::fs::remove_dir_all(&t);
     }
     result
 }
 
-fn bench_dir(a: &BenchDedupArgs, dir: &Path) -> anyhow::Result<()> {
-    let dir = dir.to_path_buf();
-    let corpus: Corpus = crate::engine::dedup::corpus::load_dir(&dir, Input::Text, true)?;
+fn bench_corpora(a: &BenchDedupArgs, corpora: &[BenchCorpus]) -> anyhow::Result<()> {
+    let mut rows = Vec::new();
+    let mut ratios = serde_json::Map::new();
+    let mut sets = Vec::new();
+    for c in corpora {
+        let corpus: Corpus = crate::engine::dedup::corpus::load_dir(&c.dir, c.input, true)?;
+        sets.push(json!({
+            "corpus": c.name, "input": if c.input == Input::Html { "html" } else { "text" },
+            "docs": corpus.docs.len(),
+            "near_pairs": corpus.truth.as_ref().map(|t| t.near_pairs().len()),
+            "partial_reprints": corpus.truth.as_ref().map(|t| t.contains_pairs().len()),
+        }));
+        let mut mine = bench_methods(a, c, &corpus)?;
+        if a.peers && c.input == Input::Text {
+            mine.extend(bench_peers(a, c, &corpus)?);
+            let dps = |tool: &str| {
+                mine.iter()
+                    .find(|r| r["tool"] == tool)
+                    .and_then(|r| r["docs_per_s"].as_f64())
+            };
+            if let Some(ds) = dps("datasketch-minhash-lsh").filter(|x| *x > 0.0) {
+                ratios.insert(
+                    c.name.clone(),
+                    json!({
+                        "best_vs_datasketch": dps("tianwang-best").map(|x| x / ds),
+                        "minhash_vs_datasketch": dps("tianwang-minhash").map(|x| x / ds),
+                        "simhash_vs_simhash_py": dps("tianwang-simhash").zip(dps("simhash")).map(|(x, y)| x / y),
+                    }),
+                );
+            }
+        }
+        rows.extend(mine);
+    }
+    let v = json!({"corpora": sets, "rows": rows, "ratio": ratios});
+    if a.json {
+        return print_json(&v);
+    }
+    println!(
+        "{:<16} {:<28} {:>6} {:>10} {:>7} {:>7} {:>9} {:>7}",
+        "corpus", "tool", "docs", "docs/s", "near P", "near R", "partial", "pairs P"
+    );
+    for r in &rows {
+        let f = |k: &str| r[k].as_f64().map_or("—".to_string(), |x| format!("{x:.3}"));
+        println!(
+            "{:<16} {:<28} {:>6} {:>10.0} {:>7} {:>7} {:>9} {:>7}",
+            r["corpus"].as_str().unwrap_or(""),
+            r["tool"].as_str().unwrap_or(""),
+            r["docs"],
+            r["docs_per_s"].as_f64().unwrap_or(0.0),
+            f("near_precision"),
+            f("near_recall"),
+            f("contains_found"),
+            f("pairs_precision"),
+        );
+    }
+    println!("ratio: {}", Value::Object(ratios));
+    Ok(())
+}
+
+/// Every method on one corpus, best of `repeat` runs.
+fn bench_methods(
+    a: &BenchDedupArgs,
+    c: &BenchCorpus,
+    corpus: &Corpus,
+) -> anyhow::Result<Vec<Value>> {
     let names: Vec<String> = corpus.docs.iter().map(|d| d.name.clone()).collect();
-    let corpus_name = dir
-        .file_name()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
     let mut rows = Vec::new();
     for m in Method::ALL {
         let mut best: Option<CompareRow> = None;
@@ -349,73 +499,60 @@ fn bench_dir(a: &BenchDedupArgs, dir: &Path) -> anyhow::Result<()> {
         }
         if let (Some(r), Some(t)) = (best, timing) {
             rows.push(json!({
-                "tool": format!("tianwang-{}", r.method), "corpus": corpus_name, "docs": r.docs,
+                "tool": format!("tianwang-{}", r.method), "corpus": c.name, "docs": r.docs,
                 "features_s": t.features_s, "signatures_s": t.signatures_s, "match_s": t.match_s,
                 "total_s": t.total_s, "docs_per_s": r.docs_per_s, "pairs": r.pairs,
+                "clusters": r.clusters,
                 "near_precision": r.scores.as_ref().map(|s| s.near.precision),
                 "near_recall": r.scores.as_ref().map(|s| s.near.recall),
                 "near_f1": r.scores.as_ref().map(|s| s.near.f1),
+                "near_fp": r.scores.as_ref().map(|s| s.near.fp),
                 "contains_found": r.scores.as_ref().map(|s| s.contains_found),
+                "pairs_precision": r.scores.as_ref().map(|s| s.any.precision),
+                "pairs_recall": r.scores.as_ref().map(|s| s.any.recall),
+                "pairs_fp": r.scores.as_ref().map(|s| s.any.fp),
             }));
         }
     }
-    let mut ratios = json!({});
-    if a.peers {
-        let v = super::peers::run(
-            &a.peer,
-            "dedup_peers.py",
-            &["--dir".into(), dir.clone().into()],
-        )?
-        .json;
-        for p in v["rows"].as_array().into_iter().flatten() {
-            let pairs: Vec<Value> = p["pairs"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|x| json!({"a": x[0], "b": x[1], "relation": "near"}))
-                .collect();
-            let s = corpus
-                .truth
-                .as_ref()
-                .map(|t| score_named(&Value::Array(pairs.clone()), t));
-            rows.push(json!({
-                "tool": p["tool"], "version": p["version"], "corpus": corpus_name, "docs": p["docs"],
-                "features_s": p["features_s"], "match_s": p["match_s"], "total_s": p["total_s"],
-                "docs_per_s": p["docs_per_s"], "pairs": pairs.len(),
-                "near_precision": s.as_ref().map(|s| s["near"]["precision"].clone()),
-                "near_recall": s.as_ref().map(|s| s["near"]["recall"].clone()),
-                "near_f1": s.as_ref().map(|s| s["near"]["f1"].clone()),
-            }));
-        }
-        let dps = |tool: &str| {
-            rows.iter()
-                .find(|r| r["tool"] == tool)
-                .and_then(|r| r["docs_per_s"].as_f64())
-        };
-        if let Some(ds) = dps("datasketch-minhash-lsh").filter(|x| *x > 0.0) {
-            ratios = json!({
-                "best_vs_datasketch": dps("tianwang-best").map(|x| x / ds),
-                "minhash_vs_datasketch": dps("tianwang-minhash").map(|x| x / ds),
-                "simhash_vs_simhash_py": dps("tianwang-simhash").zip(dps("simhash")).map(|(x, y)| x / y),
-            });
-        }
+    Ok(rows)
+}
+
+/// datasketch MinHash-LSH and the simhash package on the same text files, same run.
+fn bench_peers(a: &BenchDedupArgs, c: &BenchCorpus, corpus: &Corpus) -> anyhow::Result<Vec<Value>> {
+    let v = super::peers::run(
+        &a.peer,
+        "dedup_peers.py",
+        &[
+            "--dir".into(),
+            c.dir.clone().into(),
+            "--repeat".into(),
+            a.repeat.max(1).to_string().into(),
+        ],
+    )?
+    .json;
+    let mut rows = Vec::new();
+    for p in v["rows"].as_array().into_iter().flatten() {
+        let pairs: Vec<Value> = p["pairs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|x| json!({"a": x[0], "b": x[1], "relation": "near"}))
+            .collect();
+        let s = corpus
+            .truth
+            .as_ref()
+            .map(|t| score_named(&Value::Array(pairs.clone()), t));
+        rows.push(json!({
+            "tool": p["tool"], "version": p["version"], "corpus": c.name, "docs": p["docs"],
+            "features_s": p["features_s"], "match_s": p["match_s"], "total_s": p["total_s"],
+            "docs_per_s": p["docs_per_s"], "pairs": pairs.len(),
+            "near_precision": s.as_ref().map(|s| s["near"]["precision"].clone()),
+            "near_recall": s.as_ref().map(|s| s["near"]["recall"].clone()),
+            "near_f1": s.as_ref().map(|s| s["near"]["f1"].clone()),
+            "contains_found": s.as_ref().map(|s| s["contains_found"].clone()),
+        }));
     }
-    let v = json!({"rows": rows, "ratio": ratios});
-    if a.json {
-        print_json(&v)
-    } else {
-        for r in &rows {
-            println!(
-                "{:<28} {:>6} docs {:>10.0} docs/s  near F1 {}",
-                r["tool"].as_str().unwrap_or(""),
-                r["docs"],
-                r["docs_per_s"].as_f64().unwrap_or(0.0),
-                r["near_f1"]
-            );
-        }
-        println!("ratio: {ratios}");
-        Ok(())
-    }
+    Ok(rows)
 }
 
 fn bench_synthetic(n: usize, as_json: bool) -> anyhow::Result<()> {

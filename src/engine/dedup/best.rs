@@ -17,9 +17,14 @@
 //!    notices do not match on a phrase. Containment rather than Jaccard is what survives a
 //!    changed headline, an added editor's note, a dropped paragraph or a handful of synonym
 //!    swaps (each edit costs only the 4 shingles around it) and still sees partial reprints.
-//! 6. **CLR** (CCDet's length ratio, on normalised characters) below `t_clr` (0.5) makes the pair
-//!    `contains` (the longer one first); otherwise it is `near`, or `duplicate` when the
-//!    normalised texts are identical. Near and duplicate pairs form clusters.
+//! 6. **CLR** (CCDet's length ratio) on what the larger shingle set holds of the shared ones:
+//!    below `t_clr` (0.5) the pair is `contains` (the longer one first); otherwise it is `near`, or `duplicate` when the
+//!    normalised texts are identical. Every reported pair was compared (a member of an exact
+//!    group shares its representative's shingles); near and duplicate pairs close into
+//!    clusters, reported apart.
+//! 7. **Boilerplate** ([`super::boiler`]) is removed before step 1 by default: sentences and
+//!    lines that documents telling different stories share (a portal's disclaimer, a by-line,
+//!    template text) count neither as shared text nor in a document's size.
 //!
 //! ```
 //! use tianwang::engine::dedup::{run, Config, Doc, Method, Relation};
@@ -43,7 +48,7 @@ use crate::engine::jobs::Tick;
 
 /// A hasher for keys that are already well-mixed 64-bit hashes: the key is its own hash.
 #[derive(Default)]
-struct Prehashed(u64);
+pub(crate) struct Prehashed(u64);
 
 impl Hasher for Prehashed {
     fn finish(&self) -> u64 {
@@ -81,7 +86,9 @@ pub fn sampled_shingles(cs: &[char], k: usize, p: usize) -> Vec<u64> {
     }
 }
 
-/// The verdict on a pair from its sampled sizes, shared count and normalised lengths.
+/// The verdict on a pair from its sampled set sizes, shared count and normalised lengths: a
+/// reprint when the shared shingles are at least `threshold` of the smaller set, containment
+/// when they cover less than `t_clr` of the larger (CCDet's CLR on shingle sets).
 pub fn decide(
     size: (usize, usize),
     common: usize,
@@ -99,9 +106,13 @@ pub fn decide(
     if c < threshold || !enough {
         return None;
     }
-    let clr = chars.0.min(chars.1) as f64 / chars.0.max(chars.1).max(1) as f64;
+    // CLR on what the longer one holds of the pair's shared text: repeated text inside one page
+    // (a summary above the article) does not make it longer, nor does a partial reprint's own
+    // unmatched lines make it "half the article".
+    let _ = chars;
+    let cover = common as f64 / size.0.max(size.1) as f64;
     Some((
-        if clr < t_clr {
+        if cover < t_clr {
             Relation::Contains
         } else {
             Relation::Near
@@ -219,10 +230,9 @@ pub fn run(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
     groups.sort_unstable();
     let mut all = pairs.clone();
     let members: HashMap<usize, &Vec<usize>> = groups.iter().map(|g| (g[0], g)).collect();
+    // A member of an exact group has its representative's shingles, so the pair was compared
+    // for it too.
     for pr in &pairs {
-        if pr.relation != Relation::Contains {
-            continue; // near edges reach the whole group through the clusters
-        }
         let ga = members.get(&pr.a).map_or(vec![pr.a], |g| g.to_vec());
         let gb = members.get(&pr.b).map_or(vec![pr.b], |g| g.to_vec());
         for &a in &ga {

@@ -75,20 +75,14 @@ const WIDTH: [(char, char); 8] = [
     ('）', ')'),
 ];
 
-/// Where the shared real data lives: `../shared/data` from the working folder, else beside the
-/// source tree the binary was built from.
-pub fn data_dir() -> std::path::PathBuf {
-    let here = Path::new("../shared/data");
-    if here.is_dir() {
-        here.to_path_buf()
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
-    }
-}
-
 /// Real articles as (headline, paragraphs): ccwe cleaned texts (first line as headline) and
 /// SogouCS news (title, content cut into paragraphs of about three sentences).
 pub fn real_articles(data: &Path) -> Result<Vec<(String, Vec<String>)>> {
+    articles(data, 200)
+}
+
+/// [`real_articles`] with SogouCS items of at least `min_chars` characters of content.
+pub(crate) fn articles(data: &Path, min_chars: usize) -> Result<Vec<(String, Vec<String>)>> {
     let mut out = Vec::new();
     let ccwe = data.join("extraction/ccwe/cleaned");
     let mut files: Vec<_> = std::fs::read_dir(&ccwe)
@@ -135,7 +129,7 @@ pub fn real_articles(data: &Path) -> Result<Vec<(String, Vec<String>)>> {
                 .unwrap_or_default()
         };
         let (title, content) = (field("contenttitle"), field("content"));
-        if title.is_empty() || content.chars().count() < 200 {
+        if title.is_empty() || content.chars().count() < min_chars {
             continue;
         }
         let mut paras = Vec::new();
@@ -154,7 +148,7 @@ pub fn real_articles(data: &Path) -> Result<Vec<(String, Vec<String>)>> {
         if !cur.trim().is_empty() {
             paras.push(cur);
         }
-        if paras.len() >= 2 {
+        if paras.len() >= 2 || (min_chars < 200 && !paras.is_empty()) {
             out.push((title, paras));
         }
     }
@@ -179,12 +173,17 @@ pub fn real_articles(data: &Path) -> Result<Vec<(String, Vec<String>)>> {
     Ok(kept)
 }
 
-fn body_of(paras: &[String]) -> String {
+pub(crate) fn body_of(paras: &[String]) -> String {
     paras.join("\n\n")
 }
 
 /// Apply one named edit; returns its name.
-fn edit(rng: &mut Rng, head: &mut String, paras: &mut Vec<String>, op: usize) -> &'static str {
+pub(crate) fn edit(
+    rng: &mut Rng,
+    head: &mut String,
+    paras: &mut Vec<String>,
+    op: usize,
+) -> &'static str {
     match op {
         0 => {
             if rng.below(2) == 0 {
@@ -270,7 +269,7 @@ fn edit(rng: &mut Rng, head: &mut String, paras: &mut Vec<String>, op: usize) ->
 }
 
 /// A partial reprint: the first paragraphs up to `share` of the characters (at least one).
-fn partial(paras: &[String], share: f64) -> Vec<String> {
+pub(crate) fn partial(paras: &[String], share: f64) -> Vec<String> {
     let total: usize = paras.iter().map(|p| p.chars().count()).sum();
     let mut out = Vec::new();
     let mut n = 0;
@@ -365,23 +364,56 @@ pub fn build(data: &Path, seed: u64) -> Result<DevSet> {
     Ok(set)
 }
 
+/// How [`write`] puts documents on disk.
+#[derive(Debug, Clone, Copy)]
+pub enum Format<'t> {
+    /// `NAME.txt`: headline, blank line, body.
+    Text,
+    /// `NAME.html` in one of three made-up site templates ([`to_html`]).
+    Html,
+    /// `NAME.html` in real pages of other sites ([`super::templates`]), chosen with `seed`.
+    Pages(&'t [super::templates::Template], u64),
+}
+
 /// Write a set as `NAME.txt` (headline, blank line, body) or `NAME.html` (in a site template),
 /// and `truth.json`.
 pub fn write(set: &DevSet, dir: &Path, html: bool) -> Result<()> {
+    write_as(set, dir, if html { Format::Html } else { Format::Text })
+}
+
+/// [`write`] in any [`Format`].
+pub fn write_as(set: &DevSet, dir: &Path, format: Format<'_>) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| EngineError::BadPath {
         path: dir.into(),
         reason: e.to_string(),
     })?;
     let heads: Vec<&str> = set.docs.iter().map(|d| d.headline.as_str()).collect();
-    for (i, d) in set.docs.iter().enumerate() {
-        let (name, text) = if html {
-            (format!("{}.html", d.name), to_html(d, i, &heads))
-        } else {
-            (
+    let files: Vec<(String, String)> = set
+        .docs
+        .par_iter()
+        .enumerate()
+        .map(|(i, d)| match format {
+            Format::Text => (
                 format!("{}.txt", d.name),
                 format!("{}\n\n{}\n", d.headline, d.body),
-            )
-        };
+            ),
+            Format::Html => (format!("{}.html", d.name), to_html(d, i, &heads)),
+            Format::Pages(ts, seed) => {
+                let mut rng = Rng::new(super::features::mix64(seed ^ i as u64));
+                let t = &ts[rng.below(ts.len().max(1)).min(ts.len().saturating_sub(1))];
+                let others: Vec<(&str, &str)> = (0..5)
+                    .map(|_| &set.docs[rng.below(set.docs.len())])
+                    .filter(|o| o.name != d.name)
+                    .map(|o| (o.headline.as_str(), o.body.as_str()))
+                    .collect();
+                (
+                    format!("{}.html", d.name),
+                    super::templates::wrap(t, d, &others, rng.next_u64()),
+                )
+            }
+        })
+        .collect();
+    for (name, text) in files {
         let p = dir.join(name);
         std::fs::write(&p, text).map_err(|e| EngineError::BadPath {
             path: p.clone(),
@@ -402,7 +434,7 @@ pub fn write(set: &DevSet, dir: &Path, html: bool) -> Result<()> {
     })
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

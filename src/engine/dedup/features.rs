@@ -38,6 +38,81 @@ pub fn normalise(text: &str) -> Vec<char> {
         .collect()
 }
 
+/// A unit of text for boilerplate detection ([`super::boiler`]): a sentence or a line. Its byte
+/// range in [`Doc::text`], its range in the normalised characters, the hash of those characters
+/// and whether it lies in the headline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unit {
+    pub bytes: (u32, u32),
+    pub norm: (u32, u32),
+    pub hash: u64,
+    pub head: bool,
+}
+
+impl Unit {
+    /// Normalised characters in the unit.
+    pub fn len(&self) -> usize {
+        (self.norm.1 - self.norm.0) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.norm.1 == self.norm.0
+    }
+}
+
+/// Whether `c` ends a unit: a line break or a sentence end (a `.` between two digits is a
+/// decimal point, not an end).
+fn ends_unit(c: char, prev: Option<char>, next: Option<char>) -> bool {
+    match c {
+        '\n' | '。' | '！' | '？' | '!' | '?' | '；' | ';' | '｡' | '．' => true,
+        '.' => {
+            !(prev.is_some_and(|p| p.is_ascii_digit()) && next.is_some_and(|n| n.is_ascii_digit()))
+        }
+        _ => false,
+    }
+}
+
+/// [`normalise`] and the text's units in one pass; `head_bytes` is the headline's length in
+/// bytes (units before it are headline units). The units' normalised ranges tile the whole
+/// normalised text, so it is their concatenation.
+pub fn normalise_units(text: &str, head_bytes: usize) -> (Vec<char>, Vec<Unit>) {
+    let mut norm = Vec::with_capacity(text.len() / 3 + 1);
+    let mut units = Vec::new();
+    let (mut b0, mut n0) = (0usize, 0usize);
+    let mut prev = None;
+    let mut it = text.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        let next = it.peek().map(|x| x.1);
+        let f = fold(c);
+        if f.is_alphanumeric() {
+            norm.push(f);
+        }
+        if ends_unit(c, prev, next) {
+            let end = i + c.len_utf8();
+            if norm.len() > n0 {
+                units.push(Unit {
+                    bytes: (b0 as u32, end as u32),
+                    norm: (n0 as u32, norm.len() as u32),
+                    hash: hash_chars(&norm[n0..]),
+                    head: b0 < head_bytes,
+                });
+            }
+            b0 = end;
+            n0 = norm.len();
+        }
+        prev = Some(c);
+    }
+    if norm.len() > n0 {
+        units.push(Unit {
+            bytes: (b0 as u32, text.len() as u32),
+            norm: (n0 as u32, norm.len() as u32),
+            hash: hash_chars(&norm[n0..]),
+            head: b0 < head_bytes,
+        });
+    }
+    (norm, units)
+}
+
 /// A 64-bit hash of a character sequence (FxHash-style multiply-rotate, splitmix finish).
 pub fn hash_chars(cs: &[char]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -152,6 +227,11 @@ pub struct Prepared<'a> {
     docs: &'a [Doc],
     cfg: Config,
     norm: Cached<Vec<Vec<char>>>,
+    /// Normalised texts given from outside ([`Prepared::with_norm`]).
+    given_norm: Option<(&'a [Vec<char>], f64)>,
+    units: Cached<Vec<Vec<Unit>>>,
+    boiler: Cached<super::boiler::Boilerplate>,
+    stripped: Cached<super::boiler::Stripped>,
     words: Cached<Vec<Vec<String>>>,
     df: Cached<HashMap<String, u32>>,
     keywords: Cached<Vec<Vec<(String, f64)>>>,
@@ -163,17 +243,34 @@ impl<'a> Prepared<'a> {
             docs,
             cfg: cfg.clone(),
             norm: Cached::new(),
+            given_norm: None,
+            units: Cached::new(),
+            boiler: Cached::new(),
+            stripped: Cached::new(),
             words: Cached::new(),
             df: Cached::new(),
             keywords: Cached::new(),
         }
     }
 
-    /// Change the configuration, keeping every feature it does not affect (only the keyword
-    /// weights depend on it): a sweep of k or a threshold segments the corpus once.
+    /// A corpus whose normalised texts are already known (the boilerplate-free view of a
+    /// corpus, [`Prepared::stripped`], reuses the characters it kept).
+    pub fn with_norm(docs: &'a [Doc], cfg: &Config, norm: &'a [Vec<char>], seconds: f64) -> Self {
+        let mut p = Prepared::new(docs, cfg);
+        p.given_norm = Some((norm, seconds));
+        p
+    }
+
+    /// Change the configuration, keeping every feature it does not affect (the keyword
+    /// weights and the boilerplate found depend on it): a sweep of k or a threshold segments
+    /// the corpus once.
     pub fn set_config(&mut self, cfg: &Config) {
         if cfg.weights != self.cfg.weights {
             self.keywords = Cached::new();
+        }
+        if cfg.boiler_stories != self.cfg.boiler_stories || cfg.max_df != self.cfg.max_df {
+            self.boiler = Cached::new();
+            self.stripped = Cached::new();
         }
         self.cfg = cfg.clone();
     }
@@ -195,9 +292,53 @@ impl<'a> Prepared<'a> {
     }
 
     /// Normalised characters of every document (headline and body).
-    pub fn norm(&self) -> (&Vec<Vec<char>>, f64) {
-        self.norm
-            .get(|| self.docs.par_iter().map(|d| normalise(&d.text())).collect())
+    pub fn norm(&self) -> (&[Vec<char>], f64) {
+        if let Some(g) = self.given_norm {
+            return g;
+        }
+        let (v, s) = self
+            .norm
+            .get(|| self.docs.par_iter().map(|d| normalise(&d.text())).collect());
+        (v.as_slice(), s)
+    }
+
+    /// Every document's units (sentences and lines, [`normalise_units`]); computing them
+    /// also fills [`Prepared::norm`] when it is not known yet.
+    pub fn units(&self) -> (&Vec<Vec<Unit>>, f64) {
+        self.units.get(|| {
+            let t = Instant::now();
+            let both: Vec<(Vec<char>, Vec<Unit>)> = self
+                .docs
+                .par_iter()
+                .map(|d| {
+                    let head = if d.headline.is_empty() {
+                        0
+                    } else {
+                        d.headline.len()
+                    };
+                    normalise_units(&d.text(), head)
+                })
+                .collect();
+            let (norm, units): (Vec<Vec<char>>, Vec<Vec<Unit>>) = both.into_iter().unzip();
+            let _ = self.norm.cell.set((norm, t.elapsed().as_secs_f64()));
+            units
+        })
+    }
+
+    /// The boilerplate of the corpus ([`super::boiler::detect`]), with the seconds it took
+    /// (units included).
+    pub fn boilerplate(&self) -> (&super::boiler::Boilerplate, f64) {
+        let (_, s0) = self.units();
+        let (b, s1) = self.boiler.get(|| super::boiler::detect(self));
+        (b, s0 + s1)
+    }
+
+    /// The corpus with its boilerplate removed: documents and normalised characters, with the
+    /// seconds it took (detection included).
+    pub fn stripped(&self) -> (&super::boiler::Stripped, f64) {
+        let (b, s0) = self.boilerplate();
+        let (s, s1) = self.stripped.get(|| super::boiler::strip(self, b));
+        (s, s0 + s1)
     }
 
     /// Content words of every document, in order (jieba without HMM).
@@ -311,6 +452,32 @@ mod tests {
         assert_eq!(intersect_sorted(&a, &b), 5);
         assert_eq!(char_shingles(&normalise("天网"), 4).len(), 1);
         assert!(char_shingles(&[], 4).is_empty());
+    }
+
+    #[test]
+    fn units_tile_the_normalised_text() {
+        let text = "标题\n\n增长了3.5个百分点。第二句！\n（责任编辑：王明）";
+        let (norm, units) = normalise_units(text, "标题".len());
+        assert_eq!(norm, normalise(text));
+        let joined: Vec<char> = units
+            .iter()
+            .flat_map(|u| norm[u.norm.0 as usize..u.norm.1 as usize].iter().copied())
+            .collect();
+        assert_eq!(joined, norm);
+        let shown: Vec<&str> = units
+            .iter()
+            .map(|u| &text[u.bytes.0 as usize..u.bytes.1 as usize])
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "标题\n",
+                "增长了3.5个百分点。",
+                "第二句！",
+                "（责任编辑：王明）"
+            ]
+        );
+        assert!(units[0].head && !units[1].head);
     }
 
     #[test]

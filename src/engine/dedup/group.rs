@@ -1,5 +1,6 @@
-//! From what a method found to an [`Outcome`]: union-find over groups and pair edges, clusters,
-//! every pair inside a cluster with its relation, containments kept as pairs.
+//! From what a method found to an [`Outcome`]: the pairs it compared and passed (hash groups,
+//! whose members have equal signatures, and pairwise edges with their scores), and the clusters
+//! those pairs close into by union-find — reported apart, saying how they were closed.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -82,64 +83,103 @@ pub(crate) fn group_by_key<K: std::hash::Hash + Eq>(keys: Vec<Option<K>>) -> Vec
     groups
 }
 
-/// Clusters from groups and near/duplicate edges; pairs inside clusters; containments.
+/// How an outcome's clusters were closed: what a member of a cluster may and may not assume
+/// about another member.
+pub const CLOSURE: &str = "transitive";
+
+/// The pairs a method compared and passed, and the clusters they close into. Every pair in
+/// `pairs` was compared by the method's test: a pair from a hash group has equal signatures
+/// (the test itself), a pairwise edge carries the similarity that passed. Clusters are the
+/// transitive closure (union-find) of the near and duplicate pairs; two members of a cluster
+/// need not have been compared, and are not reported as a pair unless they were.
 pub(crate) fn finish(prep: &Prepared, method: Method, found: Found, _cfg: &Config) -> Outcome {
     // Same normalised text ⇒ duplicate (reporting, not charged to the method).
-    let (norm, _) = prep.norm();
+    let norm = prep.norm().0;
     let t = Instant::now();
     let n = prep.len();
     let mut uf = UnionFind::new(n);
+    let text_hash: Vec<u64> = norm
+        .iter()
+        .map(|c| super::features::hash_chars(c))
+        .collect();
+    let same = |a: usize, b: usize| text_hash[a] == text_hash[b] && norm[a] == norm[b];
+    // One verdict per pair: a pairwise score beats a group's 1.0 (it says how similar), near
+    // or duplicate beats contains (the pair is in a cluster).
+    let mut by_pair: HashMap<(usize, usize), Pair> = HashMap::new();
     for g in &found.groups {
         for w in g.windows(2) {
             uf.union(w[0], w[1]);
         }
     }
-    let mut scores: HashMap<(usize, usize), f64> = HashMap::new();
-    let mut contains = Vec::new();
-    for p in &found.pairs {
-        match p.relation {
-            Relation::Contains => contains.push(p.clone()),
-            _ => {
-                uf.union(p.a, p.b);
-                scores.insert(ordered(p.a, p.b), p.score);
-            }
-        }
-    }
-    let clusters = uf.groups();
-    let text_hash: Vec<u64> = norm
-        .iter()
-        .map(|c| super::features::hash_chars(c))
-        .collect();
-    let mut pairs: Vec<Pair> = pairs_from_groups(&clusters)
-        .into_iter()
-        .map(|(a, b)| {
-            let same = text_hash[a] == text_hash[b] && norm[a] == norm[b];
+    for (a, b) in pairs_from_groups(&found.groups) {
+        let relation = if same(a, b) {
+            Relation::Duplicate
+        } else {
+            Relation::Near
+        };
+        by_pair.insert(
+            (a, b),
             Pair {
                 a,
                 b,
-                relation: if same {
-                    Relation::Duplicate
-                } else {
-                    Relation::Near
-                },
-                score: scores.get(&(a, b)).copied().unwrap_or(1.0),
-            }
-        })
-        .collect();
-    for p in contains {
-        if uf.find(p.a) != uf.find(p.b) {
-            pairs.push(p);
-        }
+                relation,
+                score: 1.0,
+            },
+        );
     }
+    for p in found
+        .pairs
+        .iter()
+        .filter(|p| p.relation != Relation::Contains)
+    {
+        uf.union(p.a, p.b);
+        let (a, b) = ordered(p.a, p.b);
+        let relation = if same(a, b) {
+            Relation::Duplicate
+        } else {
+            p.relation
+        };
+        by_pair.insert(
+            (a, b),
+            Pair {
+                a,
+                b,
+                relation,
+                score: p.score,
+            },
+        );
+    }
+    for p in found
+        .pairs
+        .iter()
+        .filter(|p| p.relation == Relation::Contains)
+    {
+        by_pair
+            .entry(ordered(p.a, p.b))
+            .or_insert_with(|| p.clone());
+    }
+    let mut pairs: Vec<Pair> = by_pair.into_values().collect();
     pairs.sort_by_key(|x| (ordered(x.a, x.b), x.relation));
-    pairs.dedup_by(|x, y| ordered(x.a, x.b) == ordered(y.a, y.b));
+    let clusters = uf.groups();
     let mut stats = found.stats;
+    // Pairs the closure puts in one cluster that were not reported: how much a reader of the
+    // clusters would assume beyond what was compared.
+    let inside: usize = clusters.iter().map(|c| c.len() * (c.len() - 1) / 2).sum();
+    let reported_inside = pairs
+        .iter()
+        .filter(|p| p.relation != Relation::Contains)
+        .count();
+    stats.push((
+        "closure_implied_pairs".into(),
+        inside.saturating_sub(reported_inside) as f64,
+    ));
     stats.push(("group_s".into(), t.elapsed().as_secs_f64()));
     Outcome {
         method: method.name(),
         docs: n,
         pairs,
         clusters,
+        closure: CLOSURE.into(),
         timing: Timing {
             features_s: 0.0,
             signatures_s: found.signatures_s,

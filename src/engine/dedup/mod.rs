@@ -16,6 +16,13 @@
 //! | `ccdet` | seed 001 | full-stop signatures, CCS/CLR, inverted index with pruning |
 //! | `best` | ours ([`best`]) | sampled character shingles, containment, CLR |
 //!
+//! An [`Outcome`]'s `pairs` are the pairs the method compared and passed, each with its score;
+//! its `clusters` are their transitive closure (`closure = "transitive"`), for the mirror degree
+//! and search folding — two members of a cluster need not have been compared. Text that
+//! documents telling different stories share (a portal's disclaimer, a by-line, a page
+//! template's leftovers) is [`boiler`]plate: `best` and `ccdet` ignore it by default, every
+//! method with `boilerplate = on`.
+//!
 //! ```
 //! use tianwang::engine::dedup::{run, Config, Doc, Method};
 //! let body = "北京大学网络实验室开发了天网搜索引擎。它于1997年发布。今天它仍在教学中使用。";
@@ -30,6 +37,7 @@
 //! ```
 
 pub mod best;
+pub mod boiler;
 pub mod ccdet;
 pub mod config;
 pub mod corpus;
@@ -37,6 +45,7 @@ pub mod devset;
 pub mod eval;
 pub mod features;
 mod group;
+pub mod hardset;
 pub mod imatch;
 pub mod job;
 pub mod minhash;
@@ -49,6 +58,7 @@ pub mod scale;
 pub mod segments;
 pub mod simhash;
 pub mod strhash;
+pub mod templates;
 pub mod tianwang;
 
 use serde::{Deserialize, Serialize};
@@ -56,9 +66,9 @@ use serde::{Deserialize, Serialize};
 /// One document of a dedup corpus: a plain document (a text file's headline and body, or a
 /// page cleaned by DocView).
 pub use crate::engine::docview::plain::Doc;
-pub use config::Config;
+pub use config::{BoilerMode, Config};
 pub use features::Prepared;
-pub use group::{UnionFind, pairs_from_groups};
+pub use group::{CLOSURE, UnionFind, pairs_from_groups};
 
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
@@ -168,10 +178,16 @@ pub struct Timing {
 pub struct Outcome {
     pub method: String,
     pub docs: usize,
-    /// Every reported pair (every pair inside a cluster, and containments), sorted.
+    /// The pairs the method compared and passed, with their scores (hash-group members have
+    /// equal signatures; pairwise edges carry the similarity that passed), sorted.
     pub pairs: Vec<Pair>,
-    /// Groups of near-duplicates (size ≥ 2; containments are pairs only), sorted.
+    /// Groups of near-duplicates (size ≥ 2; containments are pairs only), sorted: the closure
+    /// of the near and duplicate pairs, for the mirror degree and search folding. Two members
+    /// need not have been compared.
     pub clusters: Vec<Vec<usize>>,
+    /// How the clusters were closed ([`group::CLOSURE`]: `transitive`, union-find).
+    #[serde(default)]
+    pub closure: String,
     pub timing: Timing,
     /// Method-specific counts (candidates checked, hash collisions, pruned postings …).
     pub stats: Vec<(String, f64)>,
@@ -225,7 +241,63 @@ pub fn run(docs: &[Doc], method: Method, cfg: &Config, tick: &dyn Tick) -> Resul
 /// Run `method` on prepared documents (a comparison prepares once and shares the features;
 /// each method is still charged the time of the features it uses).
 pub fn run_prepared(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<Outcome> {
-    let (found, features_s) = match method {
+    if let Some((sub_docs, sub_norm, secs, stats)) = without_boilerplate(prep, method, tick)? {
+        let sub = Prepared::with_norm(sub_docs, prep.config(), sub_norm, secs);
+        let (found, features_s) = find(&sub, method, tick)?;
+        // Charged once: the boilerplate pass (units, detection, stripping) is part of the
+        // normalised texts' cost for methods that read them, and added for the others.
+        let extra = if reads_norm(&sub, method) { 0.0 } else { secs };
+        let mut out = outcome_of(&sub, method, found, features_s + extra);
+        out.stats.extend(stats);
+        return Ok(out);
+    }
+    let (found, features_s) = find(prep, method, tick)?;
+    Ok(outcome_of(prep, method, found, features_s))
+}
+
+/// The corpus without its boilerplate, when `method` ignores it and there is any: documents,
+/// normalised texts, the seconds it took and the counts for the outcome's stats.
+#[allow(clippy::type_complexity)]
+fn without_boilerplate<'p>(
+    prep: &'p Prepared,
+    method: Method,
+    tick: &dyn Tick,
+) -> Result<Option<(&'p [Doc], &'p [Vec<char>], f64, Vec<(String, f64)>)>> {
+    if !prep.config().ignores_boilerplate(method) {
+        return Ok(None);
+    }
+    tick.tick(0.02, "boilerplate")?;
+    let (bp, _) = prep.boilerplate();
+    if bp.flags.is_empty() {
+        return Ok(None);
+    }
+    let (s, secs) = prep.stripped();
+    let docs_touched = s.removed_chars.iter().filter(|&&c| c > 0).count();
+    let stats = vec![
+        ("boilerplate_units".into(), bp.flags.len() as f64),
+        ("boilerplate_blocks".into(), bp.flagged_blocks as f64),
+        ("boilerplate_docs".into(), docs_touched as f64),
+        (
+            "boilerplate_chars".into(),
+            s.removed_chars.iter().sum::<usize>() as f64,
+        ),
+    ];
+    Ok(Some((&s.docs, &s.norm, secs, stats)))
+}
+
+/// Whether the method's features include the normalised texts (whose given cost then
+/// already holds the boilerplate pass).
+fn reads_norm(prep: &Prepared, method: Method) -> bool {
+    match method {
+        Method::Best | Method::Md5 => true,
+        Method::MinHash => prep.config().shingle_unit == config::Unit::Char,
+        Method::SimHash => prep.config().simhash_features == config::SimFeatures::Shingles,
+        _ => false,
+    }
+}
+
+fn find(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<(Found, f64)> {
+    Ok(match method {
         Method::Md5 => tianwang::md5_text(prep, tick)?,
         Method::Tianwang(n) => tianwang::algorithm(prep, n, tick)?,
         Method::TianwangUnion => tianwang::union(prep, tick)?,
@@ -235,8 +307,7 @@ pub fn run_prepared(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<
         Method::SimHash => simhash::run(prep, tick)?,
         Method::CcDet => ccdet::run(prep, tick)?,
         Method::Best => best::run(prep, tick)?,
-    };
-    Ok(outcome_of(prep, method, found, features_s))
+    })
 }
 
 /// The methods a plan for DataFusion and Spark exists for ([`on_engine`]).
@@ -268,6 +339,18 @@ pub fn run_on(
     #[cfg(feature = "bigjobs")]
     {
         let work = crate::engine::exec::scratch::ScratchDir::new("dedup")?;
+        // The same corpus as the native run reads: without its boilerplate when the method
+        // ignores it (`--boilerplate on`), so the answers stay equal.
+        if let Some((sub_docs, sub_norm, secs, stats)) = without_boilerplate(prep, method, tick)? {
+            let sub = Prepared::with_norm(sub_docs, prep.config(), sub_norm, secs);
+            let mut out = on_engine::run(&sub, method, engine, work.path(), tick)?;
+            if !reads_norm(&sub, method) {
+                out.timing.features_s += secs;
+                out.timing.total_s += secs;
+            }
+            out.stats.extend(stats);
+            return Ok(out);
+        }
         on_engine::run(prep, method, engine, work.path(), tick)
     }
     #[cfg(not(feature = "bigjobs"))]

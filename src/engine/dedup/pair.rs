@@ -25,7 +25,9 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::features::{char_shingles, hash_chars};
-use super::{Prepared, Relation, best, ccdet, imatch, minhash, segments, simhash, tianwang};
+use super::{
+    Method, Prepared, Relation, best, ccdet, imatch, minhash, segments, simhash, tianwang,
+};
 
 /// A reason as a key with arguments: the GUI says it from its tables (`dwhy.KEY`), the CLI
 /// with [`Reason::english`].
@@ -96,7 +98,15 @@ impl Reason {
         ),
         (
             "best",
-            "containment = {0} (threshold {1}), CLR = {2} (containment below {3})",
+            "containment = {0} (threshold {1}); the shared text covers {2} of the longer (containment below {3})",
+        ),
+        (
+            "bp_stories",
+            "boilerplate: held by {0} distinct texts that tell {1} different stories besides it (e.g. {2})",
+        ),
+        (
+            "bp_df",
+            "boilerplate: held by {0} distinct texts, above the document-frequency cap {1} (e.g. {2})",
         ),
         (
             "best_small",
@@ -171,6 +181,60 @@ pub struct PairView {
     pub stops_shared: Vec<String>,
     pub simhash: SimBits,
     pub verdicts: Vec<Verdict>,
+    /// Sentences and lines of each document that the methods ignoring boilerplate do not
+    /// read ([`super::boiler`]), with why.
+    pub ignored_a: Vec<Ignored>,
+    pub ignored_b: Vec<Ignored>,
+}
+
+/// A unit of a document taken as boilerplate: its byte range in [`Doc::text`](super::Doc::text),
+/// its text and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Ignored {
+    pub bytes: (usize, usize),
+    pub text: String,
+    pub reason: Reason,
+}
+
+/// The boilerplate units of document `i`.
+fn ignored(prep: &Prepared, bp: &super::boiler::Boilerplate, i: usize) -> Vec<Ignored> {
+    let (units, _) = prep.units();
+    let docs = prep.docs();
+    let text = docs[i].text();
+    let cap = prep.config().max_df_for(prep.len());
+    units[i]
+        .iter()
+        .filter(|u| u.len() >= super::boiler::MIN_UNIT)
+        .filter_map(|u| {
+            let why = bp.why(u.hash)?;
+            let (s, e) = (u.bytes.0 as usize, u.bytes.1 as usize);
+            let names: Vec<&str> = why
+                .examples
+                .iter()
+                .map(|&k| docs[k].name.as_str())
+                .collect();
+            let reason = if why.stories == 0 {
+                Reason::of(
+                    "bp_df",
+                    [why.docs.to_string(), cap.to_string(), names.join(", ")],
+                )
+            } else {
+                Reason::of(
+                    "bp_stories",
+                    [
+                        why.docs.to_string(),
+                        why.stories.to_string(),
+                        names.join(", "),
+                    ],
+                )
+            };
+            Some(Ignored {
+                bytes: (s, e),
+                text: text[s..e].trim().to_string(),
+                reason,
+            })
+        })
+        .collect()
 }
 
 fn f3(x: f64) -> String {
@@ -367,12 +431,25 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
     let reason = Reason::of("hamming", [h.to_string(), cfg.simhash_k.to_string()]);
     push("simhash", same, Relation::Near, f64::from(h), reason);
 
+    // Boilerplate: what the methods that ignore it do not read, and why.
+    let (stripped, _) = prep.stripped();
+    let (bp, _) = prep.boilerplate();
+    let (ignored_a, ignored_b) = (ignored(prep, bp, a), ignored(prep, bp, b));
+    let view_of = |m: Method| -> &[super::Doc] {
+        if cfg.ignores_boilerplate(m) {
+            &stripped.docs
+        } else {
+            docs
+        }
+    };
+
     // CCDet
-    let stops = |i: usize| ccdet::features(&docs[i].text(), cfg.ccdet_len);
+    let cc_docs = view_of(Method::CcDet);
+    let stops = |i: usize| ccdet::features(&cc_docs[i].text(), cfg.ccdet_len);
     let (stops_a, stops_b) = (stops(a), stops(b));
     let (ka, kb) = (
-        ccdet::feature_keys(&docs[a].text(), cfg.ccdet_len),
-        ccdet::feature_keys(&docs[b].text(), cfg.ccdet_len),
+        ccdet::feature_keys(&cc_docs[a].text(), cfg.ccdet_len),
+        ccdet::feature_keys(&cc_docs[b].text(), cfg.ccdet_len),
     );
     let common = super::features::intersect_sorted(&ka, &kb);
     let v = ccdet::decide(ka.len(), kb.len(), common, cfg.t_ccs, cfg.t_clr);
@@ -403,24 +480,29 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
             .collect()
     };
 
-    // best: containment of sampled 4-shingles, CLR
+    // best: containment of sampled 4-shingles, CLR on the larger set
     let p = cfg.sample_for(prep.len());
+    let (xa, xb) = if cfg.ignores_boilerplate(Method::Best) {
+        (&stripped.norm[a], &stripped.norm[b])
+    } else {
+        (na, nb)
+    };
     let (ba, bb) = (
-        best::sampled_shingles(na, cfg.best_shingle, p),
-        best::sampled_shingles(nb, cfg.best_shingle, p),
+        best::sampled_shingles(xa, cfg.best_shingle, p),
+        best::sampled_shingles(xb, cfg.best_shingle, p),
     );
     let common = super::features::intersect_sorted(&ba, &bb);
     let small = ba.len().min(bb.len()).max(1);
     let c = common as f64 / small as f64;
-    let clr = na.len().min(nb.len()) as f64 / na.len().max(nb.len()).max(1) as f64;
-    let exact = na == nb && !na.is_empty();
+    let cover = common as f64 / ba.len().max(bb.len()).max(1) as f64;
+    let exact = xa == xb && !xa.is_empty();
     let verdict = if exact {
         Some((Relation::Duplicate, 1.0))
     } else {
         best::decide(
             (ba.len(), bb.len()),
             common,
-            (na.len(), nb.len()),
+            (xa.len(), xb.len()),
             p,
             cfg.best_threshold,
             cfg.t_clr,
@@ -434,7 +516,7 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
             [
                 f3(c),
                 cfg.best_threshold.to_string(),
-                f3(clr),
+                f3(cover),
                 cfg.t_clr.to_string(),
             ],
         )
@@ -479,6 +561,8 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
             sums_b: sums_b.to_vec(),
         },
         verdicts,
+        ignored_a,
+        ignored_b,
     }
 }
 

@@ -37,10 +37,19 @@ pub enum Source {
     Workspace {
         clean: bool,
     },
-    /// The development set built from real text in `../shared/data` ([`super::devset`]), with
-    /// its truth.
+    /// A development set built from real text in the data folder `data` (the shared data's
+    /// folder, given explicitly: the app never looks for it), with its truth: issue 10's set
+    /// of real reprints ([`super::devset`], with `seed`) or the harder set with boilerplate
+    /// ([`super::hardset`], its `part`).
     Devset {
+        #[serde(default)]
         seed: u64,
+        #[serde(default)]
+        data: PathBuf,
+        #[serde(default)]
+        set: DevKind,
+        #[serde(default)]
+        part: super::hardset::Part,
     },
     /// A `pages` Parquet file of the big jobs' contract (`engine::dedup::on_engine::PAGES`;
     /// needs the `bigjobs` build feature).
@@ -61,15 +70,60 @@ impl Source {
                 corpus::workspace(&ws, *clean)
             }
             Source::Parquet { path } => super::corpus::read_pages_corpus(path),
-            Source::Devset { seed } => {
-                let set = super::devset::build(&super::devset::data_dir(), *seed)?;
+            Source::Devset {
+                seed,
+                data,
+                set,
+                part,
+            } => {
+                if data.as_os_str().is_empty() {
+                    return Err(EngineError::invalid(
+                        "data",
+                        "give the data folder the development set is built from (shared/data)",
+                    ));
+                }
+                let built = match set {
+                    DevKind::Reprints => super::devset::build(data, *seed)?,
+                    DevKind::Hard => super::hardset::build(data, *part)?,
+                };
                 Ok(Corpus {
-                    source: "development set".into(),
-                    docs: set.docs,
-                    truth: Some(set.truth),
+                    source: format!("development set ({})", set.name()),
+                    docs: built.docs,
+                    truth: Some(built.truth),
                     errors: Vec::new(),
                 })
             }
+        }
+    }
+}
+
+/// Which development set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DevKind {
+    /// Issue 10's real reprints: clean texts.
+    #[default]
+    Reprints,
+    /// The harder set: portals' boilerplate, hard negatives, partial reprints.
+    Hard,
+}
+
+impl DevKind {
+    pub fn parse(s: &str) -> Result<DevKind> {
+        match s {
+            "reprints" => Ok(DevKind::Reprints),
+            "hard" => Ok(DevKind::Hard),
+            _ => Err(EngineError::invalid(
+                "devset",
+                format!("`{s}`: reprints or hard"),
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DevKind::Reprints => "reprints",
+            DevKind::Hard => "hard",
         }
     }
 }
@@ -150,6 +204,7 @@ pub fn outcome_json(out: &Outcome, names: &[String], cfg: &Config) -> Value {
         "docs": out.docs,
         "pairs": pairs,
         "clusters": clusters,
+        "closure": out.closure,
         "timing": out.timing,
         "docs_per_s": docs_per_s(out.docs, out.timing.total_s),
         "stats": stats,

@@ -2,8 +2,8 @@
 //! a 512-byte abstract; 2 the MD5 of the top-N keywords in weight order; 5 the same set sorted;
 //! 3 and 4 add the vector test `SIM = |Wᵢ − Wⱼ|² / (|Wᵢ|² + |Wⱼ|²) < δ` to 2 and 5; the union
 //! is 1 ∪ 5 [L2575]. Defaults N = 10, δ = 0.01 [L2575]. Grouping is by hash (O(n)); for 3/4
-//! the pairwise SIM test is not transitive, so inside a hash group a document joins the first
-//! representative it is within δ of (greedy leader clustering, digest C-12).
+//! the pairwise SIM test is not transitive, so inside a hash group every pair is tested and the
+//! pairs within δ are reported; the clusters close over them (digest C-12).
 //!
 //! ```
 //! use tianwang::engine::dedup::tianwang::sim;
@@ -17,7 +17,10 @@ use md5::{Digest, Md5};
 
 use super::config::AbstractUnit;
 use super::group::group_by_key;
-use super::{Found, Prepared};
+use super::{Found, Pair, Prepared, Relation};
+
+/// Algorithms 3 and 4 compare every pair of a hash group up to this size.
+const MAX_SIM_GROUP: usize = 2000;
 use crate::engine::error::Result;
 use crate::engine::jobs::Tick;
 
@@ -160,37 +163,44 @@ pub fn algorithm(prep: &Prepared, n: u8, tick: &dyn Tick) -> Result<(Found, f64)
     let t = Instant::now();
     let mut groups = group_by_key(keys);
     let mut stats = Vec::new();
+    let mut pairs = Vec::new();
     if matches!(n, 3 | 4) {
-        // Greedy leader clustering inside each hash group (C-12).
-        let mut split = Vec::new();
+        // The SIM test on every pair of a hash group (C-12): a pair is reported when it was
+        // compared and passed; the clusters close over them. A group larger than
+        // `MAX_SIM_GROUP` compares each member with the first member only.
         let mut rejected = 0usize;
+        let weights = |p: usize| tops[p].iter().map(|x| x.1).collect::<Vec<f64>>();
         for g in &groups {
-            let mut reps: Vec<Vec<usize>> = Vec::new();
-            for &p in g {
-                let wp: Vec<f64> = tops[p].iter().map(|x| x.1).collect();
-                let home = reps.iter_mut().find(|r| {
-                    let wr: Vec<f64> = tops[r[0]].iter().map(|x| x.1).collect();
-                    sim(&wp, &wr) < cfg.delta
-                });
-                match home {
-                    Some(r) => r.push(p),
-                    None => reps.push(vec![p]),
+            let ws: Vec<Vec<f64>> = g.iter().map(|&p| weights(p)).collect();
+            let mut passed = vec![false; g.len()];
+            let leaders = if g.len() > MAX_SIM_GROUP { 1 } else { g.len() };
+            for i in 0..leaders {
+                for j in i + 1..g.len() {
+                    let s = sim(&ws[i], &ws[j]);
+                    if s < cfg.delta {
+                        passed[i] = true;
+                        passed[j] = true;
+                        pairs.push(Pair {
+                            a: g[i],
+                            b: g[j],
+                            relation: Relation::Near,
+                            score: 1.0 - s,
+                        });
+                    }
                 }
             }
-            rejected += reps.iter().filter(|r| r.len() == 1).count();
-            split.extend(reps.into_iter().filter(|r| r.len() > 1));
+            rejected += passed.iter().filter(|x| !**x).count();
         }
-        split.sort_unstable();
-        groups = split;
+        groups = Vec::new();
         stats.push(("sim_rejected".into(), rejected as f64));
     }
     Ok((
         Found {
             groups,
+            pairs,
             stats,
             signatures_s: sig,
             match_s: t.elapsed().as_secs_f64(),
-            ..Found::default()
         },
         fs,
     ))

@@ -23,7 +23,7 @@ use crate::engine::dedup::corpus::{Corpus, Input};
 use crate::engine::dedup::eval::CompareRow;
 use crate::engine::dedup::job::{DedupJob, DedupParams, MethodPairs, PAIRS_DETAIL};
 use crate::engine::dedup::pair::PairView;
-use crate::engine::dedup::report::{Source, SweepPoint, SweepSpec};
+use crate::engine::dedup::report::{DevKind, Source, SweepPoint, SweepSpec};
 use crate::engine::dedup::{Config, Method};
 use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobHandle, JobState};
@@ -58,6 +58,10 @@ pub(super) enum Tab {
 struct Form {
     src: Src,
     folder: String,
+    /// The shared data folder a development set is built from (the app never looks for it).
+    data: String,
+    /// The harder set (boilerplate, hard negatives) rather than issue 10's reprints.
+    hard: bool,
     input: Input,
     clean: bool,
     methods: Vec<bool>,
@@ -85,6 +89,8 @@ impl Default for Form {
         Form {
             src: Src::Sample,
             folder: String::new(),
+            data: String::new(),
+            hard: true,
             input: Input::Auto,
             clean: true,
             methods: Method::ALL.iter().map(|_| true).collect(),
@@ -98,7 +104,7 @@ impl Form {
     fn source(&self) -> Result<Source, String> {
         Ok(match self.src {
             Src::Sample => Source::Sample { clean: self.clean },
-            Src::Devset => Source::Devset { seed: 7 },
+            Src::Devset => self.devset(),
             Src::Workspace => Source::Workspace { clean: self.clean },
             Src::Folder => {
                 if self.folder.trim().is_empty() {
@@ -116,6 +122,20 @@ impl Form {
                 }
             }
         })
+    }
+
+    /// The development set the form names (its data folder may be empty: the job says so).
+    fn devset(&self) -> Source {
+        Source::Devset {
+            seed: 7,
+            data: self.data.trim().into(),
+            set: if self.hard {
+                DevKind::Hard
+            } else {
+                DevKind::Reprints
+            },
+            part: crate::engine::dedup::hardset::Part::Check,
+        }
     }
 
     fn config(&self, lang: Lang) -> Result<Config, String> {
@@ -142,7 +162,11 @@ impl Form {
                 self.src = Src::Sample;
                 self.clean = *clean;
             }
-            Source::Devset { .. } => self.src = Src::Devset,
+            Source::Devset { data, set, .. } => {
+                self.src = Src::Devset;
+                self.data = data.display().to_string();
+                self.hard = *set == DevKind::Hard;
+            }
             Source::Workspace { clean } => {
                 self.src = Src::Workspace;
                 self.clean = *clean;
@@ -460,6 +484,11 @@ impl DedupPanel {
                 ui.checkbox(&mut f.clean, lang.t("dedup.clean"))
                     .on_hover_text(lang.t("dedup.clean_hint"));
             } else {
+                let l = ui.label(lang.t("dedup.data_folder"));
+                ui.add(egui::TextEdit::singleline(&mut f.data).desired_width(300.0))
+                    .labelled_by(l.id);
+                ui.checkbox(&mut f.hard, lang.t("dedup.devset_hard"))
+                    .on_hover_text(lang.t("dedup.devset_hard_note"));
                 ui.label(RichText::new(lang.t("dedup.devset_note")).weak());
             }
         });

@@ -332,6 +332,7 @@ impl DedupPanel {
                 }
             });
         ui.label(RichText::new(lang.t("dedup.verdict_note")).weak());
+        ignored_ui(lang, ui, v);
         // Keywords.
         ui.add_space(4.0);
         ui.label(RichText::new(lang.t("dedup.keywords")).size(16.0).strong());
@@ -400,6 +401,35 @@ impl DedupPanel {
         bits_row(ui, "B", v.simhash.b, v.simhash.xor);
         bits_row(ui, "A ⊕ B", v.simhash.xor, v.simhash.xor);
     }
+}
+
+/// What best and CCDet ignored in each document as boilerplate, and why.
+fn ignored_ui(lang: Lang, ui: &mut Ui, v: &PairView) {
+    ui.add_space(4.0);
+    if v.ignored_a.is_empty() && v.ignored_b.is_empty() {
+        ui.label(RichText::new(lang.t("dedup.ignored_none")).weak());
+        return;
+    }
+    ui.label(
+        RichText::new(lang.tf(
+            "dedup.ignored_head",
+            &[&v.ignored_a.len(), &v.ignored_b.len()],
+        ))
+        .size(16.0)
+        .strong(),
+    );
+    egui::Grid::new("dedup_ignored")
+        .striped(true)
+        .show(ui, |ui| {
+            for (side, list) in [("A", &v.ignored_a), ("B", &v.ignored_b)] {
+                for x in list.iter().take(40) {
+                    ui.label(RichText::new(side).strong());
+                    ui.label(RichText::new(&x.text).strikethrough());
+                    ui.label(reason_text(lang, &x.reason));
+                    ui.end_row();
+                }
+            }
+        });
 }
 
 /// A pair verdict's reason in the UI's language.

@@ -44,7 +44,7 @@ impl DedupPanel {
         let lang = cx.lang;
         ui.label(RichText::new(lang.t("dedup.book")).size(17.0).strong());
         let sample = Source::Sample { clean: true };
-        let dev = Source::Devset { seed: 7 };
+        let dev = self.form.devset();
         let base = Config::default();
         let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         ui.horizontal_wrapped(|ui| {

@@ -29,9 +29,9 @@
 //! use tianwang::engine::dedup::{run, Config, Doc, Method};
 //! let tail = "\n\n免责声明：本网站所刊载信息，不代表本站观点。如转载稿涉及版权等问题，请在一周内来电与本网联系。";
 //! let docs = vec![
-//!     Doc::new("a", "天网", &format!("北京大学网络实验室开发了天网搜索引擎。{tail}")),
-//!     Doc::new("b", "天气", &format!("今天的天气很好，公园里的花都开了。{tail}")),
-//!     Doc::new("c", "马拉松", &format!("马拉松报名人数创新高，名额几分钟被抢空。{tail}")),
+//!     Doc::new("a", "天网", &format!("北京大学网络与分布式系统实验室开发了天网搜索引擎，每天搜集上千万个网页。{tail}")),
+//!     Doc::new("b", "天气", &format!("今天的天气很好，公园里的花都开了，很多市民带着孩子出门踏青赏花。{tail}")),
+//!     Doc::new("c", "马拉松", &format!("今年的城市马拉松报名人数创下新高，三万个名额在几分钟之内被抢空。{tail}")),
 //! ];
 //! // Without the disclaimer the three share nothing.
 //! let out = run(&docs, Method::Best, &Config::default(), &()).unwrap();

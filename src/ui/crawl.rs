@@ -167,11 +167,8 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
     let lang = cx.lang;
     let ctx = ui.ctx().clone();
     // The sample web, served with one click, gives the seeds.
-    if let Some(t) = &me.starting_sample
-        && let Some(r) = t.poll()
-    {
-        me.starting_sample = None;
-        match r.and_then(|x| x) {
+    if let Some(r) = Task::take_result(&mut me.starting_sample) {
+        match r {
             Ok(server) => {
                 me.seeds_text = server.web().truth.seeds.join("\n");
                 cx.hub.sample_server = Some(server);

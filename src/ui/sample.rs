@@ -38,11 +38,8 @@ fn server_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
     let ctx = ui.ctx().clone();
     let p = &mut *me;
     let server = &mut cx.hub.sample_server;
-    if let Some(t) = &p.starting
-        && let Some(r) = t.poll()
-    {
-        p.starting = None;
-        match r.and_then(|x| x) {
+    if let Some(r) = Task::take_result(&mut p.starting) {
+        match r {
             Ok(s) => {
                 (*server) = Some(s);
                 p.error = None;

@@ -257,31 +257,20 @@ impl CachePanel {
             }
         }
         self.running = still;
-        let mut still = Vec::new();
-        for (label, t) in std::mem::take(&mut self.local) {
-            match t.poll() {
-                None => still.push((label, t)),
-                Some(r) => match r.and_then(|x| x) {
-                    Ok(r) => self.store(label, r),
-                    Err(e) => self.error = Some(e),
-                },
+        for (label, r) in Task::drain_keyed(&mut self.local) {
+            match r.and_then(|x| x) {
+                Ok(r) => self.store(label, r),
+                Err(e) => self.error = Some(e),
             }
         }
-        self.local = still;
-        if let Some(t) = &self.stats_task
-            && let Some(r) = t.poll()
-        {
-            self.stats_task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.stats_task) {
+            match r {
                 Ok(s) => self.stats = Some(s),
                 Err(e) => self.error = Some(e),
             }
         }
-        if let Some(t) = &self.tune_task
-            && let Some(r) = t.poll()
-        {
-            self.tune_task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.tune_task) {
+            match r {
                 Ok(v) => self.tuned = v,
                 Err(e) => self.error = Some(e),
             }

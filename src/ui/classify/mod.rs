@@ -364,10 +364,7 @@ impl ClassifyPanel {
                 Path::new(TITLES_TRAIN).is_file() && Path::new(TITLES_TEST).is_file()
             }));
         }
-        if let Some(t) = &self.titles_task
-            && let Some(r) = t.poll()
-        {
-            self.titles_task = None;
+        if let Some(r) = Task::take_finished(&mut self.titles_task) {
             let present = r.unwrap_or(false);
             self.titles_present = Some(present);
             if !present && self.form.src == Src::Titles {
@@ -414,11 +411,8 @@ impl ClassifyPanel {
             }
         }
         self.running = still;
-        if let Some(t) = &self.loading
-            && let Some(r) = t.poll()
-        {
-            self.loading = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.loading) {
+            match r {
                 Ok(t) => {
                     self.trained = Some(t);
                     self.cell = None;

@@ -290,11 +290,8 @@ impl DedupPanel {
             }
         }
         self.running = still;
-        if let Some(t) = &self.loading
-            && let Some(r) = t.poll()
-        {
-            self.loading = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.loading) {
+            match r {
                 Ok(c) => {
                     self.pair = pairs::PairState::default();
                     self.cluster_method = 0;
@@ -303,11 +300,8 @@ impl DedupPanel {
                 Err(e) => self.error = Some(e),
             }
         }
-        if let Some(t) = &self.corpus_task
-            && let Some(r) = t.poll()
-        {
-            self.corpus_task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.corpus_task) {
+            match r {
                 Ok(c) => self.corpus = Some(c),
                 Err(e) => self.error = Some(e),
             }

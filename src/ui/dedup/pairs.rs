@@ -31,11 +31,8 @@ pub(crate) struct PairState {
 
 impl PairState {
     pub(super) fn poll(&mut self) {
-        if let Some(t) = &self.task
-            && let Some(r) = t.poll()
-        {
-            self.task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.task) {
+            match r {
                 Ok(e) => {
                     self.shown = Some(e);
                     self.error = None;

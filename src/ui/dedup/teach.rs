@@ -53,18 +53,12 @@ impl Default for TeachState {
 
 impl TeachState {
     pub(super) fn poll(&mut self) {
-        if let Some(t) = &self.step_task
-            && let Some(r) = t.poll()
-        {
-            self.step_task = None;
+        if let Some(r) = Task::take_finished(&mut self.step_task) {
             if let Ok(s) = r {
                 self.step = Some(s);
             }
         }
-        if let Some(t) = &self.bench_task
-            && let Some(r) = t.poll()
-        {
-            self.bench_task = None;
+        if let Some(r) = Task::take_finished(&mut self.bench_task) {
             if let Ok(rows) = r {
                 self.rows = rows;
             }

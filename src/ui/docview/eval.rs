@@ -117,10 +117,7 @@ impl EvalState {
                     .map(|(a, b)| (a.display().to_string(), b.display().to_string()))
             }));
         }
-        if let Some(t) = &self.defaults
-            && let Some(r) = t.poll()
-        {
-            self.defaults = None;
+        if let Some(r) = Task::take_finished(&mut self.defaults) {
             if let Ok(Some((a, b))) = r
                 && self.html_dir.is_empty()
                 && self.truth_dir.is_empty()
@@ -144,11 +141,8 @@ impl EvalState {
                 }
             }
         }
-        if let Some(t) = &self.parsing
-            && let Some(r) = t.poll()
-        {
-            self.parsing = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.parsing) {
+            match r {
                 Ok(rep) => self.report = Some(Arc::new(rep)),
                 Err(e) => self.error = Some(e),
             }

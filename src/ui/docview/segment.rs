@@ -135,11 +135,7 @@ impl SegState {
 
     pub(super) fn poll(&mut self, ctx: &egui::Context) {
         let current = self.inputs();
-        if let Some((inp, t)) = &self.running
-            && let Some(r) = t.poll()
-        {
-            let inp = inp.clone();
-            self.running = None;
+        if let Some((inp, r)) = Task::take_keyed(&mut self.running) {
             if let Ok(c) = r
                 && inp == current
             {

@@ -515,11 +515,8 @@ impl QuerylogPanel {
     }
 
     fn poll(&mut self) {
-        if let Some(t) = &self.task
-            && let Some(r) = t.poll()
-        {
-            self.task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.task) {
+            match r {
                 Ok(c) => {
                     self.computed = Some(c);
                     self.sent = None;
@@ -618,11 +615,7 @@ impl LabPanel for QuerylogPanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let lang = cx.lang;
         self.poll();
-        if let Some(t) = &self.sending
-            && let Some(r) = t.poll()
-        {
-            self.sending = None;
-            let r = r.and_then(|x| x);
+        if let Some(r) = Task::take_result(&mut self.sending) {
             if let Ok(p) = &r {
                 cx.request(Request::Open {
                     panel: "cache",

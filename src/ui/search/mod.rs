@@ -191,10 +191,7 @@ impl SearchPanel {
             self.browse = browse::Browser::default();
             self.open_index(cx, ctx);
         }
-        if let Some(t) = &self.open_task
-            && let Some(r) = t.poll()
-        {
-            self.open_task = None;
+        if let Some(r) = Task::take_finished(&mut self.open_task) {
             self.index = match r {
                 Ok(Opened {
                     searcher: Ok(searcher),
@@ -366,14 +363,10 @@ impl SearchPanel {
 
     /// Take a finished search; start the waiting one.
     fn poll_search(&mut self, ctx: &egui::Context) {
-        let Some(t) = &self.search_task else {
+        let Some(r) = Task::take_result(&mut self.search_task) else {
             return;
         };
-        let Some(r) = t.poll() else {
-            return;
-        };
-        self.search_task = None;
-        match r.and_then(|x| x) {
+        match r {
             Ok(new) => {
                 self.error = None;
                 match &self.current {

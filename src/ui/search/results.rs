@@ -113,11 +113,8 @@ fn model_key(m: Model) -> &'static str {
 }
 
 pub(super) fn search_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
-    if let Some(t) = &p.snap_task
-        && let Some(r) = t.poll()
-    {
-        p.snap_task = None;
-        match r.and_then(|x| x) {
+    if let Some(r) = Task::take_result(&mut p.snap_task) {
+        match r {
             Ok(v) => p.snapshot = Some(v),
             Err(e) => p.error = Some(e),
         }

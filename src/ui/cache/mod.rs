@@ -24,8 +24,8 @@ use crate::engine::cache::sim::{self, SimConfig, SimReport, SizeSpec};
 use crate::engine::cache::stack::Warmup;
 use crate::engine::cache::trace::{Format, GenSpec, ReadOptions, TraceStats};
 use crate::engine::jobs::TypedJob;
-use crate::engine::jobs::{JobHandle, JobState};
 use crate::engine::querylog::persist::{self, LogRow};
+use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
 
 /// (size, best δ, its hit ratio) per size.
 type Tuned = Vec<(u64, f64, f64)>;
@@ -75,7 +75,9 @@ pub(crate) struct CachePanel {
     metric: Metric,
     stats: Option<TraceStats>,
     stats_task: Option<Task<Result<TraceStats, String>>>,
-    running: Vec<(String, JobHandle)>,
+    /// Runs in the workspace's runner, by label.
+    running: JobWatches<String, CacheSimJob>,
+    /// Runs without a workspace, by label.
     local: Vec<(String, Task<Result<SimReport, String>>)>,
     /// Finished runs, by label (a new run with the same label replaces it).
     pub(crate) reports: Vec<(String, SimReport)>,
@@ -118,7 +120,7 @@ impl Default for CachePanel {
             metric: Metric::Hit,
             stats: None,
             stats_task: None,
-            running: Vec::new(),
+            running: JobWatches::default(),
             local: Vec::new(),
             reports: Vec::new(),
             tune_task: None,
@@ -223,8 +225,8 @@ impl CachePanel {
         match CacheSimJob::from_params(p.clone()) {
             Err(e) => self.error = Some(e.to_string()),
             Ok(job) => {
-                if let Some(h) = cx.start_job(Box::new(job)) {
-                    self.running.push((label, h));
+                if let Some(w) = JobWatch::start(cx, job) {
+                    self.running.push(label, w);
                 } else {
                     let t = Task::spawn(ctx, move || p.execute(&()).map_err(|e| e.to_string()));
                     self.local.push((label, t));
@@ -240,23 +242,13 @@ impl CachePanel {
     }
 
     fn poll(&mut self) {
-        let mut still = Vec::new();
-        for (label, h) in std::mem::take(&mut self.running) {
-            let s = h.snapshot();
-            if !s.state.is_finished() {
-                still.push((label, h));
-                continue;
-            }
-            match s.state {
-                JobState::Done(v) => match CacheSimJob::decode(&v) {
-                    Ok(r) => self.store(label, r),
-                    Err(e) => self.error = Some(e.to_string()),
-                },
-                JobState::Failed { message, .. } => self.error = Some(message),
-                _ => {}
+        for (label, end) in self.running.take_finished() {
+            match end.outcome {
+                Finished::Done(r) => self.store(label, r),
+                Finished::Failed(message) => self.error = Some(message),
+                Finished::Cancelled => {}
             }
         }
-        self.running = still;
         for (label, r) in Task::drain_keyed(&mut self.local) {
             match r.and_then(|x| x) {
                 Ok(r) => self.store(label, r),

@@ -26,7 +26,7 @@ use crate::engine::dedup::pair::PairView;
 use crate::engine::dedup::report::{Source, SweepPoint, SweepSpec};
 use crate::engine::dedup::{Config, Method};
 use crate::engine::jobs::TypedJob;
-use crate::engine::jobs::{JobHandle, JobState};
+use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
 
 mod pairs;
 mod sweeps;
@@ -195,7 +195,7 @@ pub(super) struct Compared {
 pub(crate) struct DedupPanel {
     form: Form,
     tab: Tab,
-    running: Vec<(What, JobHandle)>,
+    running: JobWatches<What, DedupJob>,
     loading: Option<Task<Result<Compared, String>>>,
     pub(super) compared: Option<Compared>,
     /// Sweeps by parameter name: (method, points).
@@ -258,17 +258,11 @@ fn load_compared(
 impl DedupPanel {
     fn poll(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
         let ws = cx.session.map(|s| s.path.clone());
-        let mut still = Vec::new();
-        for (what, h) in std::mem::take(&mut self.running) {
-            let s = h.snapshot();
-            if !s.state.is_finished() {
-                still.push((what, h));
-                continue;
-            }
-            match s.state {
-                JobState::Done(v) => match what {
+        for (what, end) in self.running.take_finished() {
+            match end.outcome {
+                Finished::Done(v) => match what {
                     What::Compare => {
-                        let (ws, id, params) = (ws.clone(), s.id, s.params.clone());
+                        let (ws, id, params) = (ws.clone(), end.id, end.params);
                         self.loading =
                             Some(Task::spawn(ctx, move || load_compared(v, params, ws, id)));
                     }
@@ -285,11 +279,10 @@ impl DedupPanel {
                         Err(e) => self.error = Some(e.to_string()),
                     },
                 },
-                JobState::Failed { message, .. } => self.error = Some(message),
-                _ => {}
+                Finished::Failed(message) => self.error = Some(message),
+                Finished::Cancelled => {}
             }
         }
-        self.running = still;
         if let Some(r) = Task::take_result(&mut self.loading) {
             match r {
                 Ok(c) => {
@@ -328,7 +321,7 @@ impl DedupPanel {
     }
 
     pub(super) fn busy(&self, w: &What) -> bool {
-        self.running.iter().any(|(x, _)| x == w)
+        self.running.has(w)
     }
 
     /// Start a dedup job; `methods`, `source`, `config` and `sweep` default to the form's.
@@ -374,8 +367,8 @@ impl DedupPanel {
             .map_err(|e| e.to_string())
         })();
         match built {
-            Ok(job) => match cx.start_job(Box::new(job)) {
-                Some(h) => self.running.push((what, h)),
+            Ok(job) => match JobWatch::start(cx, job) {
+                Some(w) => self.running.push(what, w),
                 None => self.error = Some(cx.lang.t("dedup.need_ws").into()),
             },
             Err(e) => self.error = Some(e),

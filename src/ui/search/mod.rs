@@ -25,6 +25,7 @@ use serde_json::Value;
 use super::Lang;
 use super::panel::{Cx, LabPanel, logged};
 use super::task::Task;
+use crate::engine::crawl::Crawl;
 use crate::engine::index::build::IndexConfig;
 use crate::engine::index::job::{IndexBuildJob, IndexBuildParams};
 use crate::engine::index::reader::sidecar;
@@ -32,7 +33,8 @@ use crate::engine::index::score::RankConfig;
 use crate::engine::index::search::{SearchOptions, SearchResult, Searcher};
 use crate::engine::index::source::Source;
 use crate::engine::jobs::TypedJob;
-use crate::engine::jobs::{JobHandle, JobState};
+use crate::engine::sample::load::LoadSample;
+use crate::ui::job_watch::{Finished, JobWatch};
 
 /// How deep a ranking is remembered to mark each result's move (↑3, ↓1, new).
 const RANK_DEPTH: usize = 200;
@@ -91,7 +93,7 @@ pub(crate) struct SearchPanel {
     ws: Option<PathBuf>,
     index: IndexState,
     open_task: Option<Task<Opened>>,
-    build: Option<JobHandle>,
+    build: Option<JobWatch<IndexBuildJob>>,
     build_config: IndexConfig,
     /// Where "Build index" runs (native, DataFusion, Spark).
     build_engine: crate::engine::exec::EngineConfig,
@@ -210,21 +212,18 @@ impl SearchPanel {
                 self.ask(ctx, a);
             }
         }
-        if let Some(h) = &self.build {
-            let s = h.snapshot();
-            if s.state.is_finished() {
-                if let JobState::Failed { message, .. } = s.state {
-                    self.error = Some(message);
-                }
-                self.build = None;
-                self.open_index(cx, ctx);
+        if let Some(end) = JobWatch::take_finished(&mut self.build) {
+            if let Finished::Failed(message) = end.outcome {
+                self.error = Some(message);
             }
+            self.open_index(cx, ctx);
         }
         if let Some(s) = &cx.hub.last_finished
             && s.id != self.seen_finished
         {
             self.seen_finished = s.id;
-            if ["sample-load", "crawl", "index-build"].contains(&s.kind) && self.build.is_none() {
+            let changes_index = [LoadSample::KIND, Crawl::KIND, IndexBuildJob::KIND];
+            if changes_index.contains(&s.kind) && self.build.is_none() {
                 self.open_index(cx, ctx);
             }
         }
@@ -241,7 +240,7 @@ impl SearchPanel {
             Err(e) => self.error = Some(e.to_string()),
             Ok(job) => {
                 self.error = None;
-                self.build = cx.start_job(Box::new(job));
+                self.build = JobWatch::start(cx, job);
             }
         }
     }
@@ -253,7 +252,7 @@ impl SearchPanel {
             ui.label(RichText::new(lang.t("search.no_workspace")).strong());
             return;
         }
-        let building = self.build.is_some() || cx.is_running("index-build");
+        let building = self.build.is_some() || cx.is_running(IndexBuildJob::KIND);
         let warn = ui.visuals().warn_fg_color;
         ui.horizontal_wrapped(|ui| {
             let mut offer = false;

@@ -396,13 +396,13 @@ impl WorkbenchApp {
                 }
             }
         }
-        if let Some((action, r)) = Task::take_keyed(&mut self.dialog) {
-            if let Ok(Some(path)) = r {
-                match action {
-                    FileAction::New => self.create_workspace(path),
-                    FileAction::Open => self.open_workspace(path),
-                    FileAction::SaveAs => self.save_workspace_as(path),
-                }
+        if let Some((action, r)) = Task::take_keyed(&mut self.dialog)
+            && let Ok(Some(path)) = r
+        {
+            match action {
+                FileAction::New => self.create_workspace(path),
+                FileAction::Open => self.open_workspace(path),
+                FileAction::SaveAs => self.save_workspace_as(path),
             }
         }
 

@@ -19,13 +19,16 @@ enum Item {
     Plot { plot: Plot, scale: f32, svg: bool },
 }
 
+/// An export being written: `Ok(None)` when the save dialog was cancelled.
+type Writing = Task<Result<Option<PathBuf>, String>>;
+
 /// Exports in flight and where they go; kept in the panels' shared `Hub`.
 #[derive(Default)]
 pub(crate) struct Exports {
     /// Write here without asking (file name from the title and the time).
     pub folder: Option<PathBuf>,
     /// By file name.
-    pending: Vec<(String, Task<Result<Option<PathBuf>, String>>)>,
+    pending: Vec<(String, Writing)>,
 }
 
 /// A file name from a title: letters, digits and CJK kept, the rest as `_`.

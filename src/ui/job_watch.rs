@@ -115,6 +115,13 @@ impl<J: TypedJob> JobWatch<J> {
         Some(end)
     }
 
+    /// [`JobWatch::take_finished`] for a job kept with what it was started for (`K`).
+    pub fn take_keyed<K>(slot: &mut Option<(K, Self)>) -> Option<(K, Ended<J::Output>)> {
+        let end = slot.as_ref()?.1.outcome()?;
+        let (key, _) = slot.take()?;
+        Some((key, end))
+    }
+
     /// The job's progress bar with its message, and a cancel button labelled `cancel_label`
     /// (cancels the job when clicked).
     pub fn progress_row(&self, ui: &mut Ui, lang: Lang, cancel_label: &str) {
@@ -278,6 +285,16 @@ mod tests {
         assert!(end.id.is_some(), "the run has a row in the log");
         assert!(slot.is_none());
         assert!(JobWatch::take_finished(&mut slot).is_none());
+        let (watch, go) = watch(&r, 5);
+        let mut keyed = watch.map(|w| ("five", w));
+        assert!(JobWatch::take_keyed(&mut keyed).is_none(), "still running");
+        go.send(()).unwrap();
+        let (key, end) = until(|| JobWatch::take_keyed(&mut keyed));
+        assert_eq!(
+            (key, end.outcome),
+            ("five", Finished::Done(GateOut { twice: 10 }))
+        );
+        assert!(keyed.is_none());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The desktop app: egui panels that draw plain data the engine returns. [`app`] is the window
 //! (preferences, the open workspace, running jobs, the shell around the panels); every other
 //! module is one panel or a piece the panels share ([`panel`], [`task`], [`job_watch`],
-//! [`export`], [`i18n`], [`fonts`]). The composition root ([`crate::workbench::PANELS`]) names the panels and their
+//! [`stored_logs`], [`export`], [`i18n`], [`fonts`]). The composition root ([`crate::workbench::PANELS`]) names the panels and their
 //! order; [`PANEL_UIS`] gives each one its drawing code.
 
 mod app;
@@ -26,6 +26,7 @@ mod querylog;
 mod sample;
 pub mod search;
 mod shell;
+mod stored_logs;
 pub mod task;
 
 pub(crate) use app::Session;

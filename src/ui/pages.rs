@@ -301,10 +301,10 @@ fn detail_ui(
         Tab::Diff => match (&p.shown_a, &p.shown_b) {
             (Some(a), Some(b)) => {
                 let key = (a.id, b.id);
-                if let Some((k, r)) = Task::take_keyed(&mut p.diff) {
-                    if let Ok(lines) = r {
-                        p.diff_done = Some((k, lines));
-                    }
+                if let Some((k, r)) = Task::take_keyed(&mut p.diff)
+                    && let Ok(lines) = r
+                {
+                    p.diff_done = Some((k, lines));
                 }
                 let ready = p
                     .diff_done

@@ -17,14 +17,14 @@ use serde_json::Value;
 use super::Lang;
 use super::export::{Exports, table_button};
 use super::panel::{Cx, LabPanel, logged};
-use super::task::{Loaded, Task};
+use super::stored_logs::StoredLogs;
+use super::task::Task;
 use crate::engine::cache::job::{CacheSimJob, CacheSimParams, TraceSource};
 use crate::engine::cache::policy::{PolicyKind, PolicyParams};
 use crate::engine::cache::sim::{self, SimConfig, SimReport, SizeSpec};
 use crate::engine::cache::stack::Warmup;
 use crate::engine::cache::trace::{Format, GenSpec, ReadOptions, TraceStats};
 use crate::engine::jobs::TypedJob;
-use crate::engine::querylog::persist::{self, LogRow};
 use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
 
 /// (size, best δ, its hit ratio) per size.
@@ -61,8 +61,7 @@ pub(crate) struct CachePanel {
     index_dir: String,
     index_queries: String,
     /// The open workspace's stored query logs, and the one picked.
-    stored: Loaded<Vec<LogRow>>,
-    stored_pick: Option<i64>,
+    stored: StoredLogs,
     stored_with_page: bool,
     workspace: Option<std::path::PathBuf>,
     page_view: bool,
@@ -104,8 +103,7 @@ impl Default for CachePanel {
             log_file: String::new(),
             index_dir: String::new(),
             index_queries: String::new(),
-            stored: Loaded::default(),
-            stored_pick: None,
+            stored: StoredLogs::default(),
             stored_with_page: false,
             workspace: None,
             page_view: false,
@@ -173,7 +171,8 @@ impl CachePanel {
                     .clone()
                     .ok_or_else(|| "--workspace: no workspace is open".to_string())?,
                 log_id: self
-                    .stored_pick
+                    .stored
+                    .pick
                     .ok_or_else(|| "--log: pick a stored query log".to_string())?,
                 with_page: self.stored_with_page,
             },
@@ -215,7 +214,7 @@ impl CachePanel {
                 .unwrap_or_default(),
             Src::AccessLog if self.page_view => format!("PAGE {}B", self.page_size),
             Src::AccessLog => "I/O".into(),
-            Src::Stored => format!("log #{}", self.stored_pick.unwrap_or(0)),
+            Src::Stored => format!("log #{}", self.stored.pick.unwrap_or(0)),
         }
     }
 
@@ -369,28 +368,9 @@ impl CachePanel {
                 ui.label(RichText::new(lang.t("cache.log_note")).weak());
             }
             Src::Stored => {
-                if let Some(path) = self.workspace.clone() {
-                    self.stored.update(ui.ctx(), move || {
-                        persist::list_at(&path).map_err(|e| e.to_string())
-                    });
-                }
-                match &self.stored.value {
-                    Some(rows) if !rows.is_empty() => {
-                        for r in rows {
-                            let label = format!(
-                                "#{} {} ({} {})",
-                                r.id,
-                                r.name,
-                                r.records,
-                                lang.t("cache.records")
-                            );
-                            ui.radio_value(&mut self.stored_pick, Some(r.id), label);
-                        }
-                        ui.checkbox(&mut self.stored_with_page, lang.t("cache.key_with_page"));
-                    }
-                    _ => {
-                        ui.label(RichText::new(lang.t("cache.no_stored")).weak());
-                    }
+                let ws = self.workspace.as_deref();
+                if self.stored.ui(ui, lang, ws, lang.t("cache.no_stored")) {
+                    ui.checkbox(&mut self.stored_with_page, lang.t("cache.key_with_page"));
                 }
             }
         });
@@ -603,8 +583,6 @@ impl LabPanel for CachePanel {
                     .to_string();
             }
             self.workspace = ws;
-            self.stored.invalidate();
-            self.stored_pick = None;
         }
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -676,7 +654,7 @@ impl LabPanel for CachePanel {
                 log_id, with_page, ..
             } => {
                 self.src = Src::Stored;
-                self.stored_pick = Some(*log_id);
+                self.stored.pick = Some(*log_id);
                 self.stored_with_page = *with_page;
             }
         }

@@ -53,15 +53,15 @@ impl Default for TeachState {
 
 impl TeachState {
     pub(super) fn poll(&mut self) {
-        if let Some(r) = Task::take_finished(&mut self.step_task) {
-            if let Ok(s) = r {
-                self.step = Some(s);
-            }
+        if let Some(r) = Task::take_finished(&mut self.step_task)
+            && let Ok(s) = r
+        {
+            self.step = Some(s);
         }
-        if let Some(r) = Task::take_finished(&mut self.bench_task) {
-            if let Ok(rows) = r {
-                self.rows = rows;
-            }
+        if let Some(r) = Task::take_finished(&mut self.bench_task)
+            && let Ok(rows) = r
+        {
+            self.rows = rows;
         }
     }
 

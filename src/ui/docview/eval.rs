@@ -115,14 +115,13 @@ impl EvalState {
                     .map(|(a, b)| (a.display().to_string(), b.display().to_string()))
             }));
         }
-        if let Some(r) = Task::take_finished(&mut self.defaults) {
-            if let Ok(Some((a, b))) = r
-                && self.html_dir.is_empty()
-                && self.truth_dir.is_empty()
-            {
-                self.html_dir = a;
-                self.truth_dir = b;
-            }
+        if let Some(r) = Task::take_finished(&mut self.defaults)
+            && let Ok(Some((a, b))) = r
+            && self.html_dir.is_empty()
+            && self.truth_dir.is_empty()
+        {
+            self.html_dir = a;
+            self.truth_dir = b;
         }
         if let Some(end) = JobWatch::take_finished(&mut self.handle) {
             match end.outcome {

@@ -255,11 +255,11 @@ impl ExtractState {
 
     /// Take finished background work and start what is due.
     pub(super) fn poll(&mut self, ctx: &egui::Context, lang: Lang, ws: Option<PathBuf>) {
-        if let Some(r) = Task::take_finished(&mut self.dialog) {
-            if let Ok(Some(path)) = r {
-                self.path_text = path.display().to_string();
-                self.open(ctx, lang, PageRef::File { path, truth: None }, ws, None);
-            }
+        if let Some(r) = Task::take_finished(&mut self.dialog)
+            && let Ok(Some(path)) = r
+        {
+            self.path_text = path.display().to_string();
+            self.open(ctx, lang, PageRef::File { path, truth: None }, ws, None);
         }
         if let Some(r) = Task::take_result(&mut self.loading) {
             match r {

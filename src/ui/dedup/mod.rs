@@ -198,6 +198,11 @@ pub(crate) struct DedupPanel {
     running: JobWatches<What, DedupJob>,
     loading: Option<Task<Result<Compared, String>>>,
     pub(super) compared: Option<Compared>,
+    /// Grows by one each time a comparison lands: the views derived from it are rebuilt only
+    /// then.
+    pub(super) compared_seq: u64,
+    /// The clusters tab's view of (comparison, method).
+    pub(super) clusters: crate::ui::memo::Memo<(u64, usize), pairs::ClusterView>,
     /// Sweeps by parameter name: (method, points).
     pub(super) sweeps: Vec<(String, String, Vec<SweepPoint>)>,
     pub(super) raw_clean: [Option<CompareRow>; 2],
@@ -289,6 +294,7 @@ impl DedupPanel {
                     self.pair = pairs::PairState::default();
                     self.cluster_method = 0;
                     self.compared = Some(c);
+                    self.compared_seq += 1;
                 }
                 Err(e) => self.error = Some(e),
             }

@@ -503,21 +503,22 @@ mod tests {
 
     /// A panel showing a comparison of two methods.
     fn panel() -> DedupPanel {
-        let mut p = DedupPanel::default();
-        p.compared = Some(Compared {
-            source: Source::Sample { clean: true },
-            config: Config::default(),
-            docs: 12,
-            rows: Vec::new(),
-            overlap: Vec::new(),
-            pairs: vec![
-                method("md5", &[&["a", "b"], &["c", "d", "e"], &["f", "g"]], 2),
-                method("simhash", &[&["a", "b", "c", "d"]], 0),
-            ],
-            has_truth: false,
-        });
-        p.compared_seq = 1;
-        p
+        DedupPanel {
+            compared: Some(Compared {
+                source: Source::Sample { clean: true },
+                config: Config::default(),
+                docs: 12,
+                rows: Vec::new(),
+                overlap: Vec::new(),
+                pairs: vec![
+                    method("md5", &[&["a", "b"], &["c", "d", "e"], &["f", "g"]], 2),
+                    method("simhash", &[&["a", "b", "c", "d"]], 0),
+                ],
+                has_truth: false,
+            }),
+            compared_seq: 1,
+            ..DedupPanel::default()
+        }
     }
 
     type State = (DedupPanel, Hub);

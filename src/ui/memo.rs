@@ -41,6 +41,12 @@ impl<K: PartialEq, V> Memo<K, V> {
     pub fn builds(&self) -> u64 {
         self.builds
     }
+
+    /// The value built last, if any.
+    #[cfg(test)]
+    pub fn last(&self) -> Option<&V> {
+        self.built.as_ref().map(|(_, v)| v)
+    }
 }
 
 #[cfg(test)]

@@ -191,6 +191,47 @@ fn format_name(lang: Lang, f: Format) -> &'static str {
     }
 }
 
+/// The synthetic log's targets (digest App. E).
+fn generator_ui(ui: &mut Ui, lang: Lang, g: &mut GenConfig) {
+    egui::Grid::new("ql_gen").num_columns(6).show(ui, |ui| {
+        let l = ui.label(lang.t("ql.gen_lines"));
+        ui.add(egui::DragValue::new(&mut g.lines).range(1000..=20_000_000))
+            .labelled_by(l.id);
+        let l = ui.label(lang.t("ql.gen_seed"));
+        ui.add(egui::DragValue::new(&mut g.seed)).labelled_by(l.id);
+        let l = ui.label(lang.t("ql.gen_zipf"));
+        ui.add(
+            egui::DragValue::new(&mut g.zipf)
+                .range(0.2..=2.5)
+                .speed(0.01),
+        )
+        .labelled_by(l.id);
+        ui.end_row();
+        let l = ui.label(lang.t("ql.gen_ratio"));
+        ui.add(
+            egui::DragValue::new(&mut g.distinct_ratio)
+                .range(0.01..=0.4)
+                .speed(0.005),
+        )
+        .labelled_by(l.id);
+        let l = ui.label(lang.t("ql.gen_repeat"));
+        ui.add(
+            egui::DragValue::new(&mut g.repeat)
+                .range(0.0..=0.9)
+                .speed(0.01),
+        )
+        .labelled_by(l.id);
+        let l = ui.label("Hurst");
+        ui.add(
+            egui::DragValue::new(&mut g.hurst)
+                .range(0.5..=0.95)
+                .speed(0.01),
+        )
+        .labelled_by(l.id);
+        ui.end_row();
+    });
+}
+
 impl QuerylogPanel {
     fn stats_config(&self) -> Result<StatsConfig, String> {
         let parse = |s: &str, what: &str| -> Result<Option<i64>, String> {
@@ -368,44 +409,7 @@ impl QuerylogPanel {
                 });
             }
             SourceKind::Generate => {
-                let g = &mut self.generator;
-                egui::Grid::new("ql_gen").num_columns(6).show(ui, |ui| {
-                    let l = ui.label(lang.t("ql.gen_lines"));
-                    ui.add(egui::DragValue::new(&mut g.lines).range(1000..=20_000_000))
-                        .labelled_by(l.id);
-                    let l = ui.label(lang.t("ql.gen_seed"));
-                    ui.add(egui::DragValue::new(&mut g.seed)).labelled_by(l.id);
-                    let l = ui.label(lang.t("ql.gen_zipf"));
-                    ui.add(
-                        egui::DragValue::new(&mut g.zipf)
-                            .range(0.2..=2.5)
-                            .speed(0.01),
-                    )
-                    .labelled_by(l.id);
-                    ui.end_row();
-                    let l = ui.label(lang.t("ql.gen_ratio"));
-                    ui.add(
-                        egui::DragValue::new(&mut g.distinct_ratio)
-                            .range(0.01..=0.4)
-                            .speed(0.005),
-                    )
-                    .labelled_by(l.id);
-                    let l = ui.label(lang.t("ql.gen_repeat"));
-                    ui.add(
-                        egui::DragValue::new(&mut g.repeat)
-                            .range(0.0..=0.9)
-                            .speed(0.01),
-                    )
-                    .labelled_by(l.id);
-                    let l = ui.label("Hurst");
-                    ui.add(
-                        egui::DragValue::new(&mut g.hurst)
-                            .range(0.5..=0.95)
-                            .speed(0.01),
-                    )
-                    .labelled_by(l.id);
-                    ui.end_row();
-                });
+                generator_ui(ui, lang, &mut self.generator);
                 ui.label(RichText::new(lang.t("ql.gen_note")).weak());
             }
             SourceKind::Stored => {
@@ -455,6 +459,12 @@ impl QuerylogPanel {
             &mut self.engine,
             Some(lang.t("engine.querylog_note")),
         );
+        self.run_row(cx, ui);
+    }
+
+    /// Compute (or generate and compute), the run's progress with cancel, import.
+    fn run_row(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        let lang = cx.lang;
         ui.horizontal(|ui| {
             let busy = self.busy();
             let label = if self.source == SourceKind::Generate {
@@ -719,5 +729,43 @@ impl LabPanel for QuerylogPanel {
             }
             _ => Err("not a query-log run".into()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::{NodeT, Queryable};
+
+    use super::*;
+    use crate::ui::panel::Hub;
+
+    type State = (QuerylogPanel, Hub);
+
+    #[test]
+    fn without_a_workspace_the_panel_says_one_is_needed_and_starts_nothing() {
+        let mut h = Harness::builder()
+            .with_size([1200.0, 700.0])
+            .with_context_setup(crate::ui::fonts::install_bundled)
+            .build_ui_state(
+                |ui, (p, hub): &mut State| {
+                    let mut cx = Cx::new(Lang::Zh, None, false, &[], hub);
+                    p.ui(&mut cx, ui);
+                },
+                (QuerylogPanel::default(), Hub::default()),
+            );
+        h.run();
+        h.get_by_label_contains("请先打开或新建一个工作区");
+        let button = h.get_by_label("生成并统计");
+        assert!(button.accesskit_node().is_disabled());
+        // Even if asked, nothing runs: the panel says why.
+        let mut hub = Hub::default();
+        let mut cx = Cx::new(Lang::Zh, None, false, &[], &mut hub);
+        let p = &mut h.state_mut().0;
+        p.start(&mut cx);
+        assert!(!p.busy());
+        assert!(p.error.as_deref().is_some_and(|e| e.contains("工作区")));
+        let (started, _) = cx.finish();
+        assert!(started.is_empty());
     }
 }

@@ -105,6 +105,58 @@ pub(crate) fn stirling_ui(s: &mut Stirling, ui: &mut Ui, lang: Lang, ex: &mut Ex
         )
     });
     ui.add_space(4.0);
+    checks_grid(ui, lang, exact.as_ref(), *closed_form, mc.as_ref());
+    let Some(x) = exact else { return };
+    ui.add_space(6.0);
+    let table = || {
+        let mut t = Table::new(
+            lang.tf("perf.st_table_title", &[&x.m, &x.k]),
+            ["i", "S(k,i)", "P_M^i", "i·S·P", "f(i)"],
+        );
+        for term in &x.terms {
+            t.push([
+                term.i.to_string(),
+                term.s.to_string(),
+                term.falling.to_string(),
+                term.product.to_string(),
+                format!("{:.6}", x.probability(term)),
+            ]);
+        }
+        t
+    };
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(lang.tf("perf.st_table_title", &[&x.m, &x.k])).strong());
+        table_button(ui, lang, ex, table);
+    });
+    egui::Grid::new("perf_stirling_terms")
+        .num_columns(5)
+        .spacing([16.0, 2.0])
+        .striped(true)
+        .show(ui, |ui| {
+            for h in ["i", "S(k,i)", "P_M^i", "i·S(k,i)·P_M^i", "f_{M,k}(i)"] {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            for term in &x.terms {
+                ui.label(term.i.to_string());
+                ui.label(RichText::new(term.s.to_string()).monospace());
+                ui.label(RichText::new(term.falling.to_string()).monospace());
+                ui.label(RichText::new(term.product.to_string()).monospace());
+                ui.label(RichText::new(format!("{:.6}", x.probability(term))).monospace());
+                ui.end_row();
+            }
+        });
+}
+
+/// The sum, the closed form, the identity, the exact expectation and the Monte Carlo estimate,
+/// each with whether it agrees.
+fn checks_grid(
+    ui: &mut Ui,
+    lang: Lang,
+    exact: Option<&StirlingSum>,
+    closed_form: f64,
+    mc: Option<&Result<MonteCarlo, String>>,
+) {
     egui::Grid::new("perf_stirling_sum")
         .num_columns(3)
         .spacing([8.0, 4.0])
@@ -163,7 +215,7 @@ pub(crate) fn stirling_ui(s: &mut Stirling, ui: &mut Ui, lang: Lang, ex: &mut Ex
                     )
                 }),
             );
-            match &mc {
+            match mc {
                 Some(Ok(mc)) => row(
                     ui,
                     lang.t("perf.st_mc"),
@@ -186,46 +238,6 @@ pub(crate) fn stirling_ui(s: &mut Stirling, ui: &mut Ui, lang: Lang, ex: &mut Ex
                     });
                     ui.end_row();
                 }
-            }
-        });
-    let Some(x) = exact else { return };
-    ui.add_space(6.0);
-    let table = || {
-        let mut t = Table::new(
-            lang.tf("perf.st_table_title", &[&x.m, &x.k]),
-            ["i", "S(k,i)", "P_M^i", "i·S·P", "f(i)"],
-        );
-        for term in &x.terms {
-            t.push([
-                term.i.to_string(),
-                term.s.to_string(),
-                term.falling.to_string(),
-                term.product.to_string(),
-                format!("{:.6}", x.probability(term)),
-            ]);
-        }
-        t
-    };
-    ui.horizontal(|ui| {
-        ui.label(RichText::new(lang.tf("perf.st_table_title", &[&x.m, &x.k])).strong());
-        table_button(ui, lang, ex, table);
-    });
-    egui::Grid::new("perf_stirling_terms")
-        .num_columns(5)
-        .spacing([16.0, 2.0])
-        .striped(true)
-        .show(ui, |ui| {
-            for h in ["i", "S(k,i)", "P_M^i", "i·S(k,i)·P_M^i", "f_{M,k}(i)"] {
-                ui.label(RichText::new(h).strong());
-            }
-            ui.end_row();
-            for term in &x.terms {
-                ui.label(term.i.to_string());
-                ui.label(RichText::new(term.s.to_string()).monospace());
-                ui.label(RichText::new(term.falling.to_string()).monospace());
-                ui.label(RichText::new(term.product.to_string()).monospace());
-                ui.label(RichText::new(format!("{:.6}", x.probability(term))).monospace());
-                ui.end_row();
             }
         });
 }

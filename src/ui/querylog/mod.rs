@@ -322,6 +322,9 @@ impl QuerylogPanel {
                             format: self.generator.format,
                         };
                         self.generating = JobWatch::start(cx, job).map(|w| (next, w));
+                        if self.generating.is_none() {
+                            self.error = Some(cx.lang.t("ql.need_ws").into());
+                        }
                     }
                     Err(e) => self.error = Some(e.to_string()),
                 }
@@ -367,6 +370,9 @@ impl QuerylogPanel {
                     engine: ran_on,
                 };
                 self.counting = JobWatch::start(cx, job).map(|w| (run, w));
+                if self.counting.is_none() {
+                    self.error = Some(cx.lang.t("ql.need_ws").into());
+                }
             }
             Err(e) => self.error = Some(e.to_string()),
         }

@@ -107,7 +107,24 @@ fn k_full_text_disk_and_corpus_change_what_is_shown() {
         "the sum and M(M^k − (M−1)^k)"
     );
     h.get_by_label("305/125 = 61/25 = 2.440000");
+    // The Monte Carlo estimate is drawn in the background.
+    stirling_drawn(&mut h);
     h.get_by_label_contains("一致");
+}
+
+/// Step frames until the Stirling check's Monte Carlo row is no longer "computing…".
+fn stirling_drawn(h: &mut Harness<'static, State>) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    h.step();
+    while h.query_by_label("计算中…").is_some() || h.query_by_label("computing…").is_some() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the Monte Carlo estimate never came"
+        );
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    h.run_steps(2);
 }
 
 /// README figures: `TIANWANG_SCREENSHOTS=DIR cargo test --test gui_perfmodel -- --ignored
@@ -159,6 +176,7 @@ fn screenshots_when_asked() {
             if wanted {
                 h.get_by_label(tab).click();
                 h.run_steps(3);
+                stirling_drawn(&mut h);
                 shot(&mut h, &format!("search_perfmodel_{name}_{suffix}.png"));
             }
         }

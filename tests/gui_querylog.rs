@@ -4,7 +4,8 @@
 mod common;
 
 use common::{harness_with, wait_secs};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
+use tianwang::engine::querylog::job::StatsOutput;
 use tianwang::engine::store::Workspace;
 
 #[test]
@@ -45,6 +46,119 @@ fn generate_then_coverage_tab_shows_the_plot_and_the_books_number() {
         h.query_by_label_contains("已从查询日志面板接收请求流")
             .is_some()
     });
+}
+
+/// The query-log panel on a new workspace with `lines` lines in the generator.
+fn generator_with(
+    lines: f64,
+) -> (
+    tempfile::TempDir,
+    egui_kittest::Harness<'static, tianwang::ui::WorkbenchApp>,
+) {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("w.tianwang");
+    Workspace::open_or_create(&path).unwrap();
+    let mut h = harness_with(&path, false);
+    wait_secs(&mut h, "the workspace", 20, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h.get_by_label("查询日志").click();
+    h.run();
+    h.get_by_label("生成合成日志").click();
+    h.run();
+    h.query_all_by_label("行数")
+        .next()
+        .expect("the lines field")
+        .set_value_accesskit(lines);
+    h.run();
+    (d, h)
+}
+
+/// The experiment log's rows of `kind`, newest first.
+fn logged(
+    h: &egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>,
+    kind: &str,
+) -> Vec<tianwang::engine::jobs::JobRecord> {
+    let ws = Workspace::open_existing(h.state().workspace_path().unwrap()).unwrap();
+    tianwang::engine::jobs::list_jobs(&ws, &Default::default())
+        .unwrap()
+        .into_iter()
+        .filter(|j| j.kind == kind)
+        .collect()
+}
+
+/// Statistics are logged jobs: the synthetic log is written by `querylog-generate`, counted by
+/// `querylog-stats`, and the volume tab shows the result (every generated line is a request).
+#[test]
+fn statistics_of_a_generated_log_run_as_logged_jobs() {
+    let (_d, mut h) = generator_with(3000.0);
+    h.get_by_label("生成并统计").click();
+    wait_secs(&mut h, "the statistics", 120, |h| {
+        h.query_by_label("覆盖率").is_some()
+    });
+    // Every generated line was read and is a request.
+    h.get_by_label_contains("3000 行，3000 条记录，0 个坏行");
+    wait_secs(&mut h, "the log row", 10, |h| {
+        logged(h, "querylog-stats")
+            .first()
+            .is_some_and(|j| j.status == "done")
+    });
+    let stats = logged(&h, "querylog-stats");
+    assert_eq!(stats.len(), 1, "one logged statistics run");
+    let out: StatsOutput =
+        serde_json::from_value(stats[0].result.clone().expect("a result")).unwrap();
+    assert_eq!(out.stats.volume.requests, 3000);
+    // The volume tab (shown first) draws the logged result's figures.
+    let repeat = format!("{:.4}", out.stats.volume.repeat_fraction);
+    assert!(h.query_all_by_label(&repeat).count() >= 1, "{repeat}");
+    let generated = logged(&h, "querylog-generate");
+    assert_eq!(generated.len(), 1);
+    assert_eq!(generated[0].status, "done");
+    // The file it wrote is kept for the cache lab.
+    let file = generated[0].result.as_ref().unwrap()["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(std::path::Path::new(&file).is_file(), "{file}");
+    assert!(h.state().running_jobs().is_empty());
+    std::fs::remove_file(file).unwrap();
+}
+
+/// Cancelling stops the run at once: no job left, no statistics, the log says cancelled.
+#[test]
+fn cancelling_the_statistics_stops_them() {
+    let (_d, mut h) = generator_with(20_000_000.0);
+    h.get_by_label("生成并统计").click();
+    wait_secs(&mut h, "the job to start", 20, |h| {
+        h.state()
+            .running_jobs()
+            .first()
+            .is_some_and(|j| j.snapshot().id.is_some())
+    });
+    h.get_by_label("取消统计").click();
+    let clicked = std::time::Instant::now();
+    wait_secs(&mut h, "the job to stop", 10, |h| {
+        h.state().running_jobs().is_empty()
+    });
+    // 20 million lines take far longer than this to write.
+    assert!(clicked.elapsed() < std::time::Duration::from_secs(5));
+    h.run();
+    h.get_by_label("统计已取消。");
+    assert!(
+        h.query_by_label("覆盖率").is_none(),
+        "no statistics were shown"
+    );
+    wait_secs(&mut h, "the log row", 10, |h| {
+        logged(h, "querylog-generate")
+            .first()
+            .is_some_and(|j| j.status == "cancelled")
+    });
+    assert!(
+        logged(&h, "querylog-stats").is_empty(),
+        "counting never started"
+    );
+    // The generate button is back.
+    assert!(!h.get_by_label("生成并统计").accesskit_node().is_disabled());
 }
 
 /// Screenshots for the docs (`TIANWANG_SCREENSHOTS=DIR`): a synthetic log of 300,000 lines,

@@ -362,19 +362,12 @@ impl WorkbenchApp {
 
     /// Poll background work: opened workspaces, finished jobs, reloads.
     fn poll(&mut self) {
-        if let Some(t) = &self.font_task
-            && let Some(r) = t.poll()
-        {
-            self.font_task = None;
+        if let Some(r) = Task::take_finished(&mut self.font_task) {
             let found = r.ok().flatten();
             fonts::install_with_system(&self.ctx, found.as_ref());
             self.system_font = found.map(|f| f.path);
         }
-        if let Some((path, t)) = &self.opening
-            && let Some(r) = t.poll()
-        {
-            let path = path.clone();
-            self.opening = None;
+        if let Some((path, r)) = Task::take_keyed(&mut self.opening) {
             match r.and_then(|x| x) {
                 Ok((p, created)) => {
                     self.session = Some(Session::new(p.clone(), &self.ctx));
@@ -400,11 +393,8 @@ impl WorkbenchApp {
                 }
             }
         }
-        if let Some(t) = &self.saving
-            && let Some(r) = t.poll()
-        {
-            self.saving = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.saving) {
+            match r {
                 Ok(dest) => self.open_workspace(dest),
                 Err(e) => {
                     self.set_status("error.save_failed", vec![e], true);
@@ -412,18 +402,13 @@ impl WorkbenchApp {
                 }
             }
         }
-        if let Some((_, t)) = &self.dialog
-            && let Some(r) = t.poll()
+        if let Some((action, r)) = Task::take_keyed(&mut self.dialog)
+            && let Ok(Some(path)) = r
         {
-            let Some((action, _)) = self.dialog.take() else {
-                return;
-            };
-            if let Ok(Some(path)) = r {
-                match action {
-                    FileAction::New => self.create_workspace(path),
-                    FileAction::Open => self.open_workspace(path),
-                    FileAction::SaveAs => self.save_workspace_as(path),
-                }
+            match action {
+                FileAction::New => self.create_workspace(path),
+                FileAction::Open => self.open_workspace(path),
+                FileAction::SaveAs => self.save_workspace_as(path),
             }
         }
 

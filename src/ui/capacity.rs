@@ -183,11 +183,8 @@ fn simulator(
     ws: Option<&std::path::Path>,
     ex: &mut Exports,
 ) {
-    if let Some(t) = &p.task
-        && let Some(r) = t.poll()
-    {
-        p.task = None;
-        match r.and_then(|x| x) {
+    if let Some(r) = Task::take_result(&mut p.task) {
+        match r {
             Ok(s) => {
                 p.sim = Some(s);
                 p.error = None;

@@ -10,12 +10,13 @@ use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
 
 use super::Lang;
 use super::export::{Exports, plot_buttons, table_button};
+use super::job_watch::JobWatch;
 use super::panel::{Cx, LabPanel, logged};
 use super::task::{Loaded, Task};
 use crate::engine::crawl::report::{CrawlReport, report};
 use crate::engine::crawl::{Crawl, CrawlCounters, CrawlParams, IN_FLIGHT_PREFIX, Scope, Strategy};
 use crate::engine::export::{Plot as XPlot, Series as XSeries, Table};
-use crate::engine::jobs::{JobHandle, JobSnapshot};
+use crate::engine::jobs::JobSnapshot;
 use crate::engine::sample::server::{SampleServer, ServeOptions};
 use crate::engine::store::Workspace;
 
@@ -43,7 +44,7 @@ pub(crate) struct CrawlPanel {
     pub error: Option<String>,
     pub starting_sample: Option<Task<Result<SampleServer, String>>>,
     /// The latest crawl of this session (running or finished), for the plots.
-    pub handle: Option<JobHandle>,
+    pub handle: Option<JobWatch<Crawl>>,
     /// The report was re-read after the crawl finished.
     final_report: bool,
     pub capacity: super::capacity::CapacityPanel,
@@ -129,7 +130,7 @@ fn start(cx: &mut Cx<'_>, p: &mut CrawlPanel, resume: bool) {
             p.series.clear();
             p.last_sample = None;
             p.final_report = false;
-            p.handle = cx.start_job(Box::new(job));
+            p.handle = JobWatch::start(cx, job);
         }
         Err(e) => p.error = Some(cx.lang.error(&e)),
     }
@@ -167,11 +168,8 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
     let lang = cx.lang;
     let ctx = ui.ctx().clone();
     // The sample web, served with one click, gives the seeds.
-    if let Some(t) = &me.starting_sample
-        && let Some(r) = t.poll()
-    {
-        me.starting_sample = None;
-        match r.and_then(|x| x) {
+    if let Some(r) = Task::take_result(&mut me.starting_sample) {
+        match r {
             Ok(server) => {
                 me.seeds_text = server.web().truth.seeds.join("\n");
                 cx.hub.sample_server = Some(server);
@@ -179,7 +177,7 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
             Err(e) => me.error = Some(e),
         }
     }
-    let running = me.handle.as_ref().is_some_and(|h| !h.is_finished());
+    let running = me.handle.as_ref().is_some_and(JobWatch::is_running);
     egui::Frame::group(ui.style())
         .inner_margin(10.0)
         .show(ui, |ui| {
@@ -313,7 +311,7 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
                 {
                     start(cx, me, false);
                 }
-                let paused = me.handle.as_ref().is_some_and(|h| h.is_paused());
+                let paused = me.handle.as_ref().is_some_and(|w| w.handle().is_paused());
                 let pause_label = if paused {
                     lang.t("crawl.unpause")
                 } else {
@@ -322,9 +320,9 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
                 if ui
                     .add_enabled(running, egui::Button::new(pause_label))
                     .clicked()
-                    && let Some(h) = &me.handle
+                    && let Some(w) = &me.handle
                 {
-                    h.set_paused(!paused);
+                    w.handle().set_paused(!paused);
                 }
                 if ui
                     .add_enabled(running, egui::Button::new(lang.t("crawl.stop")))
@@ -651,9 +649,9 @@ fn show(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
     ui.add_space(6.0);
     controls(cx, me, ui);
     sample(me);
-    let running = me.handle.as_ref().is_some_and(|h| !h.is_finished());
+    let running = me.handle.as_ref().is_some_and(JobWatch::is_running);
     if let Some(sess) = &cx.session {
-        let finished = me.handle.as_ref().is_some_and(|h| h.is_finished());
+        let finished = me.handle.as_ref().is_some_and(|w| !w.is_running());
         if (running
             && me
                 .report

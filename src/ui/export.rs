@@ -19,12 +19,16 @@ enum Item {
     Plot { plot: Plot, scale: f32, svg: bool },
 }
 
+/// An export being written: `Ok(None)` when the save dialog was cancelled.
+type Writing = Task<Result<Option<PathBuf>, String>>;
+
 /// Exports in flight and where they go; kept in the panels' shared `Hub`.
 #[derive(Default)]
 pub(crate) struct Exports {
     /// Write here without asking (file name from the title and the time).
     pub folder: Option<PathBuf>,
-    pending: Vec<Task<Result<Option<PathBuf>, String>>>,
+    /// By file name.
+    pending: Vec<(String, Writing)>,
 }
 
 /// A file name from a title: letters, digits and CJK kept, the rest as `_`.
@@ -58,40 +62,35 @@ impl Exports {
         let stamp = chrono::Local::now().format("%Y%m%d-%H%M%S%.3f");
         let name = format!("{}-{stamp}.{ext}", file_stem(&title));
         let folder = self.folder.clone();
-        self.pending.push(Task::spawn(ctx, move || {
-            let path = match folder {
-                Some(dir) => dir.join(&name),
-                None => {
-                    let Some(p) = rfd::FileDialog::new()
-                        .set_file_name(&name)
-                        .add_filter(ext, &[ext])
-                        .save_file()
-                    else {
-                        return Ok(None);
-                    };
-                    p
-                }
-            };
-            write(lang, &item, &path)?;
-            Ok(Some(path))
-        }));
+        let task = Task::spawn(ctx, {
+            let name = name.clone();
+            move || {
+                let path = match folder {
+                    Some(dir) => dir.join(&name),
+                    None => {
+                        let Some(p) = rfd::FileDialog::new()
+                            .set_file_name(&name)
+                            .add_filter(ext, &[ext])
+                            .save_file()
+                        else {
+                            return Ok(None);
+                        };
+                        p
+                    }
+                };
+                write(lang, &item, &path)?;
+                Ok(Some(path))
+            }
+        });
+        self.pending.push((name, task));
     }
 
     /// Finished exports: `Ok(path)` written, `Err(message)`; cancelled dialogs are dropped.
     pub fn poll(&mut self) -> Vec<Result<PathBuf, String>> {
-        let mut done = Vec::new();
-        self.pending.retain(|t| match t.poll() {
-            Some(r) => {
-                match r.and_then(|x| x) {
-                    Ok(Some(p)) => done.push(Ok(p)),
-                    Ok(None) => {}
-                    Err(e) => done.push(Err(e)),
-                }
-                false
-            }
-            None => true,
-        });
-        done
+        Task::drain_keyed(&mut self.pending)
+            .into_iter()
+            .filter_map(|(_, r)| r.and_then(|x| x).transpose())
+            .collect()
     }
 }
 

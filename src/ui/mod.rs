@@ -1,7 +1,7 @@
 //! The desktop app: egui panels that draw plain data the engine returns. [`app`] is the window
 //! (preferences, the open workspace, running jobs, the shell around the panels); every other
-//! module is one panel or a piece the panels share ([`panel`], [`task`], [`export`], [`i18n`],
-//! [`fonts`]). The composition root ([`crate::workbench::PANELS`]) names the panels and their
+//! module is one panel or a piece the panels share ([`panel`], [`task`], [`job_watch`],
+//! [`stored_logs`], [`memo`], [`export`], [`i18n`], [`fonts`]). The composition root ([`crate::workbench::PANELS`]) names the panels and their
 //! order; [`PANEL_UIS`] gives each one its drawing code.
 
 mod app;
@@ -15,8 +15,10 @@ mod engine_choice;
 mod export;
 pub mod fonts;
 pub mod i18n;
+mod job_watch;
 mod jobs;
 mod log_axis;
+mod memo;
 mod overview;
 mod page_class;
 mod pages;
@@ -25,6 +27,7 @@ mod querylog;
 mod sample;
 pub mod search;
 mod shell;
+mod stored_logs;
 pub mod task;
 
 pub(crate) use app::Session;

@@ -25,11 +25,8 @@ pub(crate) struct ClassifyBox {
 
 impl ClassifyBox {
     fn poll(&mut self) {
-        if let Some(t) = &self.loading
-            && let Some(r) = t.poll()
-        {
-            self.loading = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.loading) {
+            match r {
                 Ok(m) => {
                     self.chosen = self.chosen.or_else(|| m.last().map(|x| x.id));
                     self.models = Some(m);
@@ -37,11 +34,8 @@ impl ClassifyBox {
                 Err(e) => self.error = Some(e),
             }
         }
-        if let Some(t) = &self.task
-            && let Some(r) = t.poll()
-        {
-            self.task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.task) {
+            match r {
                 Ok(p) => self.shown = Some(p),
                 Err(e) => self.error = Some(e),
             }

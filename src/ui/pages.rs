@@ -69,11 +69,8 @@ fn open_snapshot(
 }
 
 fn poll(p: &mut PagesPanel) {
-    if let Some(t) = &p.detail
-        && let Some(r) = t.poll()
-    {
-        p.detail = None;
-        match r.and_then(|x| x) {
+    if let Some(r) = Task::take_result(&mut p.detail) {
+        match r {
             Ok(d) => p.current = Some(d),
             Err(e) => p.error = Some(e),
         }
@@ -82,11 +79,8 @@ fn poll(p: &mut PagesPanel) {
         (&mut p.view_a, &mut p.shown_a),
         (&mut p.view_b, &mut p.shown_b),
     ] {
-        if let Some(t) = task
-            && let Some(r) = t.poll()
-        {
-            *task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(task) {
+            match r {
                 Ok(v) => *shown = Some(v),
                 Err(e) => p.error = Some(e),
             }
@@ -308,14 +302,10 @@ fn detail_ui(
         Tab::Diff => match (&p.shown_a, &p.shown_b) {
             (Some(a), Some(b)) => {
                 let key = (a.id, b.id);
-                if let Some((k, t)) = &p.diff
-                    && let Some(r) = t.poll()
+                if let Some((k, r)) = Task::take_keyed(&mut p.diff)
+                    && let Ok(lines) = r
                 {
-                    let k = *k;
-                    p.diff = None;
-                    if let Ok(lines) = r {
-                        p.diff_done = Some((k, lines));
-                    }
+                    p.diff_done = Some((k, lines));
                 }
                 let ready = p
                     .diff_done

@@ -5,9 +5,11 @@ use egui::{RichText, Ui};
 
 use super::Lang;
 use super::export::{Exports, table_button};
+use super::job_watch::{Finished, JobWatch};
 use super::panel::{Cx, LabPanel, logged};
 use super::task::Task;
 use crate::engine::export::Table;
+use crate::engine::jobs::TypedJob;
 use crate::engine::sample::load::LoadSample;
 use crate::engine::sample::server::{SampleServer, ServeOptions};
 use crate::engine::sample::web::{SampleWeb, Truth};
@@ -19,6 +21,9 @@ pub(crate) struct SamplePanel {
     pub error: Option<String>,
     pub serve_changed: bool,
     pub load_changed: bool,
+    /// The load this panel started, and why the last one failed.
+    load: Option<JobWatch<LoadSample>>,
+    load_error: Option<String>,
 }
 
 fn site_note(lang: Lang, key: &str) -> &'static str {
@@ -38,11 +43,8 @@ fn server_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
     let ctx = ui.ctx().clone();
     let p = &mut *me;
     let server = &mut cx.hub.sample_server;
-    if let Some(t) = &p.starting
-        && let Some(r) = t.poll()
-    {
-        p.starting = None;
-        match r.and_then(|x| x) {
+    if let Some(r) = Task::take_result(&mut p.starting) {
+        match r {
             Ok(s) => {
                 (*server) = Some(s);
                 p.error = None;
@@ -118,13 +120,19 @@ fn server_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
 
 fn load_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
     let lang = cx.lang;
+    if let Some(end) = JobWatch::take_finished(&mut me.load) {
+        me.load_error = match end.outcome {
+            Finished::Failed(code) => Some(lang.error_code(&code)),
+            Finished::Done(_) | Finished::Cancelled => None,
+        };
+    }
     egui::Frame::group(ui.style())
         .inner_margin(10.0)
         .show(ui, |ui| {
             ui.label(RichText::new(lang.t("sample.load_title")).strong());
             ui.label(lang.t("sample.load_desc"));
             ui.horizontal(|ui| {
-                let running = cx.is_running("sample-load");
+                let running = me.load.is_some() || cx.is_running(LoadSample::KIND);
                 if ui
                     .add_enabled(
                         cx.session.is_some() && !running,
@@ -133,10 +141,14 @@ fn load_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
                     .clicked()
                 {
                     let changed = me.load_changed;
-                    cx.start_job(Box::new(LoadSample { changed }));
+                    me.load_error = None;
+                    me.load = JobWatch::start(cx, LoadSample { changed });
                 }
                 ui.checkbox(&mut me.load_changed, lang.t("sample.load_changed"));
             });
+            if let Some(e) = &me.load_error {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
         });
 }
 

@@ -1,5 +1,13 @@
 //! Background tasks for the UI: anything that touches the disk, SQLite or an algorithm runs on a
 //! thread; the UI polls the result each frame and is woken by `request_repaint` when it lands.
+//! A panel keeps a task in an `Option` and takes its outcome with one call, which also empties
+//! the slot:
+//!
+//! ```ignore
+//! if let Some(r) = Task::take_result(&mut self.loading) {
+//!     match r { Ok(v) => self.value = Some(v), Err(e) => self.error = Some(e) }
+//! }
+//! ```
 
 use crossbeam_channel::{Receiver, TryRecvError, bounded};
 
@@ -26,12 +34,54 @@ impl<T: Send + 'static> Task<T> {
     }
 
     /// `Some(Ok(v))` once done; `Some(Err(..))` if the thread died; `None` while running.
-    pub fn poll(&self) -> Option<Result<T, String>> {
+    /// Panels take results with [`Task::take_finished`] and its kin, which empty the slot.
+    fn poll(&self) -> Option<Result<T, String>> {
         match self.rx.try_recv() {
             Ok(v) => Some(Ok(v)),
             Err(TryRecvError::Empty) => None,
             Err(TryRecvError::Disconnected) => Some(Err("background task failed".into())),
         }
+    }
+}
+
+impl<T: Send + 'static> Task<T> {
+    /// The outcome of the task in `slot` once it has finished, emptying the slot: `Ok(v)`, or
+    /// `Err(..)` if its thread died. `None` while it runs, or when the slot is empty.
+    ///
+    /// ```ignore
+    /// if let Some(r) = Task::take_finished(&mut self.loading) { /* … */ }
+    /// ```
+    pub fn take_finished(slot: &mut Option<Task<T>>) -> Option<Result<T, String>> {
+        let r = slot.as_ref()?.poll()?;
+        *slot = None;
+        Some(r)
+    }
+
+    /// [`Task::take_finished`] for a task kept with what it was started for (`K`).
+    pub fn take_keyed<K>(slot: &mut Option<(K, Task<T>)>) -> Option<(K, Result<T, String>)> {
+        let r = slot.as_ref()?.1.poll()?;
+        let (key, _) = slot.take()?;
+        Some((key, r))
+    }
+
+    /// The outcomes of the finished tasks of a queue, each with its key; the running ones stay.
+    pub fn drain_keyed<K>(tasks: &mut Vec<(K, Task<T>)>) -> Vec<(K, Result<T, String>)> {
+        let mut done = Vec::new();
+        for (key, task) in std::mem::take(tasks) {
+            match task.poll() {
+                Some(r) => done.push((key, r)),
+                None => tasks.push((key, task)),
+            }
+        }
+        done
+    }
+}
+
+impl<T: Send + 'static> Task<Result<T, String>> {
+    /// [`Task::take_finished`] for work that can fail: its own error and a thread that died are
+    /// both `Err`.
+    pub fn take_result(slot: &mut Option<Self>) -> Option<Result<T, String>> {
+        Task::take_finished(slot).map(|r| r.and_then(|x| x))
     }
 }
 
@@ -84,12 +134,9 @@ impl<T: Send + 'static> Loaded<T> {
         ctx: &egui::Context,
         load: impl FnOnce() -> Result<T, String> + Send + 'static,
     ) {
-        if let Some(task) = &self.task
-            && let Some(r) = task.poll()
-        {
-            self.task = None;
+        if let Some(r) = Task::take_result(&mut self.task) {
             self.loaded_at = Some(std::time::Instant::now());
-            match r.and_then(|x| x) {
+            match r {
                 Ok(v) => {
                     self.value = Some(v);
                     self.error = None;
@@ -102,5 +149,89 @@ impl<T: Send + 'static> Loaded<T> {
             self.stale = false;
             self.task = Some(Task::spawn(ctx, load));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Steps "frames" until the slot yields, for at most 5 s.
+    fn until<R>(mut f: impl FnMut() -> Option<R>) -> R {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        loop {
+            if let Some(r) = f() {
+                return r;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the task never finished"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn take_finished_yields_once_and_empties_the_slot() {
+        let ctx = egui::Context::default();
+        let (go, wait) = crossbeam_channel::bounded::<()>(1);
+        let mut slot = Some(Task::spawn(&ctx, move || {
+            let _ = wait.recv();
+            41 + 1
+        }));
+        assert!(Task::take_finished(&mut slot).is_none(), "still running");
+        assert!(slot.is_some(), "a running task stays in its slot");
+        go.send(()).unwrap();
+        assert_eq!(until(|| Task::take_finished(&mut slot)), Ok(42));
+        assert!(slot.is_none());
+        assert!(
+            Task::take_finished(&mut slot).is_none(),
+            "an empty slot yields nothing"
+        );
+    }
+
+    #[test]
+    fn take_result_flattens_errors_and_a_dead_thread() {
+        let ctx = egui::Context::default();
+        let mut ok: Option<Task<Result<u8, String>>> = Some(Task::spawn(&ctx, || Ok(7)));
+        assert_eq!(until(|| Task::take_result(&mut ok)), Ok(7));
+        let mut err: Option<Task<Result<u8, String>>> =
+            Some(Task::spawn(&ctx, || Err("bad input".into())));
+        assert_eq!(
+            until(|| Task::take_result(&mut err)),
+            Err("bad input".into())
+        );
+        let mut died: Option<Task<Result<u8, String>>> =
+            Some(Task::spawn(&ctx, || panic!("the work panicked")));
+        assert!(until(|| Task::take_result(&mut died)).is_err());
+        assert!(died.is_none());
+    }
+
+    #[test]
+    fn drain_keyed_takes_the_finished_and_keeps_the_running() {
+        let ctx = egui::Context::default();
+        let (go, wait) = crossbeam_channel::bounded::<()>(1);
+        let mut queue = vec![
+            (
+                "slow",
+                Task::spawn(&ctx, move || wait.recv().map(|_| 1).unwrap_or(0)),
+            ),
+            ("fast", Task::spawn(&ctx, || 2)),
+        ];
+        let done = until(|| Some(Task::drain_keyed(&mut queue)).filter(|d| !d.is_empty()));
+        assert_eq!(done, vec![("fast", Ok(2))]);
+        assert_eq!(queue.len(), 1, "the running task stays queued");
+        go.send(()).unwrap();
+        let done = until(|| Some(Task::drain_keyed(&mut queue)).filter(|d| !d.is_empty()));
+        assert_eq!(done, vec![("slow", Ok(1))]);
+        assert!(queue.is_empty());
+    }
+
+    #[test]
+    fn take_keyed_gives_back_what_the_task_was_for() {
+        let ctx = egui::Context::default();
+        let mut slot = Some(("page 3", Task::spawn(&ctx, || 3 * 3)));
+        assert_eq!(until(|| Task::take_keyed(&mut slot)), ("page 3", Ok(9)));
+        assert!(slot.is_none());
     }
 }

@@ -73,7 +73,11 @@ pub const PANELS: &[Panel] = &[
     panel!(
         "querylog",
         "querylog",
-        [querylog::job::ImportJob, querylog::job::StatsJob]
+        [
+            querylog::job::ImportJob,
+            querylog::job::StatsJob,
+            querylog::job::GenerateJob
+        ]
     ),
     panel!("cache", "cache", [cache::job::CacheSimJob]),
     panel!("Jobs", "jobs", [calibrate::Calibrate]),

@@ -1,6 +1,7 @@
 //! The query-log lab's jobs: `querylog-import` (a log file into the workspace, streamed, with
-//! progress and cancel, one transaction) and `querylog-stats` (every statistic of a file or a
-//! stored log, the result in the experiment log).
+//! progress and cancel, one transaction), `querylog-stats` (every statistic of a file or a
+//! stored log, the result in the experiment log) and `querylog-generate` (a synthetic log
+//! written to a file, which a `querylog-stats` run then reads).
 
 use std::path::PathBuf;
 
@@ -268,5 +269,114 @@ pub fn stats_on(
         Err(crate::engine::error::EngineError::Internal(
             "unreachable: validate refuses".into(),
         ))
+    }
+}
+
+/// `querylog-generate` parameters: the generator and the file it writes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GenerateParams {
+    pub config: super::generate::GenConfig,
+    pub path: PathBuf,
+}
+
+/// What a generation wrote.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Generated {
+    pub path: PathBuf,
+    pub lines: u64,
+}
+
+/// Writes a synthetic log ([`super::generate::write_file`]: all or nothing) with progress and
+/// cancel.
+pub struct GenerateJob {
+    p: GenerateParams,
+}
+
+impl TypedJob for GenerateJob {
+    const KIND: &'static str = "querylog-generate";
+    type Params = GenerateParams;
+    type Output = Generated;
+
+    fn from_params(p: GenerateParams) -> Result<Self> {
+        p.config.validate()?;
+        if p.path.as_os_str().is_empty() {
+            return Err(EngineError::invalid(
+                "--out",
+                "the generated log needs a file",
+            ));
+        }
+        Ok(GenerateJob { p })
+    }
+
+    fn params(&self) -> GenerateParams {
+        self.p.clone()
+    }
+
+    fn run_typed(&mut self, cx: &JobContext) -> Result<Generated> {
+        let lines = super::generate::write_file(&self.p.config, &self.p.path, cx)?;
+        Ok(Generated {
+            path: self.p.path.clone(),
+            lines,
+        })
+    }
+}
+
+#[cfg(test)]
+mod generate_tests {
+    use super::*;
+    use crate::engine::jobs::JobRunner;
+    use crate::engine::querylog::generate::GenConfig;
+
+    #[test]
+    fn a_generate_job_writes_the_log_a_stats_run_reads() {
+        let d = tempfile::tempdir().unwrap();
+        let ws = d.path().join("w.tianwang");
+        Workspace::open_or_create(&ws).unwrap();
+        let path = d.path().join("gen.log");
+        let config = GenConfig {
+            lines: 2_000,
+            ..GenConfig::default()
+        };
+        let job = GenerateJob::from_params(GenerateParams {
+            config: config.clone(),
+            path: path.clone(),
+        })
+        .unwrap();
+        let runner = JobRunner::new(ws, std::sync::Arc::new(|| {}));
+        let state = runner.spawn(Box::new(job)).wait();
+        let crate::engine::jobs::JobState::Done(v) = state else {
+            panic!("{state:?}");
+        };
+        assert_eq!(
+            GenerateJob::decode(&v).unwrap(),
+            Generated {
+                path: path.clone(),
+                lines: 2_000
+            }
+        );
+        let src = LogSource::File {
+            path,
+            read: ReadConfig::new(config.format),
+        };
+        let out = compute(&src, &StatsConfig::default(), None, &()).unwrap();
+        assert_eq!(out.stats.volume.requests, 2_000);
+    }
+
+    #[test]
+    fn a_generate_job_needs_a_file_and_valid_targets() {
+        let bad = |config: GenConfig, path: &str| {
+            GenerateJob::from_params(GenerateParams {
+                config,
+                path: path.into(),
+            })
+            .err()
+            .map(|e| e.to_string())
+        };
+        assert!(bad(GenConfig::default(), "").unwrap().contains("--out"));
+        let zero = GenConfig {
+            lines: 0,
+            ..GenConfig::default()
+        };
+        assert!(bad(zero, "x.log").unwrap().contains("--lines"));
     }
 }

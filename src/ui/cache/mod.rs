@@ -17,15 +17,15 @@ use serde_json::Value;
 use super::Lang;
 use super::export::{Exports, table_button};
 use super::panel::{Cx, LabPanel, logged};
-use super::task::{Loaded, Task};
+use super::stored_logs::StoredLogs;
+use super::task::Task;
 use crate::engine::cache::job::{CacheSimJob, CacheSimParams, TraceSource};
 use crate::engine::cache::policy::{PolicyKind, PolicyParams};
 use crate::engine::cache::sim::{self, SimConfig, SimReport, SizeSpec};
 use crate::engine::cache::stack::Warmup;
 use crate::engine::cache::trace::{Format, GenSpec, ReadOptions, TraceStats};
 use crate::engine::jobs::TypedJob;
-use crate::engine::jobs::{JobHandle, JobState};
-use crate::engine::querylog::persist::{self, LogRow};
+use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
 
 /// (size, best δ, its hit ratio) per size.
 type Tuned = Vec<(u64, f64, f64)>;
@@ -61,8 +61,7 @@ pub(crate) struct CachePanel {
     index_dir: String,
     index_queries: String,
     /// The open workspace's stored query logs, and the one picked.
-    stored: Loaded<Vec<LogRow>>,
-    stored_pick: Option<i64>,
+    stored: StoredLogs,
     stored_with_page: bool,
     workspace: Option<std::path::PathBuf>,
     page_view: bool,
@@ -75,7 +74,9 @@ pub(crate) struct CachePanel {
     metric: Metric,
     stats: Option<TraceStats>,
     stats_task: Option<Task<Result<TraceStats, String>>>,
-    running: Vec<(String, JobHandle)>,
+    /// Runs in the workspace's runner, by label.
+    running: JobWatches<String, CacheSimJob>,
+    /// Runs without a workspace, by label.
     local: Vec<(String, Task<Result<SimReport, String>>)>,
     /// Finished runs, by label (a new run with the same label replaces it).
     pub(crate) reports: Vec<(String, SimReport)>,
@@ -102,8 +103,7 @@ impl Default for CachePanel {
             log_file: String::new(),
             index_dir: String::new(),
             index_queries: String::new(),
-            stored: Loaded::default(),
-            stored_pick: None,
+            stored: StoredLogs::default(),
             stored_with_page: false,
             workspace: None,
             page_view: false,
@@ -118,7 +118,7 @@ impl Default for CachePanel {
             metric: Metric::Hit,
             stats: None,
             stats_task: None,
-            running: Vec::new(),
+            running: JobWatches::default(),
             local: Vec::new(),
             reports: Vec::new(),
             tune_task: None,
@@ -171,7 +171,8 @@ impl CachePanel {
                     .clone()
                     .ok_or_else(|| "--workspace: no workspace is open".to_string())?,
                 log_id: self
-                    .stored_pick
+                    .stored
+                    .pick
                     .ok_or_else(|| "--log: pick a stored query log".to_string())?,
                 with_page: self.stored_with_page,
             },
@@ -213,7 +214,7 @@ impl CachePanel {
                 .unwrap_or_default(),
             Src::AccessLog if self.page_view => format!("PAGE {}B", self.page_size),
             Src::AccessLog => "I/O".into(),
-            Src::Stored => format!("log #{}", self.stored_pick.unwrap_or(0)),
+            Src::Stored => format!("log #{}", self.stored.pick.unwrap_or(0)),
         }
     }
 
@@ -224,8 +225,8 @@ impl CachePanel {
         match CacheSimJob::from_params(p.clone()) {
             Err(e) => self.error = Some(lang.error(&e)),
             Ok(job) => {
-                if let Some(h) = cx.start_job(Box::new(job)) {
-                    self.running.push((label, h));
+                if let Some(w) = JobWatch::start(cx, job) {
+                    self.running.push(label, w);
                 } else {
                     let t = Task::spawn(ctx, move || p.execute(&()).map_err(|e| lang.error(&e)));
                     self.local.push((label, t));
@@ -241,48 +242,27 @@ impl CachePanel {
     }
 
     fn poll(&mut self, lang: Lang) {
-        let mut still = Vec::new();
-        for (label, h) in std::mem::take(&mut self.running) {
-            let s = h.snapshot();
-            if !s.state.is_finished() {
-                still.push((label, h));
-                continue;
-            }
-            match s.state {
-                JobState::Done(v) => match CacheSimJob::decode(&v) {
-                    Ok(r) => self.store(label, r),
-                    Err(e) => self.error = Some(lang.error(&e)),
-                },
-                JobState::Failed { code, .. } => self.error = Some(lang.error_code(&code)),
-                _ => {}
+        for (label, end) in self.running.take_finished() {
+            match end.outcome {
+                Finished::Done(r) => self.store(label, r),
+                Finished::Failed(code) => self.error = Some(lang.error_code(&code)),
+                Finished::Cancelled => {}
             }
         }
-        self.running = still;
-        let mut still = Vec::new();
-        for (label, t) in std::mem::take(&mut self.local) {
-            match t.poll() {
-                None => still.push((label, t)),
-                Some(r) => match r.and_then(|x| x) {
-                    Ok(r) => self.store(label, r),
-                    Err(e) => self.error = Some(e),
-                },
-            }
-        }
-        self.local = still;
-        if let Some(t) = &self.stats_task
-            && let Some(r) = t.poll()
-        {
-            self.stats_task = None;
+        for (label, r) in Task::drain_keyed(&mut self.local) {
             match r.and_then(|x| x) {
+                Ok(r) => self.store(label, r),
+                Err(e) => self.error = Some(e),
+            }
+        }
+        if let Some(r) = Task::take_result(&mut self.stats_task) {
+            match r {
                 Ok(s) => self.stats = Some(s),
                 Err(e) => self.error = Some(e),
             }
         }
-        if let Some(t) = &self.tune_task
-            && let Some(r) = t.poll()
-        {
-            self.tune_task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.tune_task) {
+            match r {
                 Ok(v) => self.tuned = v,
                 Err(e) => self.error = Some(e),
             }
@@ -389,28 +369,9 @@ impl CachePanel {
                 ui.label(RichText::new(lang.t("cache.log_note")).weak());
             }
             Src::Stored => {
-                if let Some(path) = self.workspace.clone() {
-                    self.stored.update(ui.ctx(), move || {
-                        persist::list_at(&path).map_err(|e| lang.error(&e))
-                    });
-                }
-                match &self.stored.value {
-                    Some(rows) if !rows.is_empty() => {
-                        for r in rows {
-                            let label = format!(
-                                "#{} {} ({} {})",
-                                r.id,
-                                r.name,
-                                r.records,
-                                lang.t("cache.records")
-                            );
-                            ui.radio_value(&mut self.stored_pick, Some(r.id), label);
-                        }
-                        ui.checkbox(&mut self.stored_with_page, lang.t("cache.key_with_page"));
-                    }
-                    _ => {
-                        ui.label(RichText::new(lang.t("cache.no_stored")).weak());
-                    }
+                let ws = self.workspace.as_deref();
+                if self.stored.ui(ui, lang, ws, lang.t("cache.no_stored")) {
+                    ui.checkbox(&mut self.stored_with_page, lang.t("cache.key_with_page"));
                 }
             }
         });
@@ -623,8 +584,6 @@ impl LabPanel for CachePanel {
                     .to_string();
             }
             self.workspace = ws;
-            self.stored.invalidate();
-            self.stored_pick = None;
         }
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -696,7 +655,7 @@ impl LabPanel for CachePanel {
                 log_id, with_page, ..
             } => {
                 self.src = Src::Stored;
-                self.stored_pick = Some(*log_id);
+                self.stored.pick = Some(*log_id);
                 self.stored_with_page = *with_page;
             }
         }

@@ -1,10 +1,19 @@
 //! The teaching stepper: a small cache drawn as slots, one request at a time, the same short
-//! trace under two policies side by side; hits green, misses amber, evicted objects red.
+//! trace under two policies side by side; hits green, misses amber, evicted objects red. The
+//! trace is parsed when it changes and both policies replayed when the trace, the size, a
+//! policy or the step changes — never per frame.
 
 use egui::{Color32, RichText, Ui};
 
 use crate::engine::cache::policy::{Policy, PolicyKind, PolicyParams, build};
 use crate::ui::Lang;
+use crate::ui::memo::Memo;
+
+/// A trace's distinct keys (in order of first use) and the requests as indices into them.
+type Parsed = (Vec<String>, Vec<u32>);
+
+/// What both replays depend on: the trace, the size, the two policies, the step.
+type ReplayKey = (String, u64, PolicyKind, PolicyKind, usize);
 
 pub(crate) struct Stepper {
     pub trace: String,
@@ -12,6 +21,8 @@ pub(crate) struct Stepper {
     pub left: PolicyKind,
     pub right: PolicyKind,
     pub step: usize,
+    parsed: Memo<String, Parsed>,
+    replays: Memo<ReplayKey, [Replay; 2]>,
 }
 
 impl Default for Stepper {
@@ -23,11 +34,14 @@ impl Default for Stepper {
             left: PolicyKind::Fifo,
             right: PolicyKind::Lru,
             step: 0,
+            parsed: Memo::default(),
+            replays: Memo::default(),
         }
     }
 }
 
 /// One policy replayed to a step: what it holds, what the last request did.
+#[derive(Debug, Clone, PartialEq)]
 struct Replay {
     resident: Vec<(&'static str, Vec<u32>)>,
     last_hit: Option<bool>,
@@ -63,12 +77,10 @@ fn resident_ids(p: &dyn Policy) -> Vec<u32> {
         .collect()
 }
 
-pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
-    ui.label(RichText::new(lang.t("cache.stepper")).size(17.0).strong());
-    ui.label(RichText::new(lang.t("cache.stepper_intro")).weak());
+/// The trace's requests (split at spaces and commas) as key indices.
+fn parse(trace: &str) -> Parsed {
     let mut keys: Vec<String> = Vec::new();
-    let ids: Vec<u32> = s
-        .trace
+    let ids: Vec<u32> = trace
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .map(|t| match keys.iter().position(|k| k == t) {
@@ -79,6 +91,12 @@ pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
             }
         })
         .collect();
+    (keys, ids)
+}
+
+pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
+    ui.label(RichText::new(lang.t("cache.stepper")).size(17.0).strong());
+    ui.label(RichText::new(lang.t("cache.stepper_intro")).weak());
     ui.horizontal(|ui| {
         let l = ui.label(lang.t("cache.stepper_trace"));
         if ui
@@ -97,6 +115,7 @@ pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
             s.step = 0;
         }
     });
+    let (keys, ids) = s.parsed.get(s.trace.clone(), |t| parse(t));
     ui.horizontal(|ui| {
         for (side, id, key) in [
             (&mut s.left, "step_left", "cache.stepper_left"),
@@ -141,9 +160,12 @@ pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
             ui.label(text);
         }
     });
+    let key = (s.trace.clone(), s.capacity, s.left, s.right, s.step);
+    let replays = s.replays.get(key, |&(_, cap, left, right, step)| {
+        [left, right].map(|kind| replay(kind, cap, ids, step))
+    });
     ui.columns(2, |cols| {
-        for (col, kind) in cols.iter_mut().zip([s.left, s.right]) {
-            let r = replay(kind, s.capacity, &ids, s.step);
+        for ((col, kind), r) in cols.iter_mut().zip([s.left, s.right]).zip(replays) {
             col.label(
                 RichText::new(format!(
                     "{}  {}",
@@ -201,7 +223,54 @@ pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
 
 #[cfg(test)]
 mod tests {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
     use super::*;
+
+    fn harness() -> Harness<'static, Stepper> {
+        Harness::builder()
+            .with_size([900.0, 600.0])
+            .with_context_setup(crate::ui::fonts::install_bundled)
+            .build_ui_state(
+                |ui, s: &mut Stepper| stepper_ui(Lang::En, ui, s),
+                Stepper::default(),
+            )
+    }
+
+    fn builds(h: &Harness<'static, Stepper>) -> (u64, u64) {
+        (h.state().parsed.builds(), h.state().replays.builds())
+    }
+
+    #[test]
+    fn the_trace_is_parsed_and_replayed_once_per_change_not_per_frame() {
+        let mut h = harness();
+        h.run_steps(6);
+        assert_eq!(builds(&h), (1, 1), "six frames: one parse, one replay");
+        h.get_by_label("To the end").click();
+        h.run_steps(6);
+        assert_eq!(
+            builds(&h),
+            (1, 2),
+            "a new step replays, the trace is not parsed again"
+        );
+        // Belady's anomaly at the end of the default trace: FIFO 3 hits, LRU 2, as replayed
+        // directly.
+        let ids = [0u32, 1, 2, 3, 0, 1, 4, 0, 1, 2, 3, 4];
+        let direct = [
+            replay(PolicyKind::Fifo, 3, &ids, 12),
+            replay(PolicyKind::Lru, 3, &ids, 12),
+        ];
+        assert_eq!(h.state().replays.last(), Some(&direct));
+        h.get_by_label("fifo  3 hits of 12");
+        h.get_by_label("lru  2 hits of 12");
+        // Another trace: parsed and replayed once more (the step goes back to 0).
+        h.state_mut().trace = "a b a".into();
+        h.state_mut().step = 3;
+        h.run_steps(6);
+        assert_eq!(builds(&h), (2, 3));
+        h.get_by_label("fifo  1 hits of 3");
+    }
 
     #[test]
     fn replay_counts_beladys_anomaly() {

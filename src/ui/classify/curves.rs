@@ -159,10 +159,11 @@ impl ClassifyPanel {
                 self.start_size(cx);
             }
             let n = self
-                .running
-                .iter()
-                .filter(|(w, _)| !matches!(w, What::Train))
-                .count();
+                .training
+                .keys()
+                .filter(|w| !matches!(w, What::Train))
+                .count()
+                + self.sweeping.len();
             if n > 0 {
                 ui.spinner();
                 ui.label(lang.tf("classify.sweeps_running", &[&n]));

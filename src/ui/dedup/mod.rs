@@ -26,7 +26,7 @@ use crate::engine::dedup::pair::PairView;
 use crate::engine::dedup::report::{DevKind, Source, SweepPoint, SweepSpec};
 use crate::engine::dedup::{Config, Method};
 use crate::engine::jobs::TypedJob;
-use crate::engine::jobs::{JobHandle, JobState};
+use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
 
 mod pairs;
 mod sweeps;
@@ -219,9 +219,14 @@ pub(super) struct Compared {
 pub(crate) struct DedupPanel {
     form: Form,
     tab: Tab,
-    running: Vec<(What, JobHandle)>,
+    running: JobWatches<What, DedupJob>,
     loading: Option<Task<Result<Compared, String>>>,
     pub(super) compared: Option<Compared>,
+    /// Grows by one each time a comparison lands: the views derived from it are rebuilt only
+    /// then.
+    pub(super) compared_seq: u64,
+    /// The clusters tab's view of (comparison, method).
+    pub(super) clusters: crate::ui::memo::Memo<(u64, usize), pairs::ClusterView>,
     /// Sweeps by parameter name: (method, points).
     pub(super) sweeps: Vec<(String, String, Vec<SweepPoint>)>,
     pub(super) raw_clean: [Option<CompareRow>; 2],
@@ -284,17 +289,11 @@ impl DedupPanel {
     fn poll(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
         let ws = cx.session.map(|s| s.path.clone());
         let lang = cx.lang;
-        let mut still = Vec::new();
-        for (what, h) in std::mem::take(&mut self.running) {
-            let s = h.snapshot();
-            if !s.state.is_finished() {
-                still.push((what, h));
-                continue;
-            }
-            match s.state {
-                JobState::Done(v) => match what {
+        for (what, end) in self.running.take_finished() {
+            match end.outcome {
+                Finished::Done(v) => match what {
                     What::Compare => {
-                        let (ws, id, params) = (ws.clone(), s.id, s.params.clone());
+                        let (ws, id, params) = (ws.clone(), end.id, end.params);
                         self.loading = Some(Task::spawn(ctx, move || {
                             load_compared(lang, v, params, ws, id)
                         }));
@@ -312,29 +311,23 @@ impl DedupPanel {
                         Err(e) => self.error = Some(e.to_string()),
                     },
                 },
-                JobState::Failed { code, .. } => self.error = Some(lang.error_code(&code)),
-                _ => {}
+                Finished::Failed(code) => self.error = Some(lang.error_code(&code)),
+                Finished::Cancelled => {}
             }
         }
-        self.running = still;
-        if let Some(t) = &self.loading
-            && let Some(r) = t.poll()
-        {
-            self.loading = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.loading) {
+            match r {
                 Ok(c) => {
                     self.pair = pairs::PairState::default();
                     self.cluster_method = 0;
                     self.compared = Some(c);
+                    self.compared_seq += 1;
                 }
                 Err(e) => self.error = Some(e),
             }
         }
-        if let Some(t) = &self.corpus_task
-            && let Some(r) = t.poll()
-        {
-            self.corpus_task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.corpus_task) {
+            match r {
                 Ok(c) => self.corpus = Some(c),
                 Err(e) => self.error = Some(e),
             }
@@ -362,7 +355,7 @@ impl DedupPanel {
     }
 
     pub(super) fn busy(&self, w: &What) -> bool {
-        self.running.iter().any(|(x, _)| x == w)
+        self.running.has(w)
     }
 
     /// Start a dedup job; `methods`, `source`, `config` and `sweep` default to the form's.
@@ -408,8 +401,8 @@ impl DedupPanel {
             .map_err(|e| cx.lang.error(&e))
         })();
         match built {
-            Ok(job) => match cx.start_job(Box::new(job)) {
-                Some(h) => self.running.push((what, h)),
+            Ok(job) => match JobWatch::start(cx, job) {
+                Some(w) => self.running.push(what, w),
                 None => self.error = Some(cx.lang.t("dedup.need_ws").into()),
             },
             Err(e) => self.error = Some(e),

@@ -8,8 +8,9 @@ use egui::text::{LayoutJob, TextFormat};
 use egui_plot::{Bar, BarChart, Plot};
 
 use super::*;
-use crate::engine::dedup::Prepared;
 use crate::engine::dedup::pair::explain;
+use crate::engine::dedup::{Prepared, Relation};
+use crate::ui::memo::Memo;
 
 /// A pair explained, with both texts.
 pub(crate) struct Explained {
@@ -24,6 +25,12 @@ pub(crate) struct PairState {
     pub b: String,
     task: Option<Task<Result<Explained, String>>>,
     shown: Option<Explained>,
+    /// Grows by one each time a pair is explained.
+    shown_seq: u64,
+    /// The two texts with the shared passages marked, by (pair, theme).
+    texts: Memo<(u64, bool, Color32), [LayoutJob; 2]>,
+    /// Whether the run reported the pair, per verdict, by (comparison, pair).
+    reported: Memo<(u64, u64), Vec<Option<bool>>>,
     error: Option<String>,
     /// Explain this pair as soon as the corpus is loaded.
     pending: bool,
@@ -31,20 +38,69 @@ pub(crate) struct PairState {
 
 impl PairState {
     pub(super) fn poll(&mut self) {
-        if let Some(t) = &self.task
-            && let Some(r) = t.poll()
-        {
-            self.task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.task) {
+            match r {
                 Ok(e) => {
                     self.shown = Some(e);
+                    self.shown_seq += 1;
                     self.error = None;
                 }
                 Err(e) => self.error = Some(e),
             }
         }
     }
+}
 
+/// One method's clusters as the clusters tab draws them, computed when the comparison or the
+/// method changes (never per frame).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ClusterView {
+    /// Indices into the method's clusters, largest first (equal sizes in run order).
+    order: Vec<usize>,
+    /// (cluster size, how many clusters have it), smallest size first: the mirror degree.
+    sizes: Vec<(usize, usize)>,
+    /// Indices into the method's pairs that are containments.
+    contains: Vec<usize>,
+}
+
+impl ClusterView {
+    fn of(mp: &MethodPairs) -> ClusterView {
+        let mut order: Vec<usize> = (0..mp.clusters.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(mp.clusters[i].len()));
+        let mut sizes: std::collections::BTreeMap<usize, usize> = Default::default();
+        for c in &mp.clusters {
+            *sizes.entry(c.len()).or_default() += 1;
+        }
+        let contains = (0..mp.pairs.len())
+            .filter(|&i| mp.pairs[i].2 == Relation::Contains)
+            .collect();
+        ClusterView {
+            order,
+            sizes: sizes.into_iter().collect(),
+            contains,
+        }
+    }
+}
+
+/// For each verdict of the pair view: did the run's method report this pair (`None`: the run
+/// did not use that method)?
+fn reported_by_run(run: Option<&Vec<MethodPairs>>, ex: &Explained) -> Vec<Option<bool>> {
+    let (a, b) = (&ex.names.0, &ex.names.1);
+    ex.view
+        .verdicts
+        .iter()
+        .map(|x| {
+            let mp = run?.iter().find(|m| m.method == x.method)?;
+            Some(
+                mp.pairs
+                    .iter()
+                    .any(|p| (&p.0 == a && &p.1 == b) || (&p.0 == b && &p.1 == a)),
+            )
+        })
+        .collect()
+}
+
+impl PairState {
     /// Ask for the pair `a`, `b` (explained once the corpus is there).
     pub(super) fn want(&mut self, a: &str, b: &str) {
         self.a = a.to_string();
@@ -134,25 +190,23 @@ impl DedupPanel {
             });
         self.cluster_method = chosen;
         let mp = &c.pairs[chosen];
-        let mut clusters: Vec<&Vec<String>> = mp.clusters.iter().collect();
-        clusters.sort_by_key(|c| std::cmp::Reverse(c.len()));
-        // Mirror degree: how many clusters of each size.
-        let mut sizes: std::collections::BTreeMap<usize, usize> = Default::default();
-        for c in &clusters {
-            *sizes.entry(c.len()).or_default() += 1;
-        }
+        let view = self
+            .clusters
+            .get((self.compared_seq, chosen), |_| ClusterView::of(mp));
+        let clusters = || view.order.iter().map(|&i| &mp.clusters[i]);
         ui.label(lang.tf(
             "dedup.clusters_head",
             &[
-                &clusters.len(),
+                &view.order.len(),
                 &mp.pairs.len(),
-                &clusters.first().map_or(0, |c| c.len()),
+                &clusters().next().map_or(0, |c| c.len()),
             ],
         ));
-        if !sizes.is_empty() {
-            let bars: Vec<Bar> = sizes
+        if !view.sizes.is_empty() {
+            let bars: Vec<Bar> = view
+                .sizes
                 .iter()
-                .map(|(&s, &n)| Bar::new(s as f64, n as f64).width(0.7))
+                .map(|&(s, n)| Bar::new(s as f64, n as f64).width(0.7))
                 .collect();
             Plot::new("dedup_sizes")
                 .height(150.0)
@@ -168,7 +222,7 @@ impl DedupPanel {
             .id_salt("dedup_clusters")
             .max_height(300.0)
             .show(ui, |ui| {
-                for (i, cl) in clusters.iter().take(300).enumerate() {
+                for (i, cl) in clusters().take(300).enumerate() {
                     ui.horizontal_wrapped(|ui| {
                         ui.label(RichText::new(format!("#{} ({})", i + 1, cl.len())).strong());
                         if cl.len() >= 2 && ui.small_button(lang.t("dedup.open_pair")).clicked() {
@@ -184,16 +238,10 @@ impl DedupPanel {
                         ui.label(format!("{}{tail}", shown.join(" · ")));
                     });
                 }
-                let contains: Vec<_> = mp
-                    .pairs
-                    .iter()
-                    .filter(|p| p.2 == crate::engine::dedup::Relation::Contains)
-                    .collect();
-                if !contains.is_empty() {
-                    ui.label(
-                        RichText::new(lang.tf("dedup.contains_head", &[&contains.len()])).strong(),
-                    );
-                    for p in contains.iter().take(300) {
+                if !view.contains.is_empty() {
+                    let n = view.contains.len();
+                    ui.label(RichText::new(lang.tf("dedup.contains_head", &[&n])).strong());
+                    for p in view.contains.iter().take(300).map(|&i| &mp.pairs[i]) {
                         ui.horizontal_wrapped(|ui| {
                             if ui.small_button(lang.t("dedup.open_pair")).clicked() {
                                 want = Some((p.0.clone(), p.1.clone()));
@@ -265,142 +313,145 @@ impl DedupPanel {
         if let Some(e) = &self.pair.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
-        let Some(ex) = &self.pair.shown else { return };
-        self.pair_view_ui(lang, ui, ex);
-    }
-
-    fn pair_view_ui(&self, lang: Lang, ui: &mut Ui, ex: &Explained) {
-        let v = &ex.view;
-        ui.add_space(4.0);
-        ui.columns(2, |cols| {
-            for (i, col) in cols.iter_mut().enumerate() {
-                let (name, text, ranges) = if i == 0 {
-                    (&ex.names.0, &ex.texts.0, &v.shared_a)
-                } else {
-                    (&ex.names.1, &ex.texts.1, &v.shared_b)
-                };
-                col.label(
-                    RichText::new(format!("{} {name}", if i == 0 { "A" } else { "B" })).strong(),
-                );
-                egui::ScrollArea::vertical()
-                    .id_salt(format!("dedup_text_{i}"))
-                    .max_height(240.0)
-                    .show(col, |ui| {
-                        let job = highlighted(ui, text, ranges);
-                        ui.add(egui::Label::new(job).wrap());
-                    });
-            }
+        let p = &mut self.pair;
+        let Some(ex) = &p.shown else { return };
+        let theme = (ui.visuals().dark_mode, ui.visuals().text_color());
+        let texts = p.texts.get((p.shown_seq, theme.0, theme.1), |_| {
+            [
+                highlighted(ui, &ex.texts.0, &ex.view.shared_a),
+                highlighted(ui, &ex.texts.1, &ex.view.shared_b),
+            ]
         });
-        ui.label(RichText::new(lang.t("dedup.shared_note")).weak());
-        // Verdicts.
-        ui.label(RichText::new(lang.t("dedup.verdicts")).size(16.0).strong());
-        let run_pairs = self.compared.as_ref().map(|c| &c.pairs);
-        let reported = |m: &str| -> Option<bool> {
-            let mp = run_pairs?.iter().find(|x| x.method == m)?;
-            let (a, b) = (&ex.names.0, &ex.names.1);
-            Some(
-                mp.pairs
-                    .iter()
-                    .any(|p| (&p.0 == a && &p.1 == b) || (&p.0 == b && &p.1 == a)),
-            )
-        };
-        egui::Grid::new("dedup_verdicts")
-            .striped(true)
-            .show(ui, |ui| {
-                for h in [
-                    "dedup.col_method",
-                    "dedup.col_rule",
-                    "dedup.col_relation",
-                    "dedup.col_measure",
-                    "dedup.col_run",
-                    "dedup.col_reason",
-                ] {
-                    ui.label(RichText::new(lang.t(h)).strong());
-                }
-                ui.end_row();
-                for x in &v.verdicts {
-                    ui.label(&x.method);
-                    ui.label(yes_no(ui, x.same));
-                    ui.label(x.relation.map_or("—", |r| r.name()));
-                    ui.label(format!("{:.4}", x.measure));
-                    match reported(&x.method) {
-                        Some(r) => ui.label(yes_no(ui, r)),
-                        None => ui.label("—"),
-                    };
-                    ui.label(reason_text(lang, &x.reason));
-                    ui.end_row();
-                }
-            });
-        ui.label(RichText::new(lang.t("dedup.verdict_note")).weak());
-        ignored_ui(lang, ui, v);
-        // Keywords.
-        ui.add_space(4.0);
-        ui.label(RichText::new(lang.t("dedup.keywords")).size(16.0).strong());
-        egui::Grid::new("dedup_kw").striped(true).show(ui, |ui| {
-            for h in ["dedup.col_word", "dedup.col_in_a", "dedup.col_in_b"] {
+        let run = self.compared.as_ref().map(|c| &c.pairs);
+        let reported = p.reported.get((self.compared_seq, p.shown_seq), |_| {
+            reported_by_run(run, ex)
+        });
+        pair_view_ui(lang, ui, ex, texts, reported);
+    }
+}
+
+/// The explained pair: both texts, every method's verdict, keywords, full stops, shingles and
+/// SimHash bits. `texts` and `reported` are computed once per pair.
+fn pair_view_ui(
+    lang: Lang,
+    ui: &mut Ui,
+    ex: &Explained,
+    texts: &[LayoutJob; 2],
+    reported: &[Option<bool>],
+) {
+    let v = &ex.view;
+    ui.add_space(4.0);
+    ui.columns(2, |cols| {
+        for (i, col) in cols.iter_mut().enumerate() {
+            let name = if i == 0 { &ex.names.0 } else { &ex.names.1 };
+            col.label(RichText::new(format!("{} {name}", if i == 0 { "A" } else { "B" })).strong());
+            egui::ScrollArea::vertical()
+                .id_salt(format!("dedup_text_{i}"))
+                .max_height(240.0)
+                .show(col, |ui| {
+                    ui.add(egui::Label::new(texts[i].clone()).wrap());
+                });
+        }
+    });
+    ui.label(RichText::new(lang.t("dedup.shared_note")).weak());
+    // Verdicts.
+    ui.label(RichText::new(lang.t("dedup.verdicts")).size(16.0).strong());
+    egui::Grid::new("dedup_verdicts")
+        .striped(true)
+        .show(ui, |ui| {
+            for h in [
+                "dedup.col_method",
+                "dedup.col_rule",
+                "dedup.col_relation",
+                "dedup.col_measure",
+                "dedup.col_run",
+                "dedup.col_reason",
+            ] {
                 ui.label(RichText::new(lang.t(h)).strong());
             }
             ui.end_row();
-            let cell = |x: Option<(usize, f64)>| {
-                x.map_or("—".to_string(), |(r, w)| format!("#{r} · {w:.3}"))
-            };
-            for k in &v.keywords {
-                let both = k.a.is_some() && k.b.is_some();
-                let w = RichText::new(&k.word);
-                ui.label(if both {
-                    w.strong().color(Color32::from_rgb(40, 150, 60))
-                } else {
-                    w
-                });
-                ui.label(cell(k.a));
-                ui.label(cell(k.b));
+            for (x, run) in v.verdicts.iter().zip(reported) {
+                ui.label(&x.method);
+                ui.label(yes_no(ui, x.same));
+                ui.label(x.relation.map_or("—", |r| r.name()));
+                ui.label(format!("{:.4}", x.measure));
+                match *run {
+                    Some(r) => ui.label(yes_no(ui, r)),
+                    None => ui.label("—"),
+                };
+                ui.label(reason_text(lang, &x.reason));
                 ui.end_row();
             }
         });
-        // Full stops and shingles.
-        ui.add_space(4.0);
-        ui.label(
-            RichText::new(lang.tf(
-                "dedup.stops_head",
-                &[&v.stops_a.len(), &v.stops_b.len(), &v.stops_shared.len()],
-            ))
+    ui.label(RichText::new(lang.t("dedup.verdict_note")).weak());
+    ignored_ui(lang, ui, v);
+    // Keywords.
+    ui.add_space(4.0);
+    ui.label(RichText::new(lang.t("dedup.keywords")).size(16.0).strong());
+    egui::Grid::new("dedup_kw").striped(true).show(ui, |ui| {
+        for h in ["dedup.col_word", "dedup.col_in_a", "dedup.col_in_b"] {
+            ui.label(RichText::new(lang.t(h)).strong());
+        }
+        ui.end_row();
+        let cell = |x: Option<(usize, f64)>| {
+            x.map_or("—".to_string(), |(r, w)| format!("#{r} · {w:.3}"))
+        };
+        for k in &v.keywords {
+            let both = k.a.is_some() && k.b.is_some();
+            let w = RichText::new(&k.word);
+            ui.label(if both {
+                w.strong().color(Color32::from_rgb(40, 150, 60))
+            } else {
+                w
+            });
+            ui.label(cell(k.a));
+            ui.label(cell(k.b));
+            ui.end_row();
+        }
+    });
+    // Full stops and shingles.
+    ui.add_space(4.0);
+    ui.label(
+        RichText::new(lang.tf(
+            "dedup.stops_head",
+            &[&v.stops_a.len(), &v.stops_b.len(), &v.stops_shared.len()],
+        ))
+        .size(16.0)
+        .strong(),
+    );
+    ui.label(
+        v.stops_shared
+            .iter()
+            .map(|s| format!("「{s}。」"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    ui.label(
+        RichText::new(lang.tf(
+            "dedup.shingles_head",
+            &[&v.shingles.0, &v.shingles.1, &v.shared_shingles.len()],
+        ))
+        .size(16.0)
+        .strong(),
+    );
+    ui.label(
+        v.shared_shingles
+            .iter()
+            .take(80)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" · "),
+    );
+    // SimHash bits.
+    ui.add_space(4.0);
+    ui.label(
+        RichText::new(lang.tf("dedup.bits_head", &[&v.simhash.hamming]))
             .size(16.0)
             .strong(),
-        );
-        ui.label(
-            v.stops_shared
-                .iter()
-                .map(|s| format!("「{s}。」"))
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
-        ui.label(
-            RichText::new(lang.tf(
-                "dedup.shingles_head",
-                &[&v.shingles.0, &v.shingles.1, &v.shared_shingles.len()],
-            ))
-            .size(16.0)
-            .strong(),
-        );
-        ui.label(
-            v.shared_shingles
-                .iter()
-                .take(80)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(" · "),
-        );
-        // SimHash bits.
-        ui.add_space(4.0);
-        ui.label(
-            RichText::new(lang.tf("dedup.bits_head", &[&v.simhash.hamming]))
-                .size(16.0)
-                .strong(),
-        );
-        bits_row(ui, "A", v.simhash.a, v.simhash.xor);
-        bits_row(ui, "B", v.simhash.b, v.simhash.xor);
-        bits_row(ui, "A ⊕ B", v.simhash.xor, v.simhash.xor);
-    }
+    );
+    bits_row(ui, "A", v.simhash.a, v.simhash.xor);
+    bits_row(ui, "B", v.simhash.b, v.simhash.xor);
+    bits_row(ui, "A ⊕ B", v.simhash.xor, v.simhash.xor);
 }
 
 /// What best and CCDet ignored in each document as boilerplate, and why.
@@ -445,5 +496,104 @@ pub(super) fn reason_text(lang: Lang, r: &crate::engine::dedup::pair::Reason) ->
             s
         }
         None => r.english(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    use super::*;
+    use crate::ui::panel::Hub;
+
+    fn method(name: &str, clusters: &[&[&str]], contains: usize) -> MethodPairs {
+        let mut pairs: Vec<(String, String, Relation, f64)> = clusters
+            .iter()
+            .flat_map(|c| c.windows(2))
+            .map(|w| (w[0].to_string(), w[1].to_string(), Relation::Near, 0.9))
+            .collect();
+        for i in 0..contains {
+            pairs.push((
+                format!("big{i}"),
+                format!("part{i}"),
+                Relation::Contains,
+                0.5,
+            ));
+        }
+        MethodPairs {
+            method: name.into(),
+            pairs,
+            clusters: clusters
+                .iter()
+                .map(|c| c.iter().map(|s| s.to_string()).collect())
+                .collect(),
+        }
+    }
+
+    /// A panel showing a comparison of two methods.
+    fn panel() -> DedupPanel {
+        DedupPanel {
+            compared: Some(Compared {
+                source: Source::Sample { clean: true },
+                config: Config::default(),
+                docs: 12,
+                rows: Vec::new(),
+                overlap: Vec::new(),
+                pairs: vec![
+                    method("md5", &[&["a", "b"], &["c", "d", "e"], &["f", "g"]], 2),
+                    method("simhash", &[&["a", "b", "c", "d"]], 0),
+                ],
+                has_truth: false,
+            }),
+            compared_seq: 1,
+            ..DedupPanel::default()
+        }
+    }
+
+    type State = (DedupPanel, Hub);
+
+    fn harness() -> Harness<'static, State> {
+        Harness::builder()
+            .with_size([900.0, 900.0])
+            .with_context_setup(crate::ui::fonts::install_bundled)
+            .build_ui_state(
+                |ui, (p, hub): &mut State| {
+                    let mut cx = Cx::new(Lang::En, None, false, &[], hub);
+                    p.clusters_ui(&mut cx, ui);
+                },
+                (panel(), Hub::default()),
+            )
+    }
+
+    #[test]
+    fn the_cluster_view_is_built_once_per_comparison_and_method_not_per_frame() {
+        let mut h = harness();
+        h.run_steps(6);
+        assert_eq!(h.state().0.clusters.builds(), 1, "six frames, one build");
+        // Largest first, the sizes counted, the containments found: what the tab shows.
+        let md5 = &h.state().0.compared.as_ref().unwrap().pairs[0];
+        let want = ClusterView {
+            order: vec![1, 0, 2],
+            sizes: vec![(2, 2), (3, 1)],
+            contains: vec![4, 5],
+        };
+        assert_eq!(ClusterView::of(md5), want);
+        h.get_by_label(
+            "3 clusters, 6 pairs; the largest has 3 documents (the book's mirror degree)",
+        );
+        h.get_by_label("#1 (3)");
+        h.get_by_label("Containment (partial reprints): 2 pairs");
+        // Another method: one rebuild, then none while the frames go on.
+        h.state_mut().0.cluster_method = 1;
+        h.run_steps(6);
+        assert_eq!(h.state().0.clusters.builds(), 2);
+        h.get_by_label(
+            "1 clusters, 3 pairs; the largest has 4 documents (the book's mirror degree)",
+        );
+        // A new comparison (same method): rebuilt once.
+        h.state_mut().0.compared_seq += 1;
+        h.run_steps(6);
+        assert_eq!(h.state().0.clusters.builds(), 3);
     }
 }

@@ -53,21 +53,15 @@ impl Default for TeachState {
 
 impl TeachState {
     pub(super) fn poll(&mut self) {
-        if let Some(t) = &self.step_task
-            && let Some(r) = t.poll()
+        if let Some(r) = Task::take_finished(&mut self.step_task)
+            && let Ok(s) = r
         {
-            self.step_task = None;
-            if let Ok(s) = r {
-                self.step = Some(s);
-            }
+            self.step = Some(s);
         }
-        if let Some(t) = &self.bench_task
-            && let Some(r) = t.poll()
+        if let Some(r) = Task::take_finished(&mut self.bench_task)
+            && let Ok(rows) = r
         {
-            self.bench_task = None;
-            if let Ok(rows) = r {
-                self.rows = rows;
-            }
+            self.rows = rows;
         }
     }
 

@@ -12,10 +12,9 @@ use egui_extras::{Column, TableBuilder};
 
 use super::{PageRef, fmt3, score_color, tick};
 use crate::engine::docview::eval::{CleanEval, EvalPage, EvalReport, EvalSource};
-use crate::engine::jobs::TypedJob;
-use crate::engine::jobs::{JobHandle, JobState};
 use crate::ui::Lang;
 use crate::ui::export::{Exports, table_button};
+use crate::ui::job_watch::{Finished, JobWatch};
 use crate::ui::panel::Cx;
 use crate::ui::task::Task;
 
@@ -46,7 +45,7 @@ pub(crate) struct EvalState {
     truth_dir: String,
     defaults: Option<Task<Option<(String, String)>>>,
     defaults_asked: bool,
-    handle: Option<JobHandle>,
+    handle: Option<JobWatch<CleanEval>>,
     /// The truth folder of the running job (folder runs only).
     run_truth: Option<PathBuf>,
     parsing: Option<Task<Result<Report, String>>>,
@@ -84,14 +83,13 @@ fn order(p: &EvalPage) -> (u8, f64) {
     (if wrong { 2 } else { 3 }, 0.0)
 }
 
-/// Read a finished job's result (in a task).
+/// Attach a finished job's pages and order them (in a task).
 fn parse(
     lang: Lang,
-    v: serde_json::Value,
+    mut r: EvalReport,
     run: Option<(PathBuf, i64)>,
     truth_dir: Option<PathBuf>,
 ) -> Result<Report, String> {
-    let mut r: EvalReport = CleanEval::decode(&v).map_err(|e| lang.error(&e))?;
     if let Some((ws, id)) = run {
         let ws = crate::engine::store::Workspace::open_existing(&ws).map_err(|e| lang.error(&e))?;
         r = r.attach_pages(&ws, id).map_err(|e| lang.error(&e))?;
@@ -118,38 +116,27 @@ impl EvalState {
                     .map(|(a, b)| (a.display().to_string(), b.display().to_string()))
             }));
         }
-        if let Some(t) = &self.defaults
-            && let Some(r) = t.poll()
+        if let Some(r) = Task::take_finished(&mut self.defaults)
+            && let Ok(Some((a, b))) = r
+            && self.html_dir.is_empty()
+            && self.truth_dir.is_empty()
         {
-            self.defaults = None;
-            if let Ok(Some((a, b))) = r
-                && self.html_dir.is_empty()
-                && self.truth_dir.is_empty()
-            {
-                self.html_dir = a;
-                self.truth_dir = b;
-            }
+            self.html_dir = a;
+            self.truth_dir = b;
         }
-        if let Some(h) = &self.handle {
-            let s = h.snapshot();
-            if s.state.is_finished() {
-                self.handle = None;
-                match s.state {
-                    JobState::Done(v) => {
-                        let truth = self.run_truth.take();
-                        let run = workspace.map(Path::to_path_buf).zip(s.id);
-                        self.parsing = Some(Task::spawn(ctx, move || parse(lang, v, run, truth)));
-                    }
-                    JobState::Failed { code, .. } => self.error = Some(lang.error_code(&code)),
-                    _ => self.cancelled = true,
+        if let Some(end) = JobWatch::take_finished(&mut self.handle) {
+            match end.outcome {
+                Finished::Done(r) => {
+                    let truth = self.run_truth.take();
+                    let run = workspace.map(Path::to_path_buf).zip(end.id);
+                    self.parsing = Some(Task::spawn(ctx, move || parse(lang, r, run, truth)));
                 }
+                Finished::Failed(code) => self.error = Some(lang.error_code(&code)),
+                Finished::Cancelled => self.cancelled = true,
             }
         }
-        if let Some(t) = &self.parsing
-            && let Some(r) = t.poll()
-        {
-            self.parsing = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.parsing) {
+            match r {
                 Ok(rep) => self.report = Some(Arc::new(rep)),
                 Err(e) => self.error = Some(e),
             }
@@ -185,8 +172,8 @@ fn start(cx: &mut Cx<'_>, me: &mut super::DocViewPanel) {
     };
     match CleanEval::new(source, params) {
         Ok(job) => {
-            if let Some(h) = cx.start_job(Box::new(job)) {
-                st.handle = Some(h);
+            if let Some(w) = JobWatch::start(cx, job) {
+                st.handle = Some(w);
                 st.run_truth = truth;
             }
         }
@@ -222,7 +209,6 @@ pub(super) fn show(
     let has_ws = cx.session.is_some();
     ui.label(RichText::new(lang.t("docview.eval_intro")).weak());
     let mut run = false;
-    let mut cancel = false;
     {
         let st = &mut me.ev;
         ui.horizontal_wrapped(|ui| {
@@ -281,23 +267,8 @@ pub(super) fn show(
         {
             run = true;
         }
-        if let Some(h) = &st.handle {
-            let s = h.snapshot();
-            ui.add(
-                egui::ProgressBar::new(s.progress.fraction.unwrap_or(0.0))
-                    .desired_width(220.0)
-                    .text(s.progress.message.clone())
-                    .animate(true),
-            );
-            if ui
-                .add_enabled(
-                    !matches!(s.state, JobState::Cancelling),
-                    egui::Button::new(lang.t("jobs.cancel")),
-                )
-                .clicked()
-            {
-                cancel = true;
-            }
+        if let Some(w) = &st.handle {
+            w.progress_row(ui, lang, lang.t("jobs.cancel"));
         }
         if st.parsing.is_some() {
             ui.spinner();
@@ -311,9 +282,6 @@ pub(super) fn show(
     }
     if st.cancelled {
         ui.label(RichText::new(lang.t("docview.eval_cancelled")).italics());
-    }
-    if cancel && let Some(h) = &st.handle {
-        h.cancel();
     }
     if run {
         start(cx, me);

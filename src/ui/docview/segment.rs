@@ -135,23 +135,18 @@ impl SegState {
 
     pub(super) fn poll(&mut self, ctx: &egui::Context) {
         let current = self.inputs();
-        if let Some((inp, t)) = &self.running
-            && let Some(r) = t.poll()
+        if let Some((inp, r)) = Task::take_keyed(&mut self.running)
+            && let Ok(c) = r
+            && inp == current
         {
-            let inp = inp.clone();
-            self.running = None;
-            if let Ok(c) = r
-                && inp == current
-            {
-                let same_walk = self.shown.as_ref().is_some_and(|(_, old)| {
-                    old.sentence == c.sentence && old.trace.len() == c.trace.len()
-                });
-                if !same_walk {
-                    self.step = 0;
-                    self.playing = false;
-                }
-                self.shown = Some((inp, Arc::new(c)));
+            let same_walk = self.shown.as_ref().is_some_and(|(_, old)| {
+                old.sentence == c.sentence && old.trace.len() == c.trace.len()
+            });
+            if !same_walk {
+                self.step = 0;
+                self.playing = false;
             }
+            self.shown = Some((inp, Arc::new(c)));
         }
         if self.running.is_none() && self.shown.as_ref().map(|s| &s.0) != Some(&current) {
             let inp = current.clone();

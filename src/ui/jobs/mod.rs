@@ -8,6 +8,7 @@ use egui::{RichText, Ui};
 
 use super::Lang;
 use super::export::table_button;
+use super::job_watch::{Finished, JobWatch};
 use super::panel::{Cx, LabPanel, Request};
 use crate::engine::calibrate::{Calibrate, CalibrateParams, MAX_SECONDS, MIN_SECONDS};
 use crate::engine::jobs::{JobRecord, JobState, STATUSES};
@@ -23,6 +24,8 @@ pub(crate) struct JobsPanel {
     pub kind_filter: Option<String>,
     pub selected: Option<i64>,
     pub form_note: Option<(String, bool)>,
+    /// The calibration this panel started (its failure is shown under the form).
+    calibrating: Option<JobWatch<Calibrate>>,
     /// The log as drawn, recomputed only when the log or the filter changes.
     view: Option<LogView>,
     /// Runs ticked for side-by-side comparison, and the comparison drawn.
@@ -152,6 +155,11 @@ fn compact_json(v: &serde_json::Value, max: usize) -> String {
 
 fn new_job_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
     let lang = cx.lang;
+    if let Some(end) = JobWatch::take_finished(&mut me.calibrating)
+        && let Finished::Failed(code) = end.outcome
+    {
+        me.form_note = Some((lang.error_code(&code), true));
+    }
     ui.label(RichText::new(lang.t("jobs.new")).size(18.0).strong());
     egui::Frame::group(ui.style())
         .inner_margin(10.0)
@@ -174,7 +182,7 @@ fn new_job_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
                     match Calibrate::new(me.calibrate.clone()) {
                         Ok(job) => {
                             me.form_note = None;
-                            cx.start_job(Box::new(job));
+                            me.calibrating = JobWatch::start(cx, job);
                         }
                         Err(e) => me.form_note = Some((lang.error(&e), true)),
                     }

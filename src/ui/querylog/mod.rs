@@ -1,7 +1,10 @@
 //! The query-log panel (查询日志, book ch. 9): read a log file, generate a calibrated
 //! synthetic one, or pick one stored in the workspace; import a file as a logged job; then one
-//! tab per statistic with its plot and the book's number beside ours (`tabs`). Reading and
-//! computing run in a background [`Task`]; the panel only draws the plain `Stats` it gets.
+//! tab per statistic with its plot and the book's number beside ours (`tabs`). The statistics
+//! are always a logged `querylog-stats` job on the open workspace (progress in the top bar and
+//! here, cancel, re-openable from the experiment log); a synthetic log is first written by a
+//! `querylog-generate` job and kept for "send this stream to the cache lab". The panel only
+//! draws the plain `Stats` the job returns.
 
 mod figure;
 mod tabs;
@@ -12,12 +15,16 @@ use egui::{RichText, Ui};
 use serde_json::Value;
 
 use super::Lang;
+use super::job_watch::{Finished, JobWatch};
 use super::panel::{Cx, LabPanel, Request, logged};
-use super::task::{Loaded, Task};
-use crate::engine::jobs::JobHandle;
-use crate::engine::querylog::generate::{GenConfig, write_file};
-use crate::engine::querylog::job::{ImportJob, ImportParams, LogSource, StatsOutput, StatsParams};
-use crate::engine::querylog::persist::{self, LogRow};
+use super::stored_logs::StoredLogs;
+use super::task::Task;
+use crate::engine::jobs::TypedJob;
+use crate::engine::querylog::generate::GenConfig;
+use crate::engine::querylog::job::{
+    GenerateJob, GenerateParams, ImportJob, ImportParams, LogSource, StatsJob, StatsOutput,
+    StatsParams,
+};
 use crate::engine::querylog::read::ReadConfig;
 use crate::engine::querylog::stats::StatsConfig;
 use crate::engine::querylog::{Format, Normalise};
@@ -87,6 +94,31 @@ pub(crate) struct Computed {
     pub engine: crate::engine::exec::Engine,
 }
 
+/// What a statistics run needs once its synthetic log is written.
+struct Pending {
+    config: StatsConfig,
+    engine: crate::engine::exec::EngineConfig,
+    format: Format,
+}
+
+/// What a running `querylog-stats` job reads: the file (for the cache lab), whether it is
+/// synthetic, and the engine that counts.
+struct Counting {
+    file: Option<PathBuf>,
+    synthetic: bool,
+    engine: crate::engine::exec::Engine,
+}
+
+/// Where a synthetic log is written (kept after the run, for the cache lab).
+fn generated_path(g: &GenConfig) -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "tianwang-querylog-{}-{}-{}.log",
+        std::process::id(),
+        g.lines,
+        g.seed
+    ))
+}
+
 pub(crate) struct QuerylogPanel {
     source: SourceKind,
     path: String,
@@ -99,21 +131,22 @@ pub(crate) struct QuerylogPanel {
     zipf_max: usize,
     group: usize,
     generator: GenConfig,
-    stored: Loaded<Vec<LogRow>>,
-    stored_pick: Option<i64>,
+    stored: StoredLogs,
     /// Where the statistics run (native, DataFusion, Spark).
     engine: crate::engine::exec::EngineConfig,
     user_sample: Option<f64>,
     time_from: String,
     time_to: String,
-    task: Option<Task<Result<Computed, String>>>,
+    /// A synthetic log being written (`querylog-generate`); its statistics start when it is.
+    generating: Option<(Pending, JobWatch<GenerateJob>)>,
+    /// The statistics being computed (`querylog-stats`).
+    counting: Option<(Counting, JobWatch<StatsJob>)>,
+    /// The last run was cancelled.
+    cancelled: bool,
     computed: Option<Computed>,
     error: Option<String>,
     tab: Tab,
-    import: Option<JobHandle>,
-    /// A statistics run on DataFusion or Spark with a workspace open: a logged
-    /// `querylog-stats` job (progress in the jobs bar), and the file it read.
-    stats_job: Option<(JobHandle, Option<PathBuf>, crate::engine::exec::Engine)>,
+    import: Option<JobWatch<ImportJob>>,
     sent: Option<Result<PathBuf, String>>,
     sending: Option<Task<Result<PathBuf, String>>>,
 }
@@ -131,18 +164,18 @@ impl Default for QuerylogPanel {
             zipf_max: 0,
             group: 1000,
             generator: GenConfig::default(),
-            stored: Loaded::default(),
-            stored_pick: None,
+            stored: StoredLogs::default(),
             engine: Default::default(),
             user_sample: None,
             time_from: String::new(),
             time_to: String::new(),
-            task: None,
+            generating: None,
+            counting: None,
+            cancelled: false,
             computed: None,
             error: None,
             tab: Tab::Volume,
             import: None,
-            stats_job: None,
             sent: None,
             sending: None,
         }
@@ -156,6 +189,47 @@ fn format_name(lang: Lang, f: Format) -> &'static str {
         Format::TianwangClick => lang.t("ql.fmt_tw_click"),
         Format::Tsv => "TSV",
     }
+}
+
+/// The synthetic log's targets (digest App. E).
+fn generator_ui(ui: &mut Ui, lang: Lang, g: &mut GenConfig) {
+    egui::Grid::new("ql_gen").num_columns(6).show(ui, |ui| {
+        let l = ui.label(lang.t("ql.gen_lines"));
+        ui.add(egui::DragValue::new(&mut g.lines).range(1000..=20_000_000))
+            .labelled_by(l.id);
+        let l = ui.label(lang.t("ql.gen_seed"));
+        ui.add(egui::DragValue::new(&mut g.seed)).labelled_by(l.id);
+        let l = ui.label(lang.t("ql.gen_zipf"));
+        ui.add(
+            egui::DragValue::new(&mut g.zipf)
+                .range(0.2..=2.5)
+                .speed(0.01),
+        )
+        .labelled_by(l.id);
+        ui.end_row();
+        let l = ui.label(lang.t("ql.gen_ratio"));
+        ui.add(
+            egui::DragValue::new(&mut g.distinct_ratio)
+                .range(0.01..=0.4)
+                .speed(0.005),
+        )
+        .labelled_by(l.id);
+        let l = ui.label(lang.t("ql.gen_repeat"));
+        ui.add(
+            egui::DragValue::new(&mut g.repeat)
+                .range(0.0..=0.9)
+                .speed(0.01),
+        )
+        .labelled_by(l.id);
+        let l = ui.label("Hurst");
+        ui.add(
+            egui::DragValue::new(&mut g.hurst)
+                .range(0.5..=0.95)
+                .speed(0.01),
+        )
+        .labelled_by(l.id);
+        ui.end_row();
+    });
 }
 
 impl QuerylogPanel {
@@ -199,10 +273,33 @@ impl QuerylogPanel {
         }
     }
 
-    fn start(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
-        let workspace = cx.session.map(|s| s.path.clone());
-        let lang = cx.lang;
-        let cfg = match self.stats_config(lang) {
+    /// A run is in flight (writing a synthetic log or counting).
+    fn busy(&self) -> bool {
+        self.generating.is_some() || self.counting.is_some()
+    }
+
+    /// Stop the run in flight, if any.
+    fn cancel_run(&mut self) {
+        if let Some((_, w)) = &self.generating {
+            w.cancel();
+        }
+        if let Some((_, w)) = &self.counting {
+            w.cancel();
+        }
+        self.generating = None;
+        self.counting = None;
+    }
+
+    /// Start the statistics of the chosen source as logged jobs (a synthetic log is written
+    /// first); a run still in flight is cancelled.
+    fn start(&mut self, cx: &mut Cx<'_>) {
+        self.cancel_run();
+        self.cancelled = false;
+        if cx.session.is_none() {
+            self.error = Some(cx.lang.t("ql.need_ws").into());
+            return;
+        }
+        let config = match self.stats_config(cx.lang) {
             Ok(c) => c,
             Err(e) => {
                 self.error = Some(e);
@@ -210,110 +307,75 @@ impl QuerylogPanel {
             }
         };
         self.error = None;
-        let source = self.source;
-        let read = self.read_config();
-        let path = PathBuf::from(self.path.trim());
-        let generator = self.generator.clone();
-        let stored = self.stored_pick;
         let engine = self.engine.clone();
-        let ran_on = engine.engine;
-        // On DataFusion or Spark with a workspace open, a file or stored log is counted by a
-        // logged job, as `querylog stats --engine … --workspace` does: progress in the jobs
-        // bar, parameters and result in the experiment log.
-        if ran_on != crate::engine::exec::Engine::Native && workspace.is_some() {
-            let job_source = match (source, stored) {
-                (SourceKind::File, _) => Some(LogSource::File {
-                    path: path.clone(),
-                    read: read.clone(),
-                }),
-                (SourceKind::Stored, Some(id)) => Some(LogSource::Stored { log_id: id }),
-                _ => None,
-            };
-            if let Some(src) = job_source {
-                use crate::engine::jobs::TypedJob;
-                let file = matches!(src, LogSource::File { .. }).then(|| path.clone());
-                match crate::engine::querylog::job::StatsJob::from_params(StatsParams {
-                    source: src,
-                    config: cfg,
-                    engine,
-                }) {
+        match self.source {
+            SourceKind::Generate => {
+                let params = GenerateParams {
+                    config: self.generator.clone(),
+                    path: generated_path(&self.generator),
+                };
+                match GenerateJob::from_params(params) {
                     Ok(job) => {
-                        self.stats_job = cx.start_job(Box::new(job)).map(|h| (h, file, ran_on));
+                        let next = Pending {
+                            config,
+                            engine,
+                            format: self.generator.format,
+                        };
+                        self.generating = JobWatch::start(cx, job).map(|w| (next, w));
+                        if self.generating.is_none() {
+                            self.error = Some(cx.lang.t("ql.need_ws").into());
+                        }
                     }
-                    Err(e) => self.error = Some(lang.error(&e)),
+                    Err(e) => self.error = Some(cx.lang.error(&e)),
                 }
-                return;
             }
-        }
-        let compute = move |source: &LogSource,
-                            cfg: &StatsConfig,
-                            ws: Option<&std::path::Path>,
-                            tick: &dyn crate::engine::jobs::Tick| {
-            crate::engine::querylog::stats_on(source, cfg, &engine, ws, tick)
-        };
-        self.task = Some(Task::spawn(ctx, move || {
-            let r = match source {
-                SourceKind::File => compute(
-                    &LogSource::File {
-                        path: path.clone(),
-                        read,
-                    },
-                    &cfg,
-                    None,
-                    &(),
-                )
-                .map(|out| Computed {
-                    out,
-                    file: Some(path),
-                    synthetic: false,
-                    engine: ran_on,
-                }),
-                SourceKind::Generate => {
-                    let file = std::env::temp_dir().join(format!(
-                        "tianwang-querylog-{}-{}-{}.log",
-                        std::process::id(),
-                        generator.lines,
-                        generator.seed
-                    ));
-                    write_file(&generator, &file, &()).and_then(|_| {
-                        compute(
-                            &LogSource::File {
-                                path: file.clone(),
-                                read: ReadConfig::new(generator.format),
-                            },
-                            &cfg,
-                            None,
-                            &(),
-                        )
-                        .map(|out| Computed {
-                            out,
-                            file: Some(file),
-                            synthetic: true,
-                            engine: ran_on,
-                        })
-                    })
+            SourceKind::File => {
+                let path = PathBuf::from(self.path.trim());
+                let source = LogSource::File {
+                    path: path.clone(),
+                    read: self.read_config(),
+                };
+                self.start_stats(cx, source, config, engine, Some(path), false);
+            }
+            SourceKind::Stored => match self.stored.pick {
+                Some(log_id) => {
+                    let source = LogSource::Stored { log_id };
+                    self.start_stats(cx, source, config, engine, None, false);
                 }
-                SourceKind::Stored => match stored {
-                    Some(id) => compute(
-                        &LogSource::Stored { log_id: id },
-                        &cfg,
-                        workspace.as_deref(),
-                        &(),
-                    )
-                    .map(|out| Computed {
-                        out,
-                        file: None,
-                        synthetic: false,
-                        engine: ran_on,
-                    }),
-                    None => Err(crate::engine::error::EngineError::invalid(
-                        "log",
-                        "pick a stored log",
-                    )),
-                },
-            };
-            r.map_err(|e| lang.error(&e))
-        }));
+                None => self.error = Some(cx.lang.t("ql.pick_stored").into()),
+            },
+        }
+    }
+
+    /// Start the `querylog-stats` job; `file` is what it reads (kept for the cache lab).
+    fn start_stats(
+        &mut self,
+        cx: &mut Cx<'_>,
+        source: LogSource,
+        config: StatsConfig,
+        engine: crate::engine::exec::EngineConfig,
+        file: Option<PathBuf>,
+        synthetic: bool,
+    ) {
+        let ran_on = engine.engine;
+        match StatsJob::from_params(StatsParams {
+            source,
+            config,
+            engine,
+        }) {
+            Ok(job) => {
+                let run = Counting {
+                    file,
+                    synthetic,
+                    engine: ran_on,
+                };
+                self.counting = JobWatch::start(cx, job).map(|w| (run, w));
+                if self.counting.is_none() {
+                    self.error = Some(cx.lang.t("ql.need_ws").into());
+                }
+            }
+            Err(e) => self.error = Some(cx.lang.error(&e)),
+        }
     }
 
     fn source_ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
@@ -353,71 +415,12 @@ impl QuerylogPanel {
                 });
             }
             SourceKind::Generate => {
-                let g = &mut self.generator;
-                egui::Grid::new("ql_gen").num_columns(6).show(ui, |ui| {
-                    let l = ui.label(lang.t("ql.gen_lines"));
-                    ui.add(egui::DragValue::new(&mut g.lines).range(1000..=20_000_000))
-                        .labelled_by(l.id);
-                    let l = ui.label(lang.t("ql.gen_seed"));
-                    ui.add(egui::DragValue::new(&mut g.seed)).labelled_by(l.id);
-                    let l = ui.label(lang.t("ql.gen_zipf"));
-                    ui.add(
-                        egui::DragValue::new(&mut g.zipf)
-                            .range(0.2..=2.5)
-                            .speed(0.01),
-                    )
-                    .labelled_by(l.id);
-                    ui.end_row();
-                    let l = ui.label(lang.t("ql.gen_ratio"));
-                    ui.add(
-                        egui::DragValue::new(&mut g.distinct_ratio)
-                            .range(0.01..=0.4)
-                            .speed(0.005),
-                    )
-                    .labelled_by(l.id);
-                    let l = ui.label(lang.t("ql.gen_repeat"));
-                    ui.add(
-                        egui::DragValue::new(&mut g.repeat)
-                            .range(0.0..=0.9)
-                            .speed(0.01),
-                    )
-                    .labelled_by(l.id);
-                    let l = ui.label("Hurst");
-                    ui.add(
-                        egui::DragValue::new(&mut g.hurst)
-                            .range(0.5..=0.95)
-                            .speed(0.01),
-                    )
-                    .labelled_by(l.id);
-                    ui.end_row();
-                });
+                generator_ui(ui, lang, &mut self.generator);
                 ui.label(RichText::new(lang.t("ql.gen_note")).weak());
             }
             SourceKind::Stored => {
-                if let Some(s) = cx.session {
-                    let path = s.path.clone();
-                    self.stored.update(ui.ctx(), move || {
-                        persist::list_at(&path).map_err(|e| lang.error(&e))
-                    });
-                }
-                match &self.stored.value {
-                    Some(rows) if !rows.is_empty() => {
-                        for r in rows {
-                            let label = format!(
-                                "#{} {} ({}, {} {})",
-                                r.id,
-                                r.name,
-                                r.format,
-                                r.records,
-                                lang.t("ql.records")
-                            );
-                            ui.radio_value(&mut self.stored_pick, Some(r.id), label);
-                        }
-                    }
-                    _ => {
-                        ui.label(lang.t("ql.no_stored"));
-                    }
-                }
+                let ws = cx.session.map(|s| s.path.as_path());
+                self.stored.ui(ui, lang, ws, lang.t("ql.no_stored"));
             }
         }
         ui.horizontal_wrapped(|ui| {
@@ -462,22 +465,37 @@ impl QuerylogPanel {
             &mut self.engine,
             Some(lang.t("engine.querylog_note")),
         );
+        self.run_row(cx, ui);
+    }
+
+    /// Compute (or generate and compute), the run's progress with cancel, import.
+    fn run_row(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
+        let lang = cx.lang;
         ui.horizontal(|ui| {
-            let busy = self.task.is_some() || self.stats_job.is_some();
+            let busy = self.busy();
             let label = if self.source == SourceKind::Generate {
                 lang.t("ql.generate_compute")
             } else {
                 lang.t("ql.compute")
             };
-            if ui.add_enabled(!busy, egui::Button::new(label)).clicked() {
-                self.start(cx, &ui.ctx().clone());
+            let has_ws = cx.session.is_some();
+            if ui
+                .add_enabled(has_ws && !busy, egui::Button::new(label))
+                .clicked()
+            {
+                self.start(cx);
             }
-            if busy {
-                ui.spinner();
+            if let Some((_, w)) = &self.generating {
+                ui.label(lang.t("ql.generating"));
+                w.progress_row(ui, lang, lang.t("ql.cancel"));
+            } else if let Some((_, w)) = &self.counting {
+                w.progress_row(ui, lang, lang.t("ql.cancel"));
+            }
+            if !has_ws {
+                ui.label(RichText::new(lang.t("ql.need_ws")).weak());
             }
             if self.source == SourceKind::File {
-                let can = cx.session.is_some()
-                    && !cx.is_running(<ImportJob as crate::engine::jobs::TypedJob>::KIND);
+                let can = has_ws && !cx.is_running(ImportJob::KIND);
                 if ui
                     .add_enabled(can, egui::Button::new(lang.t("ql.import")))
                     .on_hover_text(lang.t("ql.import_hint"))
@@ -490,7 +508,6 @@ impl QuerylogPanel {
     }
 
     fn start_import(&mut self, cx: &mut Cx<'_>) {
-        use crate::engine::jobs::TypedJob;
         let path = PathBuf::from(self.path.trim());
         let name = path
             .file_name()
@@ -508,64 +525,48 @@ impl QuerylogPanel {
             synthetic: false,
         }) {
             Ok(job) => {
-                self.import = cx.start_job(Box::new(job));
+                self.import = JobWatch::start(cx, job);
                 self.error = None;
             }
             Err(e) => self.error = Some(cx.lang.error(&e)),
         }
     }
 
-    fn poll(&mut self, lang: Lang) {
-        if let Some(t) = &self.task
-            && let Some(r) = t.poll()
-        {
-            self.task = None;
-            match r.and_then(|x| x) {
-                Ok(c) => {
-                    self.computed = Some(c);
+    /// Take finished jobs: a written synthetic log starts its statistics, finished
+    /// statistics are shown, a finished import re-reads the stored logs.
+    fn poll(&mut self, cx: &mut Cx<'_>) {
+        if let Some((next, end)) = JobWatch::take_keyed(&mut self.generating) {
+            match end.outcome {
+                Finished::Done(g) => {
+                    let source = LogSource::File {
+                        path: g.path.clone(),
+                        read: ReadConfig::new(next.format),
+                    };
+                    self.start_stats(cx, source, next.config, next.engine, Some(g.path), true);
+                }
+                Finished::Failed(code) => self.error = Some(cx.lang.error_code(&code)),
+                Finished::Cancelled => self.cancelled = true,
+            }
+        }
+        if let Some((run, end)) = JobWatch::take_keyed(&mut self.counting) {
+            match end.outcome {
+                Finished::Done(out) => {
+                    self.computed = Some(Computed {
+                        out,
+                        file: run.file,
+                        synthetic: run.synthetic,
+                        engine: run.engine,
+                    });
                     self.sent = None;
                 }
-                Err(e) => self.error = Some(e),
+                Finished::Failed(code) => self.error = Some(cx.lang.error_code(&code)),
+                Finished::Cancelled => self.cancelled = true,
             }
         }
-        if let Some((h, file, ran_on)) = &self.stats_job {
-            use crate::engine::jobs::JobState;
-            match h.snapshot().state {
-                JobState::Done(v) => {
-                    match serde_json::from_value::<StatsOutput>(v) {
-                        Ok(out) => {
-                            self.computed = Some(Computed {
-                                out,
-                                file: file.clone(),
-                                synthetic: false,
-                                engine: *ran_on,
-                            });
-                            self.sent = None;
-                        }
-                        Err(e) => self.error = Some(format!("querylog-stats result: {e}")),
-                    }
-                    self.stats_job = None;
-                }
-                JobState::Cancelled => self.stats_job = None,
-                JobState::Failed { code, .. } => {
-                    self.stats_job = None;
-                    self.error = Some(lang.error_code(&code));
-                }
-                _ => {}
-            }
-        }
-        if let Some(h) = &self.import {
-            use crate::engine::jobs::JobState;
-            match h.snapshot().state {
-                JobState::Done(_) | JobState::Cancelled => {
-                    self.import = None;
-                    self.stored.invalidate();
-                }
-                JobState::Failed { code, .. } => {
-                    self.import = None;
-                    self.error = Some(lang.error_code(&code));
-                }
-                _ => {}
+        if let Some(end) = JobWatch::take_finished(&mut self.import) {
+            match end.outcome {
+                Finished::Failed(code) => self.error = Some(cx.lang.error_code(&code)),
+                Finished::Done(_) | Finished::Cancelled => self.stored.invalidate(),
             }
         }
     }
@@ -619,12 +620,8 @@ impl QuerylogPanel {
 impl LabPanel for QuerylogPanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let lang = cx.lang;
-        self.poll(lang);
-        if let Some(t) = &self.sending
-            && let Some(r) = t.poll()
-        {
-            self.sending = None;
-            let r = r.and_then(|x| x);
+        self.poll(cx);
+        if let Some(r) = Task::take_result(&mut self.sending) {
             if let Ok(p) = &r {
                 cx.request(Request::Open {
                     panel: "cache",
@@ -641,6 +638,9 @@ impl LabPanel for QuerylogPanel {
                 self.source_ui(cx, ui);
                 if let Some(e) = &self.error {
                     ui.colored_label(ui.visuals().error_fg_color, e);
+                }
+                if self.cancelled {
+                    ui.label(RichText::new(lang.t("ql.cancelled")).italics());
                 }
                 ui.separator();
                 let Some(c) = &self.computed else {
@@ -702,7 +702,7 @@ impl LabPanel for QuerylogPanel {
 
     fn reopen(&mut self, kind: &str, _id: i64, params: &Value, _lang: Lang) -> Result<(), String> {
         match kind {
-            "querylog-import" => {
+            ImportJob::KIND => {
                 let p: ImportParams = logged(params)?;
                 self.source = SourceKind::File;
                 self.path = p.path.display().to_string();
@@ -711,7 +711,7 @@ impl LabPanel for QuerylogPanel {
                 self.normalise = p.normalise != Normalise::RAW;
                 Ok(())
             }
-            "querylog-stats" => {
+            StatsJob::KIND => {
                 let p: StatsParams = logged(params)?;
                 match p.source {
                     LogSource::File { path, read } => {
@@ -721,14 +721,58 @@ impl LabPanel for QuerylogPanel {
                     }
                     LogSource::Stored { log_id } => {
                         self.source = SourceKind::Stored;
-                        self.stored_pick = Some(log_id);
+                        self.stored.pick = Some(log_id);
                     }
                 }
                 self.first_page_only = p.config.first_page_only;
                 self.engine = p.engine;
                 Ok(())
             }
+            GenerateJob::KIND => {
+                let p: GenerateParams = logged(params)?;
+                self.source = SourceKind::Generate;
+                self.generator = p.config;
+                Ok(())
+            }
             _ => Err("not a query-log run".into()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::{NodeT, Queryable};
+
+    use super::*;
+    use crate::ui::panel::Hub;
+
+    type State = (QuerylogPanel, Hub);
+
+    #[test]
+    fn without_a_workspace_the_panel_says_one_is_needed_and_starts_nothing() {
+        let mut h = Harness::builder()
+            .with_size([1200.0, 700.0])
+            .with_context_setup(crate::ui::fonts::install_bundled)
+            .build_ui_state(
+                |ui, (p, hub): &mut State| {
+                    let mut cx = Cx::new(Lang::Zh, None, false, &[], hub);
+                    p.ui(&mut cx, ui);
+                },
+                (QuerylogPanel::default(), Hub::default()),
+            );
+        h.run();
+        h.get_by_label_contains("请先打开或新建一个工作区");
+        let button = h.get_by_label("生成并统计");
+        assert!(button.accesskit_node().is_disabled());
+        // Even if asked, nothing runs: the panel says why.
+        let mut hub = Hub::default();
+        let mut cx = Cx::new(Lang::Zh, None, false, &[], &mut hub);
+        let p = &mut h.state_mut().0;
+        p.start(&mut cx);
+        assert!(!p.busy());
+        assert!(p.error.as_deref().is_some_and(|e| e.contains("工作区")));
+        let (started, _) = cx.finish();
+        assert!(started.is_empty());
     }
 }

@@ -43,27 +43,18 @@ impl Browser {
     }
 
     fn poll(&mut self) {
-        if let Some(t) = &self.terms_task
-            && let Some(r) = t.poll()
-        {
-            self.terms_task = None;
+        if let Some(r) = Task::take_finished(&mut self.terms_task) {
             self.terms = r.ok();
         }
-        if let Some(t) = &self.view_task
-            && let Some(r) = t.poll()
-        {
-            self.view_task = None;
-            self.view = match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.view_task) {
+            self.view = match r {
                 Ok(Some(v)) => Some(Ok(v)),
                 Ok(None) => Some(Err("∅".into())),
                 Err(e) => Some(Err(e)),
             };
         }
-        if let Some(t) = &self.doc_task
-            && let Some(r) = t.poll()
-        {
-            self.doc_task = None;
-            self.doc = Some(r.and_then(|x| x));
+        if let Some(r) = Task::take_result(&mut self.doc_task) {
+            self.doc = Some(r);
         }
     }
 

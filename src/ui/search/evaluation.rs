@@ -100,20 +100,14 @@ impl EvalTab {
     }
 
     fn poll(&mut self) {
-        if let Some(t) = &self.task
-            && let Some(r) = t.poll()
-        {
-            self.task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.task) {
+            match r {
                 Ok(o) => self.outcome = Some(o),
                 Err(e) => self.error = Some(e),
             }
         }
-        if let Some(t) = &self.cmp_task
-            && let Some(r) = t.poll()
-        {
-            self.cmp_task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.cmp_task) {
+            match r {
                 Ok(o) => self.compared = Some(o),
                 Err(e) => self.error = Some(e),
             }

@@ -73,11 +73,8 @@ fn small_after(lang: Lang, iters: usize, damping: f64) -> Result<Vec<f64>, Strin
 
 impl LinksTab {
     fn poll(&mut self) {
-        if let Some(t) = &self.task
-            && let Some(r) = t.poll()
-        {
-            self.task = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.task) {
+            match r {
                 Ok(o) => self.outcome = Some(o),
                 Err(e) => self.error = Some(e),
             }

@@ -25,6 +25,7 @@ use serde_json::Value;
 use super::Lang;
 use super::panel::{Cx, LabPanel, logged};
 use super::task::Task;
+use crate::engine::crawl::Crawl;
 use crate::engine::error::EngineError;
 use crate::engine::index::build::IndexConfig;
 use crate::engine::index::job::{IndexBuildJob, IndexBuildParams};
@@ -33,7 +34,8 @@ use crate::engine::index::score::RankConfig;
 use crate::engine::index::search::{SearchOptions, SearchResult, Searcher};
 use crate::engine::index::source::Source;
 use crate::engine::jobs::TypedJob;
-use crate::engine::jobs::{JobHandle, JobState};
+use crate::engine::sample::load::LoadSample;
+use crate::ui::job_watch::{Finished, JobWatch};
 
 /// How deep a ranking is remembered to mark each result's move (↑3, ↓1, new).
 const RANK_DEPTH: usize = 200;
@@ -93,7 +95,7 @@ pub(crate) struct SearchPanel {
     ws: Option<PathBuf>,
     index: IndexState,
     open_task: Option<Task<Opened>>,
-    build: Option<JobHandle>,
+    build: Option<JobWatch<IndexBuildJob>>,
     build_config: IndexConfig,
     /// Where "Build index" runs (native, DataFusion, Spark).
     build_engine: crate::engine::exec::EngineConfig,
@@ -196,10 +198,7 @@ impl SearchPanel {
             self.browse = browse::Browser::default();
             self.open_index(cx, ctx);
         }
-        if let Some(t) = &self.open_task
-            && let Some(r) = t.poll()
-        {
-            self.open_task = None;
+        if let Some(r) = Task::take_finished(&mut self.open_task) {
             self.index = match r {
                 Ok(Opened {
                     searcher: Ok(searcher),
@@ -219,21 +218,18 @@ impl SearchPanel {
                 self.ask(cx.lang, ctx, a);
             }
         }
-        if let Some(h) = &self.build {
-            let s = h.snapshot();
-            if s.state.is_finished() {
-                if let JobState::Failed { code, .. } = s.state {
-                    self.error = Some(cx.lang.error_code(&code));
-                }
-                self.build = None;
-                self.open_index(cx, ctx);
+        if let Some(end) = JobWatch::take_finished(&mut self.build) {
+            if let Finished::Failed(code) = end.outcome {
+                self.error = Some(cx.lang.error_code(&code));
             }
+            self.open_index(cx, ctx);
         }
         if let Some(s) = &cx.hub.last_finished
             && s.id != self.seen_finished
         {
             self.seen_finished = s.id;
-            if ["sample-load", "crawl", "index-build"].contains(&s.kind) && self.build.is_none() {
+            let changes_index = [LoadSample::KIND, Crawl::KIND, IndexBuildJob::KIND];
+            if changes_index.contains(&s.kind) && self.build.is_none() {
                 self.open_index(cx, ctx);
             }
         }
@@ -250,7 +246,7 @@ impl SearchPanel {
             Err(e) => self.error = Some(cx.lang.error(&e)),
             Ok(job) => {
                 self.error = None;
-                self.build = cx.start_job(Box::new(job));
+                self.build = JobWatch::start(cx, job);
             }
         }
     }
@@ -262,7 +258,7 @@ impl SearchPanel {
             ui.label(RichText::new(lang.t("search.no_workspace")).strong());
             return;
         }
-        let building = self.build.is_some() || cx.is_running("index-build");
+        let building = self.build.is_some() || cx.is_running(IndexBuildJob::KIND);
         let warn = ui.visuals().warn_fg_color;
         ui.horizontal_wrapped(|ui| {
             let mut offer = false;
@@ -377,14 +373,10 @@ impl SearchPanel {
 
     /// Take a finished search; start the waiting one.
     fn poll_search(&mut self, lang: Lang, ctx: &egui::Context) {
-        let Some(t) = &self.search_task else {
+        let Some(r) = Task::take_result(&mut self.search_task) else {
             return;
         };
-        let Some(r) = t.poll() else {
-            return;
-        };
-        self.search_task = None;
-        match r.and_then(|x| x) {
+        match r {
             Ok(new) => {
                 self.error = None;
                 match &self.current {

@@ -14,6 +14,7 @@ use crate::engine::index::score::Model;
 use crate::engine::index::search::Hit;
 use crate::engine::index::snippet::{self, Snapshot};
 use crate::ui::Lang;
+use crate::ui::memo::Memo;
 use crate::ui::task::Task;
 
 /// A page's stored text marked for the query (built off the UI thread).
@@ -28,7 +29,14 @@ pub(crate) struct SnapView {
     pub span_chars: Vec<usize>,
     /// The span to scroll to on the next frame.
     pub jump: Option<usize>,
+    /// The whole text as one layout, by (wrap width, dark mode, text colours): built when the
+    /// snapshot opens and when the window or the theme changes, never per frame.
+    pub layout: Memo<SnapLayoutKey, LayoutJob>,
 }
+
+/// What the snapshot's layout depends on besides the text: wrap width (bits), dark mode,
+/// plain and strong text colours.
+type SnapLayoutKey = (u32, bool, Color32, Color32);
 
 /// Term `i`'s highlight: a background each term has to itself.
 pub(crate) fn term_colour(i: usize, dark: bool) -> Color32 {
@@ -113,11 +121,8 @@ fn model_key(m: Model) -> &'static str {
 }
 
 pub(super) fn search_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
-    if let Some(t) = &p.snap_task
-        && let Some(r) = t.poll()
-    {
-        p.snap_task = None;
-        match r.and_then(|x| x) {
+    if let Some(r) = Task::take_result(&mut p.snap_task) {
+        match r {
             Ok(v) => p.snapshot = Some(v),
             Err(e) => p.error = Some(e),
         }
@@ -348,6 +353,7 @@ fn open_snapshot(
             snap,
             span_chars,
             jump: None,
+            layout: Memo::default(),
         })
     }));
 }
@@ -402,13 +408,23 @@ fn snapshot_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
         .auto_shrink([false, false])
         .show(ui, |ui| {
             let width = ui.available_width();
-            let job = coloured(
-                ui,
-                v.snap.spans.iter().map(|s| (s.text.as_str(), s.term)),
-                15.0,
-                width,
+            let vis = ui.visuals();
+            let key = (
+                width.to_bits(),
+                vis.dark_mode,
+                vis.text_color(),
+                vis.strong_text_color(),
             );
-            let galley = ui.painter().layout_job(job);
+            let spans = &v.snap.spans;
+            let job = v.layout.get(key, |_| {
+                coloured(
+                    ui,
+                    spans.iter().map(|s| (s.text.as_str(), s.term)),
+                    15.0,
+                    width,
+                )
+            });
+            let galley = ui.painter().layout_job(job.clone());
             let r = ui.add(egui::Label::new(galley.clone()).selectable(true));
             if let Some(span) = v.jump.take() {
                 let at = v.span_chars.get(span).copied().unwrap_or(0);
@@ -421,5 +437,75 @@ fn snapshot_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
         });
     if close {
         p.snapshot = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    use super::*;
+
+    const TEXT: &str = "北京大学的天网搜索引擎。天网由北京大学开发，网页消重是天网的一部分。";
+
+    fn snap_view() -> SnapView {
+        let terms = vec!["天网".to_string(), "北京大学".to_string()];
+        let snap = snippet::snapshot(TEXT, &terms);
+        SnapView {
+            doc: 1,
+            title: "天网".into(),
+            url: "http://tianwang.localhost/".into(),
+            crawled_at: None,
+            terms,
+            span_chars: vec![0; snap.spans.len()],
+            snap,
+            jump: None,
+            layout: Memo::default(),
+        }
+    }
+
+    fn harness() -> Harness<'static, SearchPanel> {
+        let panel = SearchPanel {
+            snapshot: Some(snap_view()),
+            ..SearchPanel::default()
+        };
+        Harness::builder()
+            .with_size([700.0, 500.0])
+            .with_context_setup(crate::ui::fonts::install_bundled)
+            .build_ui_state(
+                |ui, p: &mut SearchPanel| snapshot_ui(p, Lang::Zh, ui),
+                panel,
+            )
+    }
+
+    fn builds(h: &Harness<'static, SearchPanel>) -> u64 {
+        h.state().snapshot.as_ref().map_or(0, |v| v.layout.builds())
+    }
+
+    #[test]
+    fn the_snapshot_is_laid_out_once_per_width_not_per_frame() {
+        let mut h = harness();
+        h.run_steps(8);
+        assert_eq!(builds(&h), 1, "eight frames, one layout");
+        // The layout is the whole text, every occurrence of a term on its colour.
+        let marked = |h: &Harness<'static, SearchPanel>| -> Vec<String> {
+            let v = h.state().snapshot.as_ref().unwrap();
+            let job = v.layout.last().unwrap();
+            assert_eq!(job.text, TEXT);
+            job.sections
+                .iter()
+                .filter(|s| s.format.background != Color32::TRANSPARENT)
+                .map(|s| job.text[s.byte_range.start.0..s.byte_range.end.0].to_string())
+                .collect()
+        };
+        let want = ["北京大学", "天网", "天网", "北京大学", "天网"];
+        assert_eq!(marked(&h), want);
+        // A narrower window lays it out again, once.
+        h.set_size(egui::vec2(400.0, 500.0));
+        h.run_steps(8);
+        assert_eq!(builds(&h), 2);
+        assert_eq!(marked(&h), want);
+        h.get_by_label("← 返回结果");
     }
 }

@@ -39,7 +39,7 @@ use crate::engine::classify::select::{Combine, Keep, Method};
 use crate::engine::classify::threshold::Threshold;
 use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries, Table};
 use crate::engine::jobs::TypedJob;
-use crate::engine::jobs::{JobHandle, JobState};
+use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
 
 /// The stand-in corpus (THUCNews titles), offered when present.
 const TITLES_TRAIN: &str = "../shared/data/classification/thucnews_titles/dev.txt";
@@ -298,7 +298,10 @@ struct Trained {
 #[derive(Default)]
 pub(crate) struct ClassifyPanel {
     form: Form,
-    running: Vec<(What, JobHandle)>,
+    /// Training runs (the main one and the book's experiment rows) and sweeps, by what they
+    /// are for.
+    training: JobWatches<What, TrainJob>,
+    sweeping: JobWatches<What, SweepJob>,
     loading: Option<Task<Result<Trained, String>>>,
     trained: Option<Trained>,
     cell: Option<(usize, usize)>,
@@ -343,11 +346,10 @@ impl LabPanel for ClassifyPanel {
 
 fn load_trained(
     lang: Lang,
-    v: serde_json::Value,
+    out: TrainOutput,
     ws: Option<PathBuf>,
     id: Option<i64>,
 ) -> Result<Trained, String> {
-    let out = TrainJob::decode(&v).map_err(|e| lang.error(&e))?;
     let mut preds = Vec::new();
     if let (Some(ws), Some(id)) = (ws, id) {
         let ws = crate::engine::store::Workspace::open_existing(&ws).map_err(|e| lang.error(&e))?;
@@ -365,10 +367,7 @@ impl ClassifyPanel {
                 Path::new(TITLES_TRAIN).is_file() && Path::new(TITLES_TEST).is_file()
             }));
         }
-        if let Some(t) = &self.titles_task
-            && let Some(r) = t.poll()
-        {
-            self.titles_task = None;
+        if let Some(r) = Task::take_finished(&mut self.titles_task) {
             let present = r.unwrap_or(false);
             self.titles_present = Some(present);
             if !present && self.form.src == Src::Titles {
@@ -377,51 +376,40 @@ impl ClassifyPanel {
         }
         let ws = cx.session.map(|s| s.path.clone());
         let lang = cx.lang;
-        let mut still = Vec::new();
-        for (what, h) in std::mem::take(&mut self.running) {
-            let s = h.snapshot();
-            if !s.state.is_finished() {
-                still.push((what, h));
-                continue;
-            }
-            match s.state {
-                JobState::Done(v) => match what {
-                    What::Train => {
-                        let ws = ws.clone();
-                        let id = s.id;
-                        self.loading =
-                            Some(Task::spawn(ctx, move || load_trained(lang, v, ws, id)));
+        for (what, end) in self.training.take_finished() {
+            match end.outcome {
+                Finished::Done(out) => match what {
+                    What::Row(tag) => {
+                        self.rows.retain(|(t, _)| *t != tag);
+                        self.rows.push((tag, out.result));
                     }
-                    What::Row(tag) => match TrainJob::decode(&v) {
-                        Ok(o) => {
-                            self.rows.retain(|(t, _)| *t != tag);
-                            self.rows.push((tag, o.result));
-                        }
-                        Err(e) => self.error = Some(lang.error(&e)),
-                    },
-                    What::Features(_) | What::K | What::Size => match SweepJob::decode(&v) {
-                        Ok(o) => match what {
-                            What::Features(m) => {
-                                self.features.retain(|(x, _)| *x != m);
-                                self.features.push((m, o.points));
-                                self.features.sort_by_key(|(x, _)| method_order(*x));
-                            }
-                            What::K => self.k_curve = o.points,
-                            _ => self.size_curve = o.points,
-                        },
-                        Err(e) => self.error = Some(lang.error(&e)),
-                    },
+                    _ => {
+                        let (ws, id) = (ws.clone(), end.id);
+                        self.loading =
+                            Some(Task::spawn(ctx, move || load_trained(lang, out, ws, id)));
+                    }
                 },
-                JobState::Failed { code, .. } => self.error = Some(lang.error_code(&code)),
-                _ => {}
+                Finished::Failed(code) => self.error = Some(lang.error_code(&code)),
+                Finished::Cancelled => {}
             }
         }
-        self.running = still;
-        if let Some(t) = &self.loading
-            && let Some(r) = t.poll()
-        {
-            self.loading = None;
-            match r.and_then(|x| x) {
+        for (what, end) in self.sweeping.take_finished() {
+            match end.outcome {
+                Finished::Done(o) => match what {
+                    What::Features(m) => {
+                        self.features.retain(|(x, _)| *x != m);
+                        self.features.push((m, o.points));
+                        self.features.sort_by_key(|(x, _)| method_order(*x));
+                    }
+                    What::K => self.k_curve = o.points,
+                    _ => self.size_curve = o.points,
+                },
+                Finished::Failed(code) => self.error = Some(lang.error_code(&code)),
+                Finished::Cancelled => {}
+            }
+        }
+        if let Some(r) = Task::take_result(&mut self.loading) {
+            match r {
                 Ok(t) => {
                     self.trained = Some(t);
                     self.cell = None;
@@ -433,7 +421,7 @@ impl ClassifyPanel {
     }
 
     fn busy(&self, w: &What) -> bool {
-        self.running.iter().any(|(x, _)| x == w)
+        self.training.has(w) || self.sweeping.has(w)
     }
 
     fn start_train(&mut self, cx: &mut Cx<'_>, what: What, cfg: Option<PipelineConfig>) {
@@ -457,8 +445,8 @@ impl ClassifyPanel {
         })();
         match built {
             Ok(job) => {
-                if let Some(h) = cx.start_job(Box::new(job)) {
-                    self.running.push((what, h));
+                if let Some(w) = JobWatch::start(cx, job) {
+                    self.training.push(what, w);
                 } else {
                     self.error = Some(cx.lang.t("classify.need_ws").into());
                 }
@@ -481,8 +469,8 @@ impl ClassifyPanel {
         });
         match built {
             Ok(job) => {
-                if let Some(h) = cx.start_job(Box::new(job)) {
-                    self.running.push((what, h));
+                if let Some(w) = JobWatch::start(cx, job) {
+                    self.sweeping.push(what, w);
                 } else {
                     self.error = Some(cx.lang.t("classify.need_ws").into());
                 }

@@ -256,20 +256,14 @@ impl ExtractState {
 
     /// Take finished background work and start what is due.
     pub(super) fn poll(&mut self, ctx: &egui::Context, lang: Lang, ws: Option<PathBuf>) {
-        if let Some(t) = &self.dialog
-            && let Some(r) = t.poll()
+        if let Some(r) = Task::take_finished(&mut self.dialog)
+            && let Ok(Some(path)) = r
         {
-            self.dialog = None;
-            if let Ok(Some(path)) = r {
-                self.path_text = path.display().to_string();
-                self.open(ctx, lang, PageRef::File { path, truth: None }, ws, None);
-            }
+            self.path_text = path.display().to_string();
+            self.open(ctx, lang, PageRef::File { path, truth: None }, ws, None);
         }
-        if let Some(t) = &self.loading
-            && let Some(r) = t.poll()
-        {
-            self.loading = None;
-            match r.and_then(|x| x) {
+        if let Some(r) = Task::take_result(&mut self.loading) {
+            match r {
                 Ok(page) => {
                     self.seq += 1;
                     self.page = Some(Arc::new(page));
@@ -281,11 +275,7 @@ impl ExtractState {
             }
         }
         let current = self.inputs();
-        if let Some((inp, t)) = &self.running
-            && let Some(r) = t.poll()
-        {
-            let inp = inp.clone();
-            self.running = None;
+        if let Some((inp, r)) = Task::take_keyed(&mut self.running) {
             let is_current = current.as_ref() == Some(&inp);
             match r.and_then(|x| x) {
                 Ok(x) => {

@@ -580,7 +580,7 @@ mod tests {
         };
         assert_eq!(ClusterView::of(md5), want);
         h.get_by_label(
-            "3 clusters, 6 pairs; the largest has 3 documents (the book's mirror degree)",
+            "3 clusters, 6 compared pairs; the largest has 3 documents (the book's mirror degree). Clusters are the transitive closure of the near pairs: two members need not have been compared",
         );
         h.get_by_label("#1 (3)");
         h.get_by_label("Containment (partial reprints): 2 pairs");
@@ -589,7 +589,7 @@ mod tests {
         h.run_steps(6);
         assert_eq!(h.state().0.clusters.builds(), 2);
         h.get_by_label(
-            "1 clusters, 3 pairs; the largest has 4 documents (the book's mirror degree)",
+            "1 clusters, 3 compared pairs; the largest has 4 documents (the book's mirror degree). Clusters are the transitive closure of the near pairs: two members need not have been compared",
         );
         // A new comparison (same method): rebuilt once.
         h.state_mut().0.compared_seq += 1;

@@ -18,8 +18,9 @@
 //!    changed headline, an added editor's note, a dropped paragraph or a handful of synonym
 //!    swaps (each edit costs only the 4 shingles around it) and still sees partial reprints.
 //! 6. **CLR** (CCDet's length ratio) on what the larger shingle set holds of the shared ones:
-//!    below `t_clr` (0.5) the pair is `contains` (the longer one first); otherwise it is `near`, or `duplicate` when the
-//!    normalised texts are identical. Every reported pair was compared (a member of an exact
+//!    below `t_clr` (0.5) the pair is `contains` (the longer one first); otherwise it is `near`,
+//!    or `duplicate` when the normalised texts are identical. Within [`CLR_BAND`] below
+//!    `t_clr`, CCDet's CLR on characters breaks the tie. Every reported pair was compared (a member of an exact
 //!    group shares its representative's shingles); near and duplicate pairs close into
 //!    clusters, reported apart.
 //! 7. **Boilerplate** ([`super::boiler`]) is removed before step 1 by default: sentences and
@@ -86,6 +87,10 @@ pub fn sampled_shingles(cs: &[char], k: usize, p: usize) -> Vec<u64> {
     }
 }
 
+/// How far below `t_clr` the shingle cover may fall and still be near when CCDet's CLR on
+/// characters says near (see [`decide`]).
+pub const CLR_BAND: f64 = 0.02;
+
 /// The verdict on a pair from its sampled set sizes, shared count and normalised lengths: a
 /// reprint when the shared shingles are at least `threshold` of the smaller set, containment
 /// when they cover less than `t_clr` of the larger (CCDet's CLR on shingle sets).
@@ -108,14 +113,18 @@ pub fn decide(
     }
     // CLR on what the longer one holds of the pair's shared text: repeated text inside one page
     // (a summary above the article) does not make it longer, nor does a partial reprint's own
-    // unmatched lines make it "half the article".
-    let _ = chars;
+    // unmatched lines (another site's template) make it "half the article". Right at the
+    // boundary the shingle estimate decides nothing alone: within `CLR_BAND` below `t_clr`,
+    // CCDet's own CLR on characters [seed 001] breaks the tie (a picture page whose captions
+    // are half the article is a reprint of it).
     let cover = common as f64 / size.0.max(size.1) as f64;
+    let clr = chars.0.min(chars.1) as f64 / chars.0.max(chars.1).max(1) as f64;
+    let near = cover >= t_clr || (cover >= t_clr - CLR_BAND && clr >= t_clr);
     Some((
-        if cover < t_clr {
-            Relation::Contains
-        } else {
+        if near {
             Relation::Near
+        } else {
+            Relation::Contains
         },
         c,
     ))
@@ -274,6 +283,15 @@ mod tests {
             Some(Relation::Contains)
         );
         assert_eq!(decide((100, 90), 30, (500, 450), 1, 0.5, 0.5), None);
+        // At the boundary, CLR on characters breaks the tie; below the band it does not.
+        assert_eq!(
+            decide((452, 232), 224, (465, 237), 1, 0.5, 0.5).map(|x| x.0),
+            Some(Relation::Near)
+        );
+        assert_eq!(
+            decide((587, 287), 265, (747, 415), 1, 0.5, 0.5).map(|x| x.0),
+            Some(Relation::Contains)
+        );
         // Too little shared text.
         assert_eq!(decide((100, 4), 4, (500, 8), 1, 0.5, 0.5), None);
     }

@@ -7,8 +7,7 @@
 //! `1 − link density` and by class/id hints; the best candidate and its qualifying siblings form
 //! the region. Inside it, the book's body rule keeps the topic blocks in depth-first order.
 
-use super::title::norm_title;
-use super::tree::{PageTree, TreeBlock};
+use super::tree::{PageTree, TreeBlock, norm_title};
 use super::{BlockKind, PageType, Params, Role, TypeRatios, Why};
 
 /// What the analysis decided, per block and per line.

@@ -3,16 +3,8 @@
 //! titles the book lists — a heading or the highest-weight keyword.
 
 use super::body::Analysis;
-use super::tree::PageTree;
+use super::tree::{PageTree, norm_title};
 use super::{Keyword, Role, TitleSource};
-
-/// Letters and digits, lower-cased: how titles and heading lines are compared.
-pub(crate) fn norm_title(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
 
 /// The bad titles the book lists [L2351] (compared case-folded).
 const BAD_TITLES: &[&str] = &[

@@ -488,6 +488,14 @@ impl PageTree {
     }
 }
 
+/// Letters and digits, lower-cased: how titles and heading lines are compared.
+pub(crate) fn norm_title(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,6 +33,7 @@ pub mod peers;
 pub mod querylog;
 pub mod rank;
 pub mod rank_bench;
+pub mod replay;
 pub mod sample;
 pub mod scale_bench;
 pub mod store_cmd;

@@ -23,6 +23,7 @@ use crate::engine::{
 };
 
 pub mod pipeline;
+pub mod service;
 
 /// One panel of the app: enough for the navigation, the overview's guide and the experiment
 /// log's "re-open" and "run again" to work without the panel's state.

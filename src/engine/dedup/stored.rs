@@ -5,7 +5,9 @@
 //!
 //! [`group_pages`] runs the recommended method, `best` (containment + CLR, boilerplate ignored),
 //! on the pages DocView cleaned and kept ([`crate::engine::docview::stored`]) and joins:
-//! - the method's clusters (the closure of its near and duplicate pairs) — joined `near`;
+//! - the method's clusters (the closure of its near and duplicate pairs) — joined `near`; hub
+//!   pages (link lists) only with `hubs` on: every list of the same stories shares their
+//!   titles, alike without being reprints;
 //! - a page contained in another (an excerpt, a gallery whose captions are an article's first
 //!   sentences) when neither is a hub page and all its containers are in one group — joined
 //!   `contained` (a hub page lists many stories: containment through it would chain them);
@@ -44,6 +46,10 @@ pub struct GroupParams {
     pub contained: bool,
     /// Join the crawl's replicas to their original's group.
     pub replicas: bool,
+    /// Let hub pages (link lists: archives, tag and author pages) join groups by text; they
+    /// share their link titles with every other list of the same stories, which makes them
+    /// alike without being reprints. Off: a hub joins only as a replica.
+    pub hubs: bool,
 }
 
 impl Default for GroupParams {
@@ -51,6 +57,7 @@ impl Default for GroupParams {
         GroupParams {
             contained: true,
             replicas: true,
+            hubs: false,
         }
     }
 }
@@ -97,17 +104,21 @@ fn fold_groups(
         .collect();
     let mut uf = UnionFind::new(n + reps.len());
     let mut joined: Vec<&'static str> = vec!["kept"; n + reps.len()];
+    let hub = |i: usize| pages[i].page_type == "hub";
     for c in &out.clusters {
+        let c: Vec<usize> = c.iter().copied().filter(|&m| p.hubs || !hub(m)).collect();
+        if c.len() < 2 {
+            continue;
+        }
         for w in c.windows(2) {
             uf.union(w[0], w[1]);
         }
-        for &m in c {
+        for &m in &c {
             joined[m] = "near";
         }
     }
     let mut contained = 0;
     if p.contained {
-        let hub = |i: usize| pages[i].page_type == "hub";
         let mut containers: HashMap<usize, Vec<usize>> = HashMap::new();
         for pair in out
             .pairs
@@ -344,8 +355,28 @@ mod tests {
             &GroupParams {
                 contained: false,
                 replicas: false,
+                hubs: false,
             },
         );
         assert_eq!(rows.len(), 2);
+        // Hubs near each other fold only when asked.
+        let hubs: Vec<CleanedPage> = [(1, "hub"), (2, "hub")]
+            .iter()
+            .map(|&(id, ty)| page(id, ty))
+            .collect();
+        let near = Outcome {
+            clusters: vec![vec![0, 1]],
+            ..Outcome::default()
+        };
+        assert!(
+            fold_groups(&hubs, &[], &near, &GroupParams::default())
+                .0
+                .is_empty()
+        );
+        let on = GroupParams {
+            hubs: true,
+            ..GroupParams::default()
+        };
+        assert_eq!(fold_groups(&hubs, &[], &near, &on).0.len(), 2);
     }
 }

@@ -151,6 +151,9 @@ fn clean_one(
 /// Pages cleaned per transaction (and per progress report).
 const CHUNK: usize = 32;
 
+/// A snapshot to clean: (snapshot id, page id, URL, raw bytes, Content-Type).
+type RawSnapshot = (i64, i64, String, Vec<u8>, Option<String>);
+
 /// Clean every page whose latest snapshot has no cleaned row (`all`: clean every page again),
 /// with DocView's default parameters; `job_id` is recorded on each row.
 pub fn clean_pending(
@@ -177,7 +180,7 @@ pub fn clean_pending(
             (k * CHUNK) as f32 / total as f32,
             &format!("cleaning {} of {}", k * CHUNK, todo.len()),
         )?;
-        let raw: Vec<(i64, i64, String, Vec<u8>, Option<String>)> = chunk
+        let raw: Vec<RawSnapshot> = chunk
             .iter()
             .map(|(page, url, snap)| {
                 let (raw, ct): (Option<Vec<u8>>, Option<String>) = ws.conn().query_row(

@@ -164,7 +164,7 @@ impl TypedJob for BuildJob {
     type Output = BuildOutcome;
 
     fn from_params(params: BuildParams) -> Result<Self> {
-        if params.sample == !params.seeds.is_empty() {
+        if params.sample != params.seeds.is_empty() {
             return Err(EngineError::invalid(
                 "--sample",
                 "build from the sample web (--sample) or from seeds (--seed URL), one of them",

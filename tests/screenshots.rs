@@ -161,6 +161,16 @@ fn engine_pipeline_and_folded_results() {
         });
         h.get_by_label(title).scroll_to_me();
         h.run_steps(3);
+        if zoom == 2 {
+            // The row of stages, not the heading above it.
+            let third = if lang == "en" {
+                "③ Dedup"
+            } else {
+                "③ 网页消重"
+            };
+            h.get_by_label(third).scroll_to_me();
+            h.run_steps(3);
+        }
         save(&mut h, &format!("engine_pipeline_{lang}{suffix}"));
 
         h.get_by_label(search).click();
@@ -173,10 +183,16 @@ fn engine_pipeline_and_folded_results() {
         h.get_by_label(query).type_text("2026");
         h.run_steps(1);
         h.get_by_label(go).click();
+        // "N similar pages" under a result, not the fold switch's own label.
+        let similar = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+            n.label()
+                .is_some_and(|l| l.contains(fold) && l.starts_with(|c: char| c.is_ascii_digit()))
+        };
         wait_secs(&mut h, "the results", 60, |h| {
-            h.query_by_label_contains(fold).is_some()
+            h.query_all_by(similar).next().is_some()
         });
-        h.get_all_by_label_contains(fold).next().unwrap().click();
+        h.query_all_by(similar).next().unwrap().click();
+        h.remove_cursor();
         h.run_steps(3);
         save(&mut h, &format!("engine_folded_{lang}{suffix}"));
     }

@@ -156,3 +156,69 @@ pub(crate) fn has_uncleaned(ws: &Workspace) -> Result<bool> {
     let (pages, cleaned) = crate::engine::docview::stored::counts(ws)?;
     Ok(cleaned < pages)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(name: &str) -> StageRun {
+        StageRun {
+            name: name.to_string(),
+            status: super::super::Status::Done,
+            seconds: 0.5,
+            input: 3,
+            out: 3,
+            // No row in the experiment log in this test (job_id references one).
+            job: None,
+            last_job: None,
+            counts: Default::default(),
+            note: String::new(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_kept_run_is_up_to_date_until_what_it_read_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = Workspace::open_or_create(&dir.path().join("w.tianwang")).unwrap();
+        // Nothing ran: the five stages (classify only once it ran) all have work.
+        let s = status(&ws).unwrap();
+        let names: Vec<&str> = s.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["crawl", "clean", "dedup", "index", "pagerank"]);
+        assert!(s.iter().all(|s| s.stale && s.last.is_none()));
+
+        // PageRank kept with the mark of what it read: up to date, and read back whole.
+        let m = mark(&ws, "pagerank", None).unwrap();
+        keep(&ws, &run("pagerank"), &m).unwrap();
+        let pr = |ws: &Workspace| {
+            status(ws)
+                .unwrap()
+                .into_iter()
+                .find(|s| s.name == "pagerank")
+                .unwrap()
+        };
+        let now = pr(&ws);
+        assert!(!now.stale);
+        let k = now.last.unwrap();
+        assert_eq!((k.job_id, k.run, k.input), (None, run("pagerank"), m));
+
+        // A crawl adds pages and a link: PageRank has work again.
+        ws.conn()
+            .execute_batch(
+                "INSERT INTO sites(id, host, first_seen) VALUES (1, 'a', 'now');
+                 INSERT INTO pages(id, url, site_id, first_seen) VALUES
+                     (1, 'http://a/1', 1, 'now'), (2, 'http://a/2', 1, 'now');
+                 INSERT INTO links(from_page, to_url) VALUES (1, 'http://a/2');",
+            )
+            .unwrap();
+        assert!(pr(&ws).stale);
+
+        // A classify run with a model: listed from then on, stale when the model changes.
+        let m = mark(&ws, "classify", Some(1)).unwrap();
+        keep(&ws, &run("classify"), &m).unwrap();
+        let c = status(&ws).unwrap().into_iter().last().unwrap();
+        assert_eq!(c.name, "classify");
+        assert!(!c.stale);
+        assert_ne!(mark(&ws, "classify", Some(2)).unwrap(), m);
+    }
+}

@@ -2,7 +2,8 @@
 //! the pipeline (the sample web served and crawled, cleaned, grouped, indexed, ranked) and draws
 //! its stages as a row with what flowed between them; a second click redoes nothing and says so;
 //! the Search panel then folds near-duplicates into "N similar pages", and the fold switch turns
-//! that off; the searches land in the workspace's own query log, shown in the query-log lab.
+//! that off; the searches land in the workspace's own query log and an opened result in its
+//! click log, both stored as the query-log lab stores a log.
 
 mod common;
 
@@ -24,6 +25,14 @@ fn search(h: &mut H, query: &str) {
     wait_secs(h, "the results", 60, |h| {
         h.query_by_label_contains("读取倒排项 NP(q)").is_some()
     });
+}
+
+/// Whether the workspace holds its own log `source` with a record.
+fn own(path: &std::path::Path, source: &str) -> bool {
+    tianwang::engine::querylog::persist::list_at(path)
+        .unwrap()
+        .iter()
+        .any(|l| l.source == source && l.records >= 1)
 }
 
 #[test]
@@ -81,9 +90,12 @@ fn one_click_builds_the_engine_and_search_folds_copies() {
 
     // The query went to the workspace's own log, which the query-log lab lists.
     wait_secs(&mut h, "the query log", 30, |_| {
-        tianwang::engine::querylog::persist::list_at(&path)
-            .unwrap()
-            .iter()
-            .any(|l| l.source == "workspace:queries" && l.records >= 1)
+        own(&path, "workspace:queries")
+    });
+    // A result opened goes to the workspace's own click log.
+    assert!(!own(&path, "workspace:clicks"), "no click yet");
+    h.get_all_by_label("网页快照").next().unwrap().click();
+    wait_secs(&mut h, "the click log", 30, |_| {
+        own(&path, "workspace:clicks")
     });
 }

@@ -42,6 +42,10 @@ use crate::engine::sample::load::LoadSample;
 use crate::ui::job_watch::{Finished, JobWatch};
 use crate::workbench::service::{self, Logger, ResultCache};
 
+/// The day decay k of the click weights WU reads from the workspace's own click log (the
+/// CLI's `--click-decay` default).
+const OWN_CLICK_DECAY: f64 = 0.8;
+
 /// How deep a ranking is remembered to mark each result's move (↑3, ↓1, new).
 const RANK_DEPTH: usize = 200;
 /// Results per page (the book's 10 [L706]).
@@ -227,9 +231,14 @@ impl SearchPanel {
                     categories: Vec::new(),
                 },
                 Ok(mut s) => {
-                    // What the workspace keeps for serving: groups to fold, categories.
+                    // What the workspace keeps for serving: groups to fold, categories, and
+                    // its own click log for WU (Tianwang's model; clicks of this session count
+                    // from the next time the index opens).
                     let attached = reader.read(lang, |ws| {
                         service::attach(&mut s, ws)?;
+                        if let Err(e) = service::use_own_clicks(&mut s, ws, OWN_CLICK_DECAY) {
+                            tracing::warn!("WU without the workspace's own clicks: {e}");
+                        }
                         s.index.is_stale(ws)
                     });
                     match attached {

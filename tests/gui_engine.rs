@@ -60,7 +60,10 @@ fn one_click_builds_the_engine_and_search_folds_copies() {
     assert!(h.query_by_label("⑥ 网页分类").is_none(), "no model asked");
     h.get_by_label_contains("相似组 ");
     h.get_by_label_contains("倒排项 ");
-    assert_eq!(h.query_all_by_label_contains("打开运行 #").count(), 5);
+    // Each stage's run, once the kept state is read back.
+    wait_secs(&mut h, "the stages' runs", 30, |h| {
+        h.query_all_by_label_contains("打开运行 #").count() == 5
+    });
 
     // Again: nothing changed, every stage says it is up to date.
     h.get_by_label("构建整个引擎").click();
@@ -98,4 +101,30 @@ fn one_click_builds_the_engine_and_search_folds_copies() {
     wait_secs(&mut h, "the click log", 30, |_| {
         own(&path, "workspace:clicks")
     });
+
+    // WU (Tianwang's user-feedback weight) reads those clicks: the opened page gains it.
+    let wu = |clicks: bool| {
+        let mut args = vec!["search", "2026", "--model", "tianwang", "--explain"];
+        args.extend(["--top", "50", "--no-fold", "--no-log", "--json"]);
+        if clicks {
+            args.push("--own-clicks");
+        }
+        let r = common::ok_json(&common::run_ws(&path, &args));
+        r["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                h["explain"]["parts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|p| p["name"] == "WU")
+                    .map(|p| p["value"].as_f64().unwrap())
+                    .sum::<f64>()
+            })
+            .fold(0.0, f64::max)
+    };
+    assert_eq!(wu(false), 0.0);
+    assert!(wu(true) > 0.0, "the own click gave no page a WU");
 }

@@ -545,8 +545,10 @@ fn the_reader_finds_paths() {
 /// it; and every panel the root names has its drawing code (checked in `ui`'s unit tests).
 #[test]
 fn every_job_kind_is_registered_in_the_composition_root() {
+    // The labs' jobs, and the composition root's own (the pipeline's `build`).
     let mut files = Vec::new();
     rust_files(&src().join("engine"), &mut files);
+    rust_files(&src().join("workbench"), &mut files);
     let registered: BTreeSet<&str> = tianwang::workbench::kinds().map(|k| k.kind).collect();
     let mut defined = BTreeSet::new();
     for file in files {

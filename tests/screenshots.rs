@@ -98,3 +98,102 @@ fn jobs_comparison() {
         );
     }
 }
+
+/// The whole engine: the Overview's pipeline row after `build --sample --classify` and the
+/// search results folded (N similar pages) with their categories, in zh and en at 100 % and
+/// 200 %.
+#[test]
+#[ignore = "writes docs/*.png; run on demand"]
+fn engine_pipeline_and_folded_results() {
+    use common::{ok_json, run_ws};
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("w.tianwang");
+    ok_json(&run_ws(&path, &["build", "--sample", "--json"]));
+    ok_json(&run_ws(
+        &path,
+        &[
+            "classify",
+            "--sample-web",
+            "--model",
+            "nb",
+            "--save",
+            "nb-web",
+            "--json",
+        ],
+    ));
+    ok_json(&run_ws(
+        &path,
+        &["build", "--sample", "--classify", "nb-web", "--json"],
+    ));
+    for (lang, zoom) in [("zh", 1), ("en", 1), ("zh", 2), ("en", 2)] {
+        let mut h = harness_full(&path, false, None);
+        wait_secs(&mut h, "the workspace", 20, |h| {
+            h.state().workspace_path().is_some()
+        });
+        if lang == "en" {
+            english(&mut h);
+        }
+        if zoom == 2 {
+            zoom_200(&mut h);
+        }
+        let (title, search, stats, query, go, fold) = if lang == "en" {
+            (
+                "Build the whole search engine in one click",
+                "Search & ranking",
+                "postings",
+                "Query",
+                "Go",
+                "similar pages",
+            )
+        } else {
+            (
+                "一键构建整个搜索引擎",
+                "检索与排序",
+                "个倒排项",
+                "查询",
+                "搜索",
+                "个相似网页",
+            )
+        };
+        let suffix = if zoom == 2 { "_200" } else { "" };
+        wait_secs(&mut h, "the stages", 30, |h| {
+            h.query_all_by_label_contains(" #").count() >= 6
+        });
+        h.get_by_label(title).scroll_to_me();
+        h.run_steps(3);
+        if zoom == 2 {
+            // The row of stages, not the heading above it.
+            let third = if lang == "en" {
+                "③ Dedup"
+            } else {
+                "③ 网页消重"
+            };
+            h.get_by_label(third).scroll_to_me();
+            h.run_steps(3);
+        }
+        save(&mut h, &format!("engine_pipeline_{lang}{suffix}"));
+
+        h.get_by_label(search).click();
+        h.run_steps(2);
+        wait_secs(&mut h, "the index", 60, |h| {
+            h.query_by_label_contains(stats).is_some()
+        });
+        h.get_by_label(query).focus();
+        h.run_steps(2);
+        h.get_by_label(query).type_text("2026");
+        h.run_steps(1);
+        h.get_by_label(go).click();
+        // "N similar pages" under a result, not the fold switch's own label.
+        let similar = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+            n.label()
+                .is_some_and(|l| l.contains(fold) && l.starts_with(|c: char| c.is_ascii_digit()))
+        };
+        wait_secs(&mut h, "the results", 60, |h| {
+            h.query_all_by(similar).next().is_some()
+        });
+        h.query_all_by(similar).next().unwrap().click();
+        h.remove_cursor();
+        h.run_steps(3);
+        save(&mut h, &format!("engine_folded_{lang}{suffix}"));
+    }
+}

@@ -115,7 +115,8 @@ pub enum ModelArg {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// The query: words, "quoted phrases", OR for a disjunction (default AND).
-    pub query: String,
+    #[arg(required_unless_present = "replay")]
+    pub query: Option<String>,
     /// The index (default: the workspace's `<workspace>.index`).
     #[arg(long, value_name = "DIR")]
     pub index: Option<PathBuf>,
@@ -168,6 +169,33 @@ pub struct SearchArgs {
     /// Each hit's score as its named parts.
     #[arg(long)]
     pub explain: bool,
+    /// Show near-duplicates as separate results (default: one result per group, the others
+    /// as `similar`).
+    #[arg(long)]
+    pub no_fold: bool,
+    /// Only results of this category (the pipeline's `build --classify`).
+    #[arg(long, value_name = "CATEGORY")]
+    pub category: Option<String>,
+    /// WU from the workspace's own click log (Tianwang model).
+    #[arg(long, conflicts_with = "clicks")]
+    pub own_clicks: bool,
+    /// Do not append this query to the workspace's own query log (scripted runs).
+    #[arg(long)]
+    pub no_log: bool,
+    /// Replay a query stream through the service instead of one query: a file read as
+    /// `cache sim --trace FILE` reads it (see --replay-format), or with no FILE the stored log
+    /// --log ID.
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    pub replay: Option<Option<PathBuf>>,
+    /// With --replay: a query log stored in the workspace (`querylog list`).
+    #[arg(long, value_name = "ID", requires = "replay")]
+    pub log: Option<i64>,
+    /// With --replay FILE: lines (one query a line) or sogouq.
+    #[arg(long, default_value = "lines")]
+    pub replay_format: String,
+    /// A result cache in front of the service: POLICY:SIZE in result pages (lru:100).
+    #[arg(long, value_name = "POLICY:SIZE")]
+    pub cache: Option<String>,
     #[arg(long)]
     pub json: bool,
 }
@@ -425,16 +453,39 @@ pub fn rank_config(a: &SearchArgs) -> anyhow::Result<RankConfig> {
 }
 
 pub fn search(cli: &Cli, a: &SearchArgs) -> anyhow::Result<()> {
-    if a.query.trim().is_empty() {
+    if a.replay.is_some() {
+        return super::replay::run(cli, a);
+    }
+    let query = a.query.clone().unwrap_or_default();
+    if query.trim().is_empty() {
         return Err(EngineError::invalid("QUERY", "the query is empty").into());
     }
     let cfg = rank_config(a)?;
     let dir = index_dir(cli, &a.index)?;
-    let mut s = Searcher::open(&dir)?;
-    let stale = match (&a.index, &cli.workspace) {
-        (None, Some(w)) => s.index.is_stale(&Workspace::open_existing(w)?)?,
-        _ => false,
+    // The workspace's own index is served with what the workspace keeps (groups, categories)
+    // and logged; an index given by --index is searched as it is.
+    let own = match (&a.index, &cli.workspace) {
+        (None, Some(w)) => Some(w.clone()),
+        _ => None,
     };
+    let mut s = match &own {
+        Some(w) => crate::workbench::service::open(w)?,
+        None => Searcher::open(&dir)?,
+    };
+    let stale = match &own {
+        Some(w) => s.index.is_stale(&Workspace::open_existing(w)?)?,
+        None => false,
+    };
+    if a.own_clicks {
+        let w = own.as_ref().ok_or_else(|| {
+            EngineError::invalid("--own-clicks", "the workspace's clicks need --workspace W")
+        })?;
+        crate::workbench::service::use_own_clicks(
+            &mut s,
+            &Workspace::open_existing(w)?,
+            a.click_decay,
+        )?;
+    }
     if let Some(p) = &a.clicks {
         let c = Clicks::read(
             p,
@@ -452,6 +503,8 @@ pub fn search(cli: &Cli, a: &SearchArgs) -> anyhow::Result<()> {
         page: a.page - 1,
         explain: a.explain,
         abstracts: true,
+        fold: !a.no_fold,
+        category: a.category.clone(),
         abstract_config: match a.abstract_unit.as_str() {
             "gbk" => SearchOptions::default().abstract_config,
             "chars" => AbstractConfig {
@@ -467,7 +520,20 @@ pub fn search(cli: &Cli, a: &SearchArgs) -> anyhow::Result<()> {
             }
         },
     };
-    let r = s.search(&a.query, &cfg, &opt)?;
+    let cache = a
+        .cache
+        .as_deref()
+        .map(|c| {
+            crate::workbench::service::CacheSpec::parse(c)
+                .map(|s| std::sync::Mutex::new(crate::workbench::service::ResultCache::new(s)))
+        })
+        .transpose()?;
+    let log = own
+        .as_ref()
+        .filter(|_| !a.no_log)
+        .map(|w| crate::workbench::service::Logger::new(w, &format!("cli-{}", std::process::id())));
+    let r = crate::workbench::service::serve(&s, &query, &cfg, &opt, cache.as_ref(), log.as_ref())?
+        .result;
     if a.json {
         let mut v = serde_json::to_value(&r)?;
         if let Some(hits) = v["hits"].as_array_mut() {
@@ -487,15 +553,27 @@ pub fn search(cli: &Cli, a: &SearchArgs) -> anyhow::Result<()> {
             );
         }
         println!(
-            "{} — {} hits, {:.1} ms ({}; terms {})",
+            "{} — {} results ({} matched, {} folded), {:.1} ms ({}; terms {})",
             r.query,
             r.total_hits,
+            r.matched,
+            r.folded,
             r.elapsed_ms,
             r.model,
             r.terms.join(" / ")
         );
         for h in &r.hits {
             println!("{:>3}. {:.4}  {}  {}", h.rank, h.score, h.doc, h.title);
+            if let Some(c) = &h.category {
+                println!("     [{c}]");
+            }
+            if !h.similar.is_empty() {
+                println!(
+                    "     + {} similar: {}",
+                    h.similar.len(),
+                    h.similar.join(" ")
+                );
+            }
             if !h.abstract_text.is_empty() {
                 println!("     {}", h.abstract_text.replace('\n', " "));
             }

@@ -19,6 +19,7 @@ use crate::engine::jobs::{Job, JobRunner, JobState};
 use crate::engine::store::{self, Workspace};
 
 pub mod bigjobs;
+pub mod build;
 pub mod cache;
 pub mod cache_bench;
 pub mod capacity;
@@ -32,6 +33,7 @@ pub mod peers;
 pub mod querylog;
 pub mod rank;
 pub mod rank_bench;
+pub mod replay;
 pub mod sample;
 pub mod scale_bench;
 pub mod store_cmd;
@@ -54,6 +56,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Build the whole engine in one go: serve and crawl the sample web (--sample) or crawl
+    /// --seed URLs, clean every page once, group near-duplicates, index, PageRank, optionally
+    /// classify; each stage a logged job, a stage with nothing new up to date.
+    Build(build::BuildArgs),
     /// Print the experiment log: every job run with its parameters and result.
     Jobs(jobs::JobsArgs),
     /// What a workspace holds: sites, pages, snapshots, jobs.
@@ -271,6 +277,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         return crate::ui::run_gui(cli.workspace.clone());
     };
     match command {
+        Command::Build(a) => build::run(&cli, a),
         Command::Jobs(a) => jobs::list(&cli, a),
         Command::Info(a) => store_cmd::info(&cli, a),
         Command::Crawl(a) => crawl::run(&cli, a),

@@ -23,6 +23,7 @@ mod overview;
 mod page_class;
 mod pages;
 pub(crate) mod panel;
+mod pipeline_view;
 mod querylog;
 mod sample;
 pub mod search;
@@ -40,7 +41,7 @@ type MakePanel = fn() -> Box<dyn panel::LabPanel>;
 /// The drawing code of every panel the composition root names, by panel id. A lab adds one
 /// line here (and one entry in [`crate::workbench::PANELS`]); a test fails if the two lists differ.
 const PANEL_UIS: &[(&str, MakePanel)] = &[
-    ("Overview", || Box::new(overview::OverviewPanel)),
+    ("Overview", || Box::<overview::OverviewPanel>::default()),
     ("Sample", || Box::<sample::SamplePanel>::default()),
     ("Crawl", || Box::<crawl::CrawlPanel>::default()),
     ("Pages", || Box::<pages::PagesPanel>::default()),

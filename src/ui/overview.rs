@@ -1,10 +1,12 @@
 //! Overview: what does this workspace hold, and what can each panel show? The first thing a
-//! class sees — counts of sites, pages, snapshots and jobs, and a guide to each panel with the
-//! book chapter it follows.
+//! class sees — counts of sites, pages, snapshots and jobs, the whole engine built in one click
+//! with its stages as a row ([`super::pipeline_view`]), and a guide to each panel with the book
+//! chapter it follows.
 
 use egui::{RichText, Ui};
 
-use super::panel::{Cx, LabPanel};
+use super::panel::{Cx, LabPanel, logged};
+use super::pipeline_view::PipelineView;
 
 fn card(ui: &mut Ui, title: &str, value: Option<i64>, note: &str) {
     egui::Frame::group(ui.style())
@@ -21,7 +23,7 @@ fn card(ui: &mut Ui, title: &str, value: Option<i64>, note: &str) {
         });
 }
 
-fn show(cx: &mut Cx<'_>, ui: &mut Ui) {
+fn show(cx: &mut Cx<'_>, ui: &mut Ui, pipeline: &mut PipelineView) {
     let lang = cx.lang;
     ui.heading(lang.t("overview.heading"));
     ui.add_space(4.0);
@@ -89,6 +91,9 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui) {
         ui.label(RichText::new(lang.t("overview.empty_hint")).italics());
     }
 
+    ui.add_space(12.0);
+    pipeline.ui(cx, ui);
+
     ui.add_space(16.0);
     ui.label(
         RichText::new(lang.t("overview.pipeline_title"))
@@ -135,11 +140,25 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui) {
     ui.label(RichText::new(lang.t("overview.tips")).weak());
 }
 
-/// The overview panel (no state of its own).
-pub(crate) struct OverviewPanel;
+/// The overview panel: the pipeline's form and view are its only state.
+#[derive(Default)]
+pub(crate) struct OverviewPanel {
+    pipeline: PipelineView,
+}
 
 impl LabPanel for OverviewPanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
-        show(cx, ui);
+        show(cx, ui, &mut self.pipeline);
+    }
+
+    fn reopen(
+        &mut self,
+        _kind: &str,
+        _id: i64,
+        params: &serde_json::Value,
+        _lang: super::Lang,
+    ) -> Result<(), String> {
+        self.pipeline.reopen(&logged(params)?);
+        Ok(())
     }
 }

@@ -72,12 +72,19 @@ impl StoredLogs {
     }
 }
 
-/// A stored log as the picker shows it.
+/// A stored log as the picker shows it (the workspace's own logs by their names in the UI's
+/// language).
 fn label(lang: Lang, r: &LogRow) -> String {
+    use crate::engine::querylog::own::{Own, which};
+    let name = match which(&r.source) {
+        Some(Own::Queries) => lang.t("ql.own_queries"),
+        Some(Own::Clicks) => lang.t("ql.own_clicks"),
+        None => r.name.as_str(),
+    };
     format!(
         "#{} {} ({}, {} {})",
         r.id,
-        r.name,
+        name,
         r.format,
         r.records,
         lang.t("ql.records")

@@ -18,7 +18,12 @@
 //! ```
 
 use crate::engine::jobs::JobKind;
-use crate::engine::{cache, calibrate, classify, crawl, dedup, docview, index, querylog, sample};
+use crate::engine::{
+    cache, calibrate, classify, crawl, dedup, docview, index, querylog, rank, sample,
+};
+
+pub mod pipeline;
+pub mod service;
 
 /// One panel of the app: enough for the navigation, the overview's guide and the experiment
 /// log's "re-open" and "run again" to work without the panel's state.
@@ -58,17 +63,33 @@ macro_rules! panel {
 
 /// Every panel, in the order of the navigation; a lab registers here.
 pub const PANELS: &[Panel] = &[
-    panel!("Overview", "overview", []),
+    panel!("Overview", "overview", [pipeline::BuildJob]),
     panel!("Sample", "sample", [sample::load::LoadSample]),
     panel!("Crawl", "crawl", [crawl::Crawl]),
     panel!("Pages", "pages", []),
-    panel!("DocView", "docview", [docview::eval::CleanEval]),
-    panel!("Dedup", "dedup", [dedup::job::DedupJob]),
-    panel!("search", "search", [index::job::IndexBuildJob]),
+    panel!(
+        "DocView",
+        "docview",
+        [docview::eval::CleanEval, docview::stored::CleanPagesJob]
+    ),
+    panel!(
+        "Dedup",
+        "dedup",
+        [dedup::job::DedupJob, dedup::stored::GroupPagesJob]
+    ),
+    panel!(
+        "search",
+        "search",
+        [index::job::IndexBuildJob, rank::stored::PageRankJob]
+    ),
     panel!(
         "Classify",
         "classify",
-        [classify::job::TrainJob, classify::job::SweepJob]
+        [
+            classify::job::TrainJob,
+            classify::job::SweepJob,
+            classify::stored::ClassifyPagesJob
+        ]
     ),
     panel!(
         "querylog",
@@ -107,7 +128,6 @@ pub fn owner_of(kind: &str) -> Option<&'static Panel> {
 /// `docs/parquet_schemas.md` is its output).
 #[cfg(feature = "bigjobs")]
 pub fn schemas() -> Vec<crate::engine::exec::schema::SchemaDef> {
-    use crate::engine::rank;
     vec![
         dedup::on_engine::PAGES,
         dedup::on_engine::SIGNATURES,

@@ -37,6 +37,7 @@ pub mod persist;
 pub mod pipeline;
 pub mod rocchio;
 pub mod select;
+pub mod stored;
 pub mod threshold;
 pub mod tokenize;
 pub mod tree;

@@ -57,6 +57,7 @@ pub mod report;
 pub mod scale;
 pub mod segments;
 pub mod simhash;
+pub mod stored;
 pub mod strhash;
 pub mod templates;
 pub mod tianwang;

@@ -35,6 +35,7 @@ mod body;
 pub mod eval;
 mod keywords;
 pub mod plain;
+pub mod stored;
 mod title;
 pub(crate) mod tree;
 

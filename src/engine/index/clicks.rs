@@ -105,40 +105,72 @@ impl Clicks {
         self.wu.len()
     }
 
-    /// Read a click log (SogouQ or the book's click format) against `ix`'s documents.
-    pub fn read(path: &Path, format: Format, ix: &Index, decay: f64) -> Result<Clicks> {
-        if !(0.0..=1.0).contains(&decay) {
-            return Err(EngineError::invalid(
-                "--click-decay",
-                "must be between 0 and 1",
-            ));
-        }
-        let by_url: HashMap<&str, u32> = ix
-            .docs
-            .iter()
-            .enumerate()
-            .flat_map(|(i, d)| [(d.url.as_str(), i as u32), (d.key.as_str(), i as u32)])
-            .filter(|(u, _)| !u.is_empty())
-            .collect();
+    /// A click log stored in a workspace (an imported one, or the workspace's own clicks:
+    /// `querylog::own`) against `ix`'s documents.
+    pub fn from_stored(
+        conn: &rusqlite::Connection,
+        log_id: i64,
+        ix: &Index,
+        decay: f64,
+    ) -> Result<Clicks> {
+        check_decay(decay)?;
+        let by_url = doc_keys(ix);
         let mut c = Clicks::default();
-        crate::engine::querylog::read::read_file(path, &ReadConfig::new(format), &(), &mut |r| {
-            let (Some(url), Some(rank)) = (r.url, r.rank) else {
-                return Ok(());
-            };
-            c.clicks += 1;
-            if let Some(&d) = by_url.get(url.trim()) {
-                c.matched += 1;
-                let day = r
-                    .time
-                    .filter(|_| r.dated)
-                    .map_or(0, |t| t.div_euclid(86_400));
-                c.add(r.query, d, rank as usize, day);
-            }
+        crate::engine::querylog::persist::load(conn, log_id, &mut |r| {
+            c.push(&by_url, r);
             Ok(())
         })?;
         c.finish(decay);
         Ok(c)
     }
+
+    fn push(&mut self, by_url: &HashMap<&str, u32>, r: &crate::engine::querylog::Record<'_>) {
+        let (Some(url), Some(rank)) = (r.url, r.rank) else {
+            return;
+        };
+        self.clicks += 1;
+        if let Some(&d) = by_url.get(url.trim()) {
+            self.matched += 1;
+            let day = r
+                .time
+                .filter(|_| r.dated)
+                .map_or(0, |t| t.div_euclid(86_400));
+            self.add(r.query, d, rank as usize, day);
+        }
+    }
+
+    /// Read a click log (SogouQ or the book's click format) against `ix`'s documents.
+    pub fn read(path: &Path, format: Format, ix: &Index, decay: f64) -> Result<Clicks> {
+        check_decay(decay)?;
+        let by_url = doc_keys(ix);
+        let mut c = Clicks::default();
+        crate::engine::querylog::read::read_file(path, &ReadConfig::new(format), &(), &mut |r| {
+            c.push(&by_url, r);
+            Ok(())
+        })?;
+        c.finish(decay);
+        Ok(c)
+    }
+}
+
+fn check_decay(decay: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&decay) {
+        return Err(EngineError::invalid(
+            "--click-decay",
+            "must be between 0 and 1",
+        ));
+    }
+    Ok(())
+}
+
+/// Each document by its URL and by its key.
+fn doc_keys(ix: &Index) -> HashMap<&str, u32> {
+    ix.docs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, d)| [(d.url.as_str(), i as u32), (d.key.as_str(), i as u32)])
+        .filter(|(u, _)| !u.is_empty())
+        .collect()
 }
 
 #[cfg(test)]

@@ -32,6 +32,7 @@ pub mod clicks;
 pub mod codec;
 pub mod disk;
 pub mod evaluate;
+pub mod fold;
 pub mod job;
 pub mod linkweight;
 pub(crate) mod merge;

@@ -20,6 +20,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::clicks::Clicks;
+use super::fold::Folding;
 use super::query::{self, Matched, Op, Query, RetrievalStats};
 use super::reader::Index;
 use super::score::{self, AndOp, Combine, DsMode, Explain, Model, Part, RankConfig, Vsm, WlSource};
@@ -37,6 +38,11 @@ pub struct SearchOptions {
     pub explain: bool,
     pub abstracts: bool,
     pub abstract_config: AbstractConfig,
+    /// One result per group of near-duplicates, the others under it as `similar` (when the
+    /// searcher has groups: [`Searcher::set_folding`]).
+    pub fold: bool,
+    /// Only documents of this category ([`Searcher::set_categories`]).
+    pub category: Option<String>,
 }
 
 impl Default for SearchOptions {
@@ -53,6 +59,8 @@ impl Default for SearchOptions {
                 merge_overlaps: true,
                 ..AbstractConfig::default()
             },
+            fold: true,
+            category: None,
         }
     }
 }
@@ -75,6 +83,13 @@ pub struct Hit {
     pub abstract_parts: Option<snippet::Abstract>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explain: Option<Explain>,
+    /// The near-duplicates folded under this result (URLs, best-ranked first; pages of its
+    /// group that are not indexed — the crawl's replicas — last).
+    #[serde(default)]
+    pub similar: Vec<String>,
+    /// The page's category by the stored model the pipeline applied, if any.
+    #[serde(default)]
+    pub category: Option<String>,
 }
 
 /// A page of results.
@@ -84,7 +99,14 @@ pub struct SearchResult {
     pub terms: Vec<String>,
     pub op: Op,
     pub phrases: Vec<Vec<String>>,
+    /// Results to page through (after folding and the category filter).
     pub total_hits: usize,
+    /// Documents that matched the query, before folding and filtering.
+    #[serde(default)]
+    pub matched: usize,
+    /// Matching documents folded under a better-ranked member of their group.
+    #[serde(default)]
+    pub folded: usize,
     pub hits: Vec<Hit>,
     pub model: String,
     pub retrieval: RetrievalStats,
@@ -95,6 +117,9 @@ pub struct SearchResult {
 pub struct Searcher {
     pub index: Index,
     clicks: Option<Clicks>,
+    folding: Option<Folding>,
+    /// Each document's category (by docID).
+    categories: Option<Vec<Option<std::sync::Arc<str>>>>,
     wl_cache: Mutex<HashMap<String, std::sync::Arc<Vec<f64>>>>,
 }
 
@@ -107,6 +132,8 @@ impl Searcher {
         Searcher {
             index,
             clicks: None,
+            folding: None,
+            categories: None,
             wl_cache: Mutex::new(HashMap::new()),
         }
     }
@@ -118,6 +145,48 @@ impl Searcher {
 
     pub fn clicks(&self) -> Option<&Clicks> {
         self.clicks.as_ref()
+    }
+
+    /// Fold near-duplicates by these groups (`(url, group)`, the dedup lab's; None: no folding).
+    pub fn set_folding(&mut self, members: Option<&[(String, i64)]>) {
+        self.folding =
+            members.map(|m| Folding::new(self.index.docs.iter().map(|d| d.url.as_str()), m));
+    }
+
+    pub fn folding(&self) -> Option<&Folding> {
+        self.folding.as_ref()
+    }
+
+    /// Each page's category (`(url, category)`, the classifier's; None: no categories).
+    pub fn set_categories(&mut self, cats: Option<&[(String, String)]>) {
+        self.categories = cats.map(|c| {
+            let by_url: HashMap<&str, std::sync::Arc<str>> = c
+                .iter()
+                .map(|(u, k)| (u.as_str(), std::sync::Arc::from(k.as_str())))
+                .collect();
+            self.index
+                .docs
+                .iter()
+                .map(|d| by_url.get(d.url.as_str()).cloned())
+                .collect()
+        });
+    }
+
+    /// The category of document `doc`.
+    pub fn category(&self, doc: u32) -> Option<&str> {
+        self.categories
+            .as_ref()
+            .and_then(|c| c.get(doc as usize))
+            .and_then(|c| c.as_deref())
+    }
+
+    /// The categories the documents carry, with how many each (for a filter).
+    pub fn category_counts(&self) -> Vec<(String, usize)> {
+        let mut m: std::collections::BTreeMap<&str, usize> = Default::default();
+        for c in self.categories.iter().flatten().flatten() {
+            *m.entry(c).or_default() += 1;
+        }
+        m.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     }
 
     /// WL(p) for every document under `cfg` (cached per WL setting).
@@ -166,21 +235,14 @@ impl Searcher {
         let m =
             query::retrieve(&self.index, query).map_err(|e| e.within(&self.index.generation))?;
         let mut scored = self.score_all(query, &m, cfg)?;
-        let total = scored.len();
-        let from = opt.page.saturating_mul(opt.top).min(total);
-        let to = (from + opt.top).min(total);
-        // Only the page asked for needs ordering: select the best `to`, then sort those.
-        let by_score = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if to < total && to > 0 {
-            scored.select_nth_unstable_by(to - 1, by_score);
-            scored.truncate(to);
+        let matched = scored.len();
+        if let Some(c) = &opt.category {
+            scored.retain(|&(d, _)| self.category(d) == Some(c.as_str()));
         }
-        scored.sort_by(by_score);
-        let mut hits = Vec::with_capacity(to - from);
-        for (k, &(doc, score)) in scored[from.min(scored.len())..to.min(scored.len())]
-            .iter()
-            .enumerate()
-        {
+        let (page, total, folded) = self.page_of(scored, opt);
+        let from = opt.page.saturating_mul(opt.top);
+        let mut hits = Vec::with_capacity(page.len());
+        for (k, (doc, score, under)) in page.into_iter().enumerate() {
             let info = &self.index.docs[doc as usize];
             let (abstract_text, abstract_parts) = if opt.abstracts {
                 let text = self.index.text(doc)?;
@@ -203,6 +265,12 @@ impl Searcher {
                 } else {
                     None
                 },
+                similar: if opt.fold {
+                    self.similar(doc, &under)
+                } else {
+                    Vec::new()
+                },
+                category: self.category(doc).map(str::to_string),
             });
         }
         Ok(SearchResult {
@@ -211,11 +279,68 @@ impl Searcher {
             op: query.op,
             phrases: query.phrases.clone(),
             total_hits: total,
+            matched,
+            folded,
             hits,
             model: cfg.label(),
             retrieval: m.stats,
             elapsed_ms: t0.elapsed().as_secs_f64() * 1e3,
         })
+    }
+
+    /// The page `opt` asks for, best first, each result with the documents folded under it;
+    /// the number of results and of documents folded.
+    #[allow(clippy::type_complexity)]
+    fn page_of(
+        &self,
+        mut scored: Vec<(u32, f64)>,
+        opt: &SearchOptions,
+    ) -> (Vec<(u32, f64, Vec<u32>)>, usize, usize) {
+        let by_score = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        let all = scored.len();
+        if let Some(f) = self.folding.as_ref().filter(|_| opt.fold) {
+            // Which member leads a group depends on every member's score: sort them all.
+            scored.sort_by(by_score);
+            let results = f.fold(&scored);
+            let total = results.len();
+            let from = opt.page.saturating_mul(opt.top).min(total);
+            let to = (from + opt.top).min(total);
+            let page = results.into_iter().skip(from).take(to - from).collect();
+            return (page, total, all - total);
+        }
+        let from = opt.page.saturating_mul(opt.top).min(all);
+        let to = (from + opt.top).min(all);
+        // Only the page asked for needs ordering: select the best `to`, then sort those.
+        if to < all && to > 0 {
+            scored.select_nth_unstable_by(to - 1, by_score);
+            scored.truncate(to);
+        }
+        scored.sort_by(by_score);
+        let page = scored[from.min(scored.len())..to.min(scored.len())]
+            .iter()
+            .map(|&(d, s)| (d, s, Vec::new()))
+            .collect();
+        (page, all, 0)
+    }
+
+    /// The URLs (or keys) of the documents folded under `doc`, then its group's pages that are
+    /// not indexed.
+    fn similar(&self, doc: u32, under: &[u32]) -> Vec<String> {
+        let mut v: Vec<String> = under
+            .iter()
+            .map(|&d| {
+                let info = &self.index.docs[d as usize];
+                if info.url.is_empty() {
+                    info.key.clone()
+                } else {
+                    info.url.clone()
+                }
+            })
+            .collect();
+        if let Some(f) = &self.folding {
+            v.extend(f.outside(doc).iter().cloned());
+        }
+        v
     }
 
     /// Every matching document's score (unsorted).

@@ -8,7 +8,8 @@
 //!   body; `doc` = the file stem);
 //! - **the workspace's stored pages**: the latest snapshot of each HTML page, DocView's title
 //!   and cleaned body (book §8.2.2 [L2712]: ads, navigation and templates stay out of the
-//!   index), the anchor text of its in-links, its URL's words, the external in-degree LHN
+//!   index; read from the cleaned pages the workspace keeps, `docview::stored`, when the page's
+//!   latest snapshot was cleaned), the anchor text of its in-links, its URL's words, the external in-degree LHN
 //!   (§10.3.2 [L3795–L3805]) and the crawl time (`doc` = the URL).
 //!
 //! Each document keeps its raw HTML when it has one, so the builder can weigh terms by their
@@ -225,6 +226,13 @@ fn page_doc(
     Ok(((d.headline, d.body), text))
 }
 
+/// A page's bytes decoded to text.
+fn decoded(bytes: &[u8], ct: Option<&str>) -> Result<String> {
+    let (_, text) = crate::engine::text::encoding::decide_and_decode(bytes, ct, None, None)
+        .map_err(|e| EngineError::invalid("--encoding", e.to_string()))?;
+    Ok(text)
+}
+
 /// The workspace's stored pages: the latest HTML snapshot of each page, in crawl order (page
 /// id), with in-link anchor text, LHN and crawl time. Pages that are not HTML or do not parse
 /// are left out.
@@ -247,11 +255,20 @@ pub fn read_workspace(ws: &Workspace) -> Result<Vec<SourceDoc>> {
             }
         }
     }
+    // Pages DocView cleaned and kept (the pipeline's `clean` stage) are not cleaned again: only
+    // decoded, for the tag weights and the in-link anchors.
+    let cleaned: HashMap<String, (String, String)> = crate::engine::docview::stored::load(ws)?
+        .into_iter()
+        .map(|c| (c.url, (c.title, c.body)))
+        .collect();
     type Parsed = Option<(SourceDoc, Vec<(String, String)>)>;
     let parsed: Vec<Parsed> = raw
         .par_iter()
         .map(|(url, bytes, ct, at)| {
-            let ((title, body), html) = page_doc(url, bytes, Some(url), ct.as_deref()).ok()?;
+            let ((title, body), html) = match cleaned.get(url) {
+                Some(tb) => (tb.clone(), decoded(bytes, ct.as_deref()).ok()?),
+                None => page_doc(url, bytes, Some(url), ct.as_deref()).ok()?,
+            };
             let anchors = out_anchors(&html, url);
             Some((
                 SourceDoc {

@@ -198,12 +198,70 @@ impl Shared {
 pub struct JobContext {
     shared: Arc<Shared>,
     workspace: PathBuf,
+    /// Set when this context runs a stage of another job ([`JobContext::run_child`]).
+    stage: Option<Stage>,
+}
+
+/// A stage run inside another job: its own log row, its share of the parent's progress.
+#[derive(Debug, Clone, Copy)]
+struct Stage {
+    id: i64,
+    start: f32,
+    width: f32,
+}
+
+/// How a stage run by [`JobContext::run_child`] ended.
+#[derive(Debug)]
+pub struct ChildRun {
+    /// The stage's own row in the experiment log.
+    pub id: i64,
+    pub seconds: f64,
+    /// Its result, or why it did not finish (`Cancelled` when the parent was cancelled).
+    pub outcome: Result<Value>,
 }
 
 impl JobContext {
     /// This run's row in the experiment log (`jobs.id`): set before [`Job::run`] is called.
     pub fn job_id(&self) -> Option<i64> {
-        self.shared.id.get().copied()
+        match self.stage {
+            Some(st) => Some(st.id),
+            None => self.shared.id.get().copied(),
+        }
+    }
+
+    /// Run `job` as a stage of this job (the composition root's pipeline runs the labs' jobs
+    /// this way): it gets its own row in the experiment log — kind, parameters, start, end,
+    /// outcome, as if started alone, so it re-opens in its panel and runs again from the log —
+    /// while its progress fills `start .. start + width` of this job's bar and cancelling this
+    /// job cancels it. A panic in the stage is its failure, not the parent's crash.
+    pub fn run_child(&self, job: &mut dyn Job, start: f32, width: f32) -> Result<ChildRun> {
+        let id = record_start(&self.workspace, job.kind(), &job.params())?;
+        let (start, width) = match self.stage {
+            Some(p) => (p.start + p.width * start, p.width * width),
+            None => (start, width),
+        };
+        let cx = JobContext {
+            shared: self.shared.clone(),
+            workspace: self.workspace.clone(),
+            stage: Some(Stage { id, start, width }),
+        };
+        let t0 = Instant::now();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(&cx)))
+            .unwrap_or_else(|panic| Err(EngineError::Internal(panic_text(panic.as_ref()))));
+        let seconds = t0.elapsed().as_secs_f64();
+        let state = match &outcome {
+            Ok(v) => JobState::Done(v.clone()),
+            Err(EngineError::Cancelled) => JobState::Cancelled,
+            Err(e) => JobState::failed(e),
+        };
+        if let Err(e) = record_end(&self.workspace, id, &state) {
+            tracing::error!("stage job {id}: could not record its outcome: {e}");
+        }
+        Ok(ChildRun {
+            id,
+            seconds,
+            outcome,
+        })
     }
 
     /// The workspace file this job belongs to (jobs open their own connection).
@@ -213,6 +271,10 @@ impl JobContext {
 
     /// Report how far along the job is (`fraction` in 0..=1) and what it is doing.
     pub fn progress(&self, fraction: f32, message: impl Into<String>) {
+        let mut fraction = fraction.clamp(0.0, 1.0);
+        if let Some(st) = self.stage {
+            fraction = st.start + st.width * fraction;
+        }
         let mut g = self.shared.lock();
         g.progress.fraction = Some(fraction.clamp(0.0, 1.0));
         g.progress.message = message.into();
@@ -459,16 +521,10 @@ fn run_job(mut job: Box<dyn Job>, shared: Arc<Shared>, workspace: PathBuf) {
     let cx = JobContext {
         shared: shared.clone(),
         workspace: workspace.clone(),
+        stage: None,
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(&cx)))
-        .unwrap_or_else(|panic| {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(EngineError::Internal(format!("job panicked: {what}")))
-        });
+        .unwrap_or_else(|panic| Err(EngineError::Internal(panic_text(panic.as_ref()))));
     drop(stop_tx);
     if let Some(h) = heartbeat {
         let _ = h.join();
@@ -487,6 +543,16 @@ fn run_job(mut job: Box<dyn Job>, shared: Arc<Shared>, workspace: PathBuf) {
     }
     shared.recorded.store(true, Ordering::Release);
     (shared.notify)();
+}
+
+/// What a caught panic said.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    format!("job panicked: {what}")
 }
 
 fn heartbeat_loop(workspace: &std::path::Path, id: i64, stop: &crossbeam_channel::Receiver<()>) {

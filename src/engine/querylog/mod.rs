@@ -50,6 +50,7 @@ pub mod generate;
 pub mod job;
 #[cfg(feature = "bigjobs")]
 pub mod on_engine;
+pub mod own;
 pub mod persist;
 pub mod read;
 pub mod stats;

@@ -18,6 +18,7 @@ pub mod hits;
 pub mod on_engine;
 pub mod pagerank;
 pub mod stats;
+pub mod stored;
 
 use crate::engine::error::Result;
 use crate::engine::exec::{Engine, EngineConfig};

@@ -216,6 +216,55 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
     // v10: a failed job's error as a code for the UI's string tables (JSON `{key, args}`,
     // engine::error::ErrorCode) beside its English message, so the UI says it in zh.
     M::up("ALTER TABLE jobs ADD COLUMN error_code TEXT;"),
+    // v11: what the engine's stages keep (issue 25), each table owned by its lab: the DocView
+    // cleaning of every stored page's latest snapshot (engine::docview::stored), the
+    // near-duplicate groups search folds (engine::dedup::stored), PageRank over the crawl graph
+    // (engine::rank::stored), each page's category by a stored model (engine::classify::stored),
+    // and what each stage of the pipeline last read and made (workbench::pipeline).
+    M::up(
+        "CREATE TABLE clean_pages (
+             snapshot_id INTEGER PRIMARY KEY REFERENCES snapshots(id) ON DELETE CASCADE,
+             page_id     INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+             ok          INTEGER NOT NULL,            -- 0: not HTML, or DocView refused it
+             page_type   TEXT,                         -- topic | hub | picture
+             title       TEXT NOT NULL DEFAULT '',
+             body        TEXT NOT NULL DEFAULT '',
+             keywords    TEXT NOT NULL DEFAULT '[]',   -- JSON [[word, weight]]
+             encoding    TEXT,
+             error       TEXT,
+             job_id      INTEGER REFERENCES jobs(id) ON DELETE SET NULL,
+             cleaned_at  TEXT NOT NULL
+         ) STRICT;
+         CREATE INDEX clean_pages_page ON clean_pages(page_id);
+         CREATE TABLE page_groups (
+             page_id  INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE,
+             grp      INTEGER NOT NULL,   -- the group's smallest page id
+             joined   TEXT NOT NULL,      -- near | contained | replica: how the page joined
+             job_id   INTEGER REFERENCES jobs(id) ON DELETE SET NULL
+         ) STRICT;
+         CREATE INDEX page_groups_grp ON page_groups(grp);
+         CREATE TABLE page_ranks (
+             page_id INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE,
+             score   REAL NOT NULL,
+             job_id  INTEGER REFERENCES jobs(id) ON DELETE SET NULL
+         ) STRICT;
+         CREATE TABLE page_categories (
+             page_id     INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE,
+             snapshot_id INTEGER NOT NULL,
+             model_id    INTEGER NOT NULL REFERENCES classify_models(id) ON DELETE CASCADE,
+             category    TEXT NOT NULL,
+             score       REAL NOT NULL,
+             job_id      INTEGER REFERENCES jobs(id) ON DELETE SET NULL
+         ) STRICT;
+         CREATE TABLE pipeline_stages (
+             stage       TEXT PRIMARY KEY,
+             job_id      INTEGER REFERENCES jobs(id) ON DELETE SET NULL,
+             input       TEXT NOT NULL,   -- JSON: what the stage read (its up-to-date mark)
+             output      TEXT NOT NULL,   -- JSON: what it made
+             seconds     REAL NOT NULL,
+             finished_at TEXT NOT NULL
+         ) STRICT;",
+    ),
 ];
 
 /// The migrations as a runnable set.

@@ -330,6 +330,10 @@ impl LabPanel for ClassifyPanel {
         params: &serde_json::Value,
         _lang: Lang,
     ) -> Result<(), String> {
+        if kind == crate::engine::classify::stored::ClassifyPagesJob::KIND {
+            // The pipeline applied a stored model to every page: nothing to put in the form.
+            return Ok(());
+        }
         if kind == SweepJob::KIND {
             let p: SweepParams =
                 serde_json::from_value(params.clone()).map_err(|e| e.to_string())?;

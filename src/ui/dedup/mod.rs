@@ -247,7 +247,19 @@ impl LabPanel for DedupPanel {
             .show(ui, |ui| self.show(cx, ui));
     }
 
-    fn reopen(&mut self, _kind: &str, _id: i64, params: &Value, _lang: Lang) -> Result<(), String> {
+    fn reopen(&mut self, kind: &str, _id: i64, params: &Value, _lang: Lang) -> Result<(), String> {
+        use crate::engine::jobs::TypedJob;
+        if kind == crate::engine::dedup::stored::GroupPagesJob::KIND {
+            // The pipeline's grouping: the recommended method on the workspace's cleaned pages.
+            self.form.set(&DedupParams {
+                source: Source::Workspace { clean: true },
+                methods: vec![Method::Best.name()],
+                config: Config::default(),
+                sweep: None,
+                engine: Default::default(),
+            });
+            return Ok(());
+        }
         let p: DedupParams = logged(params)?;
         self.form.set(&p);
         Ok(())

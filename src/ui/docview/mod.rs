@@ -126,11 +126,19 @@ impl LabPanel for DocViewPanel {
 
     fn reopen(
         &mut self,
-        _kind: &str,
+        kind: &str,
         _id: i64,
         params: &serde_json::Value,
         _lang: Lang,
     ) -> Result<(), String> {
+        use crate::engine::jobs::TypedJob;
+        if kind == crate::engine::docview::stored::CleanPagesJob::KIND {
+            // The pipeline's cleaning of the workspace's pages: score them against the truth.
+            self.ev
+                .set_source(&crate::engine::docview::eval::EvalSource::Workspace);
+            self.tab = Tab::Eval;
+            return Ok(());
+        }
         let p: crate::engine::docview::eval::CleanEvalParams = logged(params)?;
         self.ex.params = p.params;
         self.ev.set_source(&p.source);

@@ -4,7 +4,10 @@
 //! highlighted snapshot of a page [L807–L811], and the ranking parameters beside them
 //! (`tuning`): every change re-ranks in the background and each result shows how far it moved.
 //! Opening the index, searching and building snapshots run in [`Task`]s; the panel draws the
-//! plain `SearchResult` it gets.
+//! plain `SearchResult` it gets. It searches through the composition root's query service
+//! (`workbench::service`): near-duplicates folded, categories shown and filtered, a result cache
+//! of any policy in front (`serving`), each query submitted and each result opened appended to
+//! the workspace's own query and click logs.
 
 mod browse;
 mod evaluation;
@@ -13,11 +16,12 @@ pub mod perfmodel;
 mod perfmodel_plots;
 mod perfmodel_stirling;
 mod results;
+mod serving;
 mod tuning;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use egui::{RichText, Ui};
 use serde_json::Value;
@@ -36,6 +40,11 @@ use crate::engine::index::source::Source;
 use crate::engine::jobs::TypedJob;
 use crate::engine::sample::load::LoadSample;
 use crate::ui::job_watch::{Finished, JobWatch};
+use crate::workbench::service::{self, Logger, ResultCache};
+
+/// The day decay k of the click weights WU reads from the workspace's own click log (the
+/// CLI's `--click-decay` default).
+const OWN_CLICK_DECAY: f64 = 0.8;
 
 /// How deep a ranking is remembered to mark each result's move (↑3, ↓1, new).
 const RANK_DEPTH: usize = 200;
@@ -53,6 +62,8 @@ enum IndexState {
         searcher: Arc<Searcher>,
         /// The workspace has snapshots newer than the index.
         stale: bool,
+        /// The categories the pages carry, with how many each (counted when opened).
+        categories: Vec<(String, usize)>,
     },
 }
 
@@ -60,6 +71,7 @@ enum IndexState {
 struct Opened {
     searcher: Result<Arc<Searcher>, (bool, String)>,
     stale: bool,
+    categories: Vec<(String, usize)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +91,9 @@ pub(crate) struct Ranked {
     pub page: usize,
     /// docID → rank (1-based) over the top [`RANK_DEPTH`].
     pub ranks: HashMap<u32, usize>,
+    /// With a result cache in front: whether this page came from it, and the cache's
+    /// requests and hits so far.
+    pub cache: Option<(bool, u64, u64)>,
 }
 
 /// A search to run.
@@ -87,6 +102,30 @@ struct Ask {
     query: String,
     cfg: RankConfig,
     page: usize,
+    /// The user asked (a query submitted, a page turned): goes to the query log. A re-ranking
+    /// after a parameter moved does not.
+    log: bool,
+    fold: bool,
+    category: Option<String>,
+}
+
+impl Ask {
+    /// A search of `query` on page `page` with the panel's current settings.
+    fn new(p: &SearchPanel, query: String, page: usize, log: bool) -> Ask {
+        Ask {
+            query,
+            cfg: p.cfg.clone(),
+            page,
+            log,
+            fold: p.fold,
+            category: p.category.clone(),
+        }
+    }
+
+    /// The same search under settings changed since.
+    fn same_settings(&self, p: &SearchPanel) -> bool {
+        self.cfg == p.cfg && self.fold == p.fold && self.category == p.category
+    }
 }
 
 pub(crate) struct SearchPanel {
@@ -120,6 +159,16 @@ pub(crate) struct SearchPanel {
     eval: evaluation::EvalTab,
     links: links::LinksTab,
     error: Option<String>,
+    /// One result per group of near-duplicates.
+    fold: bool,
+    /// Only results of this category.
+    category: Option<String>,
+    /// The result cache in front of the service (its policy and size chosen in `serving`).
+    cache_policy: Option<crate::engine::cache::policy::PolicyKind>,
+    cache_size: u64,
+    cache: Option<Arc<Mutex<ResultCache>>>,
+    /// Writes this session's queries and opened results to the workspace's own logs.
+    logger: Option<Logger>,
 }
 
 impl Default for SearchPanel {
@@ -148,6 +197,12 @@ impl Default for SearchPanel {
             eval: evaluation::EvalTab::default(),
             links: links::LinksTab::default(),
             error: None,
+            fold: true,
+            category: None,
+            cache_policy: None,
+            cache_size: 100,
+            cache: None,
+            logger: None,
         }
     }
 }
@@ -173,14 +228,30 @@ impl SearchPanel {
                 Err(e) => Opened {
                     searcher: Err((matches!(e, EngineError::NoIndex { .. }), lang.error(&e))),
                     stale: false,
+                    categories: Vec::new(),
                 },
-                Ok(s) => {
-                    let stale = reader
-                        .read(lang, |ws| s.index.is_stale(ws))
-                        .unwrap_or(false);
-                    Opened {
-                        searcher: Ok(Arc::new(s)),
-                        stale,
+                Ok(mut s) => {
+                    // What the workspace keeps for serving: groups to fold, categories, and
+                    // its own click log for WU (Tianwang's model; clicks of this session count
+                    // from the next time the index opens).
+                    let attached = reader.read(lang, |ws| {
+                        service::attach(&mut s, ws)?;
+                        if let Err(e) = service::use_own_clicks(&mut s, ws, OWN_CLICK_DECAY) {
+                            tracing::warn!("WU without the workspace's own clicks: {e}");
+                        }
+                        s.index.is_stale(ws)
+                    });
+                    match attached {
+                        Ok(stale) => Opened {
+                            categories: s.category_counts(),
+                            searcher: Ok(Arc::new(s)),
+                            stale,
+                        },
+                        Err(why) => Opened {
+                            searcher: Err((false, why)),
+                            stale: false,
+                            categories: Vec::new(),
+                        },
                     }
                 }
             }
@@ -191,7 +262,10 @@ impl SearchPanel {
     fn follow(&mut self, cx: &Cx<'_>, ctx: &egui::Context) {
         let now = cx.session.map(|s| s.path.clone());
         if now != self.ws {
+            self.logger = now.as_ref().map(|w| Logger::new(w, &session_id()));
             self.ws = now;
+            self.cache = None;
+            self.category = None;
             self.index = IndexState::Unknown;
             self.current = None;
             self.snapshot = None;
@@ -203,7 +277,12 @@ impl SearchPanel {
                 Ok(Opened {
                     searcher: Ok(searcher),
                     stale,
-                }) => IndexState::Ready { searcher, stale },
+                    categories,
+                }) => IndexState::Ready {
+                    searcher,
+                    stale,
+                    categories,
+                },
                 Ok(Opened {
                     searcher: Err((none, why)),
                     ..
@@ -211,10 +290,13 @@ impl SearchPanel {
                 Err(why) => IndexState::Missing { none: false, why },
             };
             self.browse.index_changed();
+            // The old index's pages are not the new one's.
+            self.cache = None;
             // Results of the old index are re-asked of the new one.
-            if let Some(a) = self.asked.clone()
+            if let Some(mut a) = self.asked.clone()
                 && self.searcher().is_some()
             {
+                a.log = false;
                 self.ask(cx.lang, ctx, a);
             }
         }
@@ -228,7 +310,14 @@ impl SearchPanel {
             && s.id != self.seen_finished
         {
             self.seen_finished = s.id;
-            let changes_index = [LoadSample::KIND, Crawl::KIND, IndexBuildJob::KIND];
+            let changes_index = [
+                LoadSample::KIND,
+                Crawl::KIND,
+                IndexBuildJob::KIND,
+                crate::engine::dedup::stored::GroupPagesJob::KIND,
+                crate::engine::classify::stored::ClassifyPagesJob::KIND,
+                crate::workbench::pipeline::BuildJob::KIND,
+            ];
             if changes_index.contains(&s.kind) && self.build.is_none() {
                 self.open_index(cx, ctx);
             }
@@ -277,7 +366,9 @@ impl SearchPanel {
                     ui.label(RichText::new(why).weak());
                     offer = true;
                 }
-                IndexState::Ready { searcher, stale } => {
+                IndexState::Ready {
+                    searcher, stale, ..
+                } => {
                     let m = &searcher.index.meta;
                     ui.label(lang.tf(
                         "search.index_line",
@@ -339,20 +430,30 @@ impl SearchPanel {
             self.pending = Some(a);
             return;
         }
+        let cache = self.cache.clone();
+        let log = self.logger.clone().filter(|_| a.log);
         self.search_task = Some(Task::spawn(ctx, move || {
             let opt = SearchOptions {
                 top: PER_PAGE,
                 page: a.page,
+                fold: a.fold,
+                category: a.category.clone(),
                 ..SearchOptions::default()
             };
-            let result = s
-                .search(&a.query, &a.cfg, &opt)
+            let served = service::serve(&s, &a.query, &a.cfg, &opt, cache.as_deref(), log.as_ref())
                 .map_err(|e| lang.error(&e))?;
+            let cache = served.hit.zip(cache.as_deref()).map(|(hit, c)| {
+                let c = c.lock().unwrap_or_else(|p| p.into_inner());
+                (hit, c.requests, c.hits)
+            });
+            let result = served.result;
             let depth = SearchOptions {
                 top: RANK_DEPTH,
                 page: 0,
                 explain: false,
                 abstracts: false,
+                fold: a.fold,
+                category: a.category.clone(),
                 ..SearchOptions::default()
             };
             let ranks = s
@@ -367,6 +468,7 @@ impl SearchPanel {
                 cfg: a.cfg,
                 page: a.page,
                 ranks,
+                cache,
             })
         }));
     }
@@ -404,6 +506,20 @@ impl SearchPanel {
     }
 }
 
+/// This app session's id in the query log (the book's IP): the process and when it started.
+fn session_id() -> String {
+    static START: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    START
+        .get_or_init(|| {
+            format!(
+                "gui-{}-{}",
+                std::process::id(),
+                chrono::Utc::now().format("%H%M%S")
+            )
+        })
+        .clone()
+}
+
 impl LabPanel for SearchPanel {
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
@@ -438,14 +554,10 @@ impl LabPanel for SearchPanel {
                     .show(ui, |ui| results::search_ui(self, lang, ui));
                 // A changed parameter re-ranks the query shown (coalesced while one runs).
                 if let Some(a) = &self.asked
-                    && a.cfg != self.cfg
+                    && !a.same_settings(self)
                     && self.current.is_some()
                 {
-                    let a = Ask {
-                        query: a.query.clone(),
-                        cfg: self.cfg.clone(),
-                        page: 0,
-                    };
+                    let a = Ask::new(self, a.query.clone(), 0, false);
                     self.ask(lang, &ctx, a);
                 }
             }
@@ -495,7 +607,12 @@ impl LabPanel for SearchPanel {
         }
     }
 
-    fn reopen(&mut self, _kind: &str, _id: i64, params: &Value, lang: Lang) -> Result<(), String> {
+    fn reopen(&mut self, kind: &str, _id: i64, params: &Value, lang: Lang) -> Result<(), String> {
+        if kind == crate::engine::rank::stored::PageRankJob::KIND {
+            // PageRank over the crawl graph: the link-analysis tab computes and explains it.
+            self.tab = Tab::Links;
+            return Ok(());
+        }
         let p: IndexBuildParams = logged(params)?;
         if !matches!(p.source, Source::Workspace { .. }) {
             return Err(lang.t("search.reopen_not_workspace").to_string());

@@ -146,11 +146,7 @@ pub(super) fn search_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
             .add_enabled(ready, egui::Button::new(lang.t("search.go")))
             .clicked();
         if (enter || clicked) && ready && !p.query.trim().is_empty() {
-            let a = Ask {
-                query: p.query.trim().to_string(),
-                cfg: p.cfg.clone(),
-                page: 0,
-            };
+            let a = Ask::new(p, p.query.trim().to_string(), 0, true);
             p.ask(lang, ui.ctx(), a);
         }
         if p.searching() || p.snap_task.is_some() {
@@ -163,6 +159,7 @@ pub(super) fn search_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
             ui.radio_value(&mut p.cfg.model, m, lang.t(model_key(m)));
         }
     });
+    super::serving::settings_ui(p, lang, ui);
     let Some(cur) = &p.current else {
         ui.label(RichText::new(lang.t("search.none_yet")).weak());
         return;
@@ -179,6 +176,7 @@ pub(super) fn search_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
             &r.model,
         ],
     ));
+    super::serving::status_ui(cur, lang, ui);
     if !r.retrieval.missing.is_empty() {
         ui.label(
             RichText::new(lang.tf("search.missing_terms", &[&r.retrieval.missing.join(" / ")]))
@@ -201,6 +199,9 @@ pub(super) fn search_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
             for h in &r.hits {
                 hit_ui(lang, ui, h, p.base.as_ref(), &mut selected, &mut open_snap);
             }
+            if r.hits.is_empty() && r.matched > 0 && p.category.is_some() {
+                ui.label(RichText::new(lang.t("search.none_in_category")).weak());
+            }
         });
     ui.horizontal(|ui| {
         if ui
@@ -217,13 +218,23 @@ pub(super) fn search_ui(p: &mut SearchPanel, lang: Lang, ui: &mut Ui) {
             goto = Some(page + 1);
         }
     });
-    let (query, cfg) = (r.query.clone(), cur.cfg.clone());
+    let query = r.query.clone();
     p.selected = selected;
     let terms = r.terms.clone();
     if let Some(page) = goto {
-        p.ask(lang, ui.ctx(), Ask { query, cfg, page });
+        let a = Ask::new(p, query.clone(), page, true);
+        p.ask(lang, ui.ctx(), a);
     }
-    if let Some((doc, title, url)) = open_snap {
+    if let Some((doc, rank, title, url)) = open_snap {
+        // The result opened goes to the workspace's own click log (query, rank, URL).
+        if let Some(l) = p.logger.clone() {
+            let (q, u) = (query.clone(), url.clone());
+            std::thread::spawn(move || {
+                if let Err(e) = l.click(&q, rank, &u) {
+                    tracing::warn!("the click log: {e}");
+                }
+            });
+        }
         open_snapshot(p, lang, ui.ctx(), doc, title, url, terms);
     }
 }
@@ -234,7 +245,7 @@ fn hit_ui(
     h: &Hit,
     base: Option<&HashMap<u32, usize>>,
     selected: &mut Option<u32>,
-    open_snap: &mut Option<(u32, String, String)>,
+    open_snap: &mut Option<(u32, usize, String, String)>,
 ) {
     ui.horizontal(|ui| {
         ui.label(RichText::new(format!("{}.", h.rank)).weak());
@@ -257,12 +268,15 @@ fn hit_ui(
         }
         ui.label(RichText::new(format!("{:.4}", h.score)).monospace());
     });
-    if !h.url.is_empty() {
-        ui.label(
-            RichText::new(&h.url)
-                .small()
-                .color(Color32::from_rgb(0, 128, 60)),
-        );
+    if !h.url.is_empty() || h.category.is_some() {
+        ui.horizontal_wrapped(|ui| {
+            super::serving::category_chip(lang, ui, h);
+            ui.label(
+                RichText::new(&h.url)
+                    .small()
+                    .color(Color32::from_rgb(0, 128, 60)),
+            );
+        });
     }
     if let Some(a) = &h.abstract_parts {
         let job = coloured(ui, a.spans(), 14.0, ui.available_width());
@@ -272,12 +286,13 @@ fn hit_ui(
     }
     ui.horizontal(|ui| {
         if ui.link(lang.t("search.snapshot")).clicked() {
-            *open_snap = Some((h.id, h.title.clone(), h.url.clone()));
+            *open_snap = Some((h.id, h.rank, h.title.clone(), h.url.clone()));
         }
         if h.doc != h.url {
             ui.label(RichText::new(format!("doc {}", h.doc)).weak().small());
         }
     });
+    super::serving::similar_ui(lang, ui, h);
     if *selected == Some(h.id)
         && let Some(x) = &h.explain
     {

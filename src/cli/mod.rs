@@ -26,6 +26,7 @@ pub mod classify;
 pub mod crawl;
 pub mod data;
 pub mod dedup;
+pub mod experiment;
 pub mod index;
 pub mod index_bench;
 pub mod jobs;
@@ -121,6 +122,8 @@ pub enum Command {
     Search(index::SearchArgs),
     /// The real data sets: list, fetch from upstream (or --mirror), import from a copy, verify.
     Data(data::DataArgs),
+    /// The book's experiments by name: list them, run some or all, ours beside the book's.
+    Experiment(experiment::ExperimentArgs),
     /// Write the big jobs' Parquet contract (pages, signatures, postings-input, links,
     /// querylog) of the workspace or a folder, for DataFusion, Spark or anyone's pandas
     /// (needs the `bigjobs` build feature).
@@ -302,6 +305,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Search(a) => index::search(&cli, a),
         Command::ExportParquet(a) => bigjobs::export_parquet(&cli, a),
         Command::Data(a) => data::run(&cli, a),
+        Command::Experiment(a) => experiment::run(&cli, a),
     }
 }
 

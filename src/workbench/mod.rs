@@ -17,6 +17,8 @@
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
+pub mod experiments;
+
 use crate::engine::jobs::JobKind;
 use crate::engine::{cache, calibrate, classify, crawl, dedup, docview, index, querylog, sample};
 

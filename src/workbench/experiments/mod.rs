@@ -21,9 +21,11 @@
 //! assert!(run.rows.iter().any(|r| r.book.is_number()));
 //! ```
 
+mod ch10;
 mod ch11;
 mod ch3;
 mod ch5;
+mod ch6;
 mod ch8;
 mod ch9;
 mod job;
@@ -259,8 +261,11 @@ pub fn all() -> Vec<&'static Experiment> {
     ch3::ALL
         .iter()
         .chain(ch5::ALL)
+        .chain(ch6::ALL)
         .chain(ch8::ALL)
         .chain(ch9::ALL)
+        .chain(ch10::ALL)
+        .chain(ch10::TAGS)
         .chain(ch11::ALL)
         .collect()
 }

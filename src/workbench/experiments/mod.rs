@@ -264,6 +264,7 @@ pub fn all() -> Vec<&'static Experiment> {
         .chain(ch6::ALL)
         .chain(ch8::ALL)
         .chain(ch9::ALL)
+        .chain(ch9::REAL)
         .chain(ch10::ALL)
         .chain(ch10::TAGS)
         .chain(ch11::ALL)

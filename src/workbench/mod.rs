@@ -20,7 +20,9 @@
 pub mod experiments;
 
 use crate::engine::jobs::JobKind;
-use crate::engine::{cache, calibrate, classify, crawl, dedup, docview, index, querylog, sample};
+use crate::engine::{
+    cache, calibrate, classify, crawl, data, dedup, docview, index, querylog, sample,
+};
 
 /// One panel of the app: enough for the navigation, the overview's guide and the experiment
 /// log's "re-open" and "run again" to work without the panel's state.
@@ -60,7 +62,11 @@ macro_rules! panel {
 
 /// Every panel, in the order of the navigation; a lab registers here.
 pub const PANELS: &[Panel] = &[
-    panel!("Overview", "overview", []),
+    panel!(
+        "Overview",
+        "overview",
+        [data::job::DataFetchJob, data::job::DataImportJob]
+    ),
     panel!("Sample", "sample", [sample::load::LoadSample]),
     panel!("Crawl", "crawl", [crawl::Crawl]),
     panel!("Pages", "pages", []),

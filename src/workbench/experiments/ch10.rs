@@ -1,5 +1,5 @@
 //! Chapter 10's link analysis on a real web graph (hollins.edu, 6,012 pages): PageRank and
-//! HITS [L3660–L3760]. The book gives no numbers for a graph of its own, so each row is ours
+//! HITS [L3620–L3760]. The book gives no numbers for a graph of its own, so each row is ours
 //! beside networkx 3.6.1's (the `references` set); `ok` says ours agrees with it.
 //!
 //! ```no_run
@@ -21,7 +21,7 @@ pub(super) static ALL: &[Experiment] = &[Experiment {
     id: "pagerank-hollins",
     title: "PageRank on the hollins.edu graph against networkx",
     chapter: 10,
-    book_ref: "[L3660]",
+    book_ref: "[L3620]",
     panel: "search",
     needs: &["hollins", "references"],
     run: pagerank_hollins,

@@ -1,5 +1,5 @@
 //! Chapter 3's capacity model of one crawler node (frames and pages per second, the time a
-//! page takes, pages per day) [L1120–L1160]: every figure beside the number the book prints.
+//! page takes, pages per day) [L1140–L1160]: every figure beside the number the book prints.
 //!
 //! ```
 //! use tianwang::workbench::experiments::{Cache, find, run_one};
@@ -16,7 +16,7 @@ pub(super) static ALL: &[Experiment] = &[Experiment {
     id: "capacity-model",
     title: "The crawler's capacity model with the book's inputs",
     chapter: 3,
-    book_ref: "[L1120]",
+    book_ref: "[L1140]",
     panel: "Crawl",
     needs: &[],
     run: capacity_model,

@@ -15,7 +15,7 @@ use crate::engine::text::segment::{Method, Segmenter};
 
 pub(super) static ALL: &[Experiment] = &[Experiment {
     id: "fmm-rmm-examples",
-    title: "FMM, RMM and backtracking on the book's examples",
+    title: "FMM and FMM with backtracking on the book's examples",
     chapter: 5,
     book_ref: "[L1596]",
     panel: "DocView",

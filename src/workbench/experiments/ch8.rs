@@ -1,4 +1,4 @@
-//! Chapter 8's performance model of the inverted index [L2880–L2960]: the data one query batch
+//! Chapter 8's performance model of the inverted index [L2860–L2960]: the data one query batch
 //! reads (D(α), k), where Table 8-1's two ITF curves cross, and Table 8-2's throughput — the
 //! queries per second a disk allows and the largest collection one megabyte per query covers.
 //!
@@ -18,19 +18,19 @@ use crate::engine::index::perfmodel::{
 
 pub(super) static ALL: &[Experiment] = &[
     Experiment {
-        id: "io-vs-page",
-        title: "Data read per query batch and the largest k (I/O against PAGE)",
+        id: "query-data-model",
+        title: "Data read per query batch and the largest k",
         chapter: 8,
-        book_ref: "[L2880]",
+        book_ref: "[L2860]",
         panel: "search",
         needs: &[],
-        run: io_vs_page,
+        run: query_data_model,
     },
     Experiment {
         id: "table-8-1",
         title: "Table 8-1: where the Chinese and English ITF curves cross",
         chapter: 8,
-        book_ref: "[L2900]",
+        book_ref: "[L2888]",
         panel: "search",
         needs: &[],
         run: table_8_1,
@@ -39,14 +39,14 @@ pub(super) static ALL: &[Experiment] = &[
         id: "table-8-2",
         title: "Table 8-2: query throughput of a disk and the collection it covers",
         chapter: 8,
-        book_ref: "[L2940]",
+        book_ref: "[L2925]",
         panel: "search",
         needs: &[],
         run: table_8_2,
     },
 ];
 
-fn io_vs_page(_: &Ctx<'_>) -> Result<Vec<Row>> {
+fn query_data_model(_: &Ctx<'_>) -> Result<Vec<Row>> {
     let m = ModelInput::default();
     let full = ModelInput {
         full_text: true,

@@ -64,7 +64,7 @@ pub(super) static REAL: &[Experiment] = &[Experiment {
     id: "lru-cloudphysics",
     title: "LRU miss ratios on the cloudPhysics trace against libCacheSim",
     chapter: 9,
-    book_ref: "[L3400]",
+    book_ref: "[L3247]",
     panel: "cache",
     needs: &["cloudphysics", "references"],
     run: lru_cloudphysics,

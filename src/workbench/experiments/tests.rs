@@ -52,7 +52,7 @@ fn data_free_experiments_match_the_book() {
     for id in [
         "capacity-model",
         "fmm-rmm-examples",
-        "io-vs-page",
+        "query-data-model",
         "table-8-1",
         "table-8-2",
     ] {

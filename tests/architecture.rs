@@ -24,6 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("store", &["engine::store"]),
     ("job runtime", &["engine::jobs"]),
+    ("data sets", &["engine::data"]),
     ("execution layer", &["engine::exec"]),
     (
         "pages: cleaning, the sample web, stored pages",

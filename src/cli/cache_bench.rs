@@ -21,7 +21,7 @@ pub struct BenchCacheArgs {
     /// Also run libCacheSim (its PyPI package, bench/peers/cache_peers.py in the peers venv).
     #[arg(long)]
     pub peers: bool,
-    /// The trace (default ../shared/data/cache/cloudphysics/cloudPhysicsIO.txt).
+    /// The trace (default: the installed cloudphysics set's cloudPhysicsIO.txt).
     #[arg(long)]
     pub trace: Option<PathBuf>,
     #[arg(long, default_value = "lru,fifo,lfu,clock,arc,s3fifo,sieve,2q")]
@@ -43,17 +43,16 @@ pub struct BenchCacheArgs {
     pub json: bool,
 }
 
-fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
-}
-
 /// `tianwang bench cache`: ours (and libCacheSim with --peers) on the same trace and
 /// policies; then the one-pass LRU curve over a large generated stream.
-pub fn bench(a: &BenchCacheArgs) -> anyhow::Result<()> {
-    let path = a
-        .trace
-        .clone()
-        .unwrap_or_else(|| data_dir().join("cache/cloudphysics/cloudPhysicsIO.txt"));
+/// `data`: the global `--data`.
+pub fn bench(a: &BenchCacheArgs, data: Option<&Path>) -> anyhow::Result<()> {
+    let path = match &a.trace {
+        Some(t) => t.clone(),
+        None => crate::engine::data::DataDir::resolve(data)?
+            .require("cloudphysics")?
+            .join("cloudPhysicsIO.txt"),
+    };
     let t = trace::read_file(&path, &ReadOptions::default())?;
     let policies = PolicyKind::parse_list(&a.policy, "--policy")?;
     let sizes: Vec<u64> = SizeSpec::parse_list(&a.size, "--size")?

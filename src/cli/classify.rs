@@ -11,7 +11,7 @@
 //!
 //! Inputs: a `text<TAB>label` file (class ids through a `class.txt` beside it), a folder per
 //! class, or SogouCS `<doc>` XML; bad records are skipped and counted (`--strict` refuses).
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -520,9 +520,9 @@ pub struct BenchClassifyArgs {
     /// Also run scikit-learn (bench/peers/classify_peers.py in the peers venv).
     #[arg(long)]
     pub peers: bool,
-    /// Folder with dev.txt / test.txt / class.txt.
-    #[arg(long, default_value = "../shared/data/classification/thucnews_titles")]
-    pub dir: PathBuf,
+    /// Folder with dev.txt / test.txt / class.txt (default: the installed thucnews_titles set).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
     /// Best of this many timed runs per model.
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
@@ -605,11 +605,14 @@ fn status_mb(field: &str) -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-fn peers_rows(a: &BenchClassifyArgs) -> anyhow::Result<(Vec<BenchRow>, serde_json::Value)> {
+fn peers_rows(
+    a: &BenchClassifyArgs,
+    dir: &Path,
+) -> anyhow::Result<(Vec<BenchRow>, serde_json::Value)> {
     let v = super::peers::run(
         &a.peer,
         "classify_peers.py",
-        &[a.dir.clone().into(), a.repeat.max(1).to_string().into()],
+        &[dir.into(), a.repeat.max(1).to_string().into()],
     )?
     .json;
     let rows: Vec<BenchRow> = serde_json::from_value(v["rows"].clone()).context("peer rows")?;
@@ -617,9 +620,14 @@ fn peers_rows(a: &BenchClassifyArgs) -> anyhow::Result<(Vec<BenchRow>, serde_jso
 }
 
 /// `tianwang bench classify`
-pub fn bench(a: &BenchClassifyArgs) -> anyhow::Result<()> {
-    let train = corpus::read_tsv(&a.dir.join("dev.txt"), true)?;
-    let test = corpus::read_tsv(&a.dir.join("test.txt"), true)?;
+/// `data`: the global `--data`.
+pub fn bench(a: &BenchClassifyArgs, data: Option<&Path>) -> anyhow::Result<()> {
+    let dir = match &a.dir {
+        Some(d) => d.clone(),
+        None => crate::engine::data::DataDir::resolve(data)?.require("thucnews_titles")?,
+    };
+    let train = corpus::read_tsv(&dir.join("dev.txt"), true)?;
+    let test = corpus::read_tsv(&dir.join("test.txt"), true)?;
     let p = prepare(&train, &test, &JiebaTokenizer::new(TokenConfig::default()))?;
     let p_bigrams = prepare(
         &train,
@@ -663,7 +671,7 @@ pub fn bench(a: &BenchClassifyArgs) -> anyhow::Result<()> {
     let mut peer_meta = serde_json::Value::Null;
     let mut ratios = serde_json::Map::new();
     if a.peers {
-        let (prow, meta) = peers_rows(a)?;
+        let (prow, meta) = peers_rows(a, &dir)?;
         peer_meta = meta;
         for pr in &prow {
             if let Some(o) = rows

@@ -102,9 +102,6 @@ pub struct DedupArgs {
     /// The harder set's half: tune, check or all.
     #[arg(long, default_value = "check", value_name = "PART")]
     pub part: String,
-    /// The shared data folder development sets are built from (shared/data).
-    #[arg(long, value_name = "DIR")]
-    pub data: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -114,18 +111,14 @@ pub struct DedupArgs {
 }
 
 /// The data folder a development set is built from: `--data`, which must be given.
-fn data_flag(data: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    match data {
-        Some(d) if d.is_dir() => Ok(d.clone()),
-        Some(d) => {
-            Err(EngineError::invalid("data", format!("{} is not a folder", d.display())).into())
-        }
-        None => Err(EngineError::invalid(
-            "data",
-            "give the data folder development sets are built from: --data DIR (shared/data)",
-        )
-        .into()),
+/// The data folder the development sets are built from (the global `--data`, else the
+/// installed one), with the sets they read: the ccwe pages and the SogouCS sample.
+fn devset_data(data: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let dir = crate::engine::data::DataDir::resolve(data)?;
+    for set in devset::SETS {
+        dir.require(set)?;
     }
+    Ok(dir.root().to_path_buf())
 }
 
 /// Write development set `set` (`reprints` or `hard`, the harder set's `part`) to `dir` as
@@ -168,7 +161,7 @@ pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
     let input = Input::parse(&a.input)?;
     let (kind, part) = (DevKind::parse(&a.devset)?, Part::parse(&a.part)?);
     if let Some(dir) = &a.make_devset {
-        let data = data_flag(&a.data)?;
+        let data = devset_data(cli.data.as_deref())?;
         let set = make_devset(&data, kind, part, dir, input == Input::Html)?;
         let v = json!({"dir": dir, "set": kind.name(), "part": part.name(), "docs": set.docs.len(), "near": set.truth.near.len(), "contains": set.truth.contains.len(), "kinds": set.truth.kinds});
         return print_json(&v);
@@ -347,10 +340,6 @@ pub struct BenchDedupArgs {
     /// A folder of NAME.txt (with truth.json for quality) instead of the development sets.
     #[arg(long)]
     pub dir: Option<PathBuf>,
-    /// The shared data folder the development sets are built from (shared/data): issue 10's
-    /// reprints and both halves of the harder set, as text and as HTML pages.
-    #[arg(long, value_name = "DIR")]
-    pub data: Option<PathBuf>,
     /// Also run datasketch MinHash-LSH and the simhash package (bench/peers/setup.sh).
     #[arg(long)]
     pub peers: bool,
@@ -373,7 +362,8 @@ struct BenchCorpus {
     input: Input,
 }
 
-pub fn bench(a: &BenchDedupArgs) -> anyhow::Result<()> {
+/// `tianwang bench dedup`; `data` is the global `--data`.
+pub fn bench(a: &BenchDedupArgs, data: Option<&Path>) -> anyhow::Result<()> {
     if let Some(n) = a.synthetic {
         return bench_synthetic(n, a.json);
     }
@@ -390,7 +380,7 @@ pub fn bench(a: &BenchDedupArgs) -> anyhow::Result<()> {
             None,
         ),
         None => {
-            let data = data_flag(&a.data)?;
+            let data = devset_data(data)?;
             let tmp =
                 std::env::temp_dir().join(format!("tianwang-dedup-bench-{}", std::process::id()));
             let mut cs = Vec::new();

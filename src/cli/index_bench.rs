@@ -25,9 +25,6 @@ pub struct BenchIndexArgs {
     /// Also run tantivy + tantivy-jieba (needs a build with `--features tantivy-peer`).
     #[arg(long)]
     pub peers: bool,
-    /// THUCNews titles folder (default ../shared/data/classification/thucnews_titles).
-    #[arg(long, value_name = "DIR")]
-    pub data: Option<PathBuf>,
     /// Query-timing repetitions (the best run is reported).
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
@@ -47,10 +44,9 @@ pub struct BenchIndexArgs {
     pub json: bool,
 }
 
-fn data_dir(a: &BenchIndexArgs) -> PathBuf {
-    a.data.clone().unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/classification/thucnews_titles")
-    })
+/// The installed THUCNews titles (the global `--data`, else the data folder).
+fn titles_dir(data: Option<&Path>) -> anyhow::Result<PathBuf> {
+    Ok(crate::engine::data::DataDir::resolve(data)?.require("thucnews_titles")?)
 }
 
 fn percentile(v: &[f64], p: f64) -> f64 {
@@ -62,11 +58,12 @@ fn percentile(v: &[f64], p: f64) -> f64 {
     s[((s.len() - 1) as f64 * p).round() as usize]
 }
 
-pub fn bench(a: &BenchIndexArgs) -> anyhow::Result<()> {
+/// `data`: the global `--data`.
+pub fn bench(a: &BenchIndexArgs, data: Option<&Path>) -> anyhow::Result<()> {
     if let Some(n) = a.synthetic {
-        return synthetic(a, n);
+        return synthetic(a, n, data);
     }
-    let dir = data_dir(a);
+    let dir = titles_dir(data)?;
     let (dev, test) = (dir.join("dev.txt"), dir.join("test.txt"));
     let (queries, qrels) = evaluate::thucnews_queries(&dev, &test, 20)?;
     let scratch = std::env::temp_dir().join(format!("tianwang-bench-index-{}", std::process::id()));
@@ -262,8 +259,8 @@ fn peer_rows(_dev: &Path, _queries: &[String], _repeat: usize) -> anyhow::Result
 
 /// N generated documents (8 seeded-random titles each) built under the memory budget in a
 /// child process; its peak memory and the runs it wrote.
-fn synthetic(a: &BenchIndexArgs, n: usize) -> anyhow::Result<()> {
-    let dir = data_dir(a);
+fn synthetic(a: &BenchIndexArgs, n: usize, data: Option<&Path>) -> anyhow::Result<()> {
+    let dir = titles_dir(data)?;
     let titles: Vec<String> = std::fs::read_to_string(dir.join("dev.txt"))
         .map_err(|e| EngineError::BadPath {
             path: dir.join("dev.txt"),

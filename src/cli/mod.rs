@@ -25,7 +25,9 @@ pub mod cache_bench;
 pub mod capacity;
 pub mod classify;
 pub mod crawl;
+pub mod data;
 pub mod dedup;
+pub mod experiment;
 pub mod index;
 pub mod index_bench;
 pub mod jobs;
@@ -49,6 +51,11 @@ pub struct Cli {
     /// Workspace file (one SQLite file). Default: workspace.tianwang in the user's data folder.
     #[arg(long, global = true, value_name = "FILE")]
     pub workspace: Option<PathBuf>,
+
+    /// Data folder of the real data sets (see `tianwang data`). Default: $TIANWANG_DATA, else
+    /// `datasets` in the user's data folder.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data: Option<PathBuf>,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -119,6 +126,10 @@ pub enum Command {
     /// Query the index (book ch. 5, 10): AND / OR / "phrases", BM25, TF-IDF or Tianwang's
     /// WB/WL/WU ranking, dynamic abstracts, explained scores.
     Search(index::SearchArgs),
+    /// The real data sets: list, fetch from upstream (or --mirror), import from a copy, verify.
+    Data(data::DataArgs),
+    /// The book's experiments by name: list them, run some or all, ours beside the book's.
+    Experiment(experiment::ExperimentArgs),
     /// Write the big jobs' Parquet contract (pages, signatures, postings-input, links,
     /// querylog) of the workspace or a folder, for DataFusion, Spark or anyone's pandas
     /// (needs the `bigjobs` build feature).
@@ -284,7 +295,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(a) => store_cmd::export(&cli, a),
         Command::Import(a) => store_cmd::import(&cli, a),
         Command::Pages(a) => store_cmd::pages(&cli, a),
-        Command::Bench { what } => bench(what),
+        Command::Bench { what } => bench(&cli, what),
         Command::ServeSample(a) => sample::serve(a),
         Command::Sample { what } => sample::run(&cli, what),
         Command::Clean(a) => text::clean(&cli, a),
@@ -300,21 +311,24 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Index(a) => index::run(&cli, a),
         Command::Search(a) => index::search(&cli, a),
         Command::ExportParquet(a) => bigjobs::export_parquet(&cli, a),
+        Command::Data(a) => data::run(&cli, a),
+        Command::Experiment(a) => experiment::run(&cli, a),
     }
 }
 
-fn bench(what: &BenchCommand) -> anyhow::Result<()> {
+fn bench(cli: &Cli, what: &BenchCommand) -> anyhow::Result<()> {
+    let data = cli.data.as_deref();
     match what {
-        BenchCommand::Clean(a) => text::bench_clean(a),
-        BenchCommand::Segment(a) => text::bench_segment(a),
+        BenchCommand::Clean(a) => text::bench_clean(a, data),
+        BenchCommand::Segment(a) => text::bench_segment(a, data),
         BenchCommand::Crawl(a) => crawl::bench_crawl(a),
         BenchCommand::Frontier(a) => crawl::bench_frontier(a),
-        BenchCommand::Classify(a) => classify::bench(a),
-        BenchCommand::Rank(a) => rank_bench::bench(a),
-        BenchCommand::Dedup(a) => dedup::bench(a),
-        BenchCommand::Cache(a) => cache_bench::bench(a),
+        BenchCommand::Classify(a) => classify::bench(a, data),
+        BenchCommand::Rank(a) => rank_bench::bench(a, data),
+        BenchCommand::Dedup(a) => dedup::bench(a, data),
+        BenchCommand::Cache(a) => cache_bench::bench(a, data),
         BenchCommand::Querylog(a) => querylog::bench(a),
-        BenchCommand::Index(a) => index_bench::bench(a),
+        BenchCommand::Index(a) => index_bench::bench(a, data),
         BenchCommand::Scale(a) => scale_bench::bench(a),
     }
 }

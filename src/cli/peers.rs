@@ -7,9 +7,10 @@
 //! The folder of the scripts is the first of:
 //! 1. `--peers-dir DIR`, else the `TIANWANG_PEERS` environment variable: an explicit choice is
 //!    final (a folder without the script is an error naming that folder);
-//! 2. `peers/` beside the executable (where an installed build ships them);
-//! 3. the checkout this binary was built from, `bench/peers`, as a last resort for a developer
-//!    build (only while that folder exists).
+//! 2. `peers/` beside the executable (where an installed build may ship them);
+//! 3. the copies compiled into the binary (`bench/peers` as built, like `scale/spark/run_plan.py`),
+//!    written to `peers-VERSION/` in the user's cache folder when first needed, so an installed
+//!    binary runs its peers from any folder.
 //!
 //! The python is `--python`, else `$TIANWANG_PEERS_VENV/bin/python`, else
 //! `~/.cache/tianwang/peers-venv/bin/python`: where `setup.sh` makes the venv. Nothing is
@@ -37,7 +38,7 @@ use crate::engine::error::EngineError;
 #[derive(Debug, Clone, Args)]
 pub struct PeerArgs {
     /// Folder of the peer scripts (default: $TIANWANG_PEERS, else peers/ beside the
-    /// executable, else the checkout's bench/peers).
+    /// executable, else the copies built into the binary).
     #[arg(long, value_name = "DIR")]
     pub peers_dir: Option<PathBuf>,
     /// Python of the peers venv (default: $TIANWANG_PEERS_VENV/bin/python, else
@@ -55,7 +56,76 @@ pub(crate) enum Origin {
     Flag,
     Env,
     BesideExe,
-    Checkout,
+    Embedded,
+}
+
+/// The peer scripts as built (`bench/peers`), with the venv's setup and requirements.
+pub(crate) const EMBEDDED: &[(&str, &str)] = &[
+    (
+        "cache_peers.py",
+        include_str!("../../bench/peers/cache_peers.py"),
+    ),
+    (
+        "classify_peers.py",
+        include_str!("../../bench/peers/classify_peers.py"),
+    ),
+    (
+        "clean_peers.py",
+        include_str!("../../bench/peers/clean_peers.py"),
+    ),
+    (
+        "dedup_peers.py",
+        include_str!("../../bench/peers/dedup_peers.py"),
+    ),
+    (
+        "querylog_peers.py",
+        include_str!("../../bench/peers/querylog_peers.py"),
+    ),
+    (
+        "rank_peers.py",
+        include_str!("../../bench/peers/rank_peers.py"),
+    ),
+    (
+        "requirements.txt",
+        include_str!("../../bench/peers/requirements.txt"),
+    ),
+    ("setup.sh", include_str!("../../bench/peers/setup.sh")),
+    ("README.md", include_str!("../../bench/peers/README.md")),
+];
+
+/// Writes the embedded scripts into `dir` (once: files already there with the same bytes
+/// are left alone), `setup.sh` executable.
+pub(crate) fn write_embedded(dir: &Path) -> Result<(), EngineError> {
+    let io = |p: &Path, e: std::io::Error| EngineError::BadPath {
+        path: p.to_path_buf(),
+        reason: format!("cannot write the peer scripts here ({e}); give --peers-dir DIR"),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    for (name, text) in EMBEDDED {
+        let p = dir.join(name);
+        if std::fs::read(&p).is_ok_and(|b| b == text.as_bytes()) {
+            continue;
+        }
+        // Whole or not at all: a temporary file renamed into place.
+        let tmp = dir.join(format!(".{name}.{}", std::process::id()));
+        std::fs::write(&tmp, text).map_err(|e| io(&tmp, e))?;
+        #[cfg(unix)]
+        if name.ends_with(".sh") {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| io(&tmp, e))?;
+        }
+        std::fs::rename(&tmp, &p).map_err(|e| io(&p, e))?;
+    }
+    Ok(())
+}
+
+/// Where the embedded scripts are written: `peers-VERSION` in the user's cache folder.
+fn embedded_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "tianwang-workbench").map(|d| {
+        d.cache_dir()
+            .join(format!("peers-{}", env!("CARGO_PKG_VERSION")))
+    })
 }
 
 impl Origin {
@@ -64,7 +134,7 @@ impl Origin {
             Origin::Flag => "--peers-dir",
             Origin::Env => "TIANWANG_PEERS",
             Origin::BesideExe => "beside the executable",
-            Origin::Checkout => "the checkout's bench/peers",
+            Origin::Embedded => "the copies built into the binary",
         }
     }
 
@@ -74,12 +144,12 @@ impl Origin {
 }
 
 /// The folders to look in, in order: only the explicit one when there is one, else the
-/// executable's `peers/` and then the checkout's `bench/peers` (when it exists).
+/// executable's `peers/` and then the folder the embedded copies are written to.
 pub(crate) fn candidates(
     flag: Option<&Path>,
     env: Option<PathBuf>,
     exe_dir: Option<&Path>,
-    checkout: Option<&Path>,
+    embedded: Option<&Path>,
 ) -> Vec<(Origin, PathBuf)> {
     if let Some(d) = flag {
         return vec![(Origin::Flag, d.to_path_buf())];
@@ -91,8 +161,8 @@ pub(crate) fn candidates(
     if let Some(d) = exe_dir {
         v.push((Origin::BesideExe, d.join("peers")));
     }
-    if let Some(d) = checkout.filter(|d| d.is_dir()) {
-        v.push((Origin::Checkout, d.to_path_buf()));
+    if let Some(d) = embedded {
+        v.push((Origin::Embedded, d.to_path_buf()));
     }
     v
 }
@@ -101,6 +171,9 @@ pub(crate) fn candidates(
 pub(crate) fn locate(cands: &[(Origin, PathBuf)], name: &str) -> Result<PathBuf, EngineError> {
     for (origin, dir) in cands {
         let p = dir.join(name);
+        if *origin == Origin::Embedded && EMBEDDED.iter().any(|(n, _)| *n == name) {
+            write_embedded(dir)?;
+        }
         if p.is_file() {
             return Ok(p);
         }
@@ -182,12 +255,12 @@ pub(crate) struct PeerRun {
 /// `python script args…` under the timeout and parses its stdout.
 pub(crate) fn run(a: &PeerArgs, name: &str, args: &[OsString]) -> anyhow::Result<PeerRun> {
     let exe = std::env::current_exe().ok();
-    let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/peers");
+    let embedded = embedded_dir();
     let cands = candidates(
         a.peers_dir.as_deref(),
         std::env::var_os("TIANWANG_PEERS").map(PathBuf::from),
         exe.as_deref().and_then(Path::parent),
-        Some(&checkout),
+        embedded.as_deref(),
     );
     let script = locate(&cands, name)?;
     let setup = script.with_file_name("setup.sh");
@@ -289,64 +362,98 @@ mod tests {
     }
 
     #[test]
-    fn discovery_order_flag_env_exe_checkout() {
+    fn discovery_order_flag_env_exe_embedded() {
         let (flag, env) = (dir_with(&["x_peers.py"]), dir_with(&["x_peers.py"]));
         let exe = dir_with(&[]);
         std::fs::create_dir(exe.path().join("peers")).expect("mkdir");
         std::fs::write(exe.path().join("peers/x_peers.py"), "").expect("write");
-        let checkout = dir_with(&["x_peers.py"]);
-        let all = |f: Option<&Path>, e: Option<PathBuf>, x: Option<&Path>| {
-            locate(&candidates(f, e, x, Some(checkout.path())), "x_peers.py")
+        let cache = dir_with(&[]);
+        let embedded = cache.path().join("peers-0");
+        let all = |f: Option<&Path>, e: Option<PathBuf>, x: Option<&Path>, name: &str| {
+            locate(&candidates(f, e, x, Some(&embedded)), name)
                 .expect("found")
                 .parent()
                 .map(Path::to_path_buf)
         };
         let (x, e) = (Some(exe.path()), Some(env.path().to_path_buf()));
         assert_eq!(
-            all(Some(flag.path()), e.clone(), x),
+            all(Some(flag.path()), e.clone(), x, "x_peers.py"),
             Some(flag.path().into())
         );
-        assert_eq!(all(None, e.clone(), x), Some(env.path().into()));
-        assert_eq!(all(None, None, x), Some(exe.path().join("peers")));
-        // An empty TIANWANG_PEERS counts as unset.
         assert_eq!(
-            all(None, Some(PathBuf::new()), x),
+            all(None, e.clone(), x, "x_peers.py"),
+            Some(env.path().into())
+        );
+        assert_eq!(
+            all(None, None, x, "x_peers.py"),
             Some(exe.path().join("peers"))
         );
-        // The executable's folder without peers/: the checkout, last.
+        // An empty TIANWANG_PEERS counts as unset.
+        assert_eq!(
+            all(None, Some(PathBuf::new()), x, "x_peers.py"),
+            Some(exe.path().join("peers"))
+        );
+        // The executable's folder without the script: the copy built into the binary,
+        // written out with the venv's setup beside it.
         let bare = dir_with(&[]);
         assert_eq!(
-            all(None, None, Some(bare.path())),
-            Some(checkout.path().into())
+            all(None, None, Some(bare.path()), "rank_peers.py"),
+            Some(embedded.clone())
         );
-        // A checkout that is gone is not looked in.
-        let gone = bare.path().join("gone");
-        let c = candidates(None, None, Some(bare.path()), Some(&gone));
-        assert_eq!(c, vec![(Origin::BesideExe, bare.path().join("peers"))]);
+        let written = std::fs::read_to_string(embedded.join("rank_peers.py")).expect("written");
+        assert_eq!(
+            written,
+            EMBEDDED
+                .iter()
+                .find(|(n, _)| *n == "rank_peers.py")
+                .unwrap()
+                .1
+        );
+        assert!(embedded.join("setup.sh").is_file() && embedded.join("requirements.txt").is_file());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(embedded.join("setup.sh"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert!(mode & 0o111 != 0, "setup.sh is executable");
+        }
+        // Every peer a bench runs is built in.
+        for name in [
+            "cache_peers.py",
+            "classify_peers.py",
+            "clean_peers.py",
+            "dedup_peers.py",
+            "querylog_peers.py",
+            "rank_peers.py",
+        ] {
+            assert!(EMBEDDED.iter().any(|(n, _)| *n == name), "{name}");
+        }
     }
 
     #[test]
     fn an_explicit_folder_without_the_script_is_final_and_named() {
-        let (flag, checkout) = (dir_with(&[]), dir_with(&["x_peers.py"]));
-        let c = candidates(Some(flag.path()), None, None, Some(checkout.path()));
+        let (flag, cache) = (dir_with(&[]), dir_with(&["x_peers.py"]));
+        let c = candidates(Some(flag.path()), None, None, Some(cache.path()));
         let e = locate(&c, "x_peers.py").expect_err("not in the flag's folder");
         assert!(e.is_user_error());
         let m = e.to_string();
         assert!(m.contains(&flag.path().display().to_string()), "{m}");
         assert!(m.contains("x_peers.py") && m.contains("--peers-dir"), "{m}");
-        let c = candidates(None, Some(flag.path().into()), None, Some(checkout.path()));
+        let c = candidates(None, Some(flag.path().into()), None, Some(cache.path()));
         let m = locate(&c, "x_peers.py").expect_err("env").to_string();
         assert!(m.contains("TIANWANG_PEERS"), "{m}");
     }
 
     #[test]
     fn nothing_found_names_every_folder_and_setup() {
-        let (exe, checkout) = (dir_with(&[]), dir_with(&[]));
-        let c = candidates(None, None, Some(exe.path()), Some(checkout.path()));
+        let (exe, cache) = (dir_with(&[]), dir_with(&[]));
+        let c = candidates(None, None, Some(exe.path()), Some(cache.path()));
         let e = locate(&c, "x_peers.py").expect_err("nowhere");
         assert!(e.is_user_error());
         let m = e.to_string();
-        for d in [exe.path().join("peers"), checkout.path().to_path_buf()] {
+        for d in [exe.path().join("peers"), cache.path().to_path_buf()] {
             assert!(m.contains(&d.display().to_string()), "{m}");
         }
         assert!(m.contains("bench/peers/setup.sh"), "{m}");

@@ -79,12 +79,16 @@ struct PeerOut {
     authorities: HashMap<String, f64>,
 }
 
-fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+/// The data folder with the hollins graph and the peers' reference figures installed.
+fn data_root(data: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let dir = crate::engine::data::DataDir::resolve(data)?;
+    dir.require("hollins")?;
+    dir.require("references")?;
+    Ok(dir.root().to_path_buf())
 }
 
-fn reference_ids(key: &str) -> anyhow::Result<Vec<String>> {
-    let p = data_dir().join("references/hollins_reference.json");
+fn reference_ids(root: &Path, key: &str) -> anyhow::Result<Vec<String>> {
+    let p = root.join("references/hollins_reference.json");
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).map_err(
         |e| EngineError::BadPath {
             path: p.clone(),
@@ -114,6 +118,7 @@ fn ids(g: &Graph, v: Vec<usize>) -> Vec<String> {
 
 /// networkx's PageRank and HITS rows on hollins.
 fn networkx_rows(
+    root: &Path,
     out: &mut BenchOut,
     p: &PeerOut,
     g: &Graph,
@@ -156,17 +161,21 @@ fn networkx_rows(
         iterations: None,
         edges_per_s: None,
         l1_to_reference: None,
-        top10_equal_reference: Some(ids(g, nx_auth_rank) == reference_ids("hits_top10_authority")?),
+        top10_equal_reference: Some(
+            ids(g, nx_auth_rank) == reference_ids(root, "hits_top10_authority")?,
+        ),
     });
     Ok(())
 }
 
 /// `tianwang bench rank`: hollins (ours vs networkx) and a generated graph.
-pub fn bench(a: &BenchRankArgs) -> anyhow::Result<()> {
-    let hollins = data_dir().join("graph/hollins/hollins.dat");
+/// `data`: the global `--data`.
+pub fn bench(a: &BenchRankArgs, data: Option<&Path>) -> anyhow::Result<()> {
+    let root = &data_root(data)?;
+    let hollins = root.join("graph/hollins/hollins.dat");
     let g = Graph::read_file(&hollins)?;
     let nx_ref: HashMap<String, f64> = {
-        let p = data_dir().join("graph/hollins/hollins_pagerank_networkx_a0.85.json");
+        let p = root.join("graph/hollins/hollins_pagerank_networkx_a0.85.json");
         serde_json::from_str(
             &std::fs::read_to_string(&p).map_err(|e| EngineError::BadPath {
                 path: p.clone(),
@@ -190,8 +199,8 @@ pub fn bench(a: &BenchRankArgs) -> anyhow::Result<()> {
     let (Some(pr), Some(hr)) = (pr, hr) else {
         return Err(EngineError::Internal("no bench run".into()).into());
     };
-    let auth_ok = ids(&g, hr.top_authorities(10)) == reference_ids("hits_top10_authority")?;
-    let hub_ok = ids(&g, hr.top_hubs(10)) == reference_ids("hits_top10_hub")?;
+    let auth_ok = ids(&g, hr.top_authorities(10)) == reference_ids(root, "hits_top10_authority")?;
+    let hub_ok = ids(&g, hr.top_hubs(10)) == reference_ids(root, "hits_top10_hub")?;
     let e = g.edge_count() as f64;
     let mut out = BenchOut {
         rows: vec![
@@ -236,7 +245,7 @@ pub fn bench(a: &BenchRankArgs) -> anyhow::Result<()> {
             ],
         )?;
         let p: PeerOut = serde_json::from_value(run.json)?;
-        networkx_rows(&mut out, &p, &g, &nx_ref)?;
+        networkx_rows(root, &mut out, &p, &g, &nx_ref)?;
         out.pagerank_l1_ours_vs_networkx = Some(l1_to(&g, &pr.scores, &p.pagerank));
         out.hits_authority_l1_ours_vs_networkx = Some(l1_to(&g, &hr.authority, &p.authorities));
         out.pagerank_speed_ratio_vs_networkx = Some(p.pagerank_seconds / best_pr);

@@ -376,9 +376,9 @@ pub fn segment(a: &SegmentArgs) -> anyhow::Result<()> {
 /// `tianwang bench clean`.
 #[derive(Debug, Args)]
 pub struct BenchCleanArgs {
-    /// The ccwe folder (original/ and cleaned/).
-    #[arg(long, default_value = "../shared/data/extraction/ccwe")]
-    pub ccwe: PathBuf,
+    /// The ccwe folder (original/ and cleaned/; default: the installed ccwe set).
+    #[arg(long)]
+    pub ccwe: Option<PathBuf>,
     /// Also run readability-lxml and trafilatura (bench/peers/setup.sh installs them into a venv).
     #[arg(long)]
     pub peers: bool,
@@ -394,9 +394,9 @@ pub struct BenchCleanArgs {
 /// `tianwang bench segment`.
 #[derive(Debug, Args)]
 pub struct BenchSegmentArgs {
-    /// Folder of UTF-8 .txt files to cut (default: the ccwe cleaned texts).
-    #[arg(long, default_value = "../shared/data/extraction/ccwe/cleaned")]
-    pub dir: PathBuf,
+    /// Folder of UTF-8 .txt files to cut (default: the installed ccwe set's cleaned texts).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
     /// Best of this many timed passes.
     #[arg(long, default_value_t = 5)]
     pub repeat: usize,
@@ -496,15 +496,22 @@ fn sample_as_folder(dir: &std::path::Path) -> anyhow::Result<(PathBuf, PathBuf)>
     Ok((h, t))
 }
 
-pub fn bench_clean(a: &BenchCleanArgs) -> anyhow::Result<()> {
+/// `data`: the global `--data`.
+pub fn bench_clean(a: &BenchCleanArgs, data: Option<&std::path::Path>) -> anyhow::Result<()> {
     let tmp = std::env::temp_dir().join(format!("tianwang-bench-clean-{}", std::process::id()));
     let (sh, st) = sample_as_folder(&tmp)?;
     let mut corpora = vec![("sample".to_string(), sh, st)];
-    let (ch, ct) = (a.ccwe.join("original"), a.ccwe.join("cleaned"));
-    if ch.is_dir() {
-        corpora.insert(0, ("ccwe".to_string(), ch, ct));
-    } else {
-        eprintln!("note: {} not found; ccwe skipped", ch.display());
+    let ccwe = match &a.ccwe {
+        Some(c) => Some(c.clone()),
+        None => crate::engine::data::DataDir::resolve(data)?
+            .require("ccwe")
+            .map_err(|e| eprintln!("note: {e}; ccwe skipped"))
+            .ok(),
+    };
+    match ccwe.map(|c| (c.join("original"), c.join("cleaned"))) {
+        Some((ch, ct)) if ch.is_dir() => corpora.insert(0, ("ccwe".to_string(), ch, ct)),
+        Some((ch, _)) => eprintln!("note: {} not found; ccwe skipped", ch.display()),
+        None => {}
     }
     let mut results = serde_json::Map::new();
     for (name, h, t) in &corpora {
@@ -589,10 +596,17 @@ pub fn bench_clean(a: &BenchCleanArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn bench_segment(a: &BenchSegmentArgs) -> anyhow::Result<()> {
+/// `data`: the global `--data`.
+pub fn bench_segment(a: &BenchSegmentArgs, data: Option<&std::path::Path>) -> anyhow::Result<()> {
+    let dir = match &a.dir {
+        Some(d) => d.clone(),
+        None => crate::engine::data::DataDir::resolve(data)?
+            .require("ccwe")?
+            .join("cleaned"),
+    };
     let mut text = String::new();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&a.dir)
-        .with_context(|| format!("reading {}", a.dir.display()))?
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
         .collect();

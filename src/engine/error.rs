@@ -45,6 +45,20 @@ pub enum EngineError {
     #[error("{}", corrupt_text(.path, .what))]
     Corrupt { path: PathBuf, what: String },
 
+    /// A data set the work needs is not installed in the data folder.
+    #[error(
+        "data set `{set}` is not installed: run `tianwang data fetch {set}` (or `tianwang data import DIR` from a copy laid out as the shared data folder)"
+    )]
+    MissingData { set: String },
+
+    /// A file of a data set that could not be downloaded, imported or verified.
+    #[error("data set `{set}`, file {file}: {problem}")]
+    DataFile {
+        set: String,
+        file: String,
+        problem: DataProblem,
+    },
+
     /// A line or record of the user's input that cannot be read: `location` is `file:line`
     /// (or `file:byte` for binary formats), `reason` says what is wrong with it.
     #[error("{location}: {reason}")]
@@ -104,6 +118,8 @@ impl EngineError {
                 | EngineError::InvalidParam { .. }
                 | EngineError::NoIndex { .. }
                 | EngineError::Corrupt { .. }
+                | EngineError::MissingData { .. }
+                | EngineError::DataFile { .. }
                 | EngineError::Relayed {
                     user_error: true,
                     ..
@@ -152,6 +168,13 @@ impl EngineError {
             EngineError::NoIndex { dir } => ("error.no_index", vec![path(dir)]),
             EngineError::Corrupt { path: p, what } => {
                 (Remedy::of(p).key(), vec![path(p), what.clone()])
+            }
+            EngineError::MissingData { set } => ("error.missing_data", vec![set.clone()]),
+            EngineError::DataFile { set, file, problem } => {
+                let (key, mut more) = problem.key_args();
+                let mut args = vec![set.clone(), file.clone()];
+                args.append(&mut more);
+                (key, args)
             }
             EngineError::BadInput { location, reason } => {
                 ("error.bad_input", vec![location.clone(), reason.clone()])
@@ -211,6 +234,13 @@ impl ErrorCode {
         ("error.corrupt_index", 2),
         ("error.corrupt_parquet", 2),
         ("error.corrupt_workspace", 2),
+        ("error.missing_data", 1),
+        ("error.data_http", 4),
+        ("error.data_timeout", 4),
+        ("error.data_network", 4),
+        ("error.data_checksum", 4),
+        ("error.data_missing_file", 3),
+        ("error.data_disk_full", 3),
         ("error.bad_input", 2),
         ("error.invalid_param", 2),
         ("error.cancelled", 0),
@@ -252,6 +282,79 @@ impl ErrorCode {
             .map(|a| a.as_str().map(str::to_string))
             .collect::<Option<Vec<_>>>()?;
         Some(ErrorCode { key, args })
+    }
+}
+
+/// What went wrong with one file of a data set (`EngineError::DataFile`): each case names what
+/// the user can do about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DataProblem {
+    /// The server answered with an HTTP error status.
+    Http { url: String, status: u16 },
+    /// No data came for the read timeout.
+    Timeout { url: String, secs: u64 },
+    /// The connection failed (no network, refused, TLS …).
+    Network { url: String, detail: String },
+    /// The bytes are not the published ones.
+    Checksum { expected: String, found: String },
+    /// A copy to import from lacks the file.
+    Missing { path: PathBuf },
+    /// The disk filled up while writing it.
+    DiskFull { path: PathBuf },
+}
+
+impl DataProblem {
+    fn key_args(&self) -> (&'static str, Vec<String>) {
+        let path = |p: &Path| p.display().to_string();
+        match self {
+            DataProblem::Http { url, status } => {
+                ("error.data_http", vec![url.clone(), status.to_string()])
+            }
+            DataProblem::Timeout { url, secs } => {
+                ("error.data_timeout", vec![url.clone(), secs.to_string()])
+            }
+            DataProblem::Network { url, detail } => {
+                ("error.data_network", vec![url.clone(), detail.clone()])
+            }
+            DataProblem::Checksum { expected, found } => {
+                ("error.data_checksum", vec![expected.clone(), found.clone()])
+            }
+            DataProblem::Missing { path: p } => ("error.data_missing_file", vec![path(p)]),
+            DataProblem::DiskFull { path: p } => ("error.data_disk_full", vec![path(p)]),
+        }
+    }
+}
+
+impl std::fmt::Display for DataProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DataProblem::Http { url, status } => write!(
+                f,
+                "{url} answered HTTP {status}; check the address (or the mirror) and try again"
+            ),
+            DataProblem::Timeout { url, secs } => write!(
+                f,
+                "no data from {url} for {secs} s; try again later (the download resumes where it stopped)"
+            ),
+            DataProblem::Network { url, detail } => write!(
+                f,
+                "cannot download {url} ({detail}); check the network, or use --mirror or `tianwang data import`"
+            ),
+            DataProblem::Checksum { expected, found } => write!(
+                f,
+                "SHA-256 is {found} but the manifest says {expected}: not the published file (damaged or changed); fetch or import the set again"
+            ),
+            DataProblem::Missing { path } => write!(
+                f,
+                "{} is missing from the copy to import from",
+                path.display()
+            ),
+            DataProblem::DiskFull { path } => write!(
+                f,
+                "the disk is full writing {}; free some space and run it again (nothing was installed)",
+                path.display()
+            ),
+        }
     }
 }
 
@@ -412,6 +515,14 @@ mod tests {
         assert!(!EngineError::Cancelled.is_user_error());
         assert!(EngineError::corrupt("ix/gen-1/lexicon.bin", "cut short").is_user_error());
         assert!(EngineError::NoIndex { dir: "ix".into() }.is_user_error());
+        let missing = EngineError::MissingData {
+            set: "hollins".into(),
+        };
+        assert!(missing.is_user_error());
+        assert!(
+            missing.to_string().contains("tianwang data fetch hollins"),
+            "{missing}"
+        );
     }
 
     #[test]
@@ -469,6 +580,11 @@ mod tests {
                 None,
             ))
         };
+        let data = |problem| EngineError::DataFile {
+            set: "s".into(),
+            file: "f".into(),
+            problem,
+        };
         let all = [
             EngineError::NotAWorkspace {
                 path: "p".into(),
@@ -499,6 +615,25 @@ mod tests {
             sql(rusqlite::ffi::SQLITE_IOERR),
             sql(rusqlite::ffi::SQLITE_MISMATCH),
             EngineError::Internal("bug".into()),
+            EngineError::MissingData { set: "s".into() },
+            data(DataProblem::Http {
+                url: "u".into(),
+                status: 404,
+            }),
+            data(DataProblem::Timeout {
+                url: "u".into(),
+                secs: 5,
+            }),
+            data(DataProblem::Network {
+                url: "u".into(),
+                detail: "d".into(),
+            }),
+            data(DataProblem::Checksum {
+                expected: "a".into(),
+                found: "b".into(),
+            }),
+            data(DataProblem::Missing { path: "p".into() }),
+            data(DataProblem::DiskFull { path: "p".into() }),
         ];
         for e in &all {
             let c = e.code();

@@ -11,6 +11,7 @@ pub mod calibrate;
 pub mod capacity;
 pub mod classify;
 pub mod crawl;
+pub mod data;
 pub mod dedup;
 pub mod docview;
 pub mod error;
@@ -33,10 +34,17 @@ pub mod urls;
 pub(crate) mod testdata {
     use std::path::PathBuf;
 
-    /// `../shared/data/REL` (real data written by others, beside the repository). When it is
+    /// `REL` in the data folder CI installed (`$TIANWANG_DATA`, see `engine::data`), else in
+    /// `../shared/data` (real data written by others, beside the repository). When it is
     /// missing: under CI (`CI` set) the test fails loudly — a check that silently passed would
     /// prove nothing; elsewhere it is skipped with the reason printed.
     pub fn shared_data(rel: &str) -> Option<PathBuf> {
+        if let Some(d) = std::env::var_os(crate::engine::data::DATA_ENV).filter(|d| !d.is_empty()) {
+            let p = PathBuf::from(d).join(rel);
+            if p.exists() {
+                return Some(p);
+            }
+        }
         let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../shared/data")
             .join(rel);

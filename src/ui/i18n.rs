@@ -320,6 +320,25 @@ mod tests {
             sql(rusqlite::ffi::SQLITE_IOERR),
             sql(rusqlite::ffi::SQLITE_MISMATCH),
             EngineError::Internal("bug".into()),
+            EngineError::MissingData {
+                set: "hollins".into(),
+            },
+            EngineError::DataFile {
+                set: "hollins".into(),
+                file: "hollins.dat".into(),
+                problem: crate::engine::error::DataProblem::Checksum {
+                    expected: "ab".into(),
+                    found: "cd".into(),
+                },
+            },
+            EngineError::DataFile {
+                set: "hollins".into(),
+                file: "hollins.dat".into(),
+                problem: crate::engine::error::DataProblem::Http {
+                    url: "http://m/hollins/hollins.dat".into(),
+                    status: 404,
+                },
+            },
         ];
         for e in &all {
             // English: the CLI's message, word for word.

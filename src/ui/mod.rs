@@ -9,6 +9,7 @@ mod cache;
 mod capacity;
 mod classify;
 mod crawl;
+mod data_sets;
 mod dedup;
 mod docview;
 mod engine_choice;

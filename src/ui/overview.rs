@@ -137,6 +137,8 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui, pipeline: &mut PipelineView) {
         cx.goto(id);
     }
     ui.add_space(16.0);
+    super::data_sets::section(ui, lang);
+    ui.add_space(16.0);
     ui.label(RichText::new(lang.t("overview.tips")).weak());
 }
 

@@ -17,9 +17,11 @@
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
+pub mod experiments;
+
 use crate::engine::jobs::JobKind;
 use crate::engine::{
-    cache, calibrate, classify, crawl, dedup, docview, index, querylog, rank, sample,
+    cache, calibrate, classify, crawl, data, dedup, docview, index, querylog, rank, sample,
 };
 
 pub mod pipeline;
@@ -63,7 +65,15 @@ macro_rules! panel {
 
 /// Every panel, in the order of the navigation; a lab registers here.
 pub const PANELS: &[Panel] = &[
-    panel!("Overview", "overview", [pipeline::BuildJob]),
+    panel!(
+        "Overview",
+        "overview",
+        [
+            pipeline::BuildJob,
+            data::job::DataFetchJob,
+            data::job::DataImportJob
+        ]
+    ),
     panel!("Sample", "sample", [sample::load::LoadSample]),
     panel!("Crawl", "crawl", [crawl::Crawl]),
     panel!("Pages", "pages", []),

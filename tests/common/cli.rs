@@ -10,10 +10,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::Value;
 
 /// The `tianwang` binary with `data_dir` as its data folder (where the default workspace
-/// lives), without colour.
+/// lives), without colour. The data sets' folder is not inherited (`TIANWANG_DATA`, which CI
+/// sets): a test that needs the sets passes `--data` (see [`shared_data`]).
 pub fn bin_in(data_dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tianwang"));
-    c.env("TIANWANG_DATA_DIR", data_dir).env("NO_COLOR", "1");
+    c.env("TIANWANG_DATA_DIR", data_dir)
+        .env_remove("TIANWANG_DATA")
+        .env("NO_COLOR", "1");
     c
 }
 
@@ -111,9 +114,16 @@ pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 
-/// `rel` under the shared data folder, or None (the caller skips) when it is missing — a
-/// failure under CI, where the data must be there.
+/// `rel` in the data folder CI installed (`$TIANWANG_DATA`), else under the shared data folder
+/// beside the checkout, or None (the caller skips) when it is missing — a failure under CI,
+/// where the data must be there.
 pub fn shared_data(rel: &str) -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("TIANWANG_DATA").filter(|d| !d.is_empty()) {
+        let p = PathBuf::from(d).join(rel);
+        if p.exists() {
+            return Some(p);
+        }
+    }
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data")
         .join(rel);

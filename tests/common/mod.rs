@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 mod cli;
+pub mod mirror;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

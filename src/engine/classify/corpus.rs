@@ -18,8 +18,10 @@
 //!
 //! ```no_run
 //! use tianwang::engine::classify::corpus::read_tsv;
-//! let c = read_tsv("../shared/data/classification/thucnews_titles/dev.txt".as_ref(), false).unwrap();
+//! let dir = tianwang::engine::data::DataDir::resolve(None)?.require("thucnews_titles")?;
+//! let c = read_tsv(&dir.join("dev.txt"), false)?;
 //! assert_eq!(c.class_names.as_ref().map(|v| v.len()), Some(10));
+//! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
 use std::path::{Path, PathBuf};

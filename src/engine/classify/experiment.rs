@@ -7,12 +7,14 @@
 //!
 //! ```no_run
 //! use tianwang::engine::classify::{corpus, experiment, pipeline, tokenize};
-//! let train = corpus::read_tsv("../shared/data/classification/thucnews_titles/dev.txt".as_ref(), false).unwrap();
-//! let test = corpus::read_tsv("../shared/data/classification/thucnews_titles/test.txt".as_ref(), false).unwrap();
+//! let dir = tianwang::engine::data::DataDir::resolve(None)?.require("thucnews_titles")?;
+//! let train = corpus::read_tsv(&dir.join("dev.txt"), false)?;
+//! let test = corpus::read_tsv(&dir.join("test.txt"), false)?;
 //! let cfg = pipeline::PipelineConfig::for_model(pipeline::ModelConfig::Knn(Default::default()));
 //! let tok = tokenize::JiebaTokenizer::new(cfg.tokens.clone());
-//! let r = experiment::run(&train, &test, &cfg, &tok, &()).unwrap();
+//! let r = experiment::run(&train, &test, &cfg, &tok, &())?;
 //! println!("{}", r.accuracy);
+//! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
 use std::time::Instant;

@@ -12,10 +12,11 @@
 //! ```no_run
 //! use tianwang::engine::classify::job::{CorpusChoice, TrainParams};
 //! use tianwang::engine::classify::{ModelConfig, PipelineConfig};
+//! let dir = tianwang::engine::data::DataDir::resolve(None)?.require("thucnews_titles")?;
 //! let p = TrainParams {
 //!     corpus: CorpusChoice::Files {
-//!         train: "../shared/data/classification/thucnews_titles/dev.txt".into(),
-//!         test: "../shared/data/classification/thucnews_titles/test.txt".into(),
+//!         train: dir.join("dev.txt"),
+//!         test: dir.join("test.txt"),
 //!     },
 //!     strict: false,
 //!     config: PipelineConfig::for_model(ModelConfig::Knn(Default::default())),

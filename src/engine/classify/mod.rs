@@ -14,8 +14,9 @@
 //!
 //! ```no_run
 //! use tianwang::engine::classify::{corpus, experiment, pipeline, tokenize};
-//! let train = corpus::read_tsv("../shared/data/classification/thucnews_titles/dev.txt".as_ref(), false)?;
-//! let test = corpus::read_tsv("../shared/data/classification/thucnews_titles/test.txt".as_ref(), false)?;
+//! let dir = tianwang::engine::data::DataDir::resolve(None)?.require("thucnews_titles")?;
+//! let train = corpus::read_tsv(&dir.join("dev.txt"), false)?;
+//! let test = corpus::read_tsv(&dir.join("test.txt"), false)?;
 //! let cfg = pipeline::PipelineConfig::for_model(pipeline::ModelConfig::Knn(Default::default()));
 //! let r = experiment::run(&train, &test, &cfg, &tokenize::JiebaTokenizer::new(cfg.tokens.clone()), &())?;
 //! println!("accuracy {:.3}", r.accuracy);

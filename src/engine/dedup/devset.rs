@@ -1,7 +1,8 @@
 //! Development sets built from real Chinese text with the edits real reprints show, and a
 //! synthetic generator for the million-page benchmark.
 //!
-//! [`build`] reads the ccwe cleaned texts and the SogouCS news sample (`../shared/data`),
+//! [`build`] reads the ccwe cleaned texts and the SogouCS news sample (a data folder, see
+//! `engine::data`: the sets in [`SETS`]),
 //! drops exact repeats, and for a seeded share of the articles writes reprints: a changed
 //! headline (转载/快讯 prefixes, （图） suffixes), full-width ↔ half-width punctuation, a dropped
 //! or merged paragraph, synonym swaps and typos, an editor's note or source line, and partial
@@ -74,6 +75,9 @@ const WIDTH: [(char, char); 8] = [
     ('（', '('),
     ('）', ')'),
 ];
+
+/// The data sets [`build`] and the harder set read (`tianwang data fetch …`).
+pub const SETS: [&str; 2] = ["ccwe", "sogoucs_smarty"];
 
 /// Real articles as (headline, paragraphs): ccwe cleaned texts (first line as headline) and
 /// SogouCS news (title, content cut into paragraphs of about three sentences).

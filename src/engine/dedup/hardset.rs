@@ -19,7 +19,8 @@
 //!
 //! ```no_run
 //! use tianwang::engine::dedup::hardset::{build, Part};
-//! let set = build("../shared/data".as_ref(), Part::Check)?;
+//! let data = tianwang::engine::data::DataDir::resolve(None)?;
+//! let set = build(data.root(), Part::Check)?;
 //! println!("{} documents, {} near pairs", set.docs.len(), set.truth.near.len());
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```

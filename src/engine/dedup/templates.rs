@@ -10,7 +10,9 @@
 //!
 //! ```no_run
 //! use tianwang::engine::dedup::{Doc, templates};
-//! let ts = templates::templates("../shared/data".as_ref())?;
+//! let data = tianwang::engine::data::DataDir::resolve(None)?;
+//! data.require("ccwe")?;
+//! let ts = templates::templates(data.root())?;
 //! let page = templates::wrap(&ts[0], &Doc::new("a", "标题", "正文。"), &[], 1);
 //! assert!(page.contains("正文"));
 //! # Ok::<(), tianwang::engine::error::EngineError>(())

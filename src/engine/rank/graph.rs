@@ -5,7 +5,7 @@
 //! links to page `j` (`l_ij = 1`, [L3620]). Three sources build one:
 //!
 //! - the common `n m [flag]` header + `id url` lines + `src dst` lines format (the hollins.edu
-//!   graph in `../shared/data/graph/hollins/hollins.dat`, ids `1..=n`);
+//!   graph in the `hollins` data set's `hollins.dat`, ids `1..=n`);
 //! - a plain edge list, one `src dst` per line, `#` comments, ids any token (mapped to dense
 //!   ids in order of first appearance);
 //! - the workspace's crawl: `pages(id, url)` and `links(from_page, to_url)` rows already read
@@ -19,7 +19,8 @@
 //!
 //! ```no_run
 //! use tianwang::engine::rank::graph::Graph;
-//! let g = Graph::read_file(std::path::Path::new("../shared/data/graph/hollins/hollins.dat"))?;
+//! let dir = tianwang::engine::data::DataDir::resolve(None)?.require("hollins")?;
+//! let g = Graph::read_file(&dir.join("hollins.dat"))?;
 //! assert_eq!(g.node_count(), 6012);
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```

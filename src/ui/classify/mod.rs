@@ -11,7 +11,7 @@
 //! Nothing here reads a file or trains on the UI thread: jobs train, a [`Task`] reads the
 //! per-document predictions back from `job_details`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use egui::{Color32, RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
@@ -41,9 +41,17 @@ use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries, Table};
 use crate::engine::jobs::TypedJob;
 use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
 
-/// The stand-in corpus (THUCNews titles), offered when present.
-const TITLES_TRAIN: &str = "../shared/data/classification/thucnews_titles/dev.txt";
-const TITLES_TEST: &str = "../shared/data/classification/thucnews_titles/test.txt";
+/// The stand-in corpus's data set (THUCNews titles), offered when installed.
+const TITLES_SET: &str = "thucnews_titles";
+
+/// The THUCNews titles' train and test files in the data folder (`engine::data`; no I/O).
+fn titles_files() -> (PathBuf, PathBuf) {
+    let dir = crate::engine::data::DataDir::resolve(None)
+        .ok()
+        .and_then(|d| d.set_dir(TITLES_SET))
+        .unwrap_or_default();
+    (dir.join("dev.txt"), dir.join("test.txt"))
+}
 
 /// The book's numbers (Tables 11-2, 11-5 [L4250–L4256, L4335–L4342]).
 const BOOK_KNN: (f64, f64) = (0.8266, 0.7560);
@@ -134,19 +142,19 @@ impl Default for Form {
 }
 
 impl Form {
-    fn corpus(&self) -> Result<CorpusChoice, String> {
+    fn corpus(&self, lang: Lang) -> Result<CorpusChoice, String> {
         let need = |s: &str| {
             if s.trim().is_empty() {
-                Err("path".to_string())
+                Err(lang.t("classify.need_path").to_string())
             } else {
                 Ok(PathBuf::from(s.trim()))
             }
         };
         Ok(match self.src {
-            Src::Titles => CorpusChoice::Files {
-                train: PathBuf::from(TITLES_TRAIN),
-                test: PathBuf::from(TITLES_TEST),
-            },
+            Src::Titles => {
+                let (train, test) = titles_files();
+                CorpusChoice::Files { train, test }
+            }
             Src::Pair => CorpusChoice::Files {
                 train: need(&self.train)?,
                 test: need(&self.test)?,
@@ -208,7 +216,7 @@ impl Form {
     fn set(&mut self, corpus: &CorpusChoice, cfg: &PipelineConfig) {
         match corpus {
             CorpusChoice::Files { train, test } => {
-                if train == Path::new(TITLES_TRAIN) && test == Path::new(TITLES_TEST) {
+                if (train.clone(), test.clone()) == titles_files() {
                     self.src = Src::Titles;
                 } else {
                     self.src = Src::Pair;
@@ -368,7 +376,8 @@ impl ClassifyPanel {
     fn poll(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
         if self.titles_present.is_none() && self.titles_task.is_none() {
             self.titles_task = Some(Task::spawn(ctx, || {
-                Path::new(TITLES_TRAIN).is_file() && Path::new(TITLES_TEST).is_file()
+                crate::engine::data::DataDir::resolve(None)
+                    .is_ok_and(|d| d.require(TITLES_SET).is_ok())
             }));
         }
         if let Some(r) = Task::take_finished(&mut self.titles_task) {
@@ -432,7 +441,7 @@ impl ClassifyPanel {
         self.error = None;
         let lang = cx.lang;
         let built = (|| {
-            let corpus = self.form.corpus()?;
+            let corpus = self.form.corpus(lang)?;
             let config = match cfg {
                 Some(c) => c,
                 None => self.form.config(lang)?,
@@ -462,7 +471,7 @@ impl ClassifyPanel {
     fn start_sweep(&mut self, cx: &mut Cx<'_>, what: What, cfg: PipelineConfig, vary: Vary) {
         self.error = None;
         let lang = cx.lang;
-        let built = self.form.corpus().and_then(|corpus| {
+        let built = self.form.corpus(lang).and_then(|corpus| {
             SweepJob::from_params(SweepParams {
                 corpus,
                 strict: false,
@@ -720,7 +729,7 @@ mod tests {
             ..Form::default()
         };
         let params = TrainParams {
-            corpus: f.corpus().unwrap(),
+            corpus: f.corpus(Lang::En).unwrap(),
             strict: false,
             config: f.config(Lang::En).unwrap(),
             save_as: Some("m1".into()),
@@ -729,7 +738,7 @@ mod tests {
         let v = serde_json::to_value(&params).unwrap();
         let mut p = ClassifyPanel::default();
         p.reopen(TrainJob::KIND, 1, &v, Lang::Zh).unwrap();
-        assert_eq!(p.form.corpus().unwrap(), params.corpus);
+        assert_eq!(p.form.corpus(Lang::En).unwrap(), params.corpus);
         assert_eq!(p.form.config(Lang::En).unwrap(), params.config);
         assert_eq!(p.form.save_as, "m1");
         f.model = Mdl::NbBook;
@@ -749,10 +758,10 @@ mod tests {
             weighting: Some(Weighting::Binary),
             ..Form::default()
         };
-        let (c, cfg) = (k.corpus().unwrap(), k.config(Lang::En).unwrap());
+        let (c, cfg) = (k.corpus(Lang::En).unwrap(), k.config(Lang::En).unwrap());
         let mut k = Form::default();
         k.set(&c, &cfg);
-        assert_eq!(k.corpus().unwrap(), c);
+        assert_eq!(k.corpus(Lang::En).unwrap(), c);
         assert_eq!(k.config(Lang::En).unwrap(), cfg);
     }
 }

@@ -18,11 +18,17 @@ use crate::ui::job_watch::{Finished, JobWatch};
 use crate::ui::panel::Cx;
 use crate::ui::task::Task;
 
-/// The ccwe folders of the shared data, offered when they exist.
-const CCWE: (&str, &str) = (
-    "../shared/data/extraction/ccwe/original",
-    "../shared/data/extraction/ccwe/cleaned",
-);
+/// The ccwe pages and their hand-extracted text, subfolders of the `ccwe` data set.
+const CCWE: (&str, &str) = ("original", "cleaned");
+
+/// The ccwe folders in the data folder (`engine::data`) when the set is installed.
+fn ccwe_dirs() -> Option<(PathBuf, PathBuf)> {
+    let dir = crate::engine::data::DataDir::resolve(None)
+        .ok()?
+        .require("ccwe")
+        .ok()?;
+    Some((dir.join(CCWE.0), dir.join(CCWE.1)))
+}
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum Src {
@@ -109,11 +115,8 @@ impl EvalState {
         if !self.defaults_asked {
             self.defaults_asked = true;
             self.defaults = Some(Task::spawn(ctx, || {
-                let (a, b) = (Path::new(CCWE.0), Path::new(CCWE.1));
-                (a.is_dir() && b.is_dir())
-                    .then(|| Some((a.canonicalize().ok()?, b.canonicalize().ok()?)))
-                    .flatten()
-                    .map(|(a, b)| (a.display().to_string(), b.display().to_string()))
+                let (a, b) = ccwe_dirs()?;
+                Some((a.display().to_string(), b.display().to_string()))
             }));
         }
         if let Some(r) = Task::take_finished(&mut self.defaults)
@@ -224,7 +227,7 @@ pub(super) fn show(
                     let l = ui.label(lang.t("docview.html_dir"));
                     ui.add(
                         egui::TextEdit::singleline(&mut st.html_dir)
-                            .hint_text(CCWE.0)
+                            .hint_text(format!(".../extraction/ccwe/{}", CCWE.0))
                             .desired_width(520.0),
                     )
                     .labelled_by(l.id);
@@ -232,7 +235,7 @@ pub(super) fn show(
                     let l = ui.label(lang.t("docview.truth_dir"));
                     ui.add(
                         egui::TextEdit::singleline(&mut st.truth_dir)
-                            .hint_text(CCWE.1)
+                            .hint_text(format!(".../extraction/ccwe/{}", CCWE.1))
                             .desired_width(520.0),
                     )
                     .labelled_by(l.id);

@@ -70,9 +70,9 @@ impl Default for EvalTab {
     }
 }
 
-fn thucnews_dir() -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/classification/thucnews_titles")
+/// The THUCNews titles in the data folder (`engine::data`), or `MissingData`.
+fn thucnews_dir() -> Result<PathBuf, crate::engine::error::EngineError> {
+    crate::engine::data::DataDir::resolve(None)?.require("thucnews_titles")
 }
 
 /// The THUCNews dev-titles index, built once into the temp folder.
@@ -82,7 +82,7 @@ fn thucnews_searcher(lang: Lang) -> Result<Searcher, String> {
         return Ok(s);
     }
     let src = Source::Tsv {
-        path: thucnews_dir().join("dev.txt"),
+        path: thucnews_dir().map_err(|e| lang.error(&e))?.join("dev.txt"),
     };
     build(&src, None, &dir, &IndexConfig::default(), &()).map_err(|e| lang.error(&e))?;
     Searcher::open(&dir).map_err(|e| lang.error(&e))
@@ -131,7 +131,7 @@ impl EvalTab {
         self.task = Some(Task::spawn(ctx, move || {
             let err = |e: crate::engine::error::EngineError| lang.error(&e);
             let (searcher, queries, qrels) = if builtin {
-                let d = thucnews_dir();
+                let d = thucnews_dir().map_err(err)?;
                 let (q, r) =
                     thucnews_queries(&d.join("dev.txt"), &d.join("test.txt"), 20).map_err(err)?;
                 (Arc::new(thucnews_searcher(lang)?), q, r)

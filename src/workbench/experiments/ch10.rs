@@ -1,0 +1,120 @@
+//! Chapter 10's link analysis on a real web graph (hollins.edu, 6,012 pages): PageRank and
+//! HITS [L3620–L3760]. The book gives no numbers for a graph of its own, so each row is ours
+//! beside networkx 3.6.1's (the `references` set); `ok` says ours agrees with it.
+//!
+//! ```no_run
+//! use tianwang::workbench::experiments::{Cache, find, run_one};
+//! let data = tianwang::engine::data::DataDir::resolve(None)?;
+//! let r = run_one(find("pagerank-hollins").unwrap(), &data, &Cache::default(), &());
+//! println!("{:?}", r.rows);
+//! # Ok::<(), tianwang::engine::error::EngineError>(())
+//! ```
+
+use serde_json::Value;
+
+use super::{Ctx, Experiment, Row};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::rank::graph::Graph;
+use crate::engine::rank::pagerank::{PageRankConfig, pagerank};
+
+pub(super) static ALL: &[Experiment] = &[Experiment {
+    id: "pagerank-hollins",
+    title: "PageRank on the hollins.edu graph against networkx",
+    chapter: 10,
+    book_ref: "[L3620]",
+    panel: "search",
+    needs: &["hollins", "references"],
+    run: pagerank_hollins,
+}];
+
+fn pagerank_hollins(cx: &Ctx<'_>) -> Result<Vec<Row>> {
+    let g = Graph::read_file(&cx.set("hollins")?.join("hollins.dat"))?;
+    let refs = cx
+        .set("references")?
+        .join("references/hollins_reference.json");
+    let text = std::fs::read_to_string(&refs).map_err(|e| EngineError::Io {
+        path: refs.clone(),
+        source: e,
+    })?;
+    let want: Value =
+        serde_json::from_str(&text).map_err(|e| EngineError::corrupt(&refs, e.to_string()))?;
+    let r = pagerank(&g, &PageRankConfig::default(), cx.tick, &mut ())?;
+    let mut order: Vec<usize> = (0..r.scores.len()).collect();
+    order.sort_by(|&a, &b| r.scores[b].total_cmp(&r.scores[a]));
+    let note = "networkx 3.6.1, alpha 0.85 (the references set)";
+    let mut rows = vec![Row::shape(
+        "pages with no out-links",
+        r.dangling_nodes as f64,
+        Value::Null,
+        "pages",
+        want["dangling"].as_u64() == Some(r.dangling_nodes as u64),
+        note,
+    )];
+    let top = want["pagerank_alpha0.85_top15"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    for (i, t) in top.iter().take(5).enumerate() {
+        let (ref_score, ref_url) = (t[1].as_f64().unwrap_or(f64::NAN), t[2].as_str());
+        let v = order.get(i).copied().unwrap_or(0);
+        let ours = r.scores.get(v).copied().unwrap_or(f64::NAN) / r.sum.max(f64::MIN_POSITIVE);
+        let same = g.url(v) == ref_url && (ours - ref_score).abs() < 1e-6;
+        rows.push(Row::shape(
+            format!("PageRank #{} {}", i + 1, g.url(v).unwrap_or("?")),
+            ours,
+            Value::Null,
+            "",
+            same,
+            note,
+        ));
+    }
+    Ok(rows)
+}
+
+/// Table 10-2's tag weights applied to HTML [L3743–L3768]: the book's example (`hello` in
+/// `<big><b>…</b></big>` weighs W₀ + 4 + 4) and one word under each of the table's heading and
+/// emphasis tags, weighed by the engine's page walk.
+pub(super) static TAGS: &[Experiment] = &[Experiment {
+    id: "table-10-2",
+    title: "Table 10-2: term weights from HTML tags",
+    chapter: 10,
+    book_ref: "[L3743]",
+    panel: "search",
+    needs: &[],
+    run: table_10_2,
+}];
+
+fn table_10_2(_: &Ctx<'_>) -> Result<Vec<Row>> {
+    use crate::engine::index::tagweight::{TagWeights, occurrence_weight, weighted_runs};
+    let w = TagWeights::default();
+    let weight_of = |html: &str| {
+        weighted_runs(html, &w)
+            .first()
+            .map_or(f64::NAN, |r| f64::from(occurrence_weight(r.weight, w.w0)))
+    };
+    let mut rows = vec![
+        Row::near(
+            "WBT of hello in <big><b>hello</b></big>",
+            weight_of("<p><big><b>hello</b></big></p>"),
+            9.0,
+            "",
+            1e-9,
+        )
+        .with_note("[L3768]: W0 + 4 + 4, W0 = 1"),
+    ];
+    for (tag, book) in [("title", 40.0), ("h1", 12.0), ("h2", 8.0), ("strong", 4.0)] {
+        let html = if tag == "title" {
+            "<html><head><title>word</title></head><body></body></html>".to_string()
+        } else {
+            format!("<p><{tag}>word</{tag}></p>")
+        };
+        rows.push(Row::near(
+            format!("<{}> weight", tag.to_uppercase()),
+            weight_of(&html) - f64::from(w.w0),
+            book,
+            "",
+            1e-9,
+        ));
+    }
+    Ok(rows)
+}

@@ -1,0 +1,112 @@
+//! `tianwang experiment list | run` on a fresh install: with no data sets a run that needs one
+//! exits 2 naming `tianwang data fetch SET`; with the real data (CI imports it, see `.ci/run`)
+//! `--all` runs every experiment and at least 20 rows put the book's number beside ours.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{ok_json, scratch, shared_data};
+
+/// The binary as a new user runs it: in `home`, HOME there, no data folder set.
+fn fresh(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tianwang"))
+        .current_dir(home)
+        .env("HOME", home)
+        .env_remove("TIANWANG_DATA")
+        .env_remove("TIANWANG_DATA_DIR")
+        .env_remove("XDG_DATA_HOME")
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("run tianwang")
+}
+
+#[test]
+fn a_fresh_install_lists_every_experiment_and_names_the_missing_set() {
+    let home = scratch("exp-home");
+    let v = ok_json(&fresh(&home, &["experiment", "list", "--json"]));
+    let list = v["experiments"].as_array().expect("experiments");
+    assert!(list.len() >= 8, "{v}");
+    for e in list {
+        for k in ["id", "title", "chapter", "book_ref", "needs", "runnable"] {
+            assert!(!e[k].is_null(), "{k} in {e}");
+        }
+    }
+    let t112 = list
+        .iter()
+        .find(|e| e["id"] == "table-11-2")
+        .expect("table-11-2");
+    assert_eq!(t112["runnable"], false);
+
+    let o = fresh(&home, &["experiment", "run", "table-11-2", "--json"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("tianwang data fetch thucnews_titles"), "{err}");
+    let out: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json runs");
+    assert_eq!(out["runs"][0]["id"], "table-11-2");
+    assert!(
+        out["runs"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("data fetch")
+    );
+
+    // Data-free experiments run on a fresh install.
+    let v = ok_json(&fresh(&home, &["experiment", "run", "table-8-2", "--json"]));
+    let rows = v["runs"][0]["rows"].as_array().unwrap();
+    assert!(
+        rows.iter()
+            .all(|r| r["ok"] == true && r["book"].is_number()),
+        "{v}"
+    );
+
+    let o = fresh(&home, &["experiment", "run", "no-such-table"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn run_all_on_the_real_data_puts_the_book_beside_ours() {
+    let Some(data) = shared_data("") else { return };
+    let o = Command::new(env!("CARGO_BIN_EXE_tianwang"))
+        .env("NO_COLOR", "1")
+        .args([
+            "--data",
+            data.to_str().unwrap(),
+            "experiment",
+            "run",
+            "--all",
+            "--json",
+        ])
+        .output()
+        .expect("run tianwang");
+    let v = ok_json(&o);
+    let runs = v["runs"].as_array().unwrap();
+    let listed = ok_json(
+        &Command::new(env!("CARGO_BIN_EXE_tianwang"))
+            .args([
+                "--data",
+                data.to_str().unwrap(),
+                "experiment",
+                "list",
+                "--json",
+            ])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(runs.len(), listed["experiments"].as_array().unwrap().len());
+    let mut with_book = 0;
+    for r in runs {
+        assert!(r["error"].is_null(), "{r}");
+        let rows = r["rows"].as_array().unwrap();
+        assert!(!rows.is_empty(), "{r}");
+        with_book += rows.iter().filter(|x| x["book"].is_number()).count();
+        for x in rows {
+            for k in ["name", "ours", "book", "unit", "tolerance", "ok"] {
+                assert!(x.get(k).is_some(), "{k} in {x}");
+            }
+        }
+    }
+    assert!(with_book >= 20, "{with_book} rows with the book's number");
+}

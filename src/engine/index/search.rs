@@ -168,7 +168,7 @@ impl Searcher {
         let mut scored = self.score_all(query, &m, cfg)?;
         let total = scored.len();
         let from = opt.page.saturating_mul(opt.top).min(total);
-        let to = (from + opt.top).min(total);
+        let to = from.saturating_add(opt.top).min(total);
         // Only the page asked for needs ordering: select the best `to`, then sort those.
         let by_score = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         if to < total && to > 0 {

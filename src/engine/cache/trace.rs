@@ -234,31 +234,109 @@ impl Default for ReadOptions {
     }
 }
 
-/// Read a trace file. Bad lines of a lines or CSV trace are errors naming `file:line`; a
-/// SogouQ log is read by [`read_sogouq`].
+/// The longest line a trace or access log may have: a key or record, not a document.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Read one line into `buf` (without its `\n`), keeping at most `cap` bytes of it: returns
+/// (bytes consumed, whether the line was longer). 0 consumed: the end of the input.
+pub(crate) fn read_line_capped(
+    r: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<(usize, bool)> {
+    buf.clear();
+    let (mut used, mut long) = (0usize, false);
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((used, long));
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let body = &chunk[..if done { take - 1 } else { take }];
+        let room = cap.saturating_sub(buf.len());
+        if body.len() > room {
+            long = true;
+        }
+        buf.extend_from_slice(&body[..body.len().min(room)]);
+        r.consume(take);
+        used += take;
+        if done {
+            return Ok((used, long));
+        }
+    }
+}
+
+/// A line of a trace as text: UTF-8 when it is, else GB18030 — decided per line, so a log
+/// with lines in both keeps every key (issue 29: a GB18030 file with UTF-8 lines appended).
+fn decode_line(line: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(line) {
+        Ok(s) => s.into(),
+        Err(_) => encoding_rs::GB18030.decode_without_bom_handling(line).0,
+    }
+}
+
+/// A file the user named with `flag`: it must exist and be a file (a folder says so).
+pub(crate) fn open_input(path: &Path, flag: &str) -> Result<std::fs::File> {
+    if path.is_dir() {
+        return Err(EngineError::BadPath {
+            path: path.to_path_buf(),
+            reason: format!("a folder, not a file ({flag})"),
+        });
+    }
+    std::fs::File::open(path).map_err(|e| EngineError::BadPath {
+        path: path.to_path_buf(),
+        reason: format!("{e} ({flag})"),
+    })
+}
+
+/// Read a trace file, streamed line by line. Bad lines of a lines or CSV trace are errors
+/// naming `file:line`; a SogouQ log is read by [`read_sogouq`].
 pub fn read_file(path: &Path, opt: &ReadOptions) -> Result<Trace> {
     let csv = match opt.format {
         Format::Sogouq => return read_sogouq(path, opt),
         Format::Lines => false,
         Format::Csv => true,
     };
-    let bytes = std::fs::read(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })?;
-    let text: std::borrow::Cow<str> = match std::str::from_utf8(&bytes) {
-        Ok(s) => s.into(),
-        Err(_) => encoding_rs::GB18030.decode(&bytes).0,
-    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, open_input(path, "--trace")?);
     let name = path.display().to_string();
     let mut inter = Interner::default();
     let mut reqs = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_end_matches('\r');
+    let mut buf = Vec::new();
+    let mut lineno = 0usize;
+    loop {
+        let (n, long) = read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(|e| {
+            EngineError::bad_input(&name, lineno + 1, format!("cannot be read: {e}"))
+        })?;
+        if n == 0 {
+            break;
+        }
+        lineno += 1;
+        if long {
+            return Err(EngineError::bad_input(
+                &name,
+                lineno,
+                format!("a line longer than {MAX_LINE_BYTES} bytes: not a trace"),
+            ));
+        }
+        if reqs.len() as u64 >= MAX_TRACE_REQUESTS {
+            return Err(EngineError::bad_input(
+                &name,
+                lineno,
+                format!("more than {MAX_TRACE_REQUESTS} requests: too many to hold"),
+            ));
+        }
+        let mut raw: &[u8] = &buf;
+        if lineno == 1 {
+            raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+        }
+        let text = decode_line(raw);
+        let line = text.trim_end_matches('\r');
         if line.trim().is_empty() {
             continue;
         }
-        let lineno = i + 1;
         if !csv {
             reqs.push(Req {
                 id: inter.id(line.trim()),
@@ -282,7 +360,14 @@ pub fn read_file(path: &Path, opt: &ReadOptions) -> Result<Trace> {
             Some(c) => {
                 let raw = col(c, "size")?;
                 match raw.parse::<u64>() {
-                    Ok(v) => v.clamp(1, u32::MAX as u64) as u32,
+                    Ok(v) if v <= u64::from(u32::MAX) => (v as u32).max(1),
+                    Ok(v) => {
+                        return Err(EngineError::bad_input(
+                            &name,
+                            lineno,
+                            format!("size {v} is larger than an object can be (4 GB)"),
+                        ));
+                    }
                     Err(_) if reqs.is_empty() && lineno == 1 => continue, // header
                     Err(_) => {
                         return Err(EngineError::bad_input(
@@ -356,6 +441,16 @@ fn looks_like_header(fields: &[&str]) -> bool {
         .all(|f| !f.is_empty() && f.parse::<f64>().is_err())
 }
 
+/// The most objects a generated stream draws from (its CDF takes 12 bytes an object).
+pub const MAX_OBJECTS: u32 = 50_000_000;
+/// The most requests a generated stream runs (the benchmark streams them).
+pub const MAX_GENERATED: u64 = 10_000_000_000;
+/// The most requests a trace held in memory takes (8 bytes each): a file, a view of an
+/// access log, a generated stream loaded for the simulator.
+pub const MAX_TRACE_REQUESTS: u64 = 200_000_000;
+/// The range of `ch9:scale=` (1 = the book's log).
+pub const CH9_SCALE: (f64, f64) = (1e-3, 100.0);
+
 /// A generated stream: Zipf(α) over `objects` ids, optionally shifting the working set
 /// (ids offset by `objects` every `shift_every` requests), inserting scans of `scan_len`
 /// never-seen ids every `scan_every` requests, and mixing in a uniform tail: with
@@ -394,8 +489,23 @@ impl Default for GenSpec {
 
 impl GenSpec {
     pub fn validate(&self) -> Result<()> {
-        if self.objects == 0 {
-            return Err(EngineError::invalid("objects", "must be at least 1"));
+        if self.objects == 0 || self.objects > MAX_OBJECTS {
+            return Err(EngineError::invalid(
+                "objects",
+                format!("{}: give 1 to {MAX_OBJECTS}", self.objects),
+            ));
+        }
+        if self.tail_objects > MAX_OBJECTS {
+            return Err(EngineError::invalid(
+                "tail_objects",
+                format!("{}: give at most {MAX_OBJECTS}", self.tail_objects),
+            ));
+        }
+        if self.requests > MAX_GENERATED {
+            return Err(EngineError::invalid(
+                "requests",
+                format!("{}: give at most {MAX_GENERATED}", self.requests),
+            ));
         }
         if !(self.alpha >= 0.0 && self.alpha.is_finite()) {
             return Err(EngineError::invalid("alpha", "must be ≥ 0"));
@@ -420,7 +530,12 @@ impl GenSpec {
     /// 2.55×10⁵ ids the rest; fitted here so that LRU reproduces Table 9-2's LRU row within
     /// about ±0.01 (the book's log itself is not available).
     pub fn chapter9(scale: f64, seed: u64) -> GenSpec {
-        let scale = scale.clamp(1e-3, 100.0);
+        // (The CLI refuses a scale outside CH9_SCALE; this only keeps a caller's in range.)
+        let scale = if scale.is_finite() {
+            scale.clamp(CH9_SCALE.0, CH9_SCALE.1)
+        } else {
+            1.0
+        };
         GenSpec {
             objects: ((1_000_000.0 * scale) as u32).max(10),
             alpha: 1.5,
@@ -581,34 +696,73 @@ pub struct FileAccess {
 
 /// Read an access log: one access per line, `term access_type offset length` separated by
 /// tabs or spaces (`#` starts a comment). This is the record the book's instrumented
-/// executor wrote; the index lab writes it with `tianwang index … --access-log`.
+/// executor wrote; the index lab writes it with `tianwang index … --access-log`. Streamed;
+/// a bad line (a field missing or out of range, a read past 2⁶⁴) is an error naming it.
 pub fn read_access_log(path: &Path) -> Result<Vec<FileAccess>> {
-    let text = std::fs::read_to_string(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, open_input(path, "--access-log")?);
     let name = path.display().to_string();
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
+    let mut buf = Vec::new();
+    let mut lineno = 0usize;
+    loop {
+        let (n, long) = read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(|e| {
+            EngineError::bad_input(&name, lineno + 1, format!("cannot be read: {e}"))
+        })?;
+        if n == 0 {
+            break;
+        }
+        lineno += 1;
+        let bad = |reason: String| EngineError::bad_input(&name, lineno, reason);
+        if long {
+            return Err(bad(format!(
+                "a line longer than {MAX_LINE_BYTES} bytes: not an access log"
+            )));
+        }
+        let text = std::str::from_utf8(&buf)
+            .map_err(|e| bad(format!("not UTF-8 text (byte {})", e.valid_up_to() + 1)))?;
+        let line = text.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
+        if out.len() as u64 >= MAX_TRACE_REQUESTS {
+            return Err(bad(format!(
+                "more than {MAX_TRACE_REQUESTS} accesses: too many to hold"
+            )));
+        }
         let f: Vec<&str> = line.split_whitespace().collect();
         let num = |j: usize| -> Result<u64> {
-            f.get(j).and_then(|s| s.parse().ok()).ok_or_else(|| {
-                EngineError::bad_input(
-                    &name,
-                    i + 1,
-                    "expected `term access_type offset length` (four whole numbers)",
-                )
-            })
+            match f.get(j).map(|s| s.parse::<u64>()) {
+                Some(Ok(v)) if f.len() == 4 => Ok(v),
+                Some(Err(_)) if f.len() == 4 => Err(bad(format!(
+                    "field {} is `{}`, not a whole number below 2⁶⁴",
+                    j + 1,
+                    f[j]
+                ))),
+                _ => Err(bad(
+                    "expected `term access_type offset length` (four whole numbers)".into(),
+                )),
+            }
         };
+        let (term, kind, offset, length) = (num(0)?, num(1)?, num(2)?, num(3)?);
+        let access_type = u32::try_from(kind)
+            .map_err(|_| bad(format!("access type {kind} is larger than 2³²")))?;
+        let length = u32::try_from(length)
+            .map_err(|_| {
+                bad(format!(
+                    "length {length} is larger than one read can be (4 GB)"
+                ))
+            })?
+            .max(1);
+        if offset.checked_add(u64::from(length)).is_none() {
+            return Err(bad(format!(
+                "offset {offset} + length {length} lies past 2⁶⁴ bytes"
+            )));
+        }
         out.push(FileAccess {
-            term: num(0)?,
-            access_type: num(1)? as u32,
-            offset: num(2)?,
-            length: num(3)?.clamp(1, u32::MAX as u64) as u32,
+            term,
+            access_type,
+            offset,
+            length,
         });
     }
     Ok(out)
@@ -637,14 +791,33 @@ pub fn io_view(log: &[FileAccess]) -> Trace {
 }
 
 /// The PAGE sequence: each access becomes every fixed-size page overlapping
-/// [offset, offset + length) [L3104–L3106]; object = page number, size = page size.
-pub fn page_view(log: &[FileAccess], page_size: u32) -> Trace {
+/// [offset, offset + length) [L3104–L3106]; object = page number, size = page size. The
+/// pages are counted before any is made: more than [`MAX_TRACE_REQUESTS`] is the user's
+/// `--page-size` (a one-line log of a 1 TB read in 1-byte pages once grew without bound).
+pub fn page_view(log: &[FileAccess], page_size: u32) -> Result<Trace> {
     let ps = page_size.max(1) as u64;
-    let mut inter: HashMap<u64, u32> = HashMap::new();
-    let mut reqs = Vec::new();
-    for a in log {
+    let span = |a: &FileAccess| {
         let first = a.offset / ps;
-        let last = (a.offset + a.length as u64 - 1) / ps;
+        let last = a.offset.saturating_add(u64::from(a.length.max(1)) - 1) / ps;
+        (first, last)
+    };
+    let total = log.iter().try_fold(0u64, |n, a| {
+        let (first, last) = span(a);
+        n.checked_add(last - first + 1)
+            .filter(|&n| n <= MAX_TRACE_REQUESTS)
+    });
+    if total.is_none() {
+        return Err(EngineError::invalid(
+            "--page-size",
+            format!(
+                "{page_size}-byte pages make more than {MAX_TRACE_REQUESTS} requests of this log; give larger pages"
+            ),
+        ));
+    }
+    let mut inter: HashMap<u64, u32> = HashMap::new();
+    let mut reqs = Vec::with_capacity(total.unwrap_or(0) as usize);
+    for a in log {
+        let (first, last) = span(a);
         for page in first..=last {
             let n = inter.len() as u32;
             reqs.push(Req {
@@ -653,13 +826,13 @@ pub fn page_view(log: &[FileAccess], page_size: u32) -> Trace {
             });
         }
     }
-    Trace {
+    Ok(Trace {
         distinct: inter.len(),
         reqs,
         keys: Vec::new(),
         source: format!("PAGE sequence ({page_size} B pages)"),
         ..Trace::default()
-    }
+    })
 }
 
 #[cfg(test)]
@@ -726,7 +899,7 @@ mod tests {
         let io = io_view(&log);
         assert_eq!((io.len(), io.distinct), (3, 2));
         assert_eq!(io.reqs[1].size, 32768);
-        let page = page_view(&log, 4096);
+        let page = page_view(&log, 4096).unwrap();
         // [0,5000) → pages 0,1; [5000,37768) → pages 1..=9; then 0,1 again.
         assert_eq!(page.len(), 2 + 9 + 2);
         assert_eq!(page.distinct, 10);

@@ -157,10 +157,7 @@ impl Graph {
     /// Reads a graph file, choosing the format from its first lines: an `n m [flag]` header
     /// followed by `id url` lines is the header format, anything else an edge list.
     pub fn read_file(path: &Path) -> Result<Graph> {
-        let text = std::fs::read_to_string(path).map_err(|e| EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: format!("cannot read graph file: {e}"),
-        })?;
+        let text = crate::engine::text::read_utf8(path, "--graph")?;
         let name = path.display().to_string();
         if looks_like_header_format(&text) {
             parse_header_format(&text, &name)

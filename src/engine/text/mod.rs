@@ -1,9 +1,60 @@
 //! Text: which encoding a page is in ([`encoding`]), how Chinese text is cut into words
 //! ([`segment`]), and how close an extracted text is to the truth ([`metric`]). The DocView
-//! cleaner ([`crate::engine::docview`]) builds on all three.
+//! cleaner ([`crate::engine::docview`]) builds on all three. [`read_utf8`] reads a text
+//! file the user names, saying which line is not UTF-8.
+//!
+//! ```
+//! let d = tempfile::tempdir().unwrap();
+//! let p = d.path().join("q.txt");
+//! std::fs::write(&p, b"ok\nbad \xff\n").unwrap();
+//! let e = tianwang::engine::text::read_utf8(&p, "--queries").unwrap_err();
+//! assert!(e.to_string().contains("q.txt:2"));
+//! ```
 
 pub mod encoding;
 pub mod metric;
 pub mod segment;
 pub mod stopwords;
 pub mod t2s;
+
+use std::path::Path;
+
+use crate::engine::error::{EngineError, Result};
+
+/// A UTF-8 text file the user named with `flag`, read whole: a folder, a missing file or a
+/// byte that is not UTF-8 is the user's error naming the file (and then `file:line` and
+/// the byte in that line), never "stream did not contain valid UTF-8".
+pub fn read_utf8(path: &Path, flag: &str) -> Result<String> {
+    if path.is_dir() {
+        return Err(EngineError::BadPath {
+            path: path.to_path_buf(),
+            reason: format!("a folder, not a file ({flag})"),
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|e| EngineError::BadPath {
+        path: path.to_path_buf(),
+        reason: format!("{e} ({flag})"),
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let b = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + b[..at].iter().filter(|&&c| c == b'\n').count();
+        let start = b[..at]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        let binary = b.iter().take(8192).any(|&c| c == 0);
+        EngineError::bad_input(
+            path.display(),
+            line,
+            if binary {
+                "a binary file, not text".to_string()
+            } else {
+                format!(
+                    "not valid UTF-8 at byte {} of the line (save the file as UTF-8)",
+                    at - start + 1
+                )
+            },
+        )
+    })
+}

@@ -237,38 +237,6 @@ impl Default for ReadOptions {
 /// The longest line a trace or access log may have: a key or record, not a document.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
-/// Read one line into `buf` (without its `\n`), keeping at most `cap` bytes of it: returns
-/// (bytes consumed, whether the line was longer). 0 consumed: the end of the input.
-pub(crate) fn read_line_capped(
-    r: &mut impl std::io::BufRead,
-    buf: &mut Vec<u8>,
-    cap: usize,
-) -> std::io::Result<(usize, bool)> {
-    buf.clear();
-    let (mut used, mut long) = (0usize, false);
-    loop {
-        let chunk = r.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok((used, long));
-        }
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let body = &chunk[..if done { take - 1 } else { take }];
-        let room = cap.saturating_sub(buf.len());
-        if body.len() > room {
-            long = true;
-        }
-        buf.extend_from_slice(&body[..body.len().min(room)]);
-        r.consume(take);
-        used += take;
-        if done {
-            return Ok((used, long));
-        }
-    }
-}
-
 /// A line of a trace as text: UTF-8 when it is, else GB18030 — decided per line, so a log
 /// with lines in both keeps every key (issue 29: a GB18030 file with UTF-8 lines appended).
 fn decode_line(line: &[u8]) -> std::borrow::Cow<'_, str> {
@@ -307,9 +275,10 @@ pub fn read_file(path: &Path, opt: &ReadOptions) -> Result<Trace> {
     let mut buf = Vec::new();
     let mut lineno = 0usize;
     loop {
-        let (n, long) = read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(|e| {
-            EngineError::bad_input(&name, lineno + 1, format!("cannot be read: {e}"))
-        })?;
+        let (n, long) =
+            crate::engine::text::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(
+                |e| EngineError::bad_input(&name, lineno + 1, format!("cannot be read: {e}")),
+            )?;
         if n == 0 {
             break;
         }
@@ -705,9 +674,10 @@ pub fn read_access_log(path: &Path) -> Result<Vec<FileAccess>> {
     let mut buf = Vec::new();
     let mut lineno = 0usize;
     loop {
-        let (n, long) = read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(|e| {
-            EngineError::bad_input(&name, lineno + 1, format!("cannot be read: {e}"))
-        })?;
+        let (n, long) =
+            crate::engine::text::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(
+                |e| EngineError::bad_input(&name, lineno + 1, format!("cannot be read: {e}")),
+            )?;
         if n == 0 {
             break;
         }

@@ -110,7 +110,15 @@ pub struct ReadSummary {
     pub encoding: String,
     /// How it was decided.
     pub encoding_note: String,
+    /// Lines of a log in another encoding that were valid UTF-8 and read as UTF-8 (a log
+    /// with lines appended from elsewhere; decided per line).
+    #[serde(default)]
+    pub utf8_lines: u64,
 }
+
+/// The longest line a log may have; a longer one is a bad line (read no further than this,
+/// so one 51 MB "query" no longer costs gigabytes downstream).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Reads the file at `path` record by record into `sink`.
 pub fn read_file(
@@ -267,13 +275,13 @@ fn read_stream(
     loop {
         // The field slices borrow this line only: recycle the allocation, not the borrows.
         let mut fields: Vec<&str> = recycle(std::mem::take(&mut store));
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| EngineError::BadInput {
-                location: format!("{name}:{}", s.lines + 1),
-                reason: format!("read error: {e}"),
-            })?;
+        let (n, long) =
+            crate::engine::text::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(
+                |e| EngineError::BadInput {
+                    location: format!("{name}:{}", s.lines + 1),
+                    reason: format!("read error: {e}"),
+                },
+            )?;
         if n == 0 {
             break;
         }
@@ -287,10 +295,16 @@ fn read_stream(
             };
             tick.tick(f.min(1.0), &format!("{} lines", s.lines))?;
         }
-        let mut line: &[u8] = &buf;
-        if line.last() == Some(&b'\n') {
-            line = &line[..line.len() - 1];
+        if long {
+            bad(
+                &mut s,
+                cfg,
+                name,
+                format!("longer than {MAX_LINE_BYTES} bytes: not a log line"),
+            )?;
+            continue;
         }
+        let mut line: &[u8] = &buf;
         if line.last() == Some(&b'\r') {
             line = &line[..line.len() - 1];
         }
@@ -316,6 +330,12 @@ fn read_stream(
                     continue;
                 }
             }
+        } else if let Ok(t) = std::str::from_utf8(line) {
+            // A log in GB18030 (or another legacy encoding) with UTF-8 lines in it: whole
+            // non-ASCII Chinese lines in GB18030 are almost never valid UTF-8, so a line that
+            // is was written as UTF-8 (read as GB18030 it turned 天网 into 澶╃綉).
+            s.utf8_lines += 1;
+            t
         } else {
             match enc.decode_without_bom_handling_and_without_replacement(line) {
                 Some(t) => {

@@ -21,6 +21,38 @@ use std::path::Path;
 
 use crate::engine::error::{EngineError, Result};
 
+/// Read one line into `buf` (without its `\n`), keeping at most `cap` bytes of it: returns
+/// (bytes consumed, whether the line was longer). 0 consumed: the end of the input.
+pub fn read_line_capped(
+    r: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<(usize, bool)> {
+    buf.clear();
+    let (mut used, mut long) = (0usize, false);
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((used, long));
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let body = &chunk[..if done { take - 1 } else { take }];
+        let room = cap.saturating_sub(buf.len());
+        if body.len() > room {
+            long = true;
+        }
+        buf.extend_from_slice(&body[..body.len().min(room)]);
+        r.consume(take);
+        used += take;
+        if done {
+            return Ok((used, long));
+        }
+    }
+}
+
 /// A UTF-8 text file the user named with `flag`, read whole: a folder, a missing file or a
 /// byte that is not UTF-8 is the user's error naming the file (and then `file:line` and
 /// the byte in that line), never "stream did not contain valid UTF-8".

@@ -362,3 +362,74 @@ fn a_word_longer_than_an_index_term_is_left_out_and_said() {
     ));
     assert_eq!(s["total_hits"], 1);
 }
+
+// ---- classify ----
+
+#[test]
+fn a_training_file_without_one_valid_line_names_the_file_and_its_first_bad_lines() {
+    let d = scratch("train");
+    let train = write(&d, "train.txt", "hello world\nno tab here\n\tA\n");
+    let test = write(&d, "test.txt", "北京 天气\tA\n");
+    let err = refused(
+        &["classify", "--train", &train, "--test", &test],
+        &[
+            &train,
+            &format!("{train}:1: no tab"),
+            &format!("{train}:2"),
+            &format!("{train}:3"),
+        ],
+    );
+    assert_eq!(err.matches("invalid parameter").count(), 0, "{err}");
+    let empty = write(&d, "empty.txt", "\n\n");
+    refused(&["classify", "--train", &empty, "--test", &test], &[&empty]);
+}
+
+#[test]
+fn scut_with_a_class_the_training_set_lacks_reads_back_and_stores() {
+    let d = scratch("scut");
+    let train = write(
+        &d,
+        "train.txt",
+        "北京 天气\tA\n上海 天气\tA\n广州 天气\tA\n",
+    );
+    let test = write(&d, "test.txt", "北京 天气\tA\n上海 天气\tB\n");
+    let doc = write(&d, "doc.txt", "北京\n");
+    let ws = d.join("w.tianwang");
+    for (i, model) in ["knn", "nb", "nb-bernoulli", "rocchio", "tree", "svm"]
+        .iter()
+        .enumerate()
+    {
+        let args = [
+            "classify",
+            "--train",
+            &train,
+            "--test",
+            &test,
+            "--threshold",
+            "scut",
+            "--model",
+            model,
+            "--json",
+        ];
+        ok_json(&run_within(&args, 60));
+        let mut logged = vec!["--workspace", path_str(&ws)];
+        logged.extend_from_slice(&args);
+        logged.extend_from_slice(&["--save", model]);
+        ok_json(&run_within(&logged, 60));
+        // The stored model decodes (an NB log prior of −∞ was stored as null).
+        let id = (i + 1).to_string();
+        ok_json(&run_within(
+            &[
+                "--workspace",
+                path_str(&ws),
+                "classify",
+                "predict",
+                "--model-id",
+                &id,
+                &doc,
+                "--json",
+            ],
+            60,
+        ));
+    }
+}

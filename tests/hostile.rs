@@ -433,3 +433,105 @@ fn scut_with_a_class_the_training_set_lacks_reads_back_and_stores() {
         ));
     }
 }
+
+// ---- file names ----
+
+#[cfg(unix)]
+#[test]
+fn file_names_that_are_not_utf8_keep_their_identity_and_are_said() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = scratch("names");
+    let dir = d.join("docs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text_a = "北京大学图书馆今天开放，欢迎读者前来借阅图书和期刊。";
+    let text_b = "清华大学举办运动会，学生们积极参加各项比赛活动。";
+    for (name, text) in [(&b"n\xff.txt"[..], text_a), (&b"n\xfe.txt"[..], text_b)] {
+        std::fs::write(dir.join(std::ffi::OsStr::from_bytes(name)), text).unwrap();
+    }
+    // dedup: two documents, not one `''`, and a warning for each name.
+    let o = run_within(&["dedup", "--dir", path_str(&dir), "--json"], 60);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let v = ok_json(&o);
+    assert_eq!(v["docs"], 2, "{v}");
+    assert_eq!(err.matches("not UTF-8").count(), 2, "{err}");
+    // index build --dir: two keys, said in `skipped`.
+    let ix = d.join("ix");
+    let v = ok_json(&run_within(
+        &[
+            "index",
+            "build",
+            "--dir",
+            path_str(&dir),
+            "--out",
+            path_str(&ix),
+            "--json",
+        ],
+        60,
+    ));
+    assert_eq!(v["docs"], 2, "{v}");
+    assert_eq!(
+        v["skipped"].to_string().matches("not UTF-8").count(),
+        2,
+        "{v}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_broken_link_in_a_dedup_folder_is_said() {
+    let d = scratch("link");
+    let dir = d.join("docs");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.txt"), "北京大学图书馆今天开放。").unwrap();
+    std::fs::write(dir.join("b.txt"), "清华大学举办运动会。").unwrap();
+    std::os::unix::fs::symlink(d.join("gone.txt"), dir.join("c.txt")).unwrap();
+    let o = run_within(&["dedup", "--dir", path_str(&dir), "--json"], 60);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("c.txt") && err.contains("broken link"),
+        "{err}"
+    );
+}
+
+// ---- rank ----
+
+#[test]
+fn rank_eval_depth_0_and_non_utf8_inputs_name_the_flag_or_line() {
+    let d = scratch("rank");
+    let qrels = write(&d, "q.txt", "1 0 a 1\n");
+    let run = write(&d, "r.txt", "1 Q0 a 1 1.0 x\n");
+    let tsv = write(&d, "t.tsv", "北京大学\t1\n");
+    let ix = d.join("ix");
+    let o = run_within(
+        &["index", "build", "--tsv", &tsv, "--out", path_str(&ix)],
+        60,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let queries = write(&d, "queries.txt", "1\t北京\n");
+    refused(
+        &[
+            "rank",
+            "eval",
+            "--index",
+            path_str(&ix),
+            "--queries",
+            &queries,
+            "--qrels",
+            &qrels,
+            "--depth",
+            "0",
+        ],
+        &["--depth"],
+    );
+    let bad = write(&d, "bad.txt", b"1 0 a 1\n1 0 \xff 1\n");
+    refused(
+        &["rank", "eval", "--run", &run, "--qrels", &bad],
+        &[&format!("{bad}:2"), "UTF-8"],
+    );
+    let graph = write(&d, "g.txt", b"0 1\n1 \xfe\n");
+    refused(
+        &["rank", "pagerank", "--graph", &graph],
+        &[&format!("{graph}:2"), "UTF-8"],
+    );
+}

@@ -264,6 +264,14 @@ impl Stream {
             }
             Stream::Dir(files) => {
                 let chunk: Vec<PathBuf> = files.take(n).collect();
+                for p in &chunk {
+                    if let (key, true) = crate::engine::text::file_key(p) {
+                        skipped.push(format!(
+                            "{}: read; the name is not UTF-8, so its document is keyed `{key}`",
+                            p.display()
+                        ));
+                    }
+                }
                 let (docs, errs) = source::read_files(&chunk);
                 out.extend(docs);
                 skipped.extend(errs);

@@ -192,7 +192,8 @@ pub struct Meta {
     pub peak_buffer_bytes: u64,
     /// For a workspace build: the newest snapshot id then (a re-crawl makes the index stale).
     pub workspace_snapshot: Option<i64>,
-    /// Files that could not be read (`file: reason`).
+    /// Files that could not be read, and what else the reader said of a file: a name that
+    /// is not UTF-8 and its key, a word too long to index (`file: reason`).
     pub skipped: Vec<String>,
     /// Where the postings were grouped (native for indexes built before engines existed).
     #[serde(default)]

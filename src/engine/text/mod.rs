@@ -1,7 +1,8 @@
 //! Text: which encoding a page is in ([`encoding`]), how Chinese text is cut into words
 //! ([`segment`]), and how close an extracted text is to the truth ([`metric`]). The DocView
 //! cleaner ([`crate::engine::docview`]) builds on all three. [`read_utf8`] reads a text
-//! file the user names, saying which line is not UTF-8.
+//! file the user names, saying which line is not UTF-8; [`file_key`] names a file by its stem
+//! without losing it when the name is not UTF-8.
 //!
 //! ```
 //! let d = tempfile::tempdir().unwrap();
@@ -89,4 +90,24 @@ pub fn read_utf8(path: &Path, flag: &str) -> Result<String> {
             },
         )
     })
+}
+
+/// A file's stem as a document key that keeps its identity: the stem itself when it is UTF-8;
+/// else its lossy form (`\u{FFFD}` for the bytes that are not) followed by `~` and a hash of
+/// the name's bytes, so two names differing only there stay two keys (issue 29: they became
+/// one `''`). The flag says the key is not the name, for the caller to report.
+pub fn file_key(path: &Path) -> (String, bool) {
+    let stem = path.file_stem().unwrap_or_default();
+    match stem.to_str() {
+        Some(s) => (s.to_string(), false),
+        None => {
+            let h = stem
+                .as_encoded_bytes()
+                .iter()
+                .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+                });
+            (format!("{}~{:08x}", stem.to_string_lossy(), h as u32), true)
+        }
+    }
 }

@@ -263,13 +263,31 @@ pub(crate) fn open_input(path: &Path, flag: &str) -> Result<std::fs::File> {
 /// Read a trace file, streamed line by line. Bad lines of a lines or CSV trace are errors
 /// naming `file:line`; a SogouQ log is read by [`read_sogouq`].
 pub fn read_file(path: &Path, opt: &ReadOptions) -> Result<Trace> {
+    if opt.format == Format::Sogouq {
+        return read_sogouq(path, opt);
+    }
+    let reader = std::io::BufReader::with_capacity(1 << 16, open_input(path, "--trace")?);
+    read_from(&path.display().to_string(), reader, opt)
+}
+
+/// A lines or CSV trace from `reader` (`name` stands for its file in messages); a SogouQ
+/// log is read from a file only ([`read_sogouq`]).
+pub fn read_from(
+    name: &str,
+    mut reader: impl std::io::BufRead,
+    opt: &ReadOptions,
+) -> Result<Trace> {
     let csv = match opt.format {
-        Format::Sogouq => return read_sogouq(path, opt),
+        Format::Sogouq => {
+            return Err(EngineError::invalid(
+                "--format",
+                "a SogouQ trace is read from its file",
+            ));
+        }
         Format::Lines => false,
         Format::Csv => true,
     };
-    let mut reader = std::io::BufReader::with_capacity(1 << 16, open_input(path, "--trace")?);
-    let name = path.display().to_string();
+    let name = name.to_string();
     let mut inter = Interner::default();
     let mut reqs = Vec::new();
     let mut buf = Vec::new();
@@ -668,8 +686,15 @@ pub struct FileAccess {
 /// executor wrote; the index lab writes it with `tianwang index … --access-log`. Streamed;
 /// a bad line (a field missing or out of range, a read past 2⁶⁴) is an error naming it.
 pub fn read_access_log(path: &Path) -> Result<Vec<FileAccess>> {
-    let mut reader = std::io::BufReader::with_capacity(1 << 16, open_input(path, "--access-log")?);
-    let name = path.display().to_string();
+    let reader = std::io::BufReader::with_capacity(1 << 16, open_input(path, "--access-log")?);
+    read_access_log_from(&path.display().to_string(), reader)
+}
+
+/// [`read_access_log`] from `reader` (`name` stands for its file in messages).
+pub fn read_access_log_from(
+    name: &str,
+    mut reader: impl std::io::BufRead,
+) -> Result<Vec<FileAccess>> {
     let mut out = Vec::new();
     let mut buf = Vec::new();
     let mut lineno = 0usize;

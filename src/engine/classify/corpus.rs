@@ -112,6 +112,17 @@ fn class_file(file: &Path) -> Result<Option<Vec<String>>> {
 pub fn read_tsv(file: &Path, strict: bool) -> Result<Corpus> {
     let bytes = read_bytes(file)?;
     let class_names = class_file(file)?;
+    parse_tsv(file, &bytes, class_names, strict)
+}
+
+/// [`read_tsv`] over `bytes` already read (`file` names them; `class_names` is its
+/// `class.txt`).
+pub fn parse_tsv(
+    file: &Path,
+    bytes: &[u8],
+    class_names: Option<Vec<String>>,
+    strict: bool,
+) -> Result<Corpus> {
     let mut corpus = Corpus {
         class_names: class_names.clone(),
         ..Corpus::default()
@@ -291,7 +302,12 @@ fn field<'a>(rec: &'a str, tag: &str) -> Option<&'a str> {
 
 /// Reads SogouCS `<doc>` records (UTF-8 or GB18030).
 pub fn read_sogou(file: &Path, strict: bool) -> Result<Corpus> {
-    let text = decode_text(&read_bytes(file)?);
+    parse_sogou(file, &read_bytes(file)?, strict)
+}
+
+/// [`read_sogou`] over `bytes` already read (`file` names them).
+pub fn parse_sogou(file: &Path, bytes: &[u8], strict: bool) -> Result<Corpus> {
+    let text = decode_text(bytes);
     let mut corpus = Corpus::default();
     let mut pos = 0;
     // Lines counted as the records pass (counting from the start each time was quadratic).

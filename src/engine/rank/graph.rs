@@ -258,6 +258,19 @@ fn parse_header_format(text: &str, name: &str) -> Result<Graph> {
     if n > u32::MAX as usize {
         return Err(EngineError::bad_input(name, hl, "more nodes than u32 ids"));
     }
+    // The counts size allocations: check them against the bytes that must hold their lines
+    // (`id url` and `src dst` take at least 4 bytes each) before anything is allocated.
+    let room = text.len() / 4;
+    if n > room || m > room {
+        return Err(EngineError::bad_input(
+            name,
+            hl,
+            format!(
+                "header promises {n} nodes and {m} edges, more lines than the file's {} bytes hold",
+                text.len()
+            ),
+        ));
+    }
     let mut urls: Vec<Option<String>> = vec![None; n];
     let mut seen_ids = 0usize;
     let parse_id = |tok: &str, line: usize| -> Result<u32> {

@@ -300,11 +300,11 @@ fn compare_links_and_evaluation_tabs() {
 }
 
 /// Frame times while the index builds (issue 15: the GUI stays at 60 fps): the build is a job
-/// on its own thread, so the UI thread's frames stay short while it runs. Measured, not
-/// asserted against a clock (CI machines vary): `cargo test --test gui_search -- --ignored
-/// frame_times_while_building --nocapture` prints the frame count and the slowest frames.
+/// on its own thread, so the UI thread's frames stay short while it runs. Asserted with a
+/// generous bound (CI machines vary and share their cores: a median under 100 ms and a 95th
+/// percentile under 500 ms, where a frame that waited on the build would take seconds);
+/// `--nocapture` prints the frame count and the slowest frames.
 #[test]
-#[ignore]
 fn frame_times_while_building() {
     let d = tempfile::tempdir().unwrap();
     let path = sample_workspace(d.path(), false);
@@ -332,4 +332,6 @@ fn frame_times_while_building() {
         frames[n - 1]
     );
     assert!(n > 10, "the build finished within {n} frames");
+    assert!(p(0.5) < 100.0, "median frame {:.1} ms", p(0.5));
+    assert!(p(0.95) < 500.0, "95th percentile frame {:.1} ms", p(0.95));
 }

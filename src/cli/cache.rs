@@ -676,15 +676,20 @@ fn trace_cmd(a: &TraceArgs) -> anyhow::Result<()> {
         ViewArg::Io => trace::io_view(&log),
         ViewArg::Page => trace::page_view(&log, a.page_size)?,
     };
-    let mut out = String::with_capacity(t.len() * 12);
-    out.push_str("key,size\n");
-    for r in &t.reqs {
-        out.push_str(&format!("{},{}\n", r.id, r.size));
-    }
-    std::fs::write(&a.out, out).map_err(|e| EngineError::BadPath {
+    // Streamed to the file (the whole CSV was built in memory first).
+    let bad = |e: std::io::Error| EngineError::BadPath {
         path: a.out.clone(),
         reason: e.to_string(),
-    })?;
+    };
+    {
+        use std::io::Write as _;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&a.out).map_err(bad)?);
+        w.write_all(b"key,size\n").map_err(bad)?;
+        for r in &t.reqs {
+            writeln!(w, "{},{}", r.id, r.size).map_err(bad)?;
+        }
+        w.flush().map_err(bad)?;
+    }
     let st = t.stats();
     let v = json!({
         "view": if a.view == ViewArg::Io { "io" } else { "page" },

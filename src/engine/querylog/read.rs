@@ -723,7 +723,8 @@ pub fn parse_time(s: &str) -> std::result::Result<(i64, bool), String> {
             + num(&s[12..14], 0, 60, "second")? as i64;
         return Ok((days_from_civil(y, mo, d) * 86_400 + t, true));
     }
-    if b.len() >= 10 && b[4] == b'-' && b[7] == b'-' {
+    // (ASCII first: the fuzzer found `2003-03-1\u{80}…`, sliced inside a character.)
+    if b.len() >= 10 && b[..10].is_ascii() && b[4] == b'-' && b[7] == b'-' {
         let y = num(&s[0..4], 1970, 9999, "year")? as i64;
         let mo = num(&s[5..7], 1, 12, "month")?;
         let d = num(&s[8..10], 1, 31, "day")?;

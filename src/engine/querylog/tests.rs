@@ -515,3 +515,10 @@ fn an_import_killed_after_its_commit_is_logged_done() {
     let v: serde_json::Value = serde_json::from_str(&result).unwrap();
     assert_eq!(v["log_id"], out.log_id);
 }
+
+#[test]
+fn a_time_with_a_character_where_a_digit_belongs_is_refused_not_sliced() {
+    // Found by the fuzzer: the date form sliced inside the two-byte U+0080.
+    assert!(read::parse_time("2003-03-1\u{80}00:00:09").is_err());
+    assert!(read::parse_time("20030321\u{80}0000").is_err());
+}

@@ -242,6 +242,15 @@ fn a_folder_given_as_a_trace_or_log_says_so() {
 }
 
 #[test]
+fn a_folder_given_as_a_query_log_says_so() {
+    let d = scratch("qfolder");
+    refused(
+        &["querylog", "stats", path_str(&d), "--json"],
+        &["a folder", path_str(&d)],
+    );
+}
+
+#[test]
 fn a_trace_mixing_gb18030_and_utf8_lines_keeps_every_key() {
     let d = scratch("mixed");
     let mut bytes = encoding_rs::GB18030.encode("天网\n北大\n天网\n").0.to_vec();
@@ -472,6 +481,40 @@ fn file_names_that_are_not_utf8_keep_their_identity_and_are_said() {
     assert_eq!(
         v["skipped"].to_string().matches("not UTF-8").count(),
         2,
+        "{v}"
+    );
+}
+
+#[test]
+fn a_binary_file_in_a_text_folder_is_said_to_be_binary() {
+    let d = scratch("binary");
+    let dir = d.join("docs");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a.txt"),
+        "北京大学图书馆今天开放，欢迎读者前来借阅。",
+    )
+    .unwrap();
+    let mut blob = vec![0u8; 50_000];
+    blob[..4].copy_from_slice(b"\x7fELF");
+    std::fs::write(dir.join("b.txt"), &blob).unwrap();
+    let ix = d.join("ix");
+    let v = ok_json(&run_within(
+        &[
+            "index",
+            "build",
+            "--dir",
+            path_str(&dir),
+            "--out",
+            path_str(&ix),
+            "--json",
+        ],
+        60,
+    ));
+    assert_eq!(v["docs"], 1, "{v}");
+    let skipped = v["skipped"].to_string();
+    assert!(
+        skipped.contains("b.txt") && skipped.contains("binary file"),
         "{v}"
     );
 }

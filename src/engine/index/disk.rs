@@ -35,130 +35,24 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::codec::{self, Codec, Encoded};
 use crate::engine::error::{EngineError, Result};
 
+pub use super::generations::{
+    BUILD_LOCK, BuildLock, ReadLock, commit_generation, current_generation, hold_current,
+    new_generation,
+};
+pub use super::seal::{
+    FOOTER_LEN, has_footer, read_sealed, seal, unseal, verify_sealed, write_sealed,
+};
+
 /// The on-disk format's version; a reader refuses a newer one. Version 1 had no footers
 /// (still read, unverified); version 2 seals every file with [`FOOTER_LEN`] bytes.
 pub const FORMAT_VERSION: u32 = 2;
-
-/// Bytes of the footer that ends every file of a version-2 generation: `TWCK`, CRC-32 (LE).
-pub const FOOTER_LEN: usize = 8;
-const FOOTER_MAGIC: &[u8; 4] = b"TWCK";
-
-fn footer(crc: u32) -> [u8; FOOTER_LEN] {
-    let mut f = [0u8; FOOTER_LEN];
-    f[..4].copy_from_slice(FOOTER_MAGIC);
-    f[4..].copy_from_slice(&crc.to_le_bytes());
-    f
-}
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = flate2::Crc::new();
-    c.update(bytes);
-    c.sum()
-}
-
-/// Whether `bytes` end in a footer (not whether it matches).
-pub fn has_footer(bytes: &[u8]) -> bool {
-    bytes.len() >= FOOTER_LEN && &bytes[bytes.len() - FOOTER_LEN..][..4] == FOOTER_MAGIC
-}
-
-/// The body of a sealed file's bytes, its checksum verified; `path` names it in the error.
-pub fn unseal<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a [u8]> {
-    if !has_footer(bytes) {
-        return Err(EngineError::corrupt(
-            path,
-            "no checksum footer: the file is cut short or was not written by this program",
-        ));
-    }
-    let (body, foot) = bytes.split_at(bytes.len() - FOOTER_LEN);
-    let stored = u32::from_le_bytes([foot[4], foot[5], foot[6], foot[7]]);
-    if crc32(body) != stored {
-        return Err(EngineError::corrupt(
-            path,
-            "checksum mismatch: bytes were changed after the index was written",
-        ));
-    }
-    Ok(body)
-}
-
-/// A sealed file read whole, its checksum verified, without its footer.
-pub fn read_sealed(path: &Path) -> Result<Vec<u8>> {
-    let mut b = read(path)?;
-    let n = unseal(path, &b)?.len();
-    b.truncate(n);
-    Ok(b)
-}
-
-/// Verify a sealed file without holding it (read 1 MB at a time); returns its body's length.
-pub fn verify_sealed(path: &Path) -> Result<u64> {
-    use std::io::Read;
-    let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
-    let len = f.metadata().map_err(|e| io_err(path, e))?.len();
-    let body = len
-        .checked_sub(FOOTER_LEN as u64)
-        .ok_or_else(|| EngineError::corrupt(path, "no checksum footer: the file is cut short"))?;
-    let mut c = flate2::Crc::new();
-    let mut buf = vec![0u8; 1 << 20];
-    let mut left = body;
-    while left > 0 {
-        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
-        f.read_exact(&mut buf[..want])
-            .map_err(|e| io_err(path, e))?;
-        c.update(&buf[..want]);
-        left -= want as u64;
-    }
-    let mut foot = [0u8; FOOTER_LEN];
-    f.read_exact(&mut foot).map_err(|e| io_err(path, e))?;
-    if !has_footer(&foot) {
-        return Err(EngineError::corrupt(
-            path,
-            "no checksum footer: the file is cut short or was not written by this program",
-        ));
-    }
-    if u32::from_le_bytes([foot[4], foot[5], foot[6], foot[7]]) != c.sum() {
-        return Err(EngineError::corrupt(
-            path,
-            "checksum mismatch: bytes were changed after the index was written",
-        ));
-    }
-    Ok(body)
-}
-
-/// Append the footer to a file written unsealed (streamed: the file is not held in memory).
-pub fn seal(path: &Path) -> Result<()> {
-    use std::io::Read;
-    let mut f = std::fs::OpenOptions::new()
-        .read(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| io_err(path, e))?;
-    let mut c = flate2::Crc::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
-        if n == 0 {
-            break;
-        }
-        c.update(&buf[..n]);
-    }
-    f.write_all(&footer(c.sum())).map_err(|e| io_err(path, e))?;
-    f.sync_all().map_err(|e| io_err(path, e))
-}
-
-/// Write a whole file sealed with its footer, and flush it to disk.
-pub fn write_sealed(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
-    f.write_all(bytes).map_err(|e| io_err(path, e))?;
-    f.write_all(&footer(crc32(bytes)))
-        .map_err(|e| io_err(path, e))?;
-    f.sync_all().map_err(|e| io_err(path, e))
-}
 
 /// What a build writes about itself.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -581,173 +475,6 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     f.sync_all().map_err(|e| io_err(path, e))
 }
 
-/// The generation `CURRENT` names in `dir`, if any.
-pub fn current_generation(dir: &Path) -> Result<Option<PathBuf>> {
-    use std::io::Read;
-    let cur = dir.join("CURRENT");
-    // A generation's name is short: read no more than a page of whatever is there.
-    let mut head = Vec::new();
-    let got = std::fs::File::open(&cur).and_then(|f| f.take(4096).read_to_end(&mut head));
-    match got {
-        Ok(_) => {
-            let s = String::from_utf8_lossy(&head);
-            let name = s.trim();
-            if name.is_empty() || name.contains('/') || name.contains('\\') || name.contains("..") {
-                return Err(EngineError::corrupt(cur, "names no generation"));
-            }
-            Ok(Some(dir.join(name)))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_err(&cur, e)),
-    }
-}
-
-/// The lock file of an index folder that a build holds while it runs.
-pub const BUILD_LOCK: &str = "LOCK";
-/// The lock file of a generation that its readers hold shared.
-const READ_LOCK: &str = "LOCK";
-
-/// A build's hold on an index folder: one build at a time writes into it. Released on drop
-/// (and by the system when the process dies, so a killed build never leaves it locked).
-#[derive(Debug)]
-pub struct BuildLock {
-    _file: std::fs::File,
-}
-
-impl BuildLock {
-    /// Take the folder's build lock, creating the folder; another build holding it is the
-    /// user's error naming the lock file (exit 2).
-    pub fn acquire(dir: &Path) -> Result<BuildLock> {
-        std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
-        let path = dir.join(BUILD_LOCK);
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| io_err(&path, e))?;
-        match file.try_lock() {
-            Ok(()) => Ok(BuildLock { _file: file }),
-            Err(std::fs::TryLockError::WouldBlock) => Err(EngineError::BadPath {
-                path,
-                reason: "another build of this index is running; wait for it to finish".into(),
-            }),
-            Err(std::fs::TryLockError::Error(e)) => Err(io_err(&path, e)),
-        }
-    }
-}
-
-/// A reader's shared hold on a generation: it is not removed while held.
-#[derive(Debug)]
-pub struct ReadLock {
-    _file: Option<std::fs::File>,
-}
-
-/// The generation `CURRENT` names, held for reading: a build that names another generation
-/// current meanwhile leaves this one in place until the hold is dropped. `None`: no index.
-pub fn hold_current(dir: &Path) -> Result<Option<(PathBuf, ReadLock)>> {
-    // A build may switch CURRENT and remove the old generation between our reading CURRENT
-    // and locking it; then the generation is gone and CURRENT names a newer one: try again.
-    for _ in 0..16 {
-        let Some(generation) = current_generation(dir)? else {
-            return Ok(None);
-        };
-        let lock_path = generation.join(READ_LOCK);
-        let file = match std::fs::File::open(&lock_path) {
-            Ok(f) => {
-                f.lock_shared().map_err(|e| io_err(&lock_path, e))?;
-                Some(f)
-            }
-            // A generation of format 1 has no lock file; a removed one has no meta either.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(io_err(&lock_path, e)),
-        };
-        if generation.join("meta.json").exists() {
-            return Ok(Some((generation, ReadLock { _file: file })));
-        }
-        if current_generation(dir)?.as_deref() == Some(generation.as_path()) {
-            return Err(EngineError::corrupt(
-                dir.join("CURRENT"),
-                format!(
-                    "names {}, which does not exist",
-                    generation
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default()
-                ),
-            ));
-        }
-    }
-    Err(EngineError::BadPath {
-        path: dir.to_path_buf(),
-        reason: "the index keeps changing while it is opened (builds in a loop?); try again".into(),
-    })
-}
-
-/// A fresh generation directory in `dir` (numbered after every existing one), with its read
-/// lock file. The caller holds the folder's [`BuildLock`].
-pub fn new_generation(dir: &Path) -> Result<PathBuf> {
-    std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
-    let mut next = 1u64;
-    for e in std::fs::read_dir(dir)
-        .map_err(|e| io_err(dir, e))?
-        .flatten()
-    {
-        if let Some(n) = e
-            .file_name()
-            .to_str()
-            .and_then(|s| s.strip_prefix("gen-"))
-            .and_then(|s| s.parse::<u64>().ok())
-        {
-            next = next.max(n.saturating_add(1));
-        }
-    }
-    let g = dir.join(format!("gen-{next}"));
-    std::fs::create_dir(&g).map_err(|e| io_err(&g, e))?;
-    let lock = g.join(READ_LOCK);
-    std::fs::File::create(&lock).map_err(|e| io_err(&lock, e))?;
-    Ok(g)
-}
-
-/// Name `generation` current (atomically), then remove every other generation, finished or
-/// left over from a killed build — but not one a reader holds ([`hold_current`]): that one
-/// goes with a later build.
-pub fn commit_generation(dir: &Path, generation: &Path) -> Result<()> {
-    let name = generation
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| EngineError::Internal("a generation without a name".into()))?;
-    let tmp = dir.join("CURRENT.tmp");
-    write_file(&tmp, name.as_bytes())?;
-    let cur = dir.join("CURRENT");
-    std::fs::rename(&tmp, &cur).map_err(|e| io_err(&cur, e))?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    for e in std::fs::read_dir(dir)
-        .map_err(|e| io_err(dir, e))?
-        .flatten()
-    {
-        let n = e.file_name();
-        let n = n.to_string_lossy();
-        if n.starts_with("gen-") && n != name {
-            // Held exclusively while it is removed, so a reader locking it meanwhile finds
-            // it gone and reads CURRENT again.
-            match std::fs::File::open(e.path().join(READ_LOCK)) {
-                Ok(f) => {
-                    if f.try_lock().is_ok() {
-                        let _ = std::fs::remove_dir_all(e.path());
-                    }
-                }
-                Err(_) => {
-                    let _ = std::fs::remove_dir_all(e.path());
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -788,32 +515,6 @@ mod tests {
     }
 
     #[test]
-    fn a_sealed_file_refuses_any_flipped_or_cut_byte() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("f.bin");
-        let body = b"posting blocks and more".to_vec();
-        write_sealed(&p, &body).unwrap();
-        assert_eq!(read_sealed(&p).unwrap(), body);
-        assert_eq!(verify_sealed(&p).unwrap(), body.len() as u64);
-        let good = std::fs::read(&p).unwrap();
-        for i in 0..good.len() {
-            let mut b = good.clone();
-            b[i] ^= 0x10;
-            std::fs::write(&p, &b).unwrap();
-            assert!(read_sealed(&p).is_err(), "flip at {i}");
-            assert!(verify_sealed(&p).is_err(), "flip at {i}");
-            std::fs::write(&p, &good[..i]).unwrap();
-            let e = read_sealed(&p).unwrap_err();
-            assert!(e.to_string().contains("f.bin"), "{e}");
-            assert!(verify_sealed(&p).is_err(), "cut at {i}");
-        }
-        // A file written unsealed and sealed afterwards reads the same.
-        std::fs::write(&p, &body).unwrap();
-        seal(&p).unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), good);
-    }
-
-    #[test]
     fn a_lexicon_claiming_more_terms_than_its_bytes_is_refused_before_allocating() {
         let mut b = b"TWLX".to_vec();
         b.extend_from_slice(&u64::MAX.to_le_bytes());
@@ -834,61 +535,5 @@ mod tests {
         let swapped = [terms[1].clone(), terms[0].clone()];
         write_lexicon(&p, &swapped).unwrap();
         assert!(read_lexicon(&p).is_err());
-    }
-
-    #[test]
-    fn a_second_build_of_one_folder_is_refused_naming_the_lock() {
-        let d = tempfile::tempdir().unwrap();
-        let first = BuildLock::acquire(d.path()).unwrap();
-        let e = BuildLock::acquire(d.path()).unwrap_err();
-        assert!(e.is_user_error());
-        assert!(e.to_string().contains("another build"), "{e}");
-        assert!(e.to_string().contains(BUILD_LOCK), "{e}");
-        drop(first);
-        BuildLock::acquire(d.path()).unwrap();
-    }
-
-    #[test]
-    fn a_held_generation_survives_a_newer_commit() {
-        let d = tempfile::tempdir().unwrap();
-        let g1 = new_generation(d.path()).unwrap();
-        std::fs::write(g1.join("meta.json"), "{}").unwrap();
-        commit_generation(d.path(), &g1).unwrap();
-        let (held, hold) = hold_current(d.path()).unwrap().unwrap();
-        assert_eq!(held, g1);
-        let g2 = new_generation(d.path()).unwrap();
-        std::fs::write(g2.join("meta.json"), "{}").unwrap();
-        commit_generation(d.path(), &g2).unwrap();
-        assert!(g1.exists(), "removed under its reader");
-        drop(hold);
-        let g3 = new_generation(d.path()).unwrap();
-        std::fs::write(g3.join("meta.json"), "{}").unwrap();
-        commit_generation(d.path(), &g3).unwrap();
-        assert!(!g1.exists() && !g2.exists());
-        assert_eq!(hold_current(d.path()).unwrap().unwrap().0, g3);
-    }
-
-    #[test]
-    fn current_naming_a_missing_generation_is_damage_naming_current() {
-        let d = tempfile::tempdir().unwrap();
-        std::fs::write(d.path().join("CURRENT"), "gen-9").unwrap();
-        let e = hold_current(d.path()).unwrap_err();
-        assert!(e.to_string().contains("CURRENT"), "{e}");
-        assert!(e.is_user_error());
-    }
-
-    #[test]
-    fn generations_commit_atomically() {
-        let d = tempfile::tempdir().unwrap();
-        assert!(current_generation(d.path()).unwrap().is_none());
-        let g1 = new_generation(d.path()).unwrap();
-        commit_generation(d.path(), &g1).unwrap();
-        let g2 = new_generation(d.path()).unwrap();
-        assert_ne!(g1, g2);
-        // A build that never committed leaves g1 current.
-        assert_eq!(current_generation(d.path()).unwrap().unwrap(), g1);
-        commit_generation(d.path(), &g2).unwrap();
-        assert_eq!(current_generation(d.path()).unwrap().unwrap(), g2);
-        assert!(!g1.exists());
     }
 }

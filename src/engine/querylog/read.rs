@@ -127,6 +127,12 @@ pub fn read_file(
     tick: &dyn Tick,
     sink: &mut dyn FnMut(&Record) -> Result<()>,
 ) -> Result<ReadSummary> {
+    if path.is_dir() {
+        return Err(EngineError::BadPath {
+            path: path.to_path_buf(),
+            reason: "a folder, not a log file".into(),
+        });
+    }
     let open = || {
         std::fs::File::open(path).map_err(|e| EngineError::BadPath {
             path: path.to_path_buf(),

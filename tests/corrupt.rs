@@ -112,8 +112,11 @@ const FILES: [&str; 5] = [
     "text.bin",
 ];
 
+/// A named way to damage a file's bytes.
+type Subtle = (&'static str, fn(&[u8]) -> Vec<u8>);
+
 /// Damage that keeps a file's size or shape: what a checksum must find.
-const SUBTLE: &[(&str, fn(&[u8]) -> Vec<u8>)] = &[
+const SUBTLE: &[Subtle] = &[
     ("one byte flipped in the middle", |b| {
         let mut v = b.to_vec();
         let i = v.len() / 2;

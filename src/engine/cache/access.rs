@@ -48,13 +48,13 @@ pub fn read_access_log_from(
     loop {
         let (n, long) =
             crate::engine::text::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(
-                |e| EngineError::bad_input(&name, lineno + 1, format!("cannot be read: {e}")),
+                |e| EngineError::bad_input(name, lineno + 1, format!("cannot be read: {e}")),
             )?;
         if n == 0 {
             break;
         }
         lineno += 1;
-        let bad = |reason: String| EngineError::bad_input(&name, lineno, reason);
+        let bad = |reason: String| EngineError::bad_input(name, lineno, reason);
         if long {
             return Err(bad(format!(
                 "a line longer than {MAX_LINE_BYTES} bytes: not an access log"

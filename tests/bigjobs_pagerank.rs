@@ -58,7 +58,7 @@ fn generated(n: usize, m: usize, seed: u64) -> Graph {
 fn hollins() -> Option<Graph> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/graph/hollins/hollins.dat");
     if !p.exists() {
-        eprintln!("skipping hollins: {} missing", p.display());
+        bigjobs_common::skip(&format!("hollins: {} missing", p.display()));
         return None;
     }
     Some(Graph::read_file(&p).unwrap())

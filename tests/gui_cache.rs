@@ -27,16 +27,21 @@ fn run_lru_and_fifo_and_see_the_curves_and_table_9_2() {
     wait_secs(&mut h, "the trace statistics", 60, |h| {
         h.query_by_label_contains("个不同对象").is_some()
     });
+    // Before any run: no curves, no cost rows, no Table 9-2 note — so what is asserted below
+    // can only come from the finished job (issue 29: assertions that held before it ended).
+    h.get_by_label("尚未运行：点“运行”或书中实验。");
+    assert_eq!(h.query_all_by_label("§9.10 [L3423]").count(), 0);
+    assert!(h.query_by_label_contains("菱形与方块：表 9-2").is_none());
     h.get_by_label("运行").click();
+    // Finished: one cost row per (policy, size), 2 × 6, each with the book's section.
     wait_secs(&mut h, "the cache-sim job", 120, |h| {
-        h.query_by_label("替换开销").is_some()
+        h.query_all_by_label("§9.10 [L3423]").count() == 12
     });
+    assert!(h.query_by_label("尚未运行：点“运行”或书中实验。").is_none());
     // The curves carry Table 9-2's points (the note under the plot says so) and the time plot.
     h.get_by_label_contains("菱形与方块：表 9-2");
     h.get_by_label_contains("命中率随时间");
-    // One cost row per (policy, size): 2 × 6, each with the book's section.
-    let book_rows = h.query_all_by_label("§9.10 [L3423]").count();
-    assert_eq!(book_rows, 12);
+    h.get_by_label("替换开销");
     // The stepper: FIFO and LRU with 3 slots on Belady's trace.
     h.get_by_label("到结尾").scroll_to_me();
     h.run();

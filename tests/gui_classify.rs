@@ -24,8 +24,7 @@ fn subset(src: &Path, dst: &Path, n: usize) {
 fn train_nb_then_open_a_confusion_cell() {
     let dir = Path::new(TITLES);
     if !dir.join("dev.txt").is_file() {
-        assert!(std::env::var_os("CI").is_none(), "{TITLES} missing");
-        eprintln!("skipped: {TITLES} missing");
+        common::skip(&format!("{TITLES} missing"));
         return;
     }
     let d = tempfile::tempdir().unwrap();

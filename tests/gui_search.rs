@@ -202,6 +202,39 @@ fn a_workspace_without_an_index_offers_to_build_one() {
     assert_eq!(h.query_all_by_label("网页快照").count(), 10);
 }
 
+#[test]
+fn a_damaged_index_is_refused_naming_its_file_and_the_banner_rebuilds_it() {
+    use tianwang::engine::index::generations::current_generation;
+    use tianwang::engine::index::job::default_out;
+    let d = tempfile::tempdir().unwrap();
+    let path = sample_workspace(d.path(), true);
+    let src = Source::Workspace {
+        path: Some(path.clone()),
+    };
+    let dir = default_out(&src, None).unwrap();
+    let postings = current_generation(&dir)
+        .unwrap()
+        .unwrap()
+        .join("postings.bin");
+    let mut bytes = std::fs::read(&postings).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x01;
+    std::fs::write(&postings, &bytes).unwrap();
+    let mut h = open_panel(&path);
+    // After the open finished: the banner says the index cannot be used and names the file.
+    wait_secs(&mut h, "the banner", 30, |h| {
+        h.query_by_label("索引无法使用。").is_some()
+    });
+    assert!(h.query_by_label_contains("postings.bin").is_some());
+    assert!(h.query_by_label_contains("个倒排项").is_none());
+    h.get_by_label("建立索引").click();
+    wait_secs(&mut h, "the index-build job", 300, |h| {
+        h.query_by_label_contains("个倒排项").is_some()
+    });
+    search(&mut h, "学生");
+    assert_eq!(h.query_all_by_label("网页快照").count(), 10);
+}
+
 /// Docs figures: `TIANWANG_SCREENSHOTS=DIR cargo test --test gui_search -- --ignored
 /// screenshots_when_asked` writes the results with a score breakdown and move markers, and the
 /// snapshot view, in Chinese and English, into DIR.
@@ -300,11 +333,11 @@ fn compare_links_and_evaluation_tabs() {
 }
 
 /// Frame times while the index builds (issue 15: the GUI stays at 60 fps): the build is a job
-/// on its own thread, so the UI thread's frames stay short while it runs. Measured, not
-/// asserted against a clock (CI machines vary): `cargo test --test gui_search -- --ignored
-/// frame_times_while_building --nocapture` prints the frame count and the slowest frames.
+/// on its own thread, so the UI thread's frames stay short while it runs. Asserted with a
+/// generous bound (CI machines vary and share their cores: a median under 100 ms and a 95th
+/// percentile under 500 ms, where a frame that waited on the build would take seconds);
+/// `--nocapture` prints the frame count and the slowest frames.
 #[test]
-#[ignore]
 fn frame_times_while_building() {
     let d = tempfile::tempdir().unwrap();
     let path = sample_workspace(d.path(), false);
@@ -332,4 +365,6 @@ fn frame_times_while_building() {
         frames[n - 1]
     );
     assert!(n > 10, "the build finished within {n} frames");
+    assert!(p(0.5) < 100.0, "median frame {:.1} ms", p(0.5));
+    assert!(p(0.95) < 500.0, "95th percentile frame {:.1} ms", p(0.95));
 }

@@ -201,61 +201,100 @@ fn parse_warmup(s: Option<&str>) -> EngineResult<Warmup> {
     }
 }
 
-/// `zipf:alpha=0.8,objects=1000,...` or `ch9[:scale=0.1]`.
+/// `zipf:alpha=0.8,objects=1000,...` or `ch9[:scale=0.1]`. Every value is checked, not
+/// cast: counts are whole numbers in range, a key is given once, `scale` lies in
+/// [`trace::CH9_SCALE`]; anything else is exit 2 naming `--generate` and the key.
 pub fn parse_generate(s: &str) -> EngineResult<GenSpec> {
     let bad = |m: String| EngineError::invalid("--generate", m);
     let (kind, rest) = s.split_once(':').unwrap_or((s, ""));
-    let mut kv = std::collections::HashMap::new();
+    const KEYS: [&str; 8] = [
+        "alpha",
+        "objects",
+        "requests",
+        "seed",
+        "shift",
+        "scan_every",
+        "scan_len",
+        "scale",
+    ];
+    let mut kv: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (k, v) = part
             .split_once('=')
             .ok_or_else(|| bad(format!("`{part}`: expected key=value")))?;
-        let v: f64 = v
-            .trim()
-            .parse()
-            .map_err(|_| bad(format!("`{part}`: not a number")))?;
-        kv.insert(k.trim().to_string(), v);
-    }
-    let get = |k: &str| kv.get(k).copied();
-    let mut g = match kind.trim() {
-        "zipf" => GenSpec::default(),
-        "ch9" | "chapter9" => GenSpec::chapter9(get("scale").unwrap_or(1.0), 1),
-        other => return Err(bad(format!("unknown stream `{other}` (zipf, ch9)"))),
-    };
-    for k in kv.keys() {
-        if ![
-            "alpha",
-            "objects",
-            "requests",
-            "seed",
-            "shift",
-            "scan_every",
-            "scan_len",
-            "scale",
-        ]
-        .contains(&k.as_str())
-        {
-            return Err(bad(format!("unknown key `{k}`")));
+        let k = k.trim();
+        if !KEYS.contains(&k) {
+            return Err(bad(format!("unknown key `{k}` ({})", KEYS.join(", "))));
+        }
+        if kv.insert(k.to_string(), v.trim().to_string()).is_some() {
+            return Err(bad(format!("`{k}` given twice")));
         }
     }
-    if let Some(v) = get("alpha") {
+    let whole = |k: &str, lo: u64, hi: u64| -> EngineResult<Option<u64>> {
+        let Some(v) = kv.get(k) else {
+            return Ok(None);
+        };
+        // `1e6` is a whole number too.
+        let n = v
+            .parse::<u64>()
+            .ok()
+            .or_else(|| {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|f| f.is_finite() && *f >= 0.0 && f.fract() == 0.0 && *f < 1.9e19)
+                    .map(|f| f as u64)
+            })
+            .ok_or_else(|| bad(format!("{k}={v}: not a whole number")))?;
+        if n < lo || n > hi {
+            return Err(bad(format!("{k}={v}: give {lo} to {hi}")));
+        }
+        Ok(Some(n))
+    };
+    let real = |k: &str, lo: f64, hi: f64| -> EngineResult<Option<f64>> {
+        let Some(v) = kv.get(k) else {
+            return Ok(None);
+        };
+        match v.parse::<f64>() {
+            Ok(f) if f.is_finite() && f >= lo && f <= hi => Ok(Some(f)),
+            _ => Err(bad(format!("{k}={v}: give a number from {lo} to {hi}"))),
+        }
+    };
+    let max_objects = u64::from(trace::MAX_OBJECTS);
+    let mut g = match kind.trim() {
+        "zipf" => {
+            if kv.contains_key("scale") {
+                return Err(bad("`scale` is for ch9".into()));
+            }
+            GenSpec::default()
+        }
+        "ch9" | "chapter9" => {
+            let (lo, hi) = trace::CH9_SCALE;
+            let scale = real("scale", lo, hi)?.unwrap_or(1.0);
+            GenSpec::chapter9(scale, 1)
+        }
+        other => return Err(bad(format!("unknown stream `{other}` (zipf, ch9)"))),
+    };
+    if let Some(v) = real("alpha", 0.0, 100.0)? {
         g.alpha = v;
     }
-    if let Some(v) = get("objects") {
+    if let Some(v) = whole("objects", 1, max_objects)? {
         g.objects = v as u32;
     }
-    if let Some(v) = get("requests") {
-        g.requests = v as u64;
+    if let Some(v) = whole("requests", 1, trace::MAX_TRACE_REQUESTS)? {
+        g.requests = v;
     }
-    if let Some(v) = get("seed") {
-        g.seed = v as u64;
+    if let Some(v) = whole("seed", 0, u64::MAX)? {
+        g.seed = v;
     }
-    g.shift_every = get("shift").map(|v| v as u64).or(g.shift_every);
-    g.scan_every = get("scan_every").map(|v| v as u64).or(g.scan_every);
-    if let Some(v) = get("scan_len") {
+    g.shift_every = whole("shift", 1, u64::MAX)?.or(g.shift_every);
+    g.scan_every = whole("scan_every", 1, u64::MAX)?.or(g.scan_every);
+    if let Some(v) = whole("scan_len", 0, max_objects)? {
         g.scan_len = v as u32;
     }
-    g.validate().map_err(|e| bad(e.to_string()))?;
+    g.validate().map_err(|e| match e {
+        EngineError::InvalidParam { name, message } => bad(format!("{name}: {message}")),
+        other => other,
+    })?;
     Ok(g)
 }
 
@@ -306,7 +345,7 @@ fn source_of(a: &SourceArgs, workspace: Option<&std::path::Path>) -> EngineResul
         if !p.is_file() {
             return Err(EngineError::BadPath {
                 path: p.clone(),
-                reason: "no such file (--access-log)".into(),
+                reason: not_a_file(p, "--access-log"),
             });
         }
         if a.page_size == 0 {
@@ -320,8 +359,8 @@ fn source_of(a: &SourceArgs, workspace: Option<&std::path::Path>) -> EngineResul
     let path = a.trace.clone().unwrap_or_default();
     if !path.is_file() {
         return Err(EngineError::BadPath {
+            reason: not_a_file(&path, "--trace"),
             path,
-            reason: "no such file (--trace)".into(),
         });
     }
     if a.key_column == 0 || a.size_column == Some(0) {
@@ -344,6 +383,15 @@ fn source_of(a: &SourceArgs, workspace: Option<&std::path::Path>) -> EngineResul
             first_page_only: a.first_page_only,
         },
     })
+}
+
+/// Why `p` given with `flag` is not a file to read.
+fn not_a_file(p: &std::path::Path, flag: &str) -> String {
+    if p.is_dir() {
+        format!("a folder, not a file ({flag})")
+    } else {
+        format!("no such file ({flag})")
+    }
 }
 
 fn execute(cli: &Cli, params: CacheSimParams) -> anyhow::Result<SimReport> {
@@ -493,6 +541,9 @@ fn sim_cmd(cli: &Cli, a: &SimArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The most sizes one sweep runs (each is a full simulation of every policy).
+const MAX_POINTS: usize = 1000;
+
 fn sweep_cmd(cli: &Cli, a: &SweepArgs) -> anyhow::Result<()> {
     let source = source_of(&a.source, cli.workspace.as_deref())?;
     let policies = PolicyKind::parse_list(&a.policy, "--policy")?;
@@ -500,8 +551,20 @@ fn sweep_cmd(cli: &Cli, a: &SweepArgs) -> anyhow::Result<()> {
     let sizes = match &a.size {
         Some(s) => SizeSpec::parse_list(s, "--size")?,
         None => {
-            if a.points == 0 || a.min == 0 {
-                return Err(EngineError::invalid("--points/--min", "must be at least 1").into());
+            if a.points == 0 || a.points > MAX_POINTS {
+                return Err(
+                    EngineError::invalid("--points", format!("give 1 to {MAX_POINTS}")).into(),
+                );
+            }
+            if a.min == 0 {
+                return Err(EngineError::invalid("--min", "must be at least 1").into());
+            }
+            if let Some(max) = a.max.filter(|&m| m < a.min) {
+                return Err(EngineError::invalid(
+                    "--max",
+                    format!("{max} is below --min {}", a.min),
+                )
+                .into());
             }
             // Log-spaced up to the working set: load once to know it.
             let t = source.load()?;
@@ -586,10 +649,7 @@ fn trace_cmd(a: &TraceArgs) -> anyhow::Result<()> {
     let (log, replayed) = match (&a.index, &a.queries, &a.access_log) {
         (Some(dir), Some(qf), _) => {
             let ix = crate::engine::index::reader::Index::open(dir)?;
-            let text = std::fs::read_to_string(qf).map_err(|e| EngineError::BadPath {
-                path: qf.clone(),
-                reason: e.to_string(),
-            })?;
+            let text = crate::engine::text::read_utf8(qf, "--queries")?;
             let queries = crate::engine::cache::replay::read_queries(&text);
             if queries.is_empty() {
                 return Err(EngineError::invalid("--queries", "the file holds no query").into());
@@ -614,17 +674,22 @@ fn trace_cmd(a: &TraceArgs) -> anyhow::Result<()> {
     };
     let t = match a.view {
         ViewArg::Io => trace::io_view(&log),
-        ViewArg::Page => trace::page_view(&log, a.page_size),
+        ViewArg::Page => trace::page_view(&log, a.page_size)?,
     };
-    let mut out = String::with_capacity(t.len() * 12);
-    out.push_str("key,size\n");
-    for r in &t.reqs {
-        out.push_str(&format!("{},{}\n", r.id, r.size));
-    }
-    std::fs::write(&a.out, out).map_err(|e| EngineError::BadPath {
+    // Streamed to the file (the whole CSV was built in memory first).
+    let bad = |e: std::io::Error| EngineError::BadPath {
         path: a.out.clone(),
         reason: e.to_string(),
-    })?;
+    };
+    {
+        use std::io::Write as _;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&a.out).map_err(bad)?);
+        w.write_all(b"key,size\n").map_err(bad)?;
+        for r in &t.reqs {
+            writeln!(w, "{},{}", r.id, r.size).map_err(bad)?;
+        }
+        w.flush().map_err(bad)?;
+    }
     let st = t.stats();
     let v = json!({
         "view": if a.view == ViewArg::Io { "io" } else { "page" },

@@ -436,6 +436,9 @@ struct Prediction {
     explanation: crate::engine::classify::explain::Explanation,
 }
 
+/// The most text of one document `classify predict` tokenises.
+const MAX_PREDICT_BYTES: usize = 1 << 20;
+
 fn predict(p: &PredictArgs, workspace: &Option<PathBuf>) -> anyhow::Result<()> {
     let ws = open_workspace(workspace)?;
     if !p.url.is_empty() {
@@ -481,7 +484,23 @@ fn predict(p: &PredictArgs, workspace: &Option<PathBuf>) -> anyhow::Result<()> {
             vec![(f.display().to_string(), text)]
         };
         for (source, text) in docs {
-            let e = model.explain(&tok.tokens(&text), p.top);
+            // A document is classified on its first MAX_PREDICT_BYTES: one 50 MB line once
+            // took 2.1 GB in tokens; the cut is said, not silent.
+            let text = match text.len() > MAX_PREDICT_BYTES {
+                true => {
+                    let mut cut = MAX_PREDICT_BYTES;
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    eprintln!(
+                        "warning: {source}: {} bytes; classified on its first {cut}",
+                        text.len()
+                    );
+                    &text[..cut]
+                }
+                false => &text[..],
+            };
+            let e = model.explain(&tok.tokens(text), p.top);
             out.push(Prediction {
                 source,
                 predicted: e.predicted.clone(),

@@ -234,6 +234,9 @@ pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
     } else {
         print_human(&v);
     }
+    for note in v["notes"].as_array().into_iter().flatten() {
+        eprintln!("warning: {}", note.as_str().unwrap_or_default());
+    }
     if let Some(first) = v["errors"].as_array().and_then(|e| e.first()) {
         let n = v["errors"].as_array().map_or(0, Vec::len);
         return Err(EngineError::BadPath {

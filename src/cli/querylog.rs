@@ -271,6 +271,7 @@ pub fn contract_json(out: &StatsOutput, full: bool) -> Value {
         "bad_lines": bad,
         "encoding": out.read.as_ref().map(|r| r.encoding.clone()),
         "encoding_note": out.read.as_ref().map(|r| r.encoding_note.clone()),
+        "utf8_lines": out.read.as_ref().map(|r| r.utf8_lines),
         "requests": st.volume.requests,
         "distinct_queries": st.volume.distinct_queries,
         "distinct_users": st.volume.distinct_users,
@@ -371,6 +372,9 @@ fn print_human(out: &StatsOutput) {
             "{} lines, {} records, {} bad lines; encoding {} ({})",
             r.lines, r.records, r.bad.count, r.encoding, r.encoding_note
         );
+        if r.utf8_lines > 0 {
+            println!("  {} lines were UTF-8 and read as UTF-8", r.utf8_lines);
+        }
         for b in &r.bad.first {
             println!("  line {}: {}", b.line, b.reason);
         }

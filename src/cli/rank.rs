@@ -402,6 +402,9 @@ fn run_hits(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The most results of a query `rank eval --index` evaluates.
+const MAX_DEPTH: usize = 1_000_000;
+
 fn run_eval(a: &EvalArgs) -> anyhow::Result<()> {
     if a.runs.len() > 2 {
         return Err(EngineError::invalid("--run", "give one or two runs").into());
@@ -418,6 +421,9 @@ fn run_eval(a: &EvalArgs) -> anyhow::Result<()> {
         MetricArg::Rr => Metric::Rr,
     };
     let cfg = EvalConfig::new(a.at, gain, metric)?;
+    if a.depth == 0 || a.depth > MAX_DEPTH {
+        return Err(EngineError::invalid("--depth", format!("give 1 to {MAX_DEPTH}")).into());
+    }
     let qrels = eval::read_qrels(&a.qrels)?;
     let mut runs = Vec::new();
     if let (Some(dir), Some(qfile)) = (&a.index, &a.queries) {

@@ -14,8 +14,8 @@ pub use cli::*;
 
 /// Spark can run: the python the driver uses (`TIANWANG_SPARK_PYTHON`, else the venv
 /// `scale/setup.sh` makes) imports pyspark, and `java` runs. Otherwise the test says why it
-/// skips the Spark case — unless `TIANWANG_REQUIRE_SPARK=1` (scale/check.sh), where a missing
-/// Spark fails.
+/// skips the Spark case with a visible `SKIPPED:` line ([`skip`]) — unless
+/// `TIANWANG_REQUIRE_SPARK=1` (scale/check.sh) or `CI` is set, where a missing Spark fails.
 pub fn spark_ready() -> bool {
     let py = tianwang::engine::exec::spark::python();
     let ok = Command::new(&py)
@@ -29,10 +29,10 @@ pub fn spark_ready() -> bool {
             "TIANWANG_REQUIRE_SPARK=1 but {} has no pyspark or java is missing: run scale/setup.sh",
             py.display()
         );
-        eprintln!(
-            "SKIP Spark: no pyspark in {} or no java (run scale/setup.sh)",
+        skip(&format!(
+            "Spark: no pyspark in {} or no java (run scale/setup.sh)",
             py.display()
-        );
+        ));
     }
     ok
 }

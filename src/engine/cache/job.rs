@@ -61,13 +61,23 @@ impl TraceSource {
             TraceSource::File { path, options } => trace::read_file(path, options),
             TraceSource::Generated(spec) => {
                 spec.validate()?;
+                if spec.requests > trace::MAX_TRACE_REQUESTS {
+                    return Err(EngineError::invalid(
+                        "--generate",
+                        format!(
+                            "requests={}: a trace the simulator holds has at most {} requests",
+                            spec.requests,
+                            trace::MAX_TRACE_REQUESTS
+                        ),
+                    ));
+                }
                 Ok(trace::Generator::new(spec.clone()).into_trace())
             }
             TraceSource::AccessLog { path, page_size } => {
                 let log = trace::read_access_log(path)?;
                 Ok(match page_size {
                     None => trace::io_view(&log),
-                    Some(p) => trace::page_view(&log, *p),
+                    Some(p) => trace::page_view(&log, *p)?,
                 })
             }
             TraceSource::IndexReplay {
@@ -76,10 +86,7 @@ impl TraceSource {
                 page_size,
             } => {
                 let ix = crate::engine::index::reader::Index::open(index)?;
-                let text = std::fs::read_to_string(queries).map_err(|e| EngineError::BadPath {
-                    path: queries.clone(),
-                    reason: e.to_string(),
-                })?;
+                let text = crate::engine::text::read_utf8(queries, "--index-queries")?;
                 let qs = crate::engine::cache::replay::read_queries(&text);
                 if qs.is_empty() {
                     return Err(EngineError::invalid("--queries", "the file holds no query"));
@@ -87,7 +94,7 @@ impl TraceSource {
                 let log = crate::engine::cache::replay::replay(&ix, &qs)?.accesses;
                 let mut t = match page_size {
                     None => trace::io_view(&log),
-                    Some(p) => trace::page_view(&log, *p),
+                    Some(p) => trace::page_view(&log, *p)?,
                 };
                 t.source = format!("{} replayed on {}", queries.display(), index.display());
                 Ok(t)
@@ -141,6 +148,19 @@ impl CacheSimParams {
         }
         if self.config.sizes.is_empty() {
             return Err(EngineError::invalid("--size", "no size given"));
+        }
+        // Each size is a full simulation of every policy; each window a point of its series.
+        if self.config.sizes.len() > 1000 {
+            return Err(EngineError::invalid(
+                "--size",
+                format!("{} sizes: give at most 1000", self.config.sizes.len()),
+            ));
+        }
+        if self.config.windows > 10_000 {
+            return Err(EngineError::invalid(
+                "--windows",
+                format!("{}: give at most 10000", self.config.windows),
+            ));
         }
         if let TraceSource::Generated(g) = &self.source {
             g.validate()?;

@@ -84,19 +84,24 @@ impl Lirs {
         }
     }
 
-    /// The bottom LIR object of S becomes a resident HIR object at the end of Q.
-    fn demote_bottom_lir(&mut self) {
+    /// The bottom LIR object of S becomes a resident HIR object at the end of Q; false when
+    /// S holds no LIR object. S is pruned first: a HIR hit that turns LIR leaves HIR entries
+    /// at the bottom, and demoting one of those (a ghost) once sent `lir_units` below zero
+    /// and `cache sim --bytes --policy lirs` into an endless loop (issue 29).
+    fn demote_bottom_lir(&mut self) -> bool {
+        self.prune();
         let t = self.s.tail;
         if t == u32::MAX {
-            return;
+            return false;
         }
         self.s_links.remove(&mut self.s, t, 0);
         self.in_s.set(t, false);
         self.state.set(t, HIR);
-        self.lir_units -= self.size.get(t) as u64;
+        self.lir_units = self.lir_units.saturating_sub(self.size.get(t) as u64);
         self.q_links
             .push_head(&mut self.q, t, self.size.get(t) as u64);
         self.prune();
+        true
     }
 
     fn evict_front_of_q(&mut self) -> bool {
@@ -132,9 +137,7 @@ impl Policy for Lirs {
                     self.state.set(id, LIR);
                     self.lir_units += s;
                     self.s_push(id);
-                    while self.lir_units > self.lir_max {
-                        self.demote_bottom_lir();
-                    }
+                    while self.lir_units > self.lir_max && self.demote_bottom_lir() {}
                 } else {
                     self.s_push(id);
                     self.q_links.move_to_head(&mut self.q, id);
@@ -157,11 +160,8 @@ impl Policy for Lirs {
             return false;
         }
         while self.used + size > self.cap {
-            if !self.evict_front_of_q() {
-                self.demote_bottom_lir();
-                if self.q.is_empty() {
-                    break;
-                }
+            if !self.evict_front_of_q() && !self.demote_bottom_lir() {
+                break;
             }
         }
         self.used += size;
@@ -170,9 +170,7 @@ impl Policy for Lirs {
             self.state.set(id, LIR);
             self.lir_units += size;
             self.s_push(id);
-            while self.lir_units > self.lir_max {
-                self.demote_bottom_lir();
-            }
+            while self.lir_units > self.lir_max && self.demote_bottom_lir() {}
         } else {
             self.state.set(id, HIR);
             self.s_push(id);
@@ -205,6 +203,40 @@ impl Policy for Lirs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lirs_terminates_with_byte_sizes_on_the_seven_line_trace() {
+        // `k5,4096 k9,512 k16,1024 k16,4096 k1,1024 k14,4096 k1,512` at 4 KB looped forever.
+        let trace = [
+            (5, 4096),
+            (9, 512),
+            (16, 1024),
+            (16, 4096),
+            (1, 1024),
+            (14, 4096),
+            (1, 512),
+        ];
+        let mut l = Lirs::new(4096);
+        for &(id, size) in &trace {
+            l.access(id, size, u64::MAX);
+            assert!(l.used() <= 4096, "{}", l.used());
+        }
+    }
+
+    #[test]
+    fn lirs_keeps_its_books_on_random_byte_traces() {
+        let mut rng = crate::engine::rng::Rng::new(29);
+        for cap in [512u64, 2048, 4096, 65_536] {
+            let mut l = Lirs::new(cap);
+            for _ in 0..20_000 {
+                let id = rng.below(64) as u32;
+                let size = 1 + rng.below(8192) as u64;
+                l.access(id, size, u64::MAX);
+                assert!(l.used() <= cap, "cap {cap}: used {}", l.used());
+                assert!(l.lir_units <= l.used(), "cap {cap}");
+            }
+        }
+    }
 
     #[test]
     fn lirs_holds_its_capacity_and_resists_a_scan() {

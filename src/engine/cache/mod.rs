@@ -8,8 +8,8 @@
 //! - [`segmented`]: SLRU, 2Q, S3-FIFO; [`arc`]: ARC; [`lirs`]: LIRS;
 //! - [`sized`]: GD-SIZE1 (book §8.6.5), GDSF and Belady's OPT;
 //! - [`stack`]: LRU at every size in one pass (Mattson stack distances);
-//! - [`trace`]: trace files (lines, CSV, SogouQ), generated streams, the §8.6.3 I/O and
-//!   PAGE views of an inverted-file access log;
+//! - [`trace`]: trace files (lines, CSV, SogouQ), generated streams;
+//! - [`access`]: the §8.6.3 inverted-file access log and its I/O and PAGE views;
 //! - [`replay`]: that access log made by replaying queries through a real index's query path;
 //! - [`sim`]: many policies × many sizes in parallel, warm-up, the Table 9-2 data;
 //! - [`job`]: the `cache-sim` job (logged, cancellable) the CLI and the panel run.
@@ -27,6 +27,7 @@
 //! assert_eq!(hits, 4);
 //! ```
 
+pub mod access;
 pub mod arc;
 pub mod basic;
 pub mod job;

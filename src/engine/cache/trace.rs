@@ -27,6 +27,8 @@ use crate::engine::querylog::read::{BadLines, ReadConfig};
 use crate::engine::querylog::{self, Normalise};
 use crate::engine::rng::Rng;
 
+pub use super::access::{FileAccess, io_view, page_view, read_access_log, read_access_log_from};
+
 /// One request: a dense object id and the object's size in bytes (1 when unknown).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Req {
@@ -234,31 +236,96 @@ impl Default for ReadOptions {
     }
 }
 
-/// Read a trace file. Bad lines of a lines or CSV trace are errors naming `file:line`; a
-/// SogouQ log is read by [`read_sogouq`].
+/// The longest line a trace or access log may have: a key or record, not a document.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// A line of a trace as text: UTF-8 when it is, else GB18030 — decided per line, so a log
+/// with lines in both keeps every key (issue 29: a GB18030 file with UTF-8 lines appended).
+fn decode_line(line: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(line) {
+        Ok(s) => s.into(),
+        Err(_) => encoding_rs::GB18030.decode_without_bom_handling(line).0,
+    }
+}
+
+/// A file the user named with `flag`: it must exist and be a file (a folder says so).
+pub(crate) fn open_input(path: &Path, flag: &str) -> Result<std::fs::File> {
+    if path.is_dir() {
+        return Err(EngineError::BadPath {
+            path: path.to_path_buf(),
+            reason: format!("a folder, not a file ({flag})"),
+        });
+    }
+    std::fs::File::open(path).map_err(|e| EngineError::BadPath {
+        path: path.to_path_buf(),
+        reason: format!("{e} ({flag})"),
+    })
+}
+
+/// Read a trace file, streamed line by line. Bad lines of a lines or CSV trace are errors
+/// naming `file:line`; a SogouQ log is read by [`read_sogouq`].
 pub fn read_file(path: &Path, opt: &ReadOptions) -> Result<Trace> {
+    if opt.format == Format::Sogouq {
+        return read_sogouq(path, opt);
+    }
+    let reader = std::io::BufReader::with_capacity(1 << 16, open_input(path, "--trace")?);
+    read_from(&path.display().to_string(), reader, opt)
+}
+
+/// A lines or CSV trace from `reader` (`name` stands for its file in messages); a SogouQ
+/// log is read from a file only ([`read_sogouq`]).
+pub fn read_from(
+    name: &str,
+    mut reader: impl std::io::BufRead,
+    opt: &ReadOptions,
+) -> Result<Trace> {
     let csv = match opt.format {
-        Format::Sogouq => return read_sogouq(path, opt),
+        Format::Sogouq => {
+            return Err(EngineError::invalid(
+                "--format",
+                "a SogouQ trace is read from its file",
+            ));
+        }
         Format::Lines => false,
         Format::Csv => true,
     };
-    let bytes = std::fs::read(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })?;
-    let text: std::borrow::Cow<str> = match std::str::from_utf8(&bytes) {
-        Ok(s) => s.into(),
-        Err(_) => encoding_rs::GB18030.decode(&bytes).0,
-    };
-    let name = path.display().to_string();
+    let name = name.to_string();
     let mut inter = Interner::default();
     let mut reqs = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_end_matches('\r');
+    let mut buf = Vec::new();
+    let mut lineno = 0usize;
+    loop {
+        let (n, long) =
+            crate::engine::text::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(
+                |e| EngineError::bad_input(&name, lineno + 1, format!("cannot be read: {e}")),
+            )?;
+        if n == 0 {
+            break;
+        }
+        lineno += 1;
+        if long {
+            return Err(EngineError::bad_input(
+                &name,
+                lineno,
+                format!("a line longer than {MAX_LINE_BYTES} bytes: not a trace"),
+            ));
+        }
+        if reqs.len() as u64 >= MAX_TRACE_REQUESTS {
+            return Err(EngineError::bad_input(
+                &name,
+                lineno,
+                format!("more than {MAX_TRACE_REQUESTS} requests: too many to hold"),
+            ));
+        }
+        let mut raw: &[u8] = &buf;
+        if lineno == 1 {
+            raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+        }
+        let text = decode_line(raw);
+        let line = text.trim_end_matches('\r');
         if line.trim().is_empty() {
             continue;
         }
-        let lineno = i + 1;
         if !csv {
             reqs.push(Req {
                 id: inter.id(line.trim()),
@@ -282,7 +349,14 @@ pub fn read_file(path: &Path, opt: &ReadOptions) -> Result<Trace> {
             Some(c) => {
                 let raw = col(c, "size")?;
                 match raw.parse::<u64>() {
-                    Ok(v) => v.clamp(1, u32::MAX as u64) as u32,
+                    Ok(v) if v <= u64::from(u32::MAX) => (v as u32).max(1),
+                    Ok(v) => {
+                        return Err(EngineError::bad_input(
+                            &name,
+                            lineno,
+                            format!("size {v} is larger than an object can be (4 GB)"),
+                        ));
+                    }
                     Err(_) if reqs.is_empty() && lineno == 1 => continue, // header
                     Err(_) => {
                         return Err(EngineError::bad_input(
@@ -356,6 +430,16 @@ fn looks_like_header(fields: &[&str]) -> bool {
         .all(|f| !f.is_empty() && f.parse::<f64>().is_err())
 }
 
+/// The most objects a generated stream draws from (its CDF takes 12 bytes an object).
+pub const MAX_OBJECTS: u32 = 50_000_000;
+/// The most requests a generated stream runs (the benchmark streams them).
+pub const MAX_GENERATED: u64 = 10_000_000_000;
+/// The most requests a trace held in memory takes (8 bytes each): a file, a view of an
+/// access log, a generated stream loaded for the simulator.
+pub const MAX_TRACE_REQUESTS: u64 = 200_000_000;
+/// The range of `ch9:scale=` (1 = the book's log).
+pub const CH9_SCALE: (f64, f64) = (1e-3, 100.0);
+
 /// A generated stream: Zipf(α) over `objects` ids, optionally shifting the working set
 /// (ids offset by `objects` every `shift_every` requests), inserting scans of `scan_len`
 /// never-seen ids every `scan_every` requests, and mixing in a uniform tail: with
@@ -394,8 +478,23 @@ impl Default for GenSpec {
 
 impl GenSpec {
     pub fn validate(&self) -> Result<()> {
-        if self.objects == 0 {
-            return Err(EngineError::invalid("objects", "must be at least 1"));
+        if self.objects == 0 || self.objects > MAX_OBJECTS {
+            return Err(EngineError::invalid(
+                "objects",
+                format!("{}: give 1 to {MAX_OBJECTS}", self.objects),
+            ));
+        }
+        if self.tail_objects > MAX_OBJECTS {
+            return Err(EngineError::invalid(
+                "tail_objects",
+                format!("{}: give at most {MAX_OBJECTS}", self.tail_objects),
+            ));
+        }
+        if self.requests > MAX_GENERATED {
+            return Err(EngineError::invalid(
+                "requests",
+                format!("{}: give at most {MAX_GENERATED}", self.requests),
+            ));
         }
         if !(self.alpha >= 0.0 && self.alpha.is_finite()) {
             return Err(EngineError::invalid("alpha", "must be ≥ 0"));
@@ -420,7 +519,12 @@ impl GenSpec {
     /// 2.55×10⁵ ids the rest; fitted here so that LRU reproduces Table 9-2's LRU row within
     /// about ±0.01 (the book's log itself is not available).
     pub fn chapter9(scale: f64, seed: u64) -> GenSpec {
-        let scale = scale.clamp(1e-3, 100.0);
+        // (The CLI refuses a scale outside CH9_SCALE; this only keeps a caller's in range.)
+        let scale = if scale.is_finite() {
+            scale.clamp(CH9_SCALE.0, CH9_SCALE.1)
+        } else {
+            1.0
+        };
         GenSpec {
             objects: ((1_000_000.0 * scale) as u32).max(10),
             alpha: 1.5,
@@ -568,100 +672,6 @@ impl Iterator for Generator {
     }
 }
 
-/// One access of the query executor to the inverted file (§8.6.3 [L3102–L3104]): a term,
-/// the access type (document data, or the position-data block number), the file offset
-/// and the length read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileAccess {
-    pub term: u64,
-    pub access_type: u32,
-    pub offset: u64,
-    pub length: u32,
-}
-
-/// Read an access log: one access per line, `term access_type offset length` separated by
-/// tabs or spaces (`#` starts a comment). This is the record the book's instrumented
-/// executor wrote; the index lab writes it with `tianwang index … --access-log`.
-pub fn read_access_log(path: &Path) -> Result<Vec<FileAccess>> {
-    let text = std::fs::read_to_string(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })?;
-    let name = path.display().to_string();
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let num = |j: usize| -> Result<u64> {
-            f.get(j).and_then(|s| s.parse().ok()).ok_or_else(|| {
-                EngineError::bad_input(
-                    &name,
-                    i + 1,
-                    "expected `term access_type offset length` (four whole numbers)",
-                )
-            })
-        };
-        out.push(FileAccess {
-            term: num(0)?,
-            access_type: num(1)? as u32,
-            offset: num(2)?,
-            length: num(3)?.clamp(1, u32::MAX as u64) as u32,
-        });
-    }
-    Ok(out)
-}
-
-/// The I/O sequence: object = (term, access type), size = the length read [L3104].
-pub fn io_view(log: &[FileAccess]) -> Trace {
-    let mut inter: HashMap<(u64, u32), u32> = HashMap::new();
-    let reqs = log
-        .iter()
-        .map(|a| {
-            let n = inter.len() as u32;
-            Req {
-                id: *inter.entry((a.term, a.access_type)).or_insert(n),
-                size: a.length,
-            }
-        })
-        .collect();
-    Trace {
-        distinct: inter.len(),
-        reqs,
-        keys: Vec::new(),
-        source: "I/O sequence".into(),
-        ..Trace::default()
-    }
-}
-
-/// The PAGE sequence: each access becomes every fixed-size page overlapping
-/// [offset, offset + length) [L3104–L3106]; object = page number, size = page size.
-pub fn page_view(log: &[FileAccess], page_size: u32) -> Trace {
-    let ps = page_size.max(1) as u64;
-    let mut inter: HashMap<u64, u32> = HashMap::new();
-    let mut reqs = Vec::new();
-    for a in log {
-        let first = a.offset / ps;
-        let last = (a.offset + a.length as u64 - 1) / ps;
-        for page in first..=last {
-            let n = inter.len() as u32;
-            reqs.push(Req {
-                id: *inter.entry(page).or_insert(n),
-                size: page_size,
-            });
-        }
-    }
-    Trace {
-        distinct: inter.len(),
-        reqs,
-        keys: Vec::new(),
-        source: format!("PAGE sequence ({page_size} B pages)"),
-        ..Trace::default()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -699,37 +709,6 @@ mod tests {
         let t = Generator::new(spec).into_trace();
         assert_eq!(t.len(), 10_000);
         assert!(t.distinct > 100 + 900, "{}", t.distinct);
-    }
-
-    #[test]
-    fn io_and_page_views_follow_section_8_6_3() {
-        let log = [
-            FileAccess {
-                term: 7,
-                access_type: 0,
-                offset: 0,
-                length: 5000,
-            },
-            FileAccess {
-                term: 7,
-                access_type: 1,
-                offset: 5000,
-                length: 32768,
-            },
-            FileAccess {
-                term: 7,
-                access_type: 0,
-                offset: 0,
-                length: 5000,
-            },
-        ];
-        let io = io_view(&log);
-        assert_eq!((io.len(), io.distinct), (3, 2));
-        assert_eq!(io.reqs[1].size, 32768);
-        let page = page_view(&log, 4096);
-        // [0,5000) → pages 0,1; [5000,37768) → pages 1..=9; then 0,1 again.
-        assert_eq!(page.len(), 2 + 9 + 2);
-        assert_eq!(page.distinct, 10);
     }
 
     /// SogouQ through the query-log reader: the bracketed query (normalised), the page of

@@ -114,6 +114,17 @@ fn class_file(file: &Path) -> Result<Option<Vec<String>>> {
 pub fn read_tsv(file: &Path, strict: bool) -> Result<Corpus> {
     let bytes = read_bytes(file)?;
     let class_names = class_file(file)?;
+    parse_tsv(file, &bytes, class_names, strict)
+}
+
+/// [`read_tsv`] over `bytes` already read (`file` names them; `class_names` is its
+/// `class.txt`).
+pub fn parse_tsv(
+    file: &Path,
+    bytes: &[u8],
+    class_names: Option<Vec<String>>,
+    strict: bool,
+) -> Result<Corpus> {
     let mut corpus = Corpus {
         class_names: class_names.clone(),
         ..Corpus::default()
@@ -183,7 +194,34 @@ pub fn read_tsv(file: &Path, strict: bool) -> Result<Corpus> {
             location: format!("{}:{line_no}", file.display()),
         });
     }
-    Ok(corpus)
+    readable(corpus, file, "`text<TAB>label` line")
+}
+
+/// `corpus` when it holds a document; else the user's error naming `source` and its first
+/// bad records with why (issue 29: "no readable training documents" named neither).
+fn readable(corpus: Corpus, source: &Path, unit: &str) -> Result<Corpus> {
+    if !corpus.docs.is_empty() {
+        return Ok(corpus);
+    }
+    let reason = if corpus.skipped.is_empty() {
+        format!("no {unit} in it")
+    } else {
+        let first: Vec<String> = corpus
+            .skipped
+            .iter()
+            .take(3)
+            .map(|s| format!("{}: {}", s.location, s.reason))
+            .collect();
+        format!(
+            "no readable document: every {unit} is bad ({} skipped; first: {})",
+            corpus.skipped.len(),
+            first.join("; ")
+        )
+    };
+    Err(EngineError::BadInput {
+        location: source.display().to_string(),
+        reason,
+    })
 }
 
 /// Turns a non-`.txt` file's bytes into text (e.g. DocView's body text for `.html`).
@@ -238,7 +276,7 @@ pub fn read_folder(dir: &Path, other: Option<TextHook<'_>>, strict: bool) -> Res
             reason: "no class folders with documents".into(),
         });
     }
-    Ok(corpus)
+    readable(corpus, dir, "document of a class folder")
 }
 
 /// The SogouCS channel of a URL: the host label before `sohu.com`, else the first host label.
@@ -266,11 +304,22 @@ fn field<'a>(rec: &'a str, tag: &str) -> Option<&'a str> {
 
 /// Reads SogouCS `<doc>` records (UTF-8 or GB18030).
 pub fn read_sogou(file: &Path, strict: bool) -> Result<Corpus> {
-    let text = decode_text(&read_bytes(file)?);
+    parse_sogou(file, &read_bytes(file)?, strict)
+}
+
+/// [`read_sogou`] over `bytes` already read (`file` names them).
+pub fn parse_sogou(file: &Path, bytes: &[u8], strict: bool) -> Result<Corpus> {
+    let text = decode_text(bytes);
     let mut corpus = Corpus::default();
     let mut pos = 0;
+    // Lines counted as the records pass (counting from the start each time was quadratic).
+    let (mut counted, mut line_no) = (0usize, 1usize);
     while let Some(start) = text[pos..].find("<doc>").map(|i| i + pos) {
-        let line_no = text[..start].matches('\n').count() + 1;
+        line_no += text.as_bytes()[counted..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        counted = start;
         let Some(end) = text[start..].find("</doc>").map(|i| i + start) else {
             skip_or_fail(
                 strict,
@@ -319,7 +368,7 @@ pub fn read_sogou(file: &Path, strict: bool) -> Result<Corpus> {
             "no <doc> records",
         ));
     }
-    Ok(corpus)
+    readable(corpus, file, "<doc> record")
 }
 
 /// Picks the reader by what `path` is: a folder → [`read_folder`] (txt only), a file whose text

@@ -105,7 +105,8 @@ impl NaiveBayes {
                 if n > 0.0 && k > 0.0 {
                     (k / n).ln()
                 } else {
-                    f64::NEG_INFINITY
+                    // Finite, so a stored model's JSON reads back (−∞ became null).
+                    f64::MIN
                 }
             })
             .collect();

@@ -71,8 +71,11 @@ pub fn scut_thresholds(scores: &[Vec<f64>], truth: &[usize], n_classes: usize) -
                 .map(|(s, &t)| (s.get(c).copied().unwrap_or(f64::NEG_INFINITY), t == c))
                 .collect();
             let positives = col.iter().filter(|p| p.1).count();
+            // Thresholds are finite: a result (and a stored model) is JSON, where ±∞ became
+            // null and no longer read back (issue 29: SCut with a class that has no
+            // validation positives exited 1). f64::MAX is never exceeded by a finite score.
             if positives == 0 {
-                return f64::INFINITY;
+                return f64::MAX;
             }
             col.sort_by(|a, b| b.0.total_cmp(&a.0));
             let (mut tp, mut best_f1, mut best_i) = (0usize, -1.0f64, 0usize);
@@ -95,7 +98,7 @@ pub fn scut_thresholds(scores: &[Vec<f64>], truth: &[usize], n_classes: usize) -
             match col.get(best_i + 1) {
                 Some(&(next, _)) if next.is_finite() && s.is_finite() => (s + next) / 2.0,
                 _ if s.is_finite() => s - 1e-9 * s.abs().max(1.0),
-                _ => f64::NEG_INFINITY,
+                _ => f64::MIN,
             }
         })
         .collect()
@@ -180,10 +183,11 @@ mod tests {
         );
         assert_eq!(a, vec![vec![0], vec![0]]); // second: nothing passes → top-1 fallback (tie → class 0)
         // a class with no validation positives is never assigned by threshold
-        assert_eq!(
-            scut_thresholds(&rows, &[0, 0, 0, 0, 0], 2)[1],
-            f64::INFINITY
-        );
+        assert_eq!(scut_thresholds(&rows, &[0, 0, 0, 0, 0], 2)[1], f64::MAX);
+        // …and every threshold survives the JSON a result and a stored model are.
+        let b = scut_thresholds(&rows, &[0, 0, 0, 0, 0], 2);
+        let back: Vec<f64> = serde_json::from_str(&serde_json::to_string(&b).unwrap()).unwrap();
+        assert_eq!(back, b);
     }
 
     #[test]

@@ -54,6 +54,9 @@ pub struct Corpus {
     #[serde(skip)]
     pub truth: Option<Truth>,
     pub errors: Vec<FileError>,
+    /// What the reader changed and says (a file name that is not UTF-8 and its key).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -70,9 +73,19 @@ pub fn load_dir(dir: &Path, input: Input, clean: bool) -> Result<Corpus> {
         reason: e.to_string(),
     })?;
     let mut files: Vec<(String, std::path::PathBuf, bool)> = Vec::new();
+    let mut notes = Vec::new();
+    let mut broken = Vec::new();
     for entry in rd.flatten() {
         let path = entry.path();
         if !path.is_file() {
+            // A link whose target is gone is a file the user meant: say so (it was skipped
+            // without a word).
+            if path.is_symlink() && !path.exists() {
+                broken.push(FileError {
+                    file: path.display().to_string(),
+                    reason: "a broken link: its target does not exist".into(),
+                });
+            }
             continue;
         }
         let ext = path
@@ -87,11 +100,13 @@ pub fn load_dir(dir: &Path, input: Input, clean: bool) -> Result<Corpus> {
             Input::Html => html,
         };
         if wanted {
-            let name = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("")
-                .to_string();
+            let (name, lossy) = crate::engine::text::file_key(&path);
+            if lossy {
+                notes.push(format!(
+                    "{}: the name is not UTF-8; its document is called `{name}`",
+                    path.display()
+                ));
+            }
             files.push((name, path, html));
         }
     }
@@ -129,6 +144,8 @@ pub fn load_dir(dir: &Path, input: Input, clean: bool) -> Result<Corpus> {
     let mut corpus = Corpus {
         source: dir.display().to_string(),
         truth: read_truth(dir)?,
+        errors: broken,
+        notes,
         ..Corpus::default()
     };
     for r in loaded {
@@ -198,6 +215,7 @@ pub fn sample_web(clean: bool) -> Result<Corpus> {
         docs,
         truth: Some(truth),
         errors: Vec::new(),
+        notes: Vec::new(),
     })
 }
 
@@ -226,6 +244,7 @@ pub fn workspace(ws: &crate::engine::store::Workspace, clean: bool) -> Result<Co
         docs,
         truth: None,
         errors: Vec::new(),
+        notes: Vec::new(),
     })
 }
 
@@ -239,6 +258,7 @@ pub fn read_pages_corpus(path: &Path) -> Result<Corpus> {
             docs: super::on_engine::read_pages(path)?,
             truth: None,
             errors: Vec::new(),
+            notes: Vec::new(),
         })
     }
     #[cfg(not(feature = "bigjobs"))]

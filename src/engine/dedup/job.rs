@@ -86,12 +86,15 @@ impl DedupJob {
         let corpus = params.source.load(workspace)?;
         let names: Vec<String> = corpus.docs.iter().map(|d| d.name.clone()).collect();
         let errors = serde_json::to_value(&corpus.errors).unwrap_or(Value::Null);
+        // File names that are not UTF-8 and the keys they got (said, not silent).
+        let notes = json!(corpus.notes);
         if let Some(spec) = &params.sweep {
             let points = sweep(&corpus, methods[0], &params.config, spec, tick)?;
             return Ok((
                 json!({
                     "method": methods[0].name(), "docs": corpus.docs.len(), "sweep": spec.name,
                     "params": params.config.to_json(), "points": points, "errors": errors,
+                    "notes": notes,
                 }),
                 Vec::new(),
             ));
@@ -101,6 +104,7 @@ impl DedupJob {
             let (o, row) = &rows[0];
             let mut v = outcome_json(o, &names, &params.config);
             v["errors"] = errors;
+            v["notes"] = notes;
             v["engine"] = params.engine.engine.name().into();
             if let Some(s) = &row.scores {
                 v["scores"] = serde_json::to_value(s).unwrap_or(Value::Null);
@@ -122,6 +126,7 @@ impl DedupJob {
             "engine": params.engine.engine.name(),
             "book_table_7_3": super::eval::BOOK_TABLE_7_3.iter().map(|(m, f, r, p)| json!({"method": m, "found": f, "recall": r, "precision": p})).collect::<Vec<_>>(),
             "errors": errors,
+            "notes": notes,
         });
         Ok((v, details))
     }

@@ -91,6 +91,7 @@ impl Source {
                     docs: built.docs,
                     truth: Some(built.truth),
                     errors: Vec::new(),
+                    notes: Vec::new(),
                 })
             }
         }

@@ -106,7 +106,9 @@ pub fn session(cfg: &EngineConfig, spill_dir: &Path) -> Result<SessionContext> {
         source: e,
     })?;
     let runtime = RuntimeEnvBuilder::new()
-        .with_memory_pool(Arc::new(FairSpillPool::new(cfg.memory_mb << 20)))
+        .with_memory_pool(Arc::new(FairSpillPool::new(
+            cfg.memory_mb.saturating_mul(1 << 20),
+        )))
         .with_disk_manager_builder(
             DiskManagerBuilder::default()
                 .with_mode(DiskManagerMode::Directories(vec![spill_dir.to_path_buf()])),

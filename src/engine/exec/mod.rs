@@ -157,6 +157,7 @@ impl EngineConfig {
                 "at least 16 MB for the DataFusion memory pool",
             ));
         }
+        check_memory_mb("--pool-mb", self.memory_mb)?;
         Ok(())
     }
 
@@ -168,6 +169,28 @@ impl EngineConfig {
             std::thread::available_parallelism().map_or(2, |n| n.get())
         }
     }
+}
+
+/// This machine's memory in MB (Linux: `MemTotal` of /proc/meminfo), when it can be known.
+pub fn machine_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// A memory budget in MB from the user's `flag`: at least 1, and no more than the machine has
+/// (or 4 TB where that cannot be known), so a budget never sizes an allocation the machine
+/// refuses (an abort no error handler catches) nor overflows when shifted into bytes.
+pub fn check_memory_mb(flag: &str, mb: usize) -> Result<()> {
+    let most = machine_memory_mb().unwrap_or(4 << 20);
+    if mb == 0 || mb as u64 > most {
+        return Err(EngineError::invalid(
+            flag,
+            format!("{mb} MB: give 1 to {most} MB (this machine's memory)"),
+        ));
+    }
+    Ok(())
 }
 
 /// Run `plan` on the configured engine (DataFusion or Spark), its outputs in `out/<name>/`.
@@ -191,6 +214,15 @@ pub fn run_plan(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memory_budgets_beyond_the_machine_are_refused() {
+        assert!(check_memory_mb("--pool-mb", 0).is_err());
+        assert!(check_memory_mb("--pool-mb", 64).is_ok());
+        let e = check_memory_mb("--memory-mb", usize::MAX).unwrap_err();
+        assert!(e.to_string().contains("--memory-mb"), "{e}");
+        assert!(check_memory_mb("--pool-mb", 99_999_999_999).is_err());
+    }
 
     #[test]
     fn engine_names_round_trip() {

@@ -81,9 +81,7 @@ impl Default for IndexConfig {
 
 impl IndexConfig {
     pub fn validate(&self) -> Result<()> {
-        if self.memory_mb == 0 {
-            return Err(EngineError::invalid("--memory-mb", "must be at least 1"));
-        }
+        crate::engine::exec::check_memory_mb("--memory-mb", self.memory_mb)?;
         if self.batch_docs == 0 {
             return Err(EngineError::invalid("--batch-docs", "must be at least 1"));
         }
@@ -266,6 +264,14 @@ impl Stream {
             }
             Stream::Dir(files) => {
                 let chunk: Vec<PathBuf> = files.take(n).collect();
+                for p in &chunk {
+                    if let (key, true) = crate::engine::text::file_key(p) {
+                        skipped.push(format!(
+                            "{}: read; the name is not UTF-8, so its document is keyed `{key}`",
+                            p.display()
+                        ));
+                    }
+                }
                 let (docs, errs) = source::read_files(&chunk);
                 out.extend(docs);
                 skipped.extend(errs);
@@ -420,6 +426,18 @@ pub(crate) fn analyse_all(
             })?;
             ids.clear();
             for (t, p, w) in a.terms {
+                if t.len() > disk::MAX_TERM_BYTES {
+                    // An index term's length is 16 bits: leave the word out, and say so.
+                    if skipped.len() < 1000 {
+                        skipped.push(format!(
+                            "document {}: a word of {} bytes left out (an index term holds at most {} bytes)",
+                            a.info.key,
+                            t.len(),
+                            disk::MAX_TERM_BYTES
+                        ));
+                    }
+                    continue;
+                }
                 let id = match lexicon.get(&t) {
                     Some(&id) => id,
                     None => {
@@ -490,6 +508,9 @@ pub(crate) fn in_generation(
     ws_snapshot: Option<i64>,
     f: impl FnOnce(&Path) -> Result<Meta>,
 ) -> Result<Meta> {
+    // One build of a folder at a time: two would number, commit and remove each other's
+    // generations (issue 29: both exit 0 with CURRENT naming one that is gone).
+    let _lock = disk::BuildLock::acquire(out)?;
     let generation = disk::new_generation(out)?;
     match f(&generation) {
         Ok(mut meta) => {
@@ -497,7 +518,7 @@ pub(crate) fn in_generation(
             let meta_path = generation.join("meta.json");
             let written = serde_json::to_vec_pretty(&meta)
                 .map_err(internal)
-                .and_then(|j| disk::write_file(&meta_path, &j))
+                .and_then(|j| disk::write_sealed(&meta_path, &j))
                 .and_then(|()| disk::commit_generation(out, &generation));
             match written {
                 Ok(()) => Ok(meta),
@@ -564,9 +585,10 @@ impl RunSink {
         let text_path = generation.join("text.bin");
         let text_out = BufWriter::new(File::create(&text_path).map_err(|e| io_err(&text_path, e))?);
         let budget = cfg.memory_mb.saturating_mul(1 << 20);
-        // The book pre-allocates the batch's inversion memory [L2718–L2720]: the buffer is
-        // sized to the budget once (pages are only touched as they fill), and a run is written
-        // before a document would overflow it, so the buffer never grows past the budget.
+        // The book pre-allocates the batch's inversion memory [L2718–L2720]; here the buffer
+        // grows to the budget as it fills (a budget larger than the machine then fails only
+        // if the data needs it, with exit 2, instead of aborting at the start), and a run is
+        // written before a document would overflow it, so it never grows past the budget.
         let cap_entries = (budget / 5 * 3 / std::mem::size_of::<Entry>()).max(1);
         let cap_positions = (budget / 5 * 2 / 4).clamp(1, (u32::MAX / 2) as usize);
         Ok(RunSink {
@@ -574,11 +596,11 @@ impl RunSink {
             text_path,
             text_out,
             text_off: 0,
-            docs: Vec::with_capacity(total),
+            docs: Vec::with_capacity(total.min(1 << 20)),
             cap_entries,
             cap_positions,
-            entries: Vec::with_capacity(cap_entries),
-            positions: Vec::with_capacity(cap_positions),
+            entries: Vec::new(),
+            positions: Vec::new(),
             runs: Vec::new(),
             peak: 0,
             occurrences: 0,
@@ -615,13 +637,15 @@ impl DocSink for RunSink {
         self.docs.push(info);
         let need_pos: usize = d.terms.iter().map(|t| t.1.len()).sum();
         if !self.entries.is_empty()
-            && (self.entries.len() + d.terms.len() > self.entries.capacity()
-                || self.positions.len() + need_pos > self.positions.capacity())
+            && (self.entries.len() + d.terms.len() > self.cap_entries
+                || self.positions.len() + need_pos > self.cap_positions)
         {
             self.write_run()?;
-            self.entries = Vec::with_capacity(self.cap_entries);
-            self.positions = Vec::with_capacity(self.cap_positions);
+            self.entries.clear();
+            self.positions.clear();
         }
+        grow(&mut self.entries, d.terms.len(), self.cap_entries)?;
+        grow(&mut self.positions, need_pos, self.cap_positions)?;
         for (id, p, w) in d.terms {
             self.entries.push(Entry {
                 term: *id,
@@ -642,6 +666,25 @@ impl DocSink for RunSink {
     fn state(&self) -> String {
         format!("{} runs", self.runs.len())
     }
+}
+
+/// Room for `more` items in `v`, doubling up to `cap` (more only for one document larger
+/// than the budget); an allocation the machine refuses is the user's `--memory-mb`.
+fn grow<T>(v: &mut Vec<T>, more: usize, cap: usize) -> Result<()> {
+    let need = v.len().saturating_add(more);
+    if need <= v.capacity() {
+        return Ok(());
+    }
+    let want = v.capacity().saturating_mul(2).max(4096).min(cap).max(need);
+    v.try_reserve_exact(want - v.len()).map_err(|_| {
+        EngineError::invalid(
+            "--memory-mb",
+            format!(
+                "the machine has no memory for a postings buffer of {} MB; give a smaller budget",
+                (want * std::mem::size_of::<T>()) >> 20
+            ),
+        )
+    })
 }
 
 fn build_into(
@@ -723,11 +766,14 @@ pub(crate) fn finish(
     t0: Instant,
 ) -> Result<Meta> {
     if !f.links.is_empty() {
-        disk::write_file(&generation.join("links.bin"), &f.links)?;
+        disk::write_sealed(&generation.join("links.bin"), &f.links)?;
     }
     let docs_path = generation.join("docs.json");
     let docs_json = serde_json::to_vec(&f.docs).map_err(internal)?;
-    disk::write_file(&docs_path, &docs_json)?;
+    disk::write_sealed(&docs_path, &docs_json)?;
+    // The streamed files get their footers now (the lexicon and meta are written sealed).
+    disk::seal(&generation.join("text.bin"))?;
+    disk::seal(&generation.join(disk::POSTINGS_FILE))?;
     let merged = f.merged;
     let mut bytes = merged.parts;
     bytes.docs_file = docs_json.len() as u64;

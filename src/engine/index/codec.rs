@@ -411,7 +411,9 @@ pub fn encoded_len(codec: Codec, gaps: &[u32], b: Option<u32>) -> usize {
 
 /// The gaps back.
 pub fn decode(e: &Encoded) -> Result<Vec<u32>> {
-    let mut out = Vec::with_capacity(e.n);
+    // `n` may come from a damaged file: reserve no more than the bytes can hold (a packed
+    // block of width 0 holds 128 values a byte; more grows as it decodes).
+    let mut out = Vec::with_capacity(e.n.min(e.bytes.len().saturating_mul(128)));
     let mut rd = BitReader {
         bytes: &e.bytes,
         pos: 0,

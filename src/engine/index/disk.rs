@@ -5,12 +5,20 @@
 //!
 //! ```text
 //! DIR/CURRENT            "gen-7"   (replaced atomically: written to CURRENT.tmp, fsync, rename)
+//! DIR/LOCK               held by the one build running (a second is refused, naming it)
+//! DIR/gen-7/LOCK         held shared by every reader of the generation; removed only when free
 //! DIR/gen-7/meta.json    counts, statistics, the build's configuration and timings
 //! DIR/gen-7/docs.json    one entry per docID: key, title, URL, lengths, LHN, crawl time
 //! DIR/gen-7/lexicon.bin  terms in byte order: df, cf, offset and length of the posting block
 //! DIR/gen-7/postings.bin posting blocks (below)
 //! DIR/gen-7/text.bin     each document's title + "\n" + body, for abstracts and snapshots
 //! ```
+//!
+//! Every file of a generation (format 2) ends in an 8-byte footer, `TWCK` and the CRC-32 of
+//! the bytes before it (as Lucene's and tantivy's file footers do), verified when the index is
+//! opened: a flipped, zeroed or cut byte anywhere is refused naming the file, never searched.
+//! Every length and count read from a file is checked against the bytes that hold it before
+//! anything is allocated, and every document id against the documents.
 //!
 //! A posting block: `n` (vbyte), the d-gaps' byte length (vbyte), the d-gaps in the index's
 //! codec (`codec`), `n` term frequencies (vbyte), `n` tag weights WBT (f32 LE), then for each
@@ -27,15 +35,24 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::codec::{self, Codec, Encoded};
 use crate::engine::error::{EngineError, Result};
 
-/// The on-disk format's version; a reader refuses a newer one.
-pub const FORMAT_VERSION: u32 = 1;
+pub use super::generations::{
+    BUILD_LOCK, BuildLock, ReadLock, commit_generation, current_generation, hold_current,
+    new_generation,
+};
+pub use super::seal::{
+    FOOTER_LEN, has_footer, read_sealed, seal, unseal, verify_sealed, write_sealed,
+};
+
+/// The on-disk format's version; a reader refuses a newer one. Version 1 had no footers
+/// (still read, unverified); version 2 seals every file with [`FOOTER_LEN`] bytes.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// What a build writes about itself.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -69,7 +86,8 @@ pub struct Meta {
     pub peak_buffer_bytes: u64,
     /// For a workspace build: the newest snapshot id then (a re-crawl makes the index stale).
     pub workspace_snapshot: Option<i64>,
-    /// Files that could not be read (`file: reason`).
+    /// Files that could not be read, and what else the reader said of a file: a name that
+    /// is not UTF-8 and its key, a word too long to index (`file: reason`).
     pub skipped: Vec<String>,
     /// Where the postings were grouped (native for indexes built before engines existed).
     #[serde(default)]
@@ -340,7 +358,7 @@ pub fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Result<Post
     })
 }
 
-/// Write the lexicon (terms already sorted).
+/// Write the lexicon (terms already sorted), sealed. Returns its bytes before the footer.
 pub fn write_lexicon(path: &Path, terms: &[Term]) -> Result<u64> {
     let mut out = Vec::with_capacity(terms.len() * 32);
     out.extend_from_slice(b"TWLX");
@@ -364,34 +382,63 @@ pub fn write_lexicon(path: &Path, terms: &[Term]) -> Result<u64> {
         out.extend_from_slice(&t.off.to_le_bytes());
         out.extend_from_slice(&t.len.to_le_bytes());
     }
-    write_file(path, &out)?;
+    write_sealed(path, &out)?;
     Ok(out.len() as u64)
 }
 
-/// Read a lexicon written by [`write_lexicon`].
+/// The longest term an index holds (its length is a u16 in the lexicon).
+pub const MAX_TERM_BYTES: usize = u16::MAX as usize;
+
+/// Bytes of a lexicon entry besides its term: length, df, cf, offset, block length.
+const ENTRY_FIXED: usize = 2 + 4 + 8 + 8 + 4;
+
+/// Read a lexicon written by [`write_lexicon`], its footer verified.
 pub fn read_lexicon(path: &Path) -> Result<Vec<Term>> {
-    let b = read(path)?;
+    parse_lexicon(path, &read_sealed(path)?)
+}
+
+/// A lexicon's entries from its bytes (no footer): the count is checked against the bytes
+/// before anything is allocated, and the terms must be in strictly increasing byte order
+/// (lookups are binary searches).
+pub fn parse_lexicon(path: &Path, b: &[u8]) -> Result<Vec<Term>> {
     let corrupt = |what: &str| EngineError::corrupt(path, what);
     if b.get(..4) != Some(b"TWLX") {
         return Err(corrupt("not a lexicon: no TWLX header"));
     }
     let mut at = 4;
     let take = |at: &mut usize, n: usize| -> Result<&[u8]> {
-        let s = b.get(*at..*at + n).ok_or_else(|| corrupt("cut short"))?;
+        let s = at
+            .checked_add(n)
+            .and_then(|end| b.get(*at..end))
+            .ok_or_else(|| corrupt("cut short"))?;
         *at += n;
         Ok(s)
     };
-    let count = u64::from_le_bytes(take(&mut at, 8)?.try_into().map_err(|_| corrupt("n"))?);
-    let mut out = Vec::with_capacity(count.min(1 << 24) as usize);
+    let le = |s: &[u8]| -> u64 {
+        let mut v = [0u8; 8];
+        v[..s.len()].copy_from_slice(s);
+        u64::from_le_bytes(v)
+    };
+    let count = le(take(&mut at, 8)?);
+    let room = (b.len() - at) / ENTRY_FIXED;
+    if count > room as u64 {
+        return Err(corrupt(&format!(
+            "claims {count} terms but its bytes hold at most {room}"
+        )));
+    }
+    let mut out: Vec<Term> = Vec::with_capacity(count as usize);
     for _ in 0..count {
-        let l = u16::from_le_bytes(take(&mut at, 2)?.try_into().map_err(|_| corrupt("l"))?);
-        let term = std::str::from_utf8(take(&mut at, l as usize)?)
+        let l = le(take(&mut at, 2)?) as usize;
+        let term = std::str::from_utf8(take(&mut at, l)?)
             .map_err(|_| corrupt("a term is not UTF-8"))?
             .to_string();
-        let df = u32::from_le_bytes(take(&mut at, 4)?.try_into().map_err(|_| corrupt("df"))?);
-        let cf = u64::from_le_bytes(take(&mut at, 8)?.try_into().map_err(|_| corrupt("cf"))?);
-        let off = u64::from_le_bytes(take(&mut at, 8)?.try_into().map_err(|_| corrupt("o"))?);
-        let len = u32::from_le_bytes(take(&mut at, 4)?.try_into().map_err(|_| corrupt("n"))?);
+        if out.last().is_some_and(|p| p.term >= term) {
+            return Err(corrupt("the terms are not in order"));
+        }
+        let df = le(take(&mut at, 4)?) as u32;
+        let cf = le(take(&mut at, 8)?);
+        let off = le(take(&mut at, 8)?);
+        let len = le(take(&mut at, 4)?) as u32;
         out.push(Term {
             term,
             df,
@@ -399,6 +446,9 @@ pub fn read_lexicon(path: &Path) -> Result<Vec<Term>> {
             off,
             len,
         });
+    }
+    if at != b.len() {
+        return Err(corrupt("bytes after the last term"));
     }
     Ok(out)
 }
@@ -423,71 +473,6 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
     f.write_all(bytes).map_err(|e| io_err(path, e))?;
     f.sync_all().map_err(|e| io_err(path, e))
-}
-
-/// The generation `CURRENT` names in `dir`, if any.
-pub fn current_generation(dir: &Path) -> Result<Option<PathBuf>> {
-    let cur = dir.join("CURRENT");
-    match std::fs::read_to_string(&cur) {
-        Ok(s) => {
-            let name = s.trim();
-            if name.is_empty() || name.contains('/') || name.contains('\\') || name.contains("..") {
-                return Err(EngineError::corrupt(cur, "names no generation"));
-            }
-            Ok(Some(dir.join(name)))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_err(&cur, e)),
-    }
-}
-
-/// A fresh generation directory in `dir` (numbered after every existing one).
-pub fn new_generation(dir: &Path) -> Result<PathBuf> {
-    std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
-    let mut next = 1u64;
-    for e in std::fs::read_dir(dir)
-        .map_err(|e| io_err(dir, e))?
-        .flatten()
-    {
-        if let Some(n) = e
-            .file_name()
-            .to_str()
-            .and_then(|s| s.strip_prefix("gen-"))
-            .and_then(|s| s.parse::<u64>().ok())
-        {
-            next = next.max(n + 1);
-        }
-    }
-    let g = dir.join(format!("gen-{next}"));
-    std::fs::create_dir(&g).map_err(|e| io_err(&g, e))?;
-    Ok(g)
-}
-
-/// Name `generation` current (atomically), then remove every other generation, finished or
-/// left over from a killed build.
-pub fn commit_generation(dir: &Path, generation: &Path) -> Result<()> {
-    let name = generation
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| EngineError::Internal("a generation without a name".into()))?;
-    let tmp = dir.join("CURRENT.tmp");
-    write_file(&tmp, name.as_bytes())?;
-    let cur = dir.join("CURRENT");
-    std::fs::rename(&tmp, &cur).map_err(|e| io_err(&cur, e))?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    for e in std::fs::read_dir(dir)
-        .map_err(|e| io_err(dir, e))?
-        .flatten()
-    {
-        let n = e.file_name();
-        let n = n.to_string_lossy();
-        if n.starts_with("gen-") && n != name {
-            let _ = std::fs::remove_dir_all(e.path());
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -530,17 +515,25 @@ mod tests {
     }
 
     #[test]
-    fn generations_commit_atomically() {
+    fn a_lexicon_claiming_more_terms_than_its_bytes_is_refused_before_allocating() {
+        let mut b = b"TWLX".to_vec();
+        b.extend_from_slice(&u64::MAX.to_le_bytes());
+        let e = parse_lexicon(Path::new("lexicon.bin"), &b).unwrap_err();
+        assert!(e.to_string().contains("claims"), "{e}");
+        let terms = [("a", 1u32), ("b", 2)].map(|(t, df)| Term {
+            term: t.into(),
+            df,
+            cf: 1,
+            off: 0,
+            len: 1,
+        });
         let d = tempfile::tempdir().unwrap();
-        assert!(current_generation(d.path()).unwrap().is_none());
-        let g1 = new_generation(d.path()).unwrap();
-        commit_generation(d.path(), &g1).unwrap();
-        let g2 = new_generation(d.path()).unwrap();
-        assert_ne!(g1, g2);
-        // A build that never committed leaves g1 current.
-        assert_eq!(current_generation(d.path()).unwrap().unwrap(), g1);
-        commit_generation(d.path(), &g2).unwrap();
-        assert_eq!(current_generation(d.path()).unwrap().unwrap(), g2);
-        assert!(!g1.exists());
+        let p = d.path().join("lexicon.bin");
+        write_lexicon(&p, &terms).unwrap();
+        assert_eq!(read_lexicon(&p).unwrap(), terms);
+        // Out of order: binary search would miss terms.
+        let swapped = [terms[1].clone(), terms[0].clone()];
+        write_lexicon(&p, &swapped).unwrap();
+        assert!(read_lexicon(&p).is_err());
     }
 }

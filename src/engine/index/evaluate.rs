@@ -70,10 +70,7 @@ pub fn thucnews_queries(
         return Err(EngineError::invalid("--every", "must be at least 1"));
     }
     let read = |p: &Path| -> Result<Vec<(String, String)>> {
-        let text = std::fs::read_to_string(p).map_err(|e| EngineError::BadPath {
-            path: p.to_path_buf(),
-            reason: e.to_string(),
-        })?;
+        let text = crate::engine::text::read_utf8(p, "--data")?;
         text.lines()
             .enumerate()
             .map(|(i, l)| {

@@ -7,7 +7,8 @@
 //! | `tagweight` | How much does a tag lift a word? Table 10-2's weights, the page's text runs with their tag sums |
 //! | `build` | How is the inverted file made? Segmentation, runs under a memory budget, the multiway merge |
 //! | `merge` | How do the runs become one file? Sorted runs written and read back, the multiway merge |
-//! | `disk` | How does it lie on disk? Generations named current atomically, posting blocks, the lexicon |
+//! | `disk` | How does it lie on disk? Posting blocks, the lexicon, the document table |
+//! | `generations`, `seal` | Which generation is read, who may build or remove one; every file's checksum footer |
 //! | `codec` | How are posting lists stored small? d-gaps and every code of §8.3.1 |
 //! | `reader` | What does the index hold? Lexicon, postings, documents, stored text |
 //! | `query` | Which documents match? Query syntax, rarest-first AND with skips, OR, phrases |
@@ -33,6 +34,7 @@ pub mod codec;
 pub mod disk;
 pub mod evaluate;
 pub mod fold;
+pub mod generations;
 pub mod job;
 pub mod linkweight;
 pub(crate) mod merge;
@@ -44,6 +46,7 @@ pub mod perfmodel;
 pub mod query;
 pub mod reader;
 pub mod score;
+pub mod seal;
 pub mod search;
 pub mod snippet;
 pub mod source;

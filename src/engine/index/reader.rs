@@ -29,6 +29,8 @@ pub struct Index {
     text: Mutex<std::fs::File>,
     /// Document-to-document links (workspace builds), for WL and PageRank.
     pub links: Vec<(u32, u32)>,
+    /// The generation held against removal while this index is open.
+    _hold: disk::ReadLock,
 }
 
 impl std::fmt::Debug for Index {
@@ -50,12 +52,23 @@ pub fn sidecar(workspace: &Path) -> PathBuf {
 
 impl Index {
     /// Open the current generation of `dir`. No index there is the user's error (exit 2).
+    /// Every file's footer is verified and every count and offset checked against the bytes
+    /// that hold it (a damaged file is `EngineError::Corrupt` naming it, exit 2); the
+    /// generation is held ([`disk::hold_current`]) so a build finishing meanwhile does not
+    /// remove it under this reader.
     pub fn open(dir: &Path) -> Result<Index> {
-        let generation = disk::current_generation(dir)?.ok_or_else(|| EngineError::NoIndex {
+        let (generation, hold) = disk::hold_current(dir)?.ok_or_else(|| EngineError::NoIndex {
             dir: dir.to_path_buf(),
         })?;
         let meta_path = generation.join("meta.json");
-        let meta: Meta = serde_json::from_slice(&disk::read(&meta_path)?)
+        let meta_bytes = disk::read(&meta_path)?;
+        let sealed = disk::has_footer(&meta_bytes);
+        let meta_body = if sealed {
+            disk::unseal(&meta_path, &meta_bytes)?
+        } else {
+            &meta_bytes[..]
+        };
+        let meta: Meta = serde_json::from_slice(meta_body)
             .map_err(|e| EngineError::corrupt(&meta_path, format!("not an index's meta: {e}")))?;
         if meta.version > disk::FORMAT_VERSION {
             return Err(EngineError::BadPath {
@@ -67,18 +80,74 @@ impl Index {
                 ),
             });
         }
+        if meta.version >= 2 && !sealed {
+            return Err(EngineError::corrupt(
+                &meta_path,
+                "no checksum footer: the file is cut short or was not written by this program",
+            ));
+        }
+        // Format 1 wrote no footers: its files are read as they are.
+        let read = |p: &Path| {
+            if sealed {
+                disk::read_sealed(p)
+            } else {
+                disk::read(p)
+            }
+        };
         let docs_path = generation.join("docs.json");
-        let docs: Vec<DocInfo> = serde_json::from_slice(&disk::read(&docs_path)?)
+        let docs: Vec<DocInfo> = serde_json::from_slice(&read(&docs_path)?)
             .map_err(|e| EngineError::corrupt(&docs_path, format!("not a document table: {e}")))?;
-        let lexicon = disk::read_lexicon(&generation.join("lexicon.bin"))?;
-        let postings = disk::read(&generation.join("postings.bin"))?;
+        if docs.len() as u64 != meta.docs {
+            return Err(EngineError::corrupt(
+                &docs_path,
+                format!(
+                    "holds {} documents where the meta says {}",
+                    docs.len(),
+                    meta.docs
+                ),
+            ));
+        }
+        let lex_path = generation.join("lexicon.bin");
+        let lexicon = disk::parse_lexicon(&lex_path, &read(&lex_path)?)?;
+        let post_path = generation.join(disk::POSTINGS_FILE);
+        let postings = read(&post_path)?;
+        if let Some(t) = lexicon.iter().find(|t| {
+            t.df == 0 || t.off.checked_add(u64::from(t.len)) > Some(postings.len() as u64)
+        }) {
+            return Err(EngineError::corrupt(
+                &post_path,
+                format!(
+                    "the block of term {:?} lies outside the file ({} bytes)",
+                    t.term,
+                    postings.len()
+                ),
+            ));
+        }
         let text_path = generation.join("text.bin");
+        let text_len = if sealed {
+            disk::verify_sealed(&text_path)?
+        } else {
+            std::fs::metadata(&text_path)
+                .map_err(|e| disk::io_err(&text_path, e))?
+                .len()
+        };
+        if let Some((i, _)) = docs
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.text_off.checked_add(u64::from(d.text_len)) > Some(text_len))
+        {
+            return Err(EngineError::corrupt(
+                &docs_path,
+                format!("document {i}'s text lies outside text.bin ({text_len} bytes)"),
+            ));
+        }
         let text = std::fs::File::open(&text_path).map_err(|e| EngineError::BadPath {
             path: text_path,
             reason: e.to_string(),
         })?;
-        let links = match std::fs::read(generation.join("links.bin")) {
-            Ok(b) => b
+        let links_path = generation.join("links.bin");
+        let links = match links_path.exists() {
+            true => read(&links_path)?
                 .chunks_exact(8)
                 .map(|c| {
                     (
@@ -88,7 +157,7 @@ impl Index {
                 })
                 .filter(|&(a, b)| (a as usize) < docs.len() && (b as usize) < docs.len())
                 .collect(),
-            Err(_) => Vec::new(),
+            false => Vec::new(),
         };
         Ok(Index {
             dir: dir.to_path_buf(),
@@ -99,6 +168,7 @@ impl Index {
             postings,
             text: Mutex::new(text),
             links,
+            _hold: hold,
         })
     }
 
@@ -153,15 +223,45 @@ impl Index {
     /// A term's postings, decoded. (Their positions, when decoded, may still find the block
     /// damaged: that error names `postings.bin` relative to [`Index::generation`].)
     pub fn postings(&self, t: &Term) -> Result<Postings> {
-        disk::decode_block(self.meta.config.codec, self.block(t)?)
-            .map_err(|e| e.within(&self.generation))
+        let p = disk::decode_block(self.meta.config.codec, self.block(t)?)
+            .map_err(|e| e.within(&self.generation))?;
+        self.check(t, p)
     }
 
     /// A term's documents, tf and WBT without its positions (cheaper; enough unless a phrase
     /// needs checking).
     pub fn postings_without_positions(&self, t: &Term) -> Result<Postings> {
-        disk::decode_block_with(self.meta.config.codec, self.block(t)?, false)
-            .map_err(|e| e.within(&self.generation))
+        let p = disk::decode_block_with(self.meta.config.codec, self.block(t)?, false)
+            .map_err(|e| e.within(&self.generation))?;
+        self.check(t, p)
+    }
+
+    /// A decoded list agrees with its lexicon entry and the documents: df postings, document
+    /// ids strictly increasing and below N (so `docs[id]` never fails downstream).
+    fn check(&self, t: &Term, p: Postings) -> Result<Postings> {
+        let bad = |what: String| {
+            Err(EngineError::corrupt(
+                self.generation.join(disk::POSTINGS_FILE),
+                format!("the list of term {:?} {what}", t.term),
+            ))
+        };
+        if p.docs.len() != t.df as usize {
+            return bad(format!(
+                "holds {} documents where the lexicon says {}",
+                p.docs.len(),
+                t.df
+            ));
+        }
+        if p.docs.windows(2).any(|w| w[0] >= w[1]) {
+            return bad("is out of order".into());
+        }
+        if let Some(&d) = p.docs.last().filter(|&&d| d as usize >= self.docs.len()) {
+            return bad(format!(
+                "names document {d}, but there are {}",
+                self.docs.len()
+            ));
+        }
+        Ok(p)
     }
 
     /// A document by its key (TSV line, file stem, URL).

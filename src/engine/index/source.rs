@@ -181,10 +181,8 @@ pub fn read_files(files: &[PathBuf]) -> (Vec<SourceDoc>, Vec<String>) {
 
 fn read_file(p: &Path) -> std::result::Result<SourceDoc, String> {
     let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-    let stem = p
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    // (A name that is not UTF-8 keeps its identity: `n�` twice became one key.)
+    let (stem, _) = crate::engine::text::file_key(p);
     let is_html = p
         .extension()
         .and_then(|x| x.to_str())

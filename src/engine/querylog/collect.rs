@@ -111,6 +111,7 @@ pub fn collect_parts(
             first: std::mem::take(&mut total.bad.first),
         };
         total.lines += s.lines;
+        total.utf8_lines += s.utf8_lines;
         total.records += s.records;
         total.bytes += s.bytes;
         merged = Some(match merged {

@@ -101,14 +101,15 @@ impl GenConfig {
         if !(self.distinct_ratio > 0.0 && self.distinct_ratio < 1.0) {
             return bad("--distinct-ratio", "must be in (0, 1)");
         }
+        // --repeat alone first: a --repeat of 1.5 is its own fault, not --distinct-ratio's.
+        if !(0.0..=0.95).contains(&self.repeat) {
+            return bad("--repeat", "must be in [0, 0.95]");
+        }
         if self.distinct_ratio > 1.0 - self.repeat {
             return bad(
                 "--distinct-ratio",
                 "cannot exceed 1 − repeat: repeated requests never bring a new query",
             );
-        }
-        if !(0.0..=0.95).contains(&self.repeat) {
-            return bad("--repeat", "must be in [0, 0.95]");
         }
         if self.window == 0 || self.window > 100_000 {
             return bad("--window", "must be in 1..=100000");
@@ -127,8 +128,11 @@ impl GenConfig {
                 "1 to 100 non-negative percentages summing to at most 100",
             );
         }
-        if self.vocabulary == Some(0) || self.users == Some(0) {
+        if self.vocabulary == Some(0) {
             return bad("--vocabulary", "must be positive");
+        }
+        if self.users == Some(0) {
+            return bad("--users", "must be positive");
         }
         if !matches!(
             self.format,

@@ -150,12 +150,23 @@ pub fn import(
             json(&summary.bad.first)?
         ],
     )?;
-    tx.commit()?;
-    Ok(ImportOutcome {
+    let out = ImportOutcome {
         log_id,
         summary,
         distinct_queries: order.len() as u64,
-    })
+    };
+    if let Some(job) = job_id {
+        // The log and its job's `done` commit together: a process killed between this
+        // commit and the runner's own record of the end no longer leaves an imported log
+        // whose job says "interrupted" (issue 29). The runner then writes the same result.
+        tx.execute(
+            "UPDATE jobs SET status = 'done', ended_at = ?2, result = ?3
+             WHERE id = ?1 AND status = 'running'",
+            params![job, crate::engine::store::now_rfc3339(), json(&out)?],
+        )?;
+    }
+    tx.commit()?;
+    Ok(out)
 }
 
 /// Every stored log, newest first.
@@ -279,6 +290,7 @@ pub fn summary_of(conn: &rusqlite::Connection, log_id: i64) -> Result<ReadSummar
         bytes: 0,
         encoding,
         encoding_note: format!("stored log #{log_id}"),
+        utf8_lines: 0,
     })
 }
 

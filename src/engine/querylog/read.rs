@@ -110,7 +110,15 @@ pub struct ReadSummary {
     pub encoding: String,
     /// How it was decided.
     pub encoding_note: String,
+    /// Lines of a log in another encoding that were valid UTF-8 and read as UTF-8 (a log
+    /// with lines appended from elsewhere; decided per line).
+    #[serde(default)]
+    pub utf8_lines: u64,
 }
+
+/// The longest line a log may have; a longer one is a bad line (read no further than this,
+/// so one 51 MB "query" no longer costs gigabytes downstream).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Reads the file at `path` record by record into `sink`.
 pub fn read_file(
@@ -119,6 +127,12 @@ pub fn read_file(
     tick: &dyn Tick,
     sink: &mut dyn FnMut(&Record) -> Result<()>,
 ) -> Result<ReadSummary> {
+    if path.is_dir() {
+        return Err(EngineError::BadPath {
+            path: path.to_path_buf(),
+            reason: "a folder, not a log file".into(),
+        });
+    }
     let open = || {
         std::fs::File::open(path).map_err(|e| EngineError::BadPath {
             path: path.to_path_buf(),
@@ -267,13 +281,13 @@ fn read_stream(
     loop {
         // The field slices borrow this line only: recycle the allocation, not the borrows.
         let mut fields: Vec<&str> = recycle(std::mem::take(&mut store));
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| EngineError::BadInput {
-                location: format!("{name}:{}", s.lines + 1),
-                reason: format!("read error: {e}"),
-            })?;
+        let (n, long) =
+            crate::engine::text::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(
+                |e| EngineError::BadInput {
+                    location: format!("{name}:{}", s.lines + 1),
+                    reason: format!("read error: {e}"),
+                },
+            )?;
         if n == 0 {
             break;
         }
@@ -287,10 +301,16 @@ fn read_stream(
             };
             tick.tick(f.min(1.0), &format!("{} lines", s.lines))?;
         }
-        let mut line: &[u8] = &buf;
-        if line.last() == Some(&b'\n') {
-            line = &line[..line.len() - 1];
+        if long {
+            bad(
+                &mut s,
+                cfg,
+                name,
+                format!("longer than {MAX_LINE_BYTES} bytes: not a log line"),
+            )?;
+            continue;
         }
+        let mut line: &[u8] = &buf;
         if line.last() == Some(&b'\r') {
             line = &line[..line.len() - 1];
         }
@@ -316,6 +336,12 @@ fn read_stream(
                     continue;
                 }
             }
+        } else if let Ok(t) = std::str::from_utf8(line) {
+            // A log in GB18030 (or another legacy encoding) with UTF-8 lines in it: whole
+            // non-ASCII Chinese lines in GB18030 are almost never valid UTF-8, so a line that
+            // is was written as UTF-8 (read as GB18030 it turned 天网 into 澶╃綉).
+            s.utf8_lines += 1;
+            t
         } else {
             match enc.decode_without_bom_handling_and_without_replacement(line) {
                 Some(t) => {
@@ -703,7 +729,8 @@ pub fn parse_time(s: &str) -> std::result::Result<(i64, bool), String> {
             + num(&s[12..14], 0, 60, "second")? as i64;
         return Ok((days_from_civil(y, mo, d) * 86_400 + t, true));
     }
-    if b.len() >= 10 && b[4] == b'-' && b[7] == b'-' {
+    // (ASCII first: the fuzzer found `2003-03-1\u{80}…`, sliced inside a character.)
+    if b.len() >= 10 && b[..10].is_ascii() && b[4] == b'-' && b[7] == b'-' {
         let y = num(&s[0..4], 1970, 9999, "year")? as i64;
         let mo = num(&s[5..7], 1, 12, "month")?;
         let d = num(&s[8..10], 1, 31, "day")?;

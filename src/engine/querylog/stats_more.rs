@@ -178,10 +178,19 @@ pub fn selfsim_levels(g: usize) -> Vec<usize> {
 }
 
 /// (value, count) for every non-zero value, ascending.
+/// (value ≥ 1, count), ascending. Small values are counted in an array, larger ones sparsely:
+/// one line's rank or page of 2.9 × 10⁹ once sized a 24 GB array (issue 29, found by the
+/// fuzzer as a hang).
 fn histogram_of(values: impl Iterator<Item = u32>) -> Vec<(u32, u64)> {
+    const DENSE: u32 = 4096;
     let mut by: Vec<u64> = Vec::new();
+    let mut sparse: std::collections::BTreeMap<u32, u64> = Default::default();
     for v in values {
         if v == 0 {
+            continue;
+        }
+        if v >= DENSE {
+            *sparse.entry(v).or_insert(0) += 1;
             continue;
         }
         let i = v as usize;
@@ -194,6 +203,7 @@ fn histogram_of(values: impl Iterator<Item = u32>) -> Vec<(u32, u64)> {
         .enumerate()
         .filter(|(_, k)| **k > 0)
         .map(|(v, k)| (v as u32, *k))
+        .chain(sparse)
         .collect()
 }
 
@@ -681,5 +691,19 @@ pub(crate) fn lengths(queries: &[Box<str>], counts: &[u64], words: bool) -> Leng
         mean_chars,
         words,
         mean_words,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::histogram_of;
+
+    #[test]
+    fn a_huge_rank_or_page_is_counted_without_an_array_that_large() {
+        let h = histogram_of([3, 1, 0, 2_949_672_962, 5000, 1, u32::MAX].into_iter());
+        assert_eq!(
+            h,
+            vec![(1, 2), (3, 1), (5000, 1), (2_949_672_962, 1), (u32::MAX, 1)]
+        );
     }
 }

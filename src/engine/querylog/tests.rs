@@ -424,3 +424,101 @@ fn hurst_estimates_on_series_of_known_exponent() {
         assert!((vt.unwrap() - h).abs() < 0.1, "H {h}: variance-time {vt:?}");
     }
 }
+
+#[test]
+fn a_gb18030_log_with_utf8_lines_appended_reads_every_line() {
+    // Read as GB18030, the UTF-8 lines once became gibberish (天网 → 澶╃綉) and doubled the
+    // distinct queries; decided per line, they are the same queries.
+    let gb = encoding_rs::GB18030.encode(SOGOU).0.to_vec();
+    let mut mixed = gb.clone();
+    mixed.extend_from_slice(SOGOU.as_bytes());
+    let cfg = ReadConfig::new(Format::Sogouq);
+    let (one, st1) = run(&gb, &cfg, StatsConfig::default());
+    let (both, st2) = run(&mixed, &cfg, StatsConfig::default());
+    assert_eq!(both.encoding, "gb18030");
+    assert_eq!(both.records, 2 * one.records);
+    assert_eq!(both.bad.count, 2 * one.bad.count);
+    assert!(both.utf8_lines > 0);
+    assert_eq!(st2.volume.distinct_queries, st1.volume.distinct_queries);
+    let mut tsv = ReadConfig::new(Format::Tsv);
+    tsv.columns = Some(TsvColumns::parse("time,user,query,rank,url").unwrap());
+    let text = "00:00:01\tu1\t天网\t1\ta.cn\n00:00:02\tu2\t北大\t1\tb.cn\n";
+    let mut mixed = encoding_rs::GB18030.encode(text).0.to_vec();
+    mixed.extend_from_slice(text.as_bytes());
+    let (s, st) = run(&mixed, &tsv, StatsConfig::default());
+    assert_eq!((s.records, s.bad.count), (4, 0));
+    assert_eq!(st.volume.distinct_queries, 2);
+}
+
+#[test]
+fn a_line_longer_than_the_cap_is_a_bad_line_not_a_query() {
+    let mut log = SOGOU.as_bytes().to_vec();
+    let huge = format!(
+        "00:00:01\tu9\t[{}]\t1 1\ta.cn\n",
+        "天".repeat(read::MAX_LINE_BYTES)
+    );
+    log.extend_from_slice(huge.as_bytes());
+    let (s, st) = run(
+        &log,
+        &ReadConfig::new(Format::Sogouq),
+        StatsConfig::default(),
+    );
+    assert_eq!(s.records, 9);
+    assert_eq!(s.bad.count, 4);
+    assert!(
+        s.bad
+            .first
+            .iter()
+            .any(|b| b.line == 13 && b.reason.contains("longer"))
+    );
+    assert_eq!(st.volume.requests, 9);
+}
+
+#[test]
+fn an_import_killed_after_its_commit_is_logged_done() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("w.tianwang");
+    let mut ws = crate::engine::store::Workspace::open_or_create(&path).unwrap();
+    // A job row of a process that no longer exists, as the runner leaves it when killed.
+    ws.conn()
+        .execute(
+            "INSERT INTO jobs (kind, params, status, started_at, pid)
+             VALUES ('querylog-import', '{}', 'running', '2020-01-01T00:00:00Z', 999999999)",
+            [],
+        )
+        .unwrap();
+    let job = ws.conn().last_insert_rowid();
+    let log = d.path().join("s.log");
+    std::fs::write(&log, SOGOU).unwrap();
+    let out = persist::import(
+        ws.conn_mut(),
+        &log,
+        &ReadConfig::new(Format::Sogouq),
+        Normalise::default(),
+        "s",
+        Some(job),
+        false,
+        &(),
+    )
+    .unwrap();
+    // The process dies here: the runner never records the end.
+    crate::engine::jobs::reap_interrupted(&ws).unwrap();
+    let (status, result): (String, String) = ws
+        .conn()
+        .query_row(
+            "SELECT status, result FROM jobs WHERE id = ?1",
+            [job],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(status, "done");
+    let v: serde_json::Value = serde_json::from_str(&result).unwrap();
+    assert_eq!(v["log_id"], out.log_id);
+}
+
+#[test]
+fn a_time_with_a_character_where_a_digit_belongs_is_refused_not_sliced() {
+    // Found by the fuzzer: the date form sliced inside the two-byte U+0080.
+    assert!(read::parse_time("2003-03-1\u{80}00:00:09").is_err());
+    assert!(read::parse_time("20030321\u{80}0000").is_err());
+}

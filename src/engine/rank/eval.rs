@@ -529,10 +529,7 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
 }
 
 fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: format!("cannot read: {e}"),
-    })
+    crate::engine::text::read_utf8(path, "rank eval")
 }
 
 pub fn read_qrels(path: &Path) -> Result<Qrels> {

@@ -158,10 +158,7 @@ impl Graph {
     /// Reads a graph file, choosing the format from its first lines: an `n m [flag]` header
     /// followed by `id url` lines is the header format, anything else an edge list.
     pub fn read_file(path: &Path) -> Result<Graph> {
-        let text = std::fs::read_to_string(path).map_err(|e| EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: format!("cannot read graph file: {e}"),
-        })?;
+        let text = crate::engine::text::read_utf8(path, "--graph")?;
         let name = path.display().to_string();
         if looks_like_header_format(&text) {
             parse_header_format(&text, &name)
@@ -261,6 +258,19 @@ fn parse_header_format(text: &str, name: &str) -> Result<Graph> {
     let m = parse(f.get(1).copied().unwrap_or(""), "edge count")?;
     if n > u32::MAX as usize {
         return Err(EngineError::bad_input(name, hl, "more nodes than u32 ids"));
+    }
+    // The counts size allocations: check them against the bytes that must hold their lines
+    // (`id url` and `src dst` take at least 4 bytes each) before anything is allocated.
+    let room = text.len() / 4;
+    if n > room || m > room {
+        return Err(EngineError::bad_input(
+            name,
+            hl,
+            format!(
+                "header promises {n} nodes and {m} edges, more lines than the file's {} bytes hold",
+                text.len()
+            ),
+        ));
     }
     let mut urls: Vec<Option<String>> = vec![None; n];
     let mut seen_ids = 0usize;

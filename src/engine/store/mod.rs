@@ -296,6 +296,24 @@ pub fn data_dir() -> Result<PathBuf> {
         })
 }
 
+/// The folder beside a workspace for the files the app writes for its runs (a generated
+/// query log, a request stream for the cache lab): `<workspace>.files/`, next to the index's
+/// `<workspace>.index/`, so nothing a run needs is left in the temp folder.
+pub fn files_dir(workspace: &Path) -> PathBuf {
+    let mut s = workspace.as_os_str().to_os_string();
+    s.push(".files");
+    PathBuf::from(s)
+}
+
+/// A short stable name for what a generated file was made from (FNV-1a of `what`), so the
+/// same inputs write the same file instead of a new one each time.
+pub fn key_of(what: &str) -> String {
+    let h = what.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    format!("{h:016x}")
+}
+
 /// The workspace opened when none is given (created on first start).
 pub fn default_workspace_path() -> Result<PathBuf> {
     Ok(data_dir()?.join(DEFAULT_WORKSPACE_FILE))

@@ -109,16 +109,6 @@ struct Counting {
     engine: crate::engine::exec::Engine,
 }
 
-/// Where a synthetic log is written (kept after the run, for the cache lab).
-fn generated_path(g: &GenConfig) -> PathBuf {
-    std::env::temp_dir().join(format!(
-        "tianwang-querylog-{}-{}-{}.log",
-        std::process::id(),
-        g.lines,
-        g.seed
-    ))
-}
-
 pub(crate) struct QuerylogPanel {
     source: SourceKind,
     path: String,
@@ -312,7 +302,15 @@ impl QuerylogPanel {
             SourceKind::Generate => {
                 let params = GenerateParams {
                     config: self.generator.clone(),
-                    path: generated_path(&self.generator),
+                    // In the workspace's own folder, named after the generator's settings: the
+                    // same settings rewrite one file (a log of up to 20 M lines per run once
+                    // stayed in the temp folder forever).
+                    path: generated_file(
+                        cx.session.map(|s| s.path.as_path()),
+                        "querylog",
+                        &serde_json::to_string(&self.generator).unwrap_or_default(),
+                        "log",
+                    ),
                 };
                 match GenerateJob::from_params(params) {
                     Ok(job) => {
@@ -583,13 +581,14 @@ impl QuerylogPanel {
         } else {
             self.read_config()
         };
-        let out = cx
-            .hub
-            .exports
-            .folder
-            .clone()
-            .unwrap_or_else(std::env::temp_dir)
-            .join(format!("querylog-stream-{}.txt", std::process::id()));
+        // Beside the workspace, named after the log it came from (one file per log, not one
+        // per process left in the temp folder).
+        let out = generated_file(
+            cx.session.map(|s| s.path.as_path()),
+            "querylog-stream",
+            &file.display().to_string(),
+            "txt",
+        );
         let lang = cx.lang;
         let cfg = self.stats_config(lang).unwrap_or_default();
         let file = file.clone();
@@ -615,6 +614,24 @@ impl QuerylogPanel {
         }));
         self.sent = None;
     }
+}
+
+/// Where a file generated for a run goes: `<workspace>.files/<what>-<key>.<ext>` (the temp
+/// folder without a workspace), the key standing for `from`, what it was made from.
+fn generated_file(
+    workspace: Option<&std::path::Path>,
+    what: &str,
+    from: &str,
+    ext: &str,
+) -> PathBuf {
+    let dir = workspace
+        .map(crate::engine::store::files_dir)
+        .unwrap_or_else(std::env::temp_dir);
+    let _ = std::fs::create_dir_all(&dir);
+    dir.join(format!(
+        "{what}-{}.{ext}",
+        crate::engine::store::key_of(from)
+    ))
 }
 
 impl LabPanel for QuerylogPanel {

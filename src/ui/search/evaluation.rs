@@ -75,16 +75,30 @@ fn thucnews_dir() -> Result<PathBuf, crate::engine::error::EngineError> {
     crate::engine::data::DataDir::resolve(None)?.require("thucnews_titles")
 }
 
-/// The THUCNews dev-titles index, built once into the temp folder.
+/// The THUCNews dev-titles index, built once into the temp folder under a name keyed by what
+/// it was built from (the file, its size and time, the configuration): a changed file or
+/// build configuration makes a new index instead of reusing one built from something else.
 fn thucnews_searcher(lang: Lang) -> Result<Searcher, String> {
-    let dir = std::env::temp_dir().join("tianwang-thucnews-dev.index");
+    let dev = thucnews_dir().map_err(|e| lang.error(&e))?.join("dev.txt");
+    let cfg = IndexConfig::default();
+    let stamp = std::fs::metadata(&dev)
+        .map(|m| format!("{} {:?}", m.len(), m.modified().ok()))
+        .unwrap_or_default();
+    let from = format!(
+        "{} {stamp} {} v{}",
+        dev.display(),
+        serde_json::to_string(&cfg).unwrap_or_default(),
+        crate::engine::index::disk::FORMAT_VERSION
+    );
+    let dir = std::env::temp_dir().join(format!(
+        "tianwang-thucnews-dev-{}.index",
+        crate::engine::store::key_of(&from)
+    ));
     if let Ok(s) = Searcher::open(&dir) {
         return Ok(s);
     }
-    let src = Source::Tsv {
-        path: thucnews_dir().map_err(|e| lang.error(&e))?.join("dev.txt"),
-    };
-    build(&src, None, &dir, &IndexConfig::default(), &()).map_err(|e| lang.error(&e))?;
+    let src = Source::Tsv { path: dev };
+    build(&src, None, &dir, &cfg, &()).map_err(|e| lang.error(&e))?;
     Searcher::open(&dir).map_err(|e| lang.error(&e))
 }
 

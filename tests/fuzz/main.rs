@@ -1,7 +1,18 @@
-//! A mutation fuzzer for every parser that reads what strangers write: DocView extraction
-//! (arbitrary bytes as HTML under any declared charset), the encoding chain, the Tianwang raw
-//! reader and its recovery, the WARC reader, URL canonicalisation and link resolution, and
-//! robots.txt handling.
+//! A mutation fuzzer for every parser that reads what strangers write:
+//!
+//! - pages (`pages.rs`): DocView extraction (arbitrary bytes as HTML under any declared
+//!   charset), the encoding chain, the Tianwang raw reader and its recovery, the WARC reader,
+//!   URL canonicalisation and link resolution, robots.txt;
+//! - logs (`logs.rs`): query logs in every format (SogouQ, Tianwang query and click logs,
+//!   TSV) and encoding, through the statistics; cache traces (lines, CSV, SogouQ) through
+//!   every policy by count and by bytes; inverted-file access logs and their views;
+//! - the labs' inputs (`labs.rs`): graph files through PageRank and HITS, classifier corpora
+//!   (TSV with and without `class.txt`, a folder per class, SogouCS XML), rank runs, qrels and
+//!   queries through the evaluation, dedup truth files;
+//! - the index's own files (`index.rs`): the lexicon, posting blocks in every codec, the
+//!   document table, and every file of a real index mutated (its footer left to refuse the
+//!   damage, or resealed so the parsers behind it meet it) and then searched;
+//! - Parquet read back (`parquet.rs`, feature `bigjobs`): a mutated pages or documents file.
 //!
 //! cargo-fuzz needs a nightly toolchain, which this project does not pin; this harness runs on
 //! the stable toolchain instead. Each target starts from its seeds (`fuzz/corpus/<target>/`
@@ -18,11 +29,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use chrono::TimeZone;
-use tianwang::engine::docview::{Params, extract};
-use tianwang::engine::formats::{tianwang as raw, warc};
-use tianwang::engine::text::encoding;
-use tianwang::engine::urls;
+mod index;
+mod labs;
+mod logs;
+mod pages;
+#[cfg(feature = "bigjobs")]
+mod parquet;
 
 const HANG: Duration = Duration::from_secs(10);
 const MAX_LEN: usize = 64 * 1024;
@@ -91,6 +103,21 @@ const INTERESTING: &[&[u8]] = &[
     b"Crawl-delay: ",
     b"Disallow: ",
     b"User-agent: *\n",
+    b"\t",
+    b",",
+    b"\n",
+    b"[",
+    b"]",
+    b"00:00:01\t",
+    b"Fri Mar 21 00:00:02 2003",
+    b"<doc>",
+    b"</doc>",
+    b"<url>http://sports.sohu.com/a</url>",
+    b"Q0",
+    b"TWLX",
+    b"TWCK",
+    b"\"text_len\":",
+    b"\x80\x80\x80\x80\x0f",
 ];
 
 fn mutate(rng: &mut Rng, input: &[u8], corpus: &[Vec<u8>]) -> Vec<u8> {
@@ -148,7 +175,7 @@ fn mutate(rng: &mut Rng, input: &[u8], corpus: &[Vec<u8>]) -> Vec<u8> {
     v
 }
 
-fn repo(rel: &str) -> PathBuf {
+pub(crate) fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
@@ -186,7 +213,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 }
 
 /// Run `target` on the regressions, the seeds and then mutants for the time budget.
-fn fuzz(name: &str, seeds: Vec<Vec<u8>>, target: fn(&[u8])) {
+pub(crate) fn fuzz(name: &str, seeds: Vec<Vec<u8>>, target: fn(&[u8])) {
     let crashes = repo("fuzz/crashes");
     let mut corpus: Vec<Vec<u8>> = read_dir_files(&repo(&format!("fuzz/corpus/{name}")))
         .into_iter()
@@ -281,126 +308,17 @@ fn fuzz(name: &str, seeds: Vec<Vec<u8>>, target: fn(&[u8])) {
     );
 }
 
-fn sample_pages(n: usize) -> Vec<Vec<u8>> {
-    let web = tianwang::engine::sample::web::SampleWeb::build(80, false).expect("sample web");
-    web.truth
-        .pages
-        .iter()
-        .step_by(37)
-        .filter_map(|p| web.at(&p.url).map(|r| r.body.clone()))
-        .take(n)
-        .collect()
+/// A scratch folder of this fuzzing process for targets that read files (one per target
+/// name; the targets of one process run one at a time).
+pub(crate) fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tianwang-fuzz-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("scratch folder");
+    d
 }
 
-fn records() -> Vec<raw::RawRecord> {
-    sample_pages(3)
-        .into_iter()
-        .enumerate()
-        .map(|(i, body)| {
-            let mut data =
-                b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=gbk\r\n\r\n".to_vec();
-            data.extend_from_slice(&body);
-            raw::RawRecord {
-                url: format!("http://huaxia.localhost/{i}.html"),
-                origin: (i == 1).then(|| "http://huaxia.localhost/old".into()),
-                date: chrono::Utc
-                    .timestamp_opt(1_700_000_000, 0)
-                    .single()
-                    .expect("date"),
-                ip: Some("127.0.0.1".into()),
-                unzip_length: None,
-                data,
-            }
-        })
-        .collect()
-}
-
-const CHARSETS: [Option<&str>; 8] = [
-    None,
-    Some("text/html; charset=utf-8"),
-    Some("text/html; charset=gbk"),
-    Some("text/html; charset=big5"),
-    Some("text/html; charset=utf-16le"),
-    Some("text/html; charset=iso-8859-1"),
-    Some("text/html; charset=shift_jis"),
-    Some("text/html; charset=x-no-such-label"),
-];
-
-#[test]
-fn fuzz_docview_extraction() {
-    fuzz("docview", sample_pages(8), |b| {
-        let Some((&first, rest)) = b.split_first() else {
-            return;
-        };
-        let ct = CHARSETS[usize::from(first) % CHARSETS.len()];
-        let _ = extract(
-            rest,
-            Some("http://fuzz.localhost/a/b.html"),
-            ct,
-            None,
-            &Params::default(),
-        );
-    });
-}
-
-#[test]
-fn fuzz_encoding_chain() {
-    fuzz("encoding", sample_pages(4), |b| {
-        let Some((&first, rest)) = b.split_first() else {
-            return;
-        };
-        let ct = CHARSETS[usize::from(first) % CHARSETS.len()];
-        if let Ok((d, text)) = encoding::decide_and_decode(rest, ct, None, Some(b"cn")) {
-            assert!(!d.encoding_name().is_empty());
-            let _ = text.len();
-        }
-    });
-}
-
-#[test]
-fn fuzz_tianwang_raw_reader_and_recovery() {
-    let mut file = Vec::new();
-    raw::write_all(&mut file, &records()).expect("write");
-    fuzz("tianwang", vec![file], |b| {
-        let _ = raw::parse(b);
-        let r = raw::recover(b);
-        let _ = r.bytes_damaged();
-    });
-}
-
-#[test]
-fn fuzz_warc_reader() {
-    let (mut plain, mut gz) = (Vec::new(), Vec::new());
-    warc::write_warc(&mut plain, &records()).expect("write");
-    warc::write_warc_gz(&mut gz, &records()).expect("write");
-    fuzz("warc", vec![plain, gz], |b| {
-        let _ = warc::read_warc(b);
-    });
-}
-
-#[test]
-fn fuzz_url_canonicalisation_and_links() {
-    fuzz("urls", Vec::new(), |b| {
-        let s = String::from_utf8_lossy(b);
-        let _ = urls::explain_str(&s, &urls::CanonOptions::default());
-        let base = url::Url::parse("http://fuzz.localhost/a/b.html?x=1").expect("base");
-        if let Some(u) = urls::resolve_link(&base, &s, encoding_rs::GBK) {
-            let c = urls::canonicalize(&u);
-            assert_eq!(urls::canonicalize(&c), c, "canonicalisation is idempotent");
-            let _ = urls::book_weight(&c);
-        }
-    });
-}
-
-#[test]
-fn fuzz_robots_txt() {
-    fuzz("robots", Vec::new(), |b| {
-        if let Ok(r) = texting_robots::Robot::new("tianwang", b) {
-            let _ = r.allowed("http://fuzz.localhost/drafts/a?b");
-            if let Some(d) = r.delay {
-                // What the crawler does with a Crawl-delay must not panic for any value.
-                let _ = Duration::try_from_secs_f32(d.max(0.0));
-            }
-        }
-    });
+/// The seed files of `fuzz/corpus/<name>/` are read by [`fuzz`]; this is a seed made here.
+pub(crate) fn seed(sel: u8, body: &[u8]) -> Vec<u8> {
+    let mut v = vec![sel];
+    v.extend_from_slice(body);
+    v
 }

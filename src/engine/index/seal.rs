@@ -1,0 +1,167 @@
+//! Every file of an index generation (format 2) ends in an 8-byte footer — `TWCK` and the
+//! CRC-32 of the bytes before it, as Lucene's and tantivy's file footers do — verified when
+//! the index is opened, so a flipped, zeroed or cut byte anywhere is refused naming the file
+//! instead of being searched (issue 29).
+//!
+//! ```
+//! use tianwang::engine::index::seal::{read_sealed, write_sealed};
+//! let d = tempfile::tempdir().unwrap();
+//! let p = d.path().join("docs.json");
+//! write_sealed(&p, b"[]").unwrap();
+//! assert_eq!(read_sealed(&p).unwrap(), b"[]");
+//! let mut bytes = std::fs::read(&p).unwrap();
+//! bytes[0] ^= 1;
+//! std::fs::write(&p, &bytes).unwrap();
+//! assert!(read_sealed(&p).is_err());
+//! ```
+
+use std::io::Write;
+use std::path::Path;
+
+use super::disk::{io_err, read};
+use crate::engine::error::{EngineError, Result};
+
+/// Bytes of the footer that ends every file of a version-2 generation: `TWCK`, CRC-32 (LE).
+pub const FOOTER_LEN: usize = 8;
+const FOOTER_MAGIC: &[u8; 4] = b"TWCK";
+
+fn footer(crc: u32) -> [u8; FOOTER_LEN] {
+    let mut f = [0u8; FOOTER_LEN];
+    f[..4].copy_from_slice(FOOTER_MAGIC);
+    f[4..].copy_from_slice(&crc.to_le_bytes());
+    f
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut c = flate2::Crc::new();
+    c.update(bytes);
+    c.sum()
+}
+
+/// Whether `bytes` end in a footer (not whether it matches).
+pub fn has_footer(bytes: &[u8]) -> bool {
+    bytes.len() >= FOOTER_LEN && &bytes[bytes.len() - FOOTER_LEN..][..4] == FOOTER_MAGIC
+}
+
+/// The body of a sealed file's bytes, its checksum verified; `path` names it in the error.
+pub fn unseal<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a [u8]> {
+    if !has_footer(bytes) {
+        return Err(EngineError::corrupt(
+            path,
+            "no checksum footer: the file is cut short or was not written by this program",
+        ));
+    }
+    let (body, foot) = bytes.split_at(bytes.len() - FOOTER_LEN);
+    let stored = u32::from_le_bytes([foot[4], foot[5], foot[6], foot[7]]);
+    if crc32(body) != stored {
+        return Err(EngineError::corrupt(
+            path,
+            "checksum mismatch: bytes were changed after the index was written",
+        ));
+    }
+    Ok(body)
+}
+
+/// A sealed file read whole, its checksum verified, without its footer.
+pub fn read_sealed(path: &Path) -> Result<Vec<u8>> {
+    let mut b = read(path)?;
+    let n = unseal(path, &b)?.len();
+    b.truncate(n);
+    Ok(b)
+}
+
+/// Verify a sealed file without holding it (read 1 MB at a time); returns its body's length.
+pub fn verify_sealed(path: &Path) -> Result<u64> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+    let len = f.metadata().map_err(|e| io_err(path, e))?.len();
+    let body = len
+        .checked_sub(FOOTER_LEN as u64)
+        .ok_or_else(|| EngineError::corrupt(path, "no checksum footer: the file is cut short"))?;
+    let mut c = flate2::Crc::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut left = body;
+    while left > 0 {
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        f.read_exact(&mut buf[..want])
+            .map_err(|e| io_err(path, e))?;
+        c.update(&buf[..want]);
+        left -= want as u64;
+    }
+    let mut foot = [0u8; FOOTER_LEN];
+    f.read_exact(&mut foot).map_err(|e| io_err(path, e))?;
+    if !has_footer(&foot) {
+        return Err(EngineError::corrupt(
+            path,
+            "no checksum footer: the file is cut short or was not written by this program",
+        ));
+    }
+    if u32::from_le_bytes([foot[4], foot[5], foot[6], foot[7]]) != c.sum() {
+        return Err(EngineError::corrupt(
+            path,
+            "checksum mismatch: bytes were changed after the index was written",
+        ));
+    }
+    Ok(body)
+}
+
+/// Append the footer to a file written unsealed (streamed: the file is not held in memory).
+pub fn seal(path: &Path) -> Result<()> {
+    use std::io::Read;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| io_err(path, e))?;
+    let mut c = flate2::Crc::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
+        if n == 0 {
+            break;
+        }
+        c.update(&buf[..n]);
+    }
+    f.write_all(&footer(c.sum())).map_err(|e| io_err(path, e))?;
+    f.sync_all().map_err(|e| io_err(path, e))
+}
+
+/// Write a whole file sealed with its footer, and flush it to disk.
+pub fn write_sealed(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
+    f.write_all(bytes).map_err(|e| io_err(path, e))?;
+    f.write_all(&footer(crc32(bytes)))
+        .map_err(|e| io_err(path, e))?;
+    f.sync_all().map_err(|e| io_err(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_file_refuses_any_flipped_or_cut_byte() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("f.bin");
+        let body = b"posting blocks and more".to_vec();
+        write_sealed(&p, &body).unwrap();
+        assert_eq!(read_sealed(&p).unwrap(), body);
+        assert_eq!(verify_sealed(&p).unwrap(), body.len() as u64);
+        let good = std::fs::read(&p).unwrap();
+        for i in 0..good.len() {
+            let mut b = good.clone();
+            b[i] ^= 0x10;
+            std::fs::write(&p, &b).unwrap();
+            assert!(read_sealed(&p).is_err(), "flip at {i}");
+            assert!(verify_sealed(&p).is_err(), "flip at {i}");
+            std::fs::write(&p, &good[..i]).unwrap();
+            let e = read_sealed(&p).unwrap_err();
+            assert!(e.to_string().contains("f.bin"), "{e}");
+            assert!(verify_sealed(&p).is_err(), "cut at {i}");
+        }
+        // A file written unsealed and sealed afterwards reads the same.
+        std::fs::write(&p, &body).unwrap();
+        seal(&p).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), good);
+    }
+}

@@ -52,7 +52,7 @@ fn io_err(path: &Path, e: std::io::Error) -> EngineError {
 }
 
 /// `PATH.doc.idx` / `PATH.url.idx` beside an exported raw file.
-pub fn idx_path(raw: &Path, suffix: &str) -> std::path::PathBuf {
+pub(crate) fn idx_path(raw: &Path, suffix: &str) -> std::path::PathBuf {
     let mut s = raw.as_os_str().to_owned();
     s.push(".");
     s.push(suffix);

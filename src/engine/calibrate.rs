@@ -24,9 +24,9 @@ use crate::engine::jobs::JobContext;
 use crate::engine::jobs::TypedJob;
 
 /// The book's average page size: 13 KB ([L1138]; KB = 1024 B).
-pub const PAGE_BYTES: usize = 13 * 1024;
-pub const MIN_SECONDS: f64 = 0.5;
-pub const MAX_SECONDS: f64 = 600.0;
+pub(crate) const PAGE_BYTES: usize = 13 * 1024;
+pub(crate) const MIN_SECONDS: f64 = 0.5;
+pub(crate) const MAX_SECONDS: f64 = 600.0;
 
 /// Raw parameters as given by the GUI or the CLI.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -62,7 +62,7 @@ impl Calibrate {
     }
 
     /// Parameters from a past run's JSON (the experiment log's "re-open").
-    pub fn params_from_json(v: &Value) -> Result<CalibrateParams> {
+    pub(crate) fn params_from_json(v: &Value) -> Result<CalibrateParams> {
         serde_json::from_value(v.clone())
             .map_err(|e| EngineError::invalid("params", format!("not calibrate parameters: {e}")))
     }

@@ -193,7 +193,7 @@ impl EngineError {
     }
 
     /// A bad line of the user's input at `file:line`.
-    pub fn bad_input(
+    pub(crate) fn bad_input(
         file: impl std::fmt::Display,
         line: impl std::fmt::Display,
         reason: impl Into<String>,
@@ -225,7 +225,7 @@ pub struct ErrorCode {
 
 impl ErrorCode {
     /// Every key an error can have (the string tables must have each, with its arguments).
-    pub const KEYS: &'static [(&'static str, usize)] = &[
+    pub(crate) const KEYS: &'static [(&'static str, usize)] = &[
         ("error.not_a_workspace", 2),
         ("error.too_new", 3),
         ("error.bad_path", 2),
@@ -265,13 +265,13 @@ impl ErrorCode {
     }
 
     /// As stored beside a message: `{"key": …, "args": […]}`.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::json!({ "key": self.key, "args": self.args }).to_string()
     }
 
     /// Back from [`ErrorCode::to_json`]; `None` for text that is not a code this build knows
     /// (then the English message is all there is).
-    pub fn from_json(text: &str) -> Option<Self> {
+    pub(crate) fn from_json(text: &str) -> Option<Self> {
         let v: serde_json::Value = serde_json::from_str(text).ok()?;
         let key = v.get("key")?.as_str()?;
         let (key, _) = Self::KEYS.iter().find(|(k, _)| *k == key)?;
@@ -454,7 +454,7 @@ fn sql_key(e: &rusqlite::Error) -> &'static str {
 /// SQLite's error in words a user can act on: a full disk, a read-only file and a damaged
 /// file say so and what to do; nothing of the failed step was written (every write is one
 /// transaction), which the message says too.
-pub fn describe_sql(e: &rusqlite::Error) -> String {
+pub(crate) fn describe_sql(e: &rusqlite::Error) -> String {
     use rusqlite::ErrorCode as C;
     let rusqlite::Error::SqliteFailure(f, _) = e else {
         return e.to_string();

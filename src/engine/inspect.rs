@@ -134,7 +134,7 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
 
 /// One stored page, as `tianwang pages --json` lists it.
 #[derive(Debug, Clone, Serialize)]
-pub struct PageRow {
+pub(crate) struct PageRow {
     pub url: String,
     pub status: Option<i64>,
     pub md5: Option<String>,
@@ -145,7 +145,7 @@ pub struct PageRow {
 }
 
 /// Every page of the workspace with its latest snapshot's digest.
-pub fn list_pages(ws: &Workspace) -> Result<Vec<PageRow>> {
+pub(crate) fn list_pages(ws: &Workspace) -> Result<Vec<PageRow>> {
     let mut stmt = ws.conn().prepare(
         "SELECT p.url, p.status,
                 (SELECT md5 FROM snapshots s WHERE s.page_id = p.id ORDER BY s.id DESC LIMIT 1),
@@ -173,7 +173,7 @@ pub fn list_pages(ws: &Workspace) -> Result<Vec<PageRow>> {
 
 /// Natural order for URLs and names: runs of digits compare by value, so `page2` comes before
 /// `page10`; everything else compares as text (case-sensitive), then by length.
-pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
     loop {
@@ -207,7 +207,7 @@ pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// The page list as a table (`tianwang pages --csv`).
-pub fn pages_table(rows: &[PageRow]) -> crate::engine::export::Table {
+pub(crate) fn pages_table(rows: &[PageRow]) -> crate::engine::export::Table {
     crate::engine::export::Table::new(
         "pages",
         [
@@ -385,7 +385,10 @@ pub fn snapshot(ws: &Workspace, id: i64, hex_bytes: usize) -> Result<SnapshotVie
 
 /// The content of a page's latest snapshot (Content-Encoding undone) and its Content-Type, for
 /// the cleaner; `None` when the page has no snapshot.
-pub fn latest_content(ws: &Workspace, url: &str) -> Result<Option<(Vec<u8>, Option<String>)>> {
+pub(crate) fn latest_content(
+    ws: &Workspace,
+    url: &str,
+) -> Result<Option<(Vec<u8>, Option<String>)>> {
     let row: Option<(Option<Vec<u8>>, Option<String>)> = ws
         .conn()
         .query_row(
@@ -409,7 +412,7 @@ pub fn latest_content(ws: &Workspace, url: &str) -> Result<Option<(Vec<u8>, Opti
 }
 
 /// A classic hex dump: offset, 16 bytes in hex, printable ASCII.
-pub fn hex_dump(bytes: &[u8]) -> String {
+pub(crate) fn hex_dump(bytes: &[u8]) -> String {
     let mut out = String::new();
     for (i, chunk) in bytes.chunks(16).enumerate() {
         let hex: Vec<String> = chunk.iter().map(|b| format!("{b:02x}")).collect();

@@ -60,7 +60,7 @@ pub fn canonicalize(u: &Url) -> Url {
 }
 
 /// The canonical form with explicit options. Idempotent: canonicalising twice changes nothing.
-pub fn canonicalize_with(u: &Url, opts: &CanonOptions) -> Url {
+pub(crate) fn canonicalize_with(u: &Url, opts: &CanonOptions) -> Url {
     explain_canonicalization(u, opts).0
 }
 
@@ -68,7 +68,7 @@ pub fn canonicalize_with(u: &Url, opts: &CanonOptions) -> Url {
 /// URLs are the same). Steps done by the `url` crate itself (lower-case scheme and host, default
 /// port `:80`/`:443` removed — also by `set_port` — dot segments resolved, empty http path → `/`)
 /// are not visible in a `Url`; use [`explain_str`] to see them as well.
-pub fn explain_canonicalization(u: &Url, opts: &CanonOptions) -> (Url, Vec<String>) {
+pub(crate) fn explain_canonicalization(u: &Url, opts: &CanonOptions) -> (Url, Vec<String>) {
     let mut out = u.clone();
     let mut steps = Vec::new();
     let mut note = |what: &str, before: &str, after: &str| {
@@ -266,7 +266,7 @@ fn encode_query_part<'a>(encoding: &'static Encoding, s: &'a str) -> Cow<'a, [u8
 // ---- The book's priority weight (§4.12) ---------------------------------------------------------
 
 /// The book's initial URL weight [L1322].
-pub const BOOK_INITIAL_WEIGHT: i32 = 10;
+pub(crate) const BOOK_INITIAL_WEIGHT: i32 = 10;
 
 /// A weight with the terms that produced it: `BOOK_INITIAL_WEIGHT + Σ parts == score` always.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -279,7 +279,7 @@ pub struct UrlWeight {
 
 /// Which part of the URL the §4.12 rules scan (digest §4.12 ambiguity (b)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum WeightScope {
+pub(crate) enum WeightScope {
     /// Default, the digest's resolution: only the *localpath*, the path and `?query` after the
     /// host [L1284]. The scheme's `//` is not counted, nor a keyword in the host name
     /// (`search.example.com`).
@@ -308,7 +308,7 @@ pub fn book_weight(u: &Url) -> UrlWeight {
 ///   itself or another, so counting non-overlapping occurrences is exact.
 ///
 /// Pass a canonical URL ([`canonicalize`]) so that equal pages get equal weights.
-pub fn book_weight_with(u: &Url, scope: WeightScope) -> UrlWeight {
+pub(crate) fn book_weight_with(u: &Url, scope: WeightScope) -> UrlWeight {
     let mut text = String::new();
     if scope == WeightScope::WholeUrl {
         text.push_str(&u[..Position::BeforePath]);
@@ -349,7 +349,7 @@ pub fn book_weight_with(u: &Url, scope: WeightScope) -> UrlWeight {
 /// probably meant `"javascript:"` (other TSE versions list that; [`resolve_link`] drops
 /// `javascript:` links before the filter sees them anyway).
 #[rustfmt::skip]
-pub const BOOK_FILTER_SUBSTRINGS: [&str; 25] = [
+pub(crate) const BOOK_FILTER_SUBSTRINGS: [&str; 25] = [
     "gate", "search", "library", "data/scop", "uhtbin", "staff/staff",
     "enter", "userid", "pstmail?", "pst?", "find?", "ccc?",
     "fwd?", "tcon?", "&", "Counter?", "forum", "cgisirsi",
@@ -359,11 +359,11 @@ pub const BOOK_FILTER_SUBSTRINGS: [&str; 25] = [
 /// Default URL length limit in bytes. The book does not print TSE's `URL_LEN`; this is its
 /// remark that URLs are generally shorter than 256 characters [L1305]. As in `IsFilterLink`,
 /// a URL is rejected when it is *longer* than the limit.
-pub const BOOK_URL_LEN: usize = 256;
+pub(crate) const BOOK_URL_LEN: usize = 256;
 
 /// The book's 9 accepted content types [L1334].
 #[rustfmt::skip]
-pub const BOOK_MIME_TYPES: [&str; 9] = [
+pub(crate) const BOOK_MIME_TYPES: [&str; 9] = [
     "text/html", "text/plain", "text/xml", "text/rtf",
     "application/msword", "application/pdf", "application/postscript",
     "application/vnd.ms-excel", "application/vnd.ms-powerpoint",
@@ -406,9 +406,10 @@ impl UrlFilter {
         self.check_impl(url, true)
     }
 
+    #[cfg(test)]
     /// Book-faithful mode: like TSE, lower-case the URL but not the list, so an entry with an
     /// upper-case letter (`"Counter?"`) can never match — the latent bug of digest §4.13 (b).
-    pub fn check_as_printed(&self, url: &str) -> Result<(), FilterReject> {
+    pub(crate) fn check_as_printed(&self, url: &str) -> Result<(), FilterReject> {
         self.check_impl(url, false)
     }
 
@@ -435,7 +436,7 @@ impl UrlFilter {
 /// Whether a `Content-Type` header value is one of the book's 9 types [L1334]. Parameters
 /// (`; charset=gb2312`), surrounding whitespace and letter case are ignored; an empty or
 /// missing type is not allowed.
-pub fn mime_allowed(content_type: &str) -> bool {
+pub(crate) fn mime_allowed(content_type: &str) -> bool {
     let essence = content_type.split(';').next().unwrap_or("").trim();
     BOOK_MIME_TYPES.contains(&essence.to_ascii_lowercase().as_str())
 }
@@ -446,7 +447,7 @@ pub fn mime_allowed(content_type: &str) -> bool {
 /// a final dot), for 127.0.0.0/8 in any form the WHATWG host parser accepts (`127.1`,
 /// `0x7f.0.0.1`), and for `::1` with or without brackets (also `::ffff:127.x.y.z`, the
 /// IPv4-mapped form of 127.0.0.0/8).
-pub fn is_loopback_host(host: &str) -> bool {
+pub(crate) fn is_loopback_host(host: &str) -> bool {
     let v6_loopback =
         |a: Ipv6Addr| a.is_loopback() || a.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback());
     if let Ok(addr) = host.parse::<Ipv6Addr>() {

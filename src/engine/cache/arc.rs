@@ -59,8 +59,9 @@ impl Arc {
         }
     }
 
+    #[cfg(test)]
     /// The adaptive target for T1, in units.
-    pub fn target_t1(&self) -> f64 {
+    pub(crate) fn target_t1(&self) -> f64 {
         self.p
     }
 

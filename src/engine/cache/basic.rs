@@ -233,7 +233,7 @@ impl Policy for Sieve {
 
 /// Random replacement: the victim is drawn uniformly from the resident objects (seeded).
 #[derive(Debug, Clone)]
-pub struct Random {
+pub(crate) struct Random {
     cap: u64,
     used: u64,
     members: Vec<u32>,

@@ -141,7 +141,7 @@ impl Default for CacheSimParams {
 }
 
 impl CacheSimParams {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         self.config.params.validate()?;
         if self.config.policies.is_empty() {
             return Err(EngineError::invalid("--policy", "no policy given"));
@@ -184,7 +184,7 @@ impl CacheSimParams {
 }
 
 /// The logged, cancellable simulation job.
-pub struct CacheSimJob {
+pub(crate) struct CacheSimJob {
     params: CacheSimParams,
 }
 

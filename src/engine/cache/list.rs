@@ -16,7 +16,7 @@
 //! ```
 
 /// "No object": the end of a queue.
-pub const NIL: u32 = u32::MAX;
+pub(crate) const NIL: u32 = u32::MAX;
 
 /// One queue: its ends, its length and the units (1 per object, or bytes) it holds.
 #[derive(Debug, Clone, Copy)]
@@ -64,14 +64,8 @@ impl Links {
 
     /// The object after `id` towards the head (newer), or [`NIL`].
     #[inline]
-    pub fn newer(&self, id: u32) -> u32 {
+    pub(crate) fn newer(&self, id: u32) -> u32 {
         self.prev[id as usize]
-    }
-
-    /// The object after `id` towards the tail (older), or [`NIL`].
-    #[inline]
-    pub fn older(&self, id: u32) -> u32 {
-        self.next[id as usize]
     }
 
     /// Insert `id` (not in any queue) at the head of `q`, holding `units`.
@@ -114,7 +108,7 @@ impl Links {
 
     /// Remove and return the tail of `q` (its oldest object), or `None` when empty.
     #[inline]
-    pub fn pop_tail(&mut self, q: &mut Queue, units_of: impl Fn(u32) -> u64) -> Option<u32> {
+    pub(crate) fn pop_tail(&mut self, q: &mut Queue, units_of: impl Fn(u32) -> u64) -> Option<u32> {
         let t = q.tail;
         if t == NIL {
             return None;
@@ -148,8 +142,9 @@ impl Links {
         })
     }
 
+    #[cfg(test)]
     /// The objects of `q` from the head (newest) to the tail.
-    pub fn iter_from_head<'a>(&'a self, q: &Queue) -> impl Iterator<Item = u32> + 'a {
+    pub(crate) fn iter_from_head<'a>(&'a self, q: &Queue) -> impl Iterator<Item = u32> + 'a {
         let mut cur = q.head;
         std::iter::from_fn(move || {
             if cur == NIL {
@@ -164,7 +159,7 @@ impl Links {
 
 /// Per-object small state (a tag, a counter, a stored size) in a vector grown on demand.
 #[derive(Debug, Clone)]
-pub struct Slots<T: Copy> {
+pub(crate) struct Slots<T: Copy> {
     v: Vec<T>,
     fill: T,
 }
@@ -193,7 +188,7 @@ impl<T: Copy> Slots<T> {
     }
 
     #[inline]
-    pub fn get_mut(&mut self, id: u32) -> &mut T {
+    pub(crate) fn get_mut(&mut self, id: u32) -> &mut T {
         let i = id as usize;
         if i >= self.v.len() {
             let n = (i + 1).max(self.v.len() * 2).max(64);

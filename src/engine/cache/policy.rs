@@ -123,7 +123,7 @@ impl PolicyKind {
     }
 
     /// Parse a comma-separated list, naming the flag on error.
-    pub fn parse_list(s: &str, flag: &str) -> Result<Vec<PolicyKind>> {
+    pub(crate) fn parse_list(s: &str, flag: &str) -> Result<Vec<PolicyKind>> {
         let mut out = Vec::new();
         for part in s.split(',').filter(|p| !p.trim().is_empty()) {
             let k = PolicyKind::parse(part).ok_or_else(|| {
@@ -159,7 +159,7 @@ impl PolicyKind {
     }
 
     /// Needs the whole trace in advance (the next use of every request).
-    pub fn is_offline(self) -> bool {
+    pub(crate) fn is_offline(self) -> bool {
         self == PolicyKind::Opt
     }
 }
@@ -187,7 +187,7 @@ impl Default for PolicyParams {
 }
 
 impl PolicyParams {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if !(self.decay > 0.0 && self.decay <= 1.0) {
             return Err(EngineError::invalid("decay", "δ must be in (0, 1]"));
         }

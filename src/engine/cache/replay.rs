@@ -22,7 +22,7 @@ use crate::engine::index::query::{self, Op};
 use crate::engine::index::reader::Index;
 
 /// Position data is read in blocks of this many bytes (the book's 32 KB objects).
-pub const POSITION_BLOCK: u64 = 32 * 1024;
+pub(crate) const POSITION_BLOCK: u64 = 32 * 1024;
 
 /// A replayed query stream's reads.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -85,7 +85,7 @@ pub fn replay(ix: &Index, queries: &[String]) -> Result<AccessLog> {
 }
 
 /// Queries from a file: one a line, or `qid<TAB>query` (the evaluation format).
-pub fn read_queries(text: &str) -> Vec<String> {
+pub(crate) fn read_queries(text: &str) -> Vec<String> {
     text.lines()
         .map(|l| match l.split_once('\t') {
             Some((_, q)) => q.trim(),

@@ -39,7 +39,7 @@ use super::policy::Policy;
 
 /// libCacheSim's SLRU with `n` equal segments.
 #[derive(Debug, Clone)]
-pub struct Slru {
+pub(crate) struct Slru {
     cap: u64,
     seg_max: Vec<u64>,
     segs: Vec<Queue>,

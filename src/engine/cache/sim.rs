@@ -47,7 +47,7 @@ pub enum SizeSpec {
 
 impl SizeSpec {
     /// Parse `100,1000,10%` (the `--size` flag).
-    pub fn parse_list(s: &str, flag: &str) -> Result<Vec<SizeSpec>> {
+    pub(crate) fn parse_list(s: &str, flag: &str) -> Result<Vec<SizeSpec>> {
         let mut out = Vec::new();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let spec = if let Some(p) = part.strip_suffix('%') {
@@ -429,7 +429,7 @@ fn lru_by_stack(trace: &Trace, sizes: &[u64], cfg: &SimConfig) -> Result<Vec<Run
 }
 
 /// `count` sizes spaced evenly on a log axis from `lo` to `hi` (for sweeps and plots).
-pub fn log_sizes(lo: u64, hi: u64, count: usize) -> Vec<u64> {
+pub(crate) fn log_sizes(lo: u64, hi: u64, count: usize) -> Vec<u64> {
     let (lo, hi) = (lo.max(1), hi.max(lo.max(1)));
     if count <= 1 || lo == hi {
         return vec![hi];
@@ -443,7 +443,7 @@ pub fn log_sizes(lo: u64, hi: u64, count: usize) -> Vec<u64> {
 }
 
 /// The book's Table 9-2 [L3433–L3438]: (size, LRU hit ratio, tuned LFU-decay hit ratio).
-pub const TABLE_9_2: [(u64, f64, f64); 6] = [
+pub(crate) const TABLE_9_2: [(u64, f64, f64); 6] = [
     (100, 0.629381, 0.629934),
     (300, 0.680018, 0.680690),
     (500, 0.692691, 0.694037),
@@ -453,11 +453,11 @@ pub const TABLE_9_2: [(u64, f64, f64); 6] = [
 ];
 
 /// The infinite-cache ceiling of the ch. 9 log: 1 − 1.6×10⁵/9.6×10⁵ [L3247].
-pub const BOOK_CEILING: f64 = 1.0 - 1.6e5 / 9.6e5;
+pub(crate) const BOOK_CEILING: f64 = 1.0 - 1.6e5 / 9.6e5;
 
 /// Table 9-2's procedure: for each size, the δ (from `candidates`) with the highest LFU-decay
 /// hit ratio. Returns (size, best δ, its hit ratio) per size.
-pub fn tune_decay(
+pub(crate) fn tune_decay(
     trace: &Trace,
     sizes: &[u64],
     candidates: &[f64],

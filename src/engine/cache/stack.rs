@@ -199,7 +199,7 @@ const BLOCK: usize = 4096;
 /// request touches a few cache lines instead of ~36 scattered tree nodes — 10⁸ requests
 /// over 10⁷ objects fit in a minute. Same answers as [`StackDistance`].
 #[derive(Debug, Clone)]
-pub struct CountStack {
+pub(crate) struct CountStack {
     bits: Vec<u64>,
     /// 1-based Fenwick tree over blocks.
     blocks: Vec<u32>,
@@ -378,7 +378,7 @@ pub enum Warmup {
 
 /// LRU's counts at one size.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct LruPoint {
+pub(crate) struct LruPoint {
     pub size: u64,
     pub requests: u64,
     pub hits: u64,
@@ -387,7 +387,7 @@ pub struct LruPoint {
 }
 
 /// Run the stack-distance pass over `reqs` (id, units, bytes) for every size in `sizes`.
-pub fn lru_all_sizes(
+pub(crate) fn lru_all_sizes(
     reqs: impl Iterator<Item = (u32, u64, u64)>,
     total_hint: u64,
     sizes: &[u64],
@@ -399,7 +399,7 @@ pub fn lru_all_sizes(
 
 /// [`lru_all_sizes`] when every request weighs one unit (object-count capacity; the
 /// bytes still count for the byte ratios): a 32-bit tree, faster on large traces.
-pub fn lru_all_sizes_counted(
+pub(crate) fn lru_all_sizes_counted(
     reqs: impl Iterator<Item = (u32, u64)>,
     total_hint: u64,
     sizes: &[u64],

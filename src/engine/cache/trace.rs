@@ -51,7 +51,7 @@ pub struct Trace {
 
 /// Interns keys to dense ids.
 #[derive(Debug, Default)]
-pub struct Interner {
+pub(crate) struct Interner {
     map: HashMap<String, u32>,
     keys: Vec<String>,
 }
@@ -66,7 +66,7 @@ impl Interner {
         self.keys.push(key.to_string());
         id
     }
-    pub fn into_keys(self) -> Vec<String> {
+    pub(crate) fn into_keys(self) -> Vec<String> {
         self.keys
     }
 }
@@ -98,19 +98,6 @@ impl Trace {
             distinct: keys.len(),
             keys,
             source: "keys".into(),
-            bad_lines: BadLines::default(),
-        }
-    }
-
-    /// A trace of unit-size requests from dense ids.
-    pub fn from_ids(ids: impl IntoIterator<Item = u32>, source: &str) -> Trace {
-        let reqs: Vec<Req> = ids.into_iter().map(|id| Req { id, size: 1 }).collect();
-        let distinct = count_distinct(reqs.iter().map(|r| r.id));
-        Trace {
-            reqs,
-            distinct,
-            keys: Vec::new(),
-            source: source.into(),
             bad_lines: BadLines::default(),
         }
     }
@@ -154,24 +141,8 @@ pub struct TraceStats {
     pub distinct_bytes: u64,
 }
 
-fn count_distinct(ids: impl Iterator<Item = u32>) -> usize {
-    let mut seen: Vec<u64> = Vec::new();
-    let mut n = 0;
-    for id in ids {
-        let (w, b) = (id as usize / 64, id % 64);
-        if w >= seen.len() {
-            seen.resize(w + 1, 0);
-        }
-        if seen[w] & (1 << b) == 0 {
-            seen[w] |= 1 << b;
-            n += 1;
-        }
-    }
-    n
-}
-
 /// For each request, the index of the next request for the same object (`u64::MAX`: none).
-pub fn next_uses(ids: &[u32]) -> Vec<u64> {
+pub(crate) fn next_uses(ids: &[u32]) -> Vec<u64> {
     let mut next = vec![u64::MAX; ids.len()];
     let mut last: HashMap<u32, usize> = HashMap::new();
     for (i, &id) in ids.iter().enumerate().rev() {
@@ -237,7 +208,7 @@ impl Default for ReadOptions {
 }
 
 /// The longest line a trace or access log may have: a key or record, not a document.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// A line of a trace as text: UTF-8 when it is, else GB18030 — decided per line, so a log
 /// with lines in both keeps every key (issue 29: a GB18030 file with UTF-8 lines appended).
@@ -390,7 +361,7 @@ pub fn read_from(
 /// line, the same encoding detection (UTF-8, GB18030 …), bad lines skipped and kept in
 /// [`Trace::bad_lines`] by line number, each query normalised as that lab counts it
 /// ([`Normalise::default`]). A log therefore gives both labs the same request stream.
-pub fn read_sogouq(path: &Path, opt: &ReadOptions) -> Result<Trace> {
+pub(crate) fn read_sogouq(path: &Path, opt: &ReadOptions) -> Result<Trace> {
     let cfg = ReadConfig::new(querylog::Format::Sogouq);
     let norm = Normalise::default();
     let mut inter = Interner::default();
@@ -431,14 +402,14 @@ fn looks_like_header(fields: &[&str]) -> bool {
 }
 
 /// The most objects a generated stream draws from (its CDF takes 12 bytes an object).
-pub const MAX_OBJECTS: u32 = 50_000_000;
+pub(crate) const MAX_OBJECTS: u32 = 50_000_000;
 /// The most requests a generated stream runs (the benchmark streams them).
-pub const MAX_GENERATED: u64 = 10_000_000_000;
+pub(crate) const MAX_GENERATED: u64 = 10_000_000_000;
 /// The most requests a trace held in memory takes (8 bytes each): a file, a view of an
 /// access log, a generated stream loaded for the simulator.
-pub const MAX_TRACE_REQUESTS: u64 = 200_000_000;
+pub(crate) const MAX_TRACE_REQUESTS: u64 = 200_000_000;
 /// The range of `ch9:scale=` (1 = the book's log).
-pub const CH9_SCALE: (f64, f64) = (1e-3, 100.0);
+pub(crate) const CH9_SCALE: (f64, f64) = (1e-3, 100.0);
 
 /// A generated stream: Zipf(α) over `objects` ids, optionally shifting the working set
 /// (ids offset by `objects` every `shift_every` requests), inserting scans of `scan_len`
@@ -477,7 +448,7 @@ impl Default for GenSpec {
 }
 
 impl GenSpec {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if self.objects == 0 || self.objects > MAX_OBJECTS {
             return Err(EngineError::invalid(
                 "objects",
@@ -518,7 +489,7 @@ impl GenSpec {
     /// head (α = 1.5 over 10⁶ ids) carries 76.5 % of the requests, a uniform tail over
     /// 2.55×10⁵ ids the rest; fitted here so that LRU reproduces Table 9-2's LRU row within
     /// about ±0.01 (the book's log itself is not available).
-    pub fn chapter9(scale: f64, seed: u64) -> GenSpec {
+    pub(crate) fn chapter9(scale: f64, seed: u64) -> GenSpec {
         // (The CLI refuses a scale outside CH9_SCALE; this only keeps a caller's in range.)
         let scale = if scale.is_finite() {
             scale.clamp(CH9_SCALE.0, CH9_SCALE.1)

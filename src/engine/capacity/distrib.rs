@@ -7,17 +7,17 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 /// The node counts of the book's load-balance and scalability experiments [L2051].
-pub const BOOK_NODE_COUNTS: [usize; 4] = [2, 4, 8, 16];
+pub(crate) const BOOK_NODE_COUNTS: [usize; 4] = [2, 4, 8, 16];
 /// The book's example number of logical nodes (virtual buckets) in the two-level mapping [L2120].
-pub const DEFAULT_LOGICAL_BUCKETS: usize = 50_000;
+pub(crate) const DEFAULT_LOGICAL_BUCKETS: usize = 50_000;
 /// Normalised variance of the book's 2:3 reference run (Table 6-3, [L2057–2070]). The book does
 /// not give its formula (digest ambiguity A-9). With s_i = c_i / mean = (0.8, 1.2), it is
 /// (1/n)·Σ(s_i − 1)² = 0.04, the same for every hour. Compare with
 /// [`LoadReport::normalized_variance`].
-pub const BOOK_REFERENCE_VARIANCE: f64 = 0.04;
+pub(crate) const BOOK_REFERENCE_VARIANCE: f64 = 0.04;
 
 /// Upper bound on time buckets in a [`LoadReport`], so a tiny `bucket_s` cannot exhaust memory.
-pub const MAX_TIME_BUCKETS: usize = 1_000_000;
+pub(crate) const MAX_TIME_BUCKETS: usize = 1_000_000;
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -25,12 +25,12 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// The form in which a host is hashed and used as a key: surrounding whitespace removed, ASCII
 /// lower-cased. The caller decides whether a port is part of the host. The book maps
 /// `HOST(link)` [L2003] and says nothing more.
-pub fn normalize_host(host: &str) -> String {
+pub(crate) fn normalize_host(host: &str) -> String {
     host.trim().to_ascii_lowercase()
 }
 
 /// FNV-1a 64 over the bytes of [`normalize_host`].
-pub fn fnv1a64(host: &str) -> u64 {
+pub(crate) fn fnv1a64(host: &str) -> u64 {
     host.trim().bytes().fold(FNV_OFFSET, |h, b| {
         (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(FNV_PRIME)
     })
@@ -41,7 +41,7 @@ pub fn fnv1a64(host: &str) -> u64 {
 /// stable on every run and platform. The finaliser matters because FNV-1a's value mod 2^k
 /// depends only on the low k bits of each byte ("a.cn" and "q.cn" always share a node for
 /// n = 16). The book's n = 2, 4, 8, 16 are all powers of two.
-pub fn host_hash(host: &str) -> u64 {
+pub(crate) fn host_hash(host: &str) -> u64 {
     let mut h = fnv1a64(host);
     h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
     h = (h ^ (h >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
@@ -173,7 +173,7 @@ pub fn load_over_time(
 }
 
 /// Distinct normalised hosts of a log with their fetch counts, in a stable order.
-pub fn host_fetches(log: &[(f64, String)]) -> BTreeMap<String, u64> {
+pub(crate) fn host_fetches(log: &[(f64, String)]) -> BTreeMap<String, u64> {
     let mut m = BTreeMap::new();
     for (_, h) in log {
         *m.entry(normalize_host(h)).or_insert(0) += 1;
@@ -183,7 +183,7 @@ pub fn host_fetches(log: &[(f64, String)]) -> BTreeMap<String, u64> {
 
 /// The book's experiment [L2051–2073]: [`assign_mod`] and [`load_over_time`] for each of
 /// [`BOOK_NODE_COUNTS`].
-pub fn load_study(log: &[(f64, String)], bucket_s: f64) -> Result<Vec<LoadReport>, String> {
+pub(crate) fn load_study(log: &[(f64, String)], bucket_s: f64) -> Result<Vec<LoadReport>, String> {
     let hosts: Vec<String> = host_fetches(log).into_keys().collect();
     BOOK_NODE_COUNTS
         .iter()
@@ -214,7 +214,7 @@ impl Mapping {
 /// physical node. Hosts are hashed to a bucket with [`host_hash`] mod `buckets`. The book's
 /// [L2103] says "URL", but the design needs host locality, so this hashes the host (digest A-11).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PartitionTable {
+pub(crate) struct PartitionTable {
     owners: Vec<usize>,
     nodes: usize,
 }
@@ -231,20 +231,22 @@ impl PartitionTable {
         Ok(PartitionTable { owners, nodes })
     }
 
+    #[cfg(test)]
     pub fn nodes(&self) -> usize {
         self.nodes
     }
 
+    #[cfg(test)]
     /// The table A itself: `owners()[bucket]` = node.
-    pub fn owners(&self) -> &[usize] {
+    pub(crate) fn owners(&self) -> &[usize] {
         &self.owners
     }
 
-    pub fn bucket_of(&self, host: &str) -> usize {
+    pub(crate) fn bucket_of(&self, host: &str) -> usize {
         (host_hash(host) % self.owners.len() as u64) as usize
     }
 
-    pub fn owner(&self, host: &str) -> usize {
+    pub(crate) fn owner(&self, host: &str) -> usize {
         self.owners[self.bucket_of(host)]
     }
 
@@ -260,7 +262,7 @@ impl PartitionTable {
     /// node within one bucket of the others. One bucket at a time is taken from the node that
     /// currently has the most (ties: lowest id). A donor gives its highest-numbered buckets; the
     /// book does not say which ones. Returns the buckets that moved, in ascending order.
-    pub fn add_node(&mut self) -> Result<Vec<usize>, String> {
+    pub(crate) fn add_node(&mut self) -> Result<Vec<usize>, String> {
         let n = self.nodes;
         if n + 1 > self.owners.len() {
             let b = self.owners.len();

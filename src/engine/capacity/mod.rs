@@ -127,7 +127,7 @@ impl CapacityInputs {
     }
 
     /// Every number must be finite and positive, and `utilisation` may be at most 1.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         for (name, v) in self.named() {
             if !v.is_finite() || v <= 0.0 {
                 return Err(format!("{name} must be a positive number (got {v})"));

@@ -63,7 +63,7 @@ fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// UTF-8 when valid, else GB18030 (the two encodings of the lab's Chinese corpora).
-pub fn decode_text(bytes: &[u8]) -> String {
+pub(crate) fn decode_text(bytes: &[u8]) -> String {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(s) => s.to_string(),
@@ -280,7 +280,7 @@ pub fn read_folder(dir: &Path, other: Option<TextHook<'_>>, strict: bool) -> Res
 }
 
 /// The SogouCS channel of a URL: the host label before `sohu.com`, else the first host label.
-pub fn sogou_label(url: &str) -> Option<String> {
+pub(crate) fn sogou_label(url: &str) -> Option<String> {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let host = rest
         .split(['/', '?', '#', ':'])
@@ -303,7 +303,7 @@ fn field<'a>(rec: &'a str, tag: &str) -> Option<&'a str> {
 }
 
 /// Reads SogouCS `<doc>` records (UTF-8 or GB18030).
-pub fn read_sogou(file: &Path, strict: bool) -> Result<Corpus> {
+pub(crate) fn read_sogou(file: &Path, strict: bool) -> Result<Corpus> {
     parse_sogou(file, &read_bytes(file)?, strict)
 }
 
@@ -373,7 +373,7 @@ pub fn parse_sogou(file: &Path, bytes: &[u8], strict: bool) -> Result<Corpus> {
 
 /// Picks the reader by what `path` is: a folder → [`read_folder`] (txt only), a file whose text
 /// starts with `<doc>` → [`read_sogou`], otherwise [`read_tsv`].
-pub fn read_any(path: &Path, strict: bool) -> Result<Corpus> {
+pub(crate) fn read_any(path: &Path, strict: bool) -> Result<Corpus> {
     if path.is_dir() {
         return read_folder(path, None, strict);
     }

@@ -38,10 +38,11 @@ impl SparseVec {
     pub fn iter(&self) -> impl Iterator<Item = (u32, f32)> + '_ {
         self.idx.iter().copied().zip(self.val.iter().copied())
     }
-    pub fn norm2(&self) -> f64 {
+    pub(crate) fn norm2(&self) -> f64 {
         self.val.iter().map(|&v| f64::from(v) * f64::from(v)).sum()
     }
-    pub fn dot(&self, other: &SparseVec) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn dot(&self, other: &SparseVec) -> f64 {
         let (mut i, mut j, mut s) = (0, 0, 0.0f64);
         while i < self.idx.len() && j < other.idx.len() {
             match self.idx[i].cmp(&other.idx[j]) {
@@ -57,7 +58,7 @@ impl SparseVec {
         s
     }
     /// Dot with a dense vector (ids beyond it count as 0).
-    pub fn dot_dense(&self, w: &[f64]) -> f64 {
+    pub(crate) fn dot_dense(&self, w: &[f64]) -> f64 {
         self.iter()
             .map(|(i, v)| w.get(i as usize).copied().unwrap_or(0.0) * f64::from(v))
             .sum()
@@ -86,7 +87,7 @@ impl Vocab {
         }
         v
     }
-    pub fn from_terms(terms: Vec<String>) -> Vocab {
+    pub(crate) fn from_terms(terms: Vec<String>) -> Vocab {
         let map = terms
             .iter()
             .enumerate()
@@ -95,7 +96,7 @@ impl Vocab {
         Vocab { terms, map }
     }
     /// Rebuilds the lookup table after deserialisation.
-    pub fn reindex(&mut self) {
+    pub(crate) fn reindex(&mut self) {
         *self = Vocab::from_terms(std::mem::take(&mut self.terms));
     }
     pub fn len(&self) -> usize {
@@ -130,7 +131,7 @@ impl Vocab {
 }
 
 /// Maps kept old term ids to new dense ids.
-pub fn remap(v: &SparseVec, map: &[Option<u32>]) -> SparseVec {
+pub(crate) fn remap(v: &SparseVec, map: &[Option<u32>]) -> SparseVec {
     let mut out = SparseVec::default();
     for (i, x) in v.iter() {
         if let Some(Some(n)) = map.get(i as usize) {

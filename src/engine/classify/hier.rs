@@ -25,7 +25,7 @@ use crate::engine::classify::knn::{Knn, KnnConfig};
 use crate::engine::error::{EngineError, Result};
 
 /// The quick reference's two-level grouping of the THUCNews title classes.
-pub const THUCNEWS: &str = "财经=finance,realty,stocks;社会=education,society,politics;娱乐=sports,game,entertainment;科技=science";
+pub(crate) const THUCNEWS: &str = "财经=finance,realty,stocks;社会=education,society,politics;娱乐=sports,game,entertainment;科技=science";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Group {
@@ -185,14 +185,14 @@ impl HierKnn {
         })
     }
 
-    pub fn build_index(&mut self) {
+    pub(crate) fn build_index(&mut self) {
         for s in &mut self.subs {
             s.build_index();
         }
     }
 
     /// Cosine with each parent and whether it survived the pruning.
-    pub fn parents(&self, x: &SparseVec) -> Vec<(usize, f64, bool)> {
+    pub(crate) fn parents(&self, x: &SparseVec) -> Vec<(usize, f64, bool)> {
         let nx = x.norm2().sqrt();
         let sims: Vec<f64> = self
             .centroids

@@ -46,7 +46,7 @@ use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobContext, Scaled, Tick, save_detail};
 
 /// Name of the per-document predictions in `job_details`.
-pub const PREDICTIONS_DETAIL: &str = "predictions";
+pub(crate) const PREDICTIONS_DETAIL: &str = "predictions";
 
 /// Where the documents come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -72,7 +72,7 @@ pub enum CorpusChoice {
 }
 
 impl CorpusChoice {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         match self {
             CorpusChoice::Files { train, test } => {
                 if train.as_os_str().is_empty() {
@@ -177,7 +177,7 @@ pub struct TrainJob {
 }
 
 /// Reads the chosen corpus: (train, test) pairs — one for files/split, `k` for k-fold.
-pub fn load_corpus(c: &CorpusChoice, strict: bool) -> Result<Vec<(Corpus, Corpus)>> {
+pub(crate) fn load_corpus(c: &CorpusChoice, strict: bool) -> Result<Vec<(Corpus, Corpus)>> {
     match c {
         CorpusChoice::Files { train, test } => Ok(vec![(
             corpus::read_any(train, strict)?,
@@ -428,7 +428,7 @@ impl TypedJob for TrainJob {
 
 /// `classify-sweep` parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SweepParams {
+pub(crate) struct SweepParams {
     pub corpus: CorpusChoice,
     #[serde(default)]
     pub strict: bool,
@@ -438,13 +438,13 @@ pub struct SweepParams {
 
 /// `classify-sweep` result: one run per value.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SweepOutput {
+pub(crate) struct SweepOutput {
     pub points: Vec<SweepPoint>,
 }
 
 /// Repeats a run while one knob moves.
 #[derive(Debug, Clone)]
-pub struct SweepJob {
+pub(crate) struct SweepJob {
     pub p: SweepParams,
 }
 

@@ -94,7 +94,7 @@ impl Knn {
     }
 
     /// Builds the inverted index (after `fit` and after loading).
-    pub fn build_index(&mut self) {
+    pub(crate) fn build_index(&mut self) {
         let n_terms = self
             .train
             .iter()

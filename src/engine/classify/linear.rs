@@ -140,7 +140,7 @@ impl LinearSvm {
     }
 
     /// [`LinearSvm::fit`] reporting progress every ~50 ms; `tick`'s error cancels.
-    pub fn fit_cancellable(
+    pub(crate) fn fit_cancellable(
         cfg: &LinearConfig,
         x: &[SparseVec],
         y: &[usize],
@@ -182,7 +182,7 @@ impl LinearSvm {
     }
 
     /// weight × value per term of `x` for class `c`.
-    pub fn contributions(&self, x: &SparseVec, c: usize) -> Vec<(u32, f64)> {
+    pub(crate) fn contributions(&self, x: &SparseVec, c: usize) -> Vec<(u32, f64)> {
         let Some(w) = self.weights.get(c) else {
             return Vec::new();
         };

@@ -187,7 +187,7 @@ impl NaiveBayes {
     }
 
     /// Per-term contribution to class `a` over class `b` (log ratio × count), for explanations.
-    pub fn contributions(&self, x: &SparseVec, a: usize, b: usize) -> Vec<(u32, f64)> {
+    pub(crate) fn contributions(&self, x: &SparseVec, a: usize, b: usize) -> Vec<(u32, f64)> {
         x.iter()
             .filter(|(t, _)| (*t as usize) < self.n_features)
             .map(|(t, v)| {
@@ -204,7 +204,7 @@ impl NaiveBayes {
 
     /// Posterior probabilities from `scores` (softmax of log scores; book mode normalises the
     /// products, all zero when every class was zeroed).
-    pub fn posterior(&self, scores: &[f64]) -> Vec<f64> {
+    pub(crate) fn posterior(&self, scores: &[f64]) -> Vec<f64> {
         if self.config.alpha.is_none() {
             let s: f64 = scores.iter().sum();
             return scores

@@ -47,7 +47,7 @@ pub fn sample_web_corpus() -> Result<Corpus> {
 
 /// A stored page classified by a stored model.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PagePrediction {
+pub(crate) struct PagePrediction {
     pub url: String,
     pub model_id: i64,
     pub model: String,
@@ -59,7 +59,7 @@ pub struct PagePrediction {
 
 /// Classify the latest snapshot of `url` (its DocView title and body) with model `model_id`,
 /// explaining with the `top` features that decided.
-pub fn predict_page(
+pub(crate) fn predict_page(
     ws: &Workspace,
     model_id: i64,
     url: &str,

@@ -30,7 +30,7 @@ use crate::engine::classify::rocchio::{Rocchio, RocchioConfig};
 use crate::engine::classify::select::{Combine, Keep, Method, score_terms, select};
 use crate::engine::classify::threshold::{Threshold, assign, ranked, scut_thresholds};
 use crate::engine::classify::tokenize::TokenConfig;
-use crate::engine::classify::tree::{Node, Tree, TreeConfig};
+use crate::engine::classify::tree::{Tree, TreeConfig};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
 
@@ -245,7 +245,7 @@ impl Model {
     }
 
     /// Rebuilds lookup tables after deserialisation.
-    pub fn after_load(&mut self) {
+    pub(crate) fn after_load(&mut self) {
         self.vocab.reindex();
         match &mut self.classifier {
             Classifier::Knn(k) => k.build_index(),
@@ -254,13 +254,13 @@ impl Model {
         }
     }
 
-    pub fn vectorize(&self, tokens: &[String]) -> SparseVec {
+    pub(crate) fn vectorize(&self, tokens: &[String]) -> SparseVec {
         self.weighter.apply(&self.vocab.count(tokens))
     }
 
     /// One score per class (NB: posterior probability; kNN: summed votes; Rocchio: cosine;
     /// tree: leaf share; SVM: decision value).
-    pub fn scores_vec(&self, x: &SparseVec) -> Vec<f64> {
+    pub(crate) fn scores_vec(&self, x: &SparseVec) -> Vec<f64> {
         match &self.classifier {
             Classifier::Knn(m) => m.scores(x),
             Classifier::HierKnn(m) => m.scores(x),
@@ -272,7 +272,11 @@ impl Model {
     }
 
     /// Scores for a batch (parallel).
-    pub fn score_batch(&self, tokens: &[Vec<String>], tick: &dyn Tick) -> Result<Vec<Vec<f64>>> {
+    pub(crate) fn score_batch(
+        &self,
+        tokens: &[Vec<String>],
+        tick: &dyn Tick,
+    ) -> Result<Vec<Vec<f64>>> {
         let mut out = Vec::with_capacity(tokens.len());
         for (i, chunk) in tokens.chunks(512).enumerate() {
             tick.tick((i * 512) as f32 / tokens.len().max(1) as f32, "classifying")?;
@@ -287,7 +291,7 @@ impl Model {
     }
 
     /// Assigned class sets for score rows (thresholding applied).
-    pub fn assign(&self, scores: &[Vec<f64>]) -> Vec<Vec<usize>> {
+    pub(crate) fn assign(&self, scores: &[Vec<f64>]) -> Vec<Vec<usize>> {
         assign(
             &self.config.threshold,
             scores,
@@ -424,25 +428,10 @@ impl Model {
             .collect();
         e
     }
-
-    /// Number of tree nodes / stored vectors / epochs — a size hint for reports.
-    pub fn size_hint(&self) -> usize {
-        match &self.classifier {
-            Classifier::Knn(m) => m.train.len(),
-            Classifier::HierKnn(m) => m.doc_map.iter().map(Vec::len).sum(),
-            Classifier::Tree(m) => m
-                .nodes
-                .iter()
-                .filter(|n| matches!(n, Node::Split { .. }))
-                .count(),
-            Classifier::Svm(m) => m.epochs.iter().copied().max().unwrap_or(0),
-            _ => self.vocab.len(),
-        }
-    }
 }
 
 /// A seeded 80/20-style split: (train part, validation part) indices, stratified by class.
-pub fn stratified_split(
+pub(crate) fn stratified_split(
     y: &[usize],
     n_classes: usize,
     held_out: f64,

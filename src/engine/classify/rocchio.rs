@@ -105,7 +105,7 @@ impl Rocchio {
         }
     }
 
-    pub fn n_classes(&self) -> usize {
+    pub(crate) fn n_classes(&self) -> usize {
         self.prototypes
             .len()
             .checked_div(self.n_features)
@@ -133,7 +133,7 @@ impl Rocchio {
     }
 
     /// x_t · prototype_c[t] per term of `x`.
-    pub fn contributions(&self, x: &SparseVec, c: usize) -> Vec<(u32, f64)> {
+    pub(crate) fn contributions(&self, x: &SparseVec, c: usize) -> Vec<(u32, f64)> {
         x.iter()
             .filter(|(t, _)| (*t as usize) < self.n_features)
             .map(|(t, v)| {

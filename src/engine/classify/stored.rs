@@ -42,7 +42,7 @@ pub struct ClassifyOutcome {
 
 /// The stored model a name or an id names: a number is an id, anything else the newest model
 /// of that name (the user's bad input naming `--classify` when none).
-pub fn resolve_model(ws: &Workspace, model: &str) -> Result<i64> {
+pub(crate) fn resolve_model(ws: &Workspace, model: &str) -> Result<i64> {
     let rows = persist::list(ws.conn())?;
     if let Ok(id) = model.trim().parse::<i64>()
         && rows.iter().any(|r| r.id == id)
@@ -150,14 +150,14 @@ pub fn load(ws: &Workspace) -> Result<Vec<(String, String)>> {
 
 /// The `classify-pages` job's parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ClassifyPagesParams {
+pub(crate) struct ClassifyPagesParams {
     /// The stored model (`classify_models.id`).
     pub model_id: i64,
 }
 
 /// The `classify-pages` job: a stored model over every cleaned page, the categories kept (the
 /// pipeline's `classify` stage; the Classify panel re-opens it).
-pub struct ClassifyPagesJob {
+pub(crate) struct ClassifyPagesJob {
     params: ClassifyPagesParams,
 }
 

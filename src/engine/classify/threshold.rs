@@ -105,7 +105,7 @@ pub fn scut_thresholds(scores: &[Vec<f64>], truth: &[usize], n_classes: usize) -
 }
 
 /// Applies a strategy to a batch of score rows; `thresholds` for SCut, `priors` for PCut.
-pub fn assign(
+pub(crate) fn assign(
     th: &Threshold,
     scores: &[Vec<f64>],
     thresholds: &[f64],

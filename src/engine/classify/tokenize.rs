@@ -62,7 +62,7 @@ impl Default for TokenConfig {
 }
 
 /// One jieba dictionary per process (loading it takes ~0.3 s), shared across threads.
-pub fn shared_jieba() -> Arc<Jieba> {
+pub(crate) fn shared_jieba() -> Arc<Jieba> {
     static JIEBA: OnceLock<Arc<Jieba>> = OnceLock::new();
     JIEBA.get_or_init(|| Arc::new(Jieba::new())).clone()
 }

@@ -125,7 +125,7 @@ impl Tree {
     }
 
     /// [`Tree::fit`] reporting progress (nodes grown) every ~50 ms; `tick`'s error cancels.
-    pub fn fit_cancellable(
+    pub(crate) fn fit_cancellable(
         config: &TreeConfig,
         x: &[SparseVec],
         y: &[usize],

@@ -42,7 +42,7 @@ use fetch::FetchLimits;
 use frontier::{Entry, Outcome, Scheduler, Stats, Task, host_of};
 
 /// Progress counters named `in-flight <host>` carry the requests in flight per host.
-pub const IN_FLIGHT_PREFIX: &str = "in-flight ";
+pub(crate) const IN_FLIGHT_PREFIX: &str = "in-flight ";
 
 /// Order of the frontier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -169,16 +169,16 @@ pub struct Crawl {
 }
 
 /// Retries of a transient failure at most (the back-off is 200 ms × 2^attempt: 102 s at 9).
-pub const MAX_RETRIES: u32 = 10;
+pub(crate) const MAX_RETRIES: u32 = 10;
 /// The weight/random alternation's N and M at most.
-pub const MAX_MIX: u32 = 1_000_000;
+pub(crate) const MAX_MIX: u32 = 1_000_000;
 /// A robots.txt `Crawl-delay` above this (or not a number: `inf`, `NaN`) is taken as this.
-pub const MAX_CRAWL_DELAY: Duration = Duration::from_secs(60);
+pub(crate) const MAX_CRAWL_DELAY: Duration = Duration::from_secs(60);
 
 /// The per-host delay a robots.txt `Crawl-delay` asks for, bounded: negative is 0, anything
 /// above [`MAX_CRAWL_DELAY`] or not finite is the maximum (a site asking `inf` is slow, not
 /// a reason to panic).
-pub fn crawl_delay(asked: f32) -> Duration {
+pub(crate) fn crawl_delay(asked: f32) -> Duration {
     if asked.is_nan() || asked.is_infinite() && asked > 0.0 {
         return MAX_CRAWL_DELAY;
     }
@@ -738,7 +738,7 @@ fn handle(
 
 /// Memory of an in-memory frontier, measured.
 #[derive(Debug, Clone, Serialize)]
-pub struct FrontierProbe {
+pub(crate) struct FrontierProbe {
     pub urls: usize,
     pub hosts: usize,
     /// Resident memory grown while building the frontier (queues + visited set), in bytes.
@@ -747,7 +747,7 @@ pub struct FrontierProbe {
 }
 
 /// Resident set size of this process (Linux; `None` elsewhere).
-pub fn rss_bytes() -> Option<u64> {
+pub(crate) fn rss_bytes() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
@@ -755,7 +755,7 @@ pub fn rss_bytes() -> Option<u64> {
 
 /// Fill a scheduler with `urls` queued URLs over `hosts` hosts (realistic lengths, the visited
 /// set too) and measure how much memory it takes.
-pub fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe> {
+pub(crate) fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe> {
     let before = rss_bytes().ok_or_else(|| EngineError::Internal("no /proc/self/statm".into()))?;
     let mut sched = Scheduler::new(Strategy::Weight, (1, 0));
     let mut seen: HashSet<u64> = HashSet::with_capacity(urls);

@@ -121,7 +121,7 @@ pub fn report(ws: &Workspace, head: usize, recent: usize) -> Result<CrawlReport>
 }
 
 /// The fetch log as (seconds since the first fetch, host), oldest first.
-pub fn fetch_events(ws: &Workspace) -> Result<Vec<(f64, String)>> {
+pub(crate) fn fetch_events(ws: &Workspace) -> Result<Vec<(f64, String)>> {
     let mut st = ws
         .conn()
         .prepare("SELECT fetched_at, url FROM fetches ORDER BY id")?;
@@ -152,7 +152,7 @@ pub struct AliasGroup {
 }
 
 /// The host↔IP table grouped into connected components of the bipartite host–IP graph.
-pub fn alias_groups(ws: &Workspace) -> Result<Vec<AliasGroup>> {
+pub(crate) fn alias_groups(ws: &Workspace) -> Result<Vec<AliasGroup>> {
     let mut st = ws
         .conn()
         .prepare("SELECT host, ip FROM host_ips ORDER BY host, ip")?;

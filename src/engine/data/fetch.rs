@@ -60,7 +60,7 @@ pub struct FetchReport {
 }
 
 /// The address of `f` of `set`: on the mirror when one is given.
-pub fn url_of(set: &DataSet, f: &DataFile, mirror: Option<&str>) -> Option<String> {
+pub(crate) fn url_of(set: &DataSet, f: &DataFile, mirror: Option<&str>) -> Option<String> {
     match mirror {
         Some(base) => Some(format!(
             "{}/{}/{}",
@@ -84,7 +84,11 @@ pub fn fetch(
 }
 
 /// [`fetch`] of every set that can be downloaded, passing over the import-only ones.
-pub fn fetch_all(dir: &DataDir, opts: &FetchOptions, tick: &dyn Tick) -> Result<FetchReport> {
+pub(crate) fn fetch_all(
+    dir: &DataDir,
+    opts: &FetchOptions,
+    tick: &dyn Tick,
+) -> Result<FetchReport> {
     let all: Vec<&DataSet> = super::manifest::get().sets.iter().collect();
     fetch_sets(dir, &all, opts, true, tick)
 }

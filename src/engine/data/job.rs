@@ -63,7 +63,7 @@ impl TypedJob for DataFetchJob {
 
 /// Parameters of an import.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct DataImportParams {
+pub(crate) struct DataImportParams {
     pub from: PathBuf,
     /// Set names; empty: every set the copy holds.
     pub sets: Vec<String>,
@@ -72,7 +72,7 @@ pub struct DataImportParams {
 
 /// `data-import`: install sets from a local copy.
 #[derive(Debug)]
-pub struct DataImportJob(DataImportParams);
+pub(crate) struct DataImportJob(DataImportParams);
 
 impl TypedJob for DataImportJob {
     const KIND: &'static str = "data-import";

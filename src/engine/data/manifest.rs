@@ -107,7 +107,7 @@ impl DataSet {
     }
 
     /// Where its folder is under the data folder `root`.
-    pub fn dir_in(&self, root: &Path) -> PathBuf {
+    pub(crate) fn dir_in(&self, root: &Path) -> PathBuf {
         if self.dir.is_empty() {
             root.to_path_buf()
         } else {
@@ -123,7 +123,7 @@ impl DataSet {
     }
 
     /// Can it be downloaded (every file has an upstream address)?
-    pub fn fetchable(&self) -> bool {
+    pub(crate) fn fetchable(&self) -> bool {
         self.import_only.is_none() && self.files.iter().all(|f| f.url.is_some())
     }
 }

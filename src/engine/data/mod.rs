@@ -40,7 +40,7 @@ pub use import::{ImportReport, import};
 pub use manifest::{DataFile, DataSet};
 
 /// The environment variable naming the data folder when `--data` is not given.
-pub const DATA_ENV: &str = "TIANWANG_DATA";
+pub(crate) const DATA_ENV: &str = "TIANWANG_DATA";
 
 /// The data folder: `flag` (the `--data` option), else `$TIANWANG_DATA`, else `datasets` in
 /// the user's data folder.
@@ -96,7 +96,7 @@ pub struct VerifyReport {
 
 impl VerifyReport {
     /// The first changed file as an error (exit 2), if any.
-    pub fn first_error(&self) -> Option<EngineError> {
+    pub(crate) fn first_error(&self) -> Option<EngineError> {
         self.changed.first().map(|c| EngineError::DataFile {
             set: c.set.clone(),
             file: c.file.clone(),
@@ -186,7 +186,7 @@ impl DataDir {
 
     /// Where set `name`'s folder is (installed or not; no I/O), `None` for a name not in the
     /// manifest.
-    pub fn set_dir(&self, name: &str) -> Option<PathBuf> {
+    pub(crate) fn set_dir(&self, name: &str) -> Option<PathBuf> {
         manifest::get().set(name).map(|s| s.dir_in(&self.root))
     }
 
@@ -283,13 +283,14 @@ impl DataDir {
     }
 }
 
+#[cfg(test)]
 /// Lower-case hex SHA-256 of some bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())
 }
 
 /// Lower-case hex SHA-256 of a file, read in blocks.
-pub fn sha256_file(path: &Path) -> std::io::Result<String> {
+pub(crate) fn sha256_file(path: &Path) -> std::io::Result<String> {
     let mut f = std::fs::File::open(path)?;
     let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
     let mut buf = vec![0u8; 1 << 16];

@@ -70,7 +70,7 @@ const MIN_SHARED: usize = 8;
 
 /// Sampled shingle hashes of normalised characters, sorted without repeats. A text shorter than
 /// `k` is one shingle; if sampling keeps nothing the smallest hash stands in.
-pub fn sampled_shingles(cs: &[char], k: usize, p: usize) -> Vec<u64> {
+pub(crate) fn sampled_shingles(cs: &[char], k: usize, p: usize) -> Vec<u64> {
     let all = char_shingles(cs, k);
     if p <= 1 {
         return all;
@@ -89,12 +89,12 @@ pub fn sampled_shingles(cs: &[char], k: usize, p: usize) -> Vec<u64> {
 
 /// How far below `t_clr` the shingle cover may fall and still be near when CCDet's CLR on
 /// characters says near (see [`decide`]).
-pub const CLR_BAND: f64 = 0.02;
+pub(crate) const CLR_BAND: f64 = 0.02;
 
 /// The verdict on a pair from its sampled set sizes, shared count and normalised lengths: a
 /// reprint when the shared shingles are at least `threshold` of the smaller set, containment
 /// when they cover less than `t_clr` of the larger (CCDet's CLR on shingle sets).
-pub fn decide(
+pub(crate) fn decide(
     size: (usize, usize),
     common: usize,
     chars: (usize, usize),

@@ -50,20 +50,18 @@ use serde::Serialize;
 use super::features::{Unit, hash_chars};
 use super::{Doc, Prepared};
 
-pub use super::features::normalise_units;
-
 /// Units shorter than this (normalised characters) are never boilerplate: a "图" or a page
 /// number says nothing.
-pub const MIN_UNIT: usize = 4;
+pub(crate) const MIN_UNIT: usize = 4;
 /// A document tells a story beyond a block with at least this many characters …
-pub const STORY_MIN: usize = 20;
+pub(crate) const STORY_MIN: usize = 20;
 /// … that are at least this share of its text (boilerplate found so far excluded) …
-pub const STORY_SHARE: f64 = 0.25;
+pub(crate) const STORY_SHARE: f64 = 0.25;
 /// … or at least this many characters whatever the share (an article under a page template's
 /// long leftover text is still a story).
-pub const STORY_LONG: usize = 200;
+pub(crate) const STORY_LONG: usize = 200;
 /// Two documents tell the same story when they share this share of the shorter one's rest.
-pub const SAME_STORY: f64 = 0.5;
+pub(crate) const SAME_STORY: f64 = 0.5;
 /// Stories counted per block at most (enough to order blocks; bounds the work).
 const MAX_STORIES: usize = 64;
 
@@ -106,7 +104,7 @@ impl Boilerplate {
         self.flags.is_empty()
     }
 
-    pub fn is_flagged(&self, u: &Unit) -> bool {
+    pub(crate) fn is_flagged(&self, u: &Unit) -> bool {
         self.flags.contains_key(&u.hash)
     }
 }
@@ -114,7 +112,7 @@ impl Boilerplate {
 /// The corpus without its boilerplate: documents (the same names, order and sites) and their
 /// normalised characters, with how many characters each lost.
 #[derive(Debug, Clone, Default)]
-pub struct Stripped {
+pub(crate) struct Stripped {
     pub docs: Vec<Doc>,
     pub norm: Vec<Vec<char>>,
     pub removed_chars: Vec<usize>,
@@ -135,7 +133,7 @@ struct Block {
 }
 
 /// Find the boilerplate of `prep`'s corpus (see the module doc).
-pub fn detect(prep: &Prepared) -> Boilerplate {
+pub(crate) fn detect(prep: &Prepared) -> Boilerplate {
     let cfg = prep.config();
     let (units, _) = prep.units();
     let (norm, _) = prep.norm();
@@ -400,7 +398,7 @@ impl State<'_> {
 
 /// The corpus with the flagged units removed (their bytes from the headline and body, their
 /// characters from the normalised text).
-pub fn strip(prep: &Prepared, bp: &Boilerplate) -> Stripped {
+pub(crate) fn strip(prep: &Prepared, bp: &Boilerplate) -> Stripped {
     let (units, _) = prep.units();
     let (norm, _) = prep.norm();
     let docs = prep.docs();

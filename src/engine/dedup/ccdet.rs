@@ -24,7 +24,7 @@ use crate::engine::error::Result;
 use crate::engine::jobs::Tick;
 
 /// Whether `c` ends a sentence for CCDet: 。 and its half-width and full-width-period forms.
-pub fn is_full_stop(c: char) -> bool {
+pub(crate) fn is_full_stop(c: char) -> bool {
     matches!(c, '。' | '｡' | '．')
 }
 
@@ -56,7 +56,7 @@ pub struct Verdict {
 }
 
 /// CCS/CLR for feature-set sizes `a`, `b` sharing `common` (reconstruction D2.5).
-pub fn decide(a: usize, b: usize, common: usize, t_ccs: f64, t_clr: f64) -> Verdict {
+pub(crate) fn decide(a: usize, b: usize, common: usize, t_ccs: f64, t_clr: f64) -> Verdict {
     let (lo, hi) = (a.min(b) as f64, a.max(b) as f64);
     let ccs = if lo == 0.0 { 0.0 } else { common as f64 / lo };
     let clr = if hi == 0.0 { 0.0 } else { lo / hi };
@@ -72,13 +72,13 @@ pub fn decide(a: usize, b: usize, common: usize, t_ccs: f64, t_clr: f64) -> Verd
 
 /// A feature's key: the hash of its normalised characters (so punctuation width does not
 /// matter); `None` when nothing is left after normalising.
-pub fn feature_key(f: &str) -> Option<u64> {
+pub(crate) fn feature_key(f: &str) -> Option<u64> {
     let n = normalise(f);
     (!n.is_empty()).then(|| hash_chars(&n))
 }
 
 /// A text's distinct feature keys, sorted.
-pub fn feature_keys(text: &str, len: usize) -> Vec<u64> {
+pub(crate) fn feature_keys(text: &str, len: usize) -> Vec<u64> {
     let mut v: Vec<u64> = features(text, len)
         .iter()
         .filter_map(|f| feature_key(f))
@@ -89,7 +89,7 @@ pub fn feature_keys(text: &str, len: usize) -> Vec<u64> {
 }
 
 /// Each document's distinct feature keys.
-pub fn feature_sets(prep: &Prepared) -> Vec<Vec<u64>> {
+pub(crate) fn feature_sets(prep: &Prepared) -> Vec<Vec<u64>> {
     let len = prep.config().ccdet_len;
     prep.docs()
         .par_iter()

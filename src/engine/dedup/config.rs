@@ -193,7 +193,7 @@ fn parse_enum<T: for<'de> Deserialize<'de>>(name: &str, v: &str, choices: &str) 
 
 impl Config {
     /// Every parameter name [`Config::set`] knows (the CLI flags without `--`).
-    pub const NAMES: [&'static str; 31] = [
+    pub(crate) const NAMES: [&'static str; 31] = [
         "n-keywords",
         "delta",
         "abstract-bytes",
@@ -284,7 +284,7 @@ impl Config {
     }
 
     /// Check every range; the error names the flag.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let unit = |name: &str, x: f64| {
             if (0.0..=1.0).contains(&x) {
                 Ok(())
@@ -343,12 +343,12 @@ impl Config {
     }
 
     /// The parameters as a JSON object (the CLI's `params`, the experiment log).
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
 
     /// The posting-list cap for `n` documents.
-    pub fn max_df_for(&self, n: usize) -> usize {
+    pub(crate) fn max_df_for(&self, n: usize) -> usize {
         if self.max_df > 0 {
             self.max_df
         } else {
@@ -357,7 +357,7 @@ impl Config {
     }
 
     /// Whether `method` reads the documents without their boilerplate.
-    pub fn ignores_boilerplate(&self, method: super::Method) -> bool {
+    pub(crate) fn ignores_boilerplate(&self, method: super::Method) -> bool {
         match self.boilerplate {
             BoilerMode::On => true,
             BoilerMode::Off => false,
@@ -366,7 +366,7 @@ impl Config {
     }
 
     /// `best`'s sampling modulus for `n` documents.
-    pub fn sample_for(&self, n: usize) -> usize {
+    pub(crate) fn sample_for(&self, n: usize) -> usize {
         match self.sample {
             0 if n >= 100_000 => 8,
             0 => 1,

@@ -250,7 +250,7 @@ pub fn workspace(ws: &crate::engine::store::Workspace, clean: bool) -> Result<Co
 
 /// A `pages` Parquet file of the big jobs' contract as a dedup corpus (feature `bigjobs`;
 /// without it, the user's bad input naming `--parquet`).
-pub fn read_pages_corpus(path: &Path) -> Result<Corpus> {
+pub(crate) fn read_pages_corpus(path: &Path) -> Result<Corpus> {
     #[cfg(feature = "bigjobs")]
     {
         Ok(Corpus {

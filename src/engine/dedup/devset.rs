@@ -77,11 +77,11 @@ const WIDTH: [(char, char); 8] = [
 ];
 
 /// The data sets [`build`] and the harder set read (`tianwang data fetch …`).
-pub const SETS: [&str; 2] = ["ccwe", "sogoucs_smarty"];
+pub(crate) const SETS: [&str; 2] = ["ccwe", "sogoucs_smarty"];
 
 /// Real articles as (headline, paragraphs): ccwe cleaned texts (first line as headline) and
 /// SogouCS news (title, content cut into paragraphs of about three sentences).
-pub fn real_articles(data: &Path) -> Result<Vec<(String, Vec<String>)>> {
+pub(crate) fn real_articles(data: &Path) -> Result<Vec<(String, Vec<String>)>> {
     articles(data, 200)
 }
 
@@ -386,7 +386,7 @@ pub fn write(set: &DevSet, dir: &Path, html: bool) -> Result<()> {
 }
 
 /// [`write`] in any [`Format`].
-pub fn write_as(set: &DevSet, dir: &Path, format: Format<'_>) -> Result<()> {
+pub(crate) fn write_as(set: &DevSet, dir: &Path, format: Format<'_>) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| EngineError::BadPath {
         path: dir.into(),
         reason: e.to_string(),
@@ -445,7 +445,7 @@ pub(crate) fn esc(s: &str) -> String {
 }
 
 /// Document `i` in one of three site templates (by index), with a sidebar of other headlines.
-pub fn to_html(d: &Doc, i: usize, heads: &[&str]) -> String {
+pub(crate) fn to_html(d: &Doc, i: usize, heads: &[&str]) -> String {
     let sites = [
         ("新闻中心", "news.example.cn"),
         ("环球资讯网", "world.example.com"),
@@ -489,7 +489,7 @@ pub fn synthetic(n: usize, planted: usize, seed: u64) -> (Vec<Doc>, Vec<(usize, 
 
 /// The shape of a synthetic corpus: `n` pages of which the last `planted` are edited copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Synthetic {
+pub(crate) struct Synthetic {
     pub n: usize,
     pub planted: usize,
     pub seed: u64,
@@ -505,7 +505,7 @@ impl Synthetic {
     }
 
     /// Pages that are originals (indices `0..originals()`).
-    pub fn originals(&self) -> usize {
+    pub(crate) fn originals(&self) -> usize {
         self.n - self.planted
     }
 
@@ -540,7 +540,7 @@ impl Synthetic {
     }
 
     /// The original copy `k` was made from.
-    pub fn source_of(&self, k: usize) -> usize {
+    pub(crate) fn source_of(&self, k: usize) -> usize {
         self.copy_rng(k).below(self.originals())
     }
 

@@ -117,7 +117,7 @@ impl Truth {
     /// Every containment pair, carried across near-duplicates: a reprint of the container
     /// contains the part too, and the container contains every reprint of the part. Pairs that
     /// are near-duplicates themselves stay near.
-    pub fn contains_pairs(&self) -> BTreeSet<(String, String)> {
+    pub(crate) fn contains_pairs(&self) -> BTreeSet<(String, String)> {
         let near = self.near_pairs();
         let mut members: HashMap<&str, Vec<&str>> = HashMap::new();
         for (a, b) in &near {
@@ -224,7 +224,7 @@ pub fn docs_per_s(docs: usize, secs: f64) -> f64 {
 
 /// The book's Table 7-3 (N = 10, δ = 0.01, 1,182,899 pages) [L2579–L2586]: method, found,
 /// "recall" %, precision %.
-pub const BOOK_TABLE_7_3: [(&str, u32, f64, f64); 6] = [
+pub(crate) const BOOK_TABLE_7_3: [(&str, u32, f64, f64); 6] = [
     ("tianwang1", 199_763, 16.89, 98.11),
     ("tianwang2", 212_914, 18.00, 98.0),
     ("tianwang3", 210_475, 17.79, 98.03),

@@ -114,7 +114,7 @@ pub fn normalise_units(text: &str, head_bytes: usize) -> (Vec<char>, Vec<Unit>) 
 }
 
 /// A 64-bit hash of a character sequence (FxHash-style multiply-rotate, splitmix finish).
-pub fn hash_chars(cs: &[char]) -> u64 {
+pub(crate) fn hash_chars(cs: &[char]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &c in cs {
         h = (h.rotate_left(5) ^ c as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
@@ -123,7 +123,7 @@ pub fn hash_chars(cs: &[char]) -> u64 {
 }
 
 /// A 64-bit hash of a string.
-pub fn hash_str(s: &str) -> u64 {
+pub(crate) fn hash_str(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in s.as_bytes() {
         h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
@@ -132,7 +132,7 @@ pub fn hash_str(s: &str) -> u64 {
 }
 
 /// The splitmix64 finaliser: every input bit moves every output bit.
-pub fn mix64(mut z: u64) -> u64 {
+pub(crate) fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -140,7 +140,7 @@ pub fn mix64(mut z: u64) -> u64 {
 
 /// Hashes of the character k-shingles of `cs` (the whole text as one shingle when shorter),
 /// sorted and without repeats.
-pub fn char_shingles(cs: &[char], k: usize) -> Vec<u64> {
+pub(crate) fn char_shingles(cs: &[char], k: usize) -> Vec<u64> {
     let mut v: Vec<u64> = if cs.len() <= k {
         if cs.is_empty() {
             Vec::new()
@@ -156,7 +156,7 @@ pub fn char_shingles(cs: &[char], k: usize) -> Vec<u64> {
 }
 
 /// Hashes of the word k-shingles of `words`, sorted and without repeats.
-pub fn word_shingles(words: &[String], k: usize) -> Vec<u64> {
+pub(crate) fn word_shingles(words: &[String], k: usize) -> Vec<u64> {
     let hash = |ws: &[String]| {
         let mut h = 0u64;
         for w in ws {
@@ -179,7 +179,7 @@ pub fn word_shingles(words: &[String], k: usize) -> Vec<u64> {
 }
 
 /// Size of the intersection of two sorted, repeat-free slices.
-pub fn intersect_sorted(a: &[u64], b: &[u64]) -> usize {
+pub(crate) fn intersect_sorted(a: &[u64], b: &[u64]) -> usize {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
@@ -197,7 +197,7 @@ pub fn intersect_sorted(a: &[u64], b: &[u64]) -> usize {
 
 /// Whether a jieba token is a content word: two or more characters with a letter or CJK
 /// character, not a stop word.
-pub fn is_content_word(w: &str) -> bool {
+pub(crate) fn is_content_word(w: &str) -> bool {
     w.chars().count() >= 2 && w.chars().any(|c| c.is_alphabetic()) && !is_stop_word(w)
 }
 
@@ -255,7 +255,12 @@ impl<'a> Prepared<'a> {
 
     /// A corpus whose normalised texts are already known (the boilerplate-free view of a
     /// corpus, [`Prepared::stripped`], reuses the characters it kept).
-    pub fn with_norm(docs: &'a [Doc], cfg: &Config, norm: &'a [Vec<char>], seconds: f64) -> Self {
+    pub(crate) fn with_norm(
+        docs: &'a [Doc],
+        cfg: &Config,
+        norm: &'a [Vec<char>],
+        seconds: f64,
+    ) -> Self {
         let mut p = Prepared::new(docs, cfg);
         p.given_norm = Some((norm, seconds));
         p
@@ -264,7 +269,7 @@ impl<'a> Prepared<'a> {
     /// Change the configuration, keeping every feature it does not affect (the keyword
     /// weights and the boilerplate found depend on it): a sweep of k or a threshold segments
     /// the corpus once.
-    pub fn set_config(&mut self, cfg: &Config) {
+    pub(crate) fn set_config(&mut self, cfg: &Config) {
         if cfg.weights != self.cfg.weights {
             self.keywords = Cached::new();
         }
@@ -292,7 +297,7 @@ impl<'a> Prepared<'a> {
     }
 
     /// Normalised characters of every document (headline and body).
-    pub fn norm(&self) -> (&[Vec<char>], f64) {
+    pub(crate) fn norm(&self) -> (&[Vec<char>], f64) {
         if let Some(g) = self.given_norm {
             return g;
         }
@@ -335,7 +340,7 @@ impl<'a> Prepared<'a> {
 
     /// The corpus with its boilerplate removed: documents and normalised characters, with the
     /// seconds it took (detection included).
-    pub fn stripped(&self) -> (&super::boiler::Stripped, f64) {
+    pub(crate) fn stripped(&self) -> (&super::boiler::Stripped, f64) {
         let (b, s0) = self.boilerplate();
         let (s, s1) = self.stripped.get(|| super::boiler::strip(self, b));
         (s, s0 + s1)
@@ -426,7 +431,7 @@ impl<'a> Prepared<'a> {
 }
 
 /// Heaviest first; equal weights by term bytes.
-pub fn sort_weighted(v: &mut [(String, f64)]) {
+pub(crate) fn sort_weighted(v: &mut [(String, f64)]) {
     v.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
 }
 

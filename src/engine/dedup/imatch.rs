@@ -19,7 +19,7 @@ use crate::engine::error::Result;
 use crate::engine::jobs::Tick;
 
 /// Document `i`'s feature string: its highest-IDF `idf_keep` share of distinct words.
-pub fn feature_string(prep: &Prepared, i: usize) -> String {
+pub(crate) fn feature_string(prep: &Prepared, i: usize) -> String {
     let (words, _) = prep.words();
     let (df, _) = prep.df();
     let mut ws: Vec<&String> = words[i].iter().collect();

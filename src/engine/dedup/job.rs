@@ -11,7 +11,7 @@ use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobContext, Tick};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DedupParams {
+pub(crate) struct DedupParams {
     pub source: Source,
     /// Method names; several (or `all`) make a comparison.
     pub methods: Vec<String>,
@@ -24,11 +24,11 @@ pub struct DedupParams {
 }
 
 /// The name of the `job_details` table a comparison keeps every method's pairs and clusters in.
-pub const PAIRS_DETAIL: &str = "dedup-pairs";
+pub(crate) const PAIRS_DETAIL: &str = "dedup-pairs";
 
 /// One method's answer by document name (a comparison's per-method detail).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MethodPairs {
+pub(crate) struct MethodPairs {
     pub method: String,
     /// (a, b, relation, score); for `contains`, `a` contains `b`.
     pub pairs: Vec<(String, String, super::Relation, f64)>,
@@ -53,13 +53,13 @@ impl MethodPairs {
     }
 }
 
-pub struct DedupJob {
+pub(crate) struct DedupJob {
     params: DedupParams,
     methods: Vec<Method>,
 }
 
 impl DedupJob {
-    pub fn methods(names: &[String]) -> Result<Vec<Method>> {
+    pub(crate) fn methods(names: &[String]) -> Result<Vec<Method>> {
         if names.iter().any(|n| n == "all") || names.is_empty() {
             return Ok(Method::ALL.to_vec());
         }
@@ -76,7 +76,7 @@ impl DedupJob {
     }
 
     /// [`execute`](Self::execute), and for a comparison every method's pairs by name.
-    pub fn execute_with_pairs(
+    pub(crate) fn execute_with_pairs(
         params: &DedupParams,
         workspace: Option<&std::path::Path>,
         tick: &dyn Tick,

@@ -110,7 +110,7 @@ fn signature_with(shingles: &[u64], a: &[u32], b: &[u32]) -> Vec<u64> {
 
 /// The LSH key of band `band` (rows `band·r ..< (band+1)·r` of a signature mixed into one
 /// value): two documents are candidates when one band's keys are equal.
-pub fn band_key(sig: &[u64], band: usize, r: usize) -> u64 {
+pub(crate) fn band_key(sig: &[u64], band: usize, r: usize) -> u64 {
     let mut h = band as u64;
     for &v in &sig[band * r..(band + 1) * r] {
         h = mix64(h ^ v);
@@ -119,7 +119,7 @@ pub fn band_key(sig: &[u64], band: usize, r: usize) -> u64 {
 }
 
 /// Bands and rows under a configuration (its own, or [`bands_for`] its threshold).
-pub fn bands_rows(cfg: &super::Config) -> (usize, usize) {
+pub(crate) fn bands_rows(cfg: &super::Config) -> (usize, usize) {
     if cfg.bands > 0 {
         (cfg.bands, cfg.rows)
     } else {
@@ -127,8 +127,9 @@ pub fn bands_rows(cfg: &super::Config) -> (usize, usize) {
     }
 }
 
+#[cfg(feature = "bigjobs")]
 /// Every document's band keys (empty for an empty shingle set), as the LSH stage buckets them.
-pub fn band_keys(sets: &[Vec<u64>], cfg: &super::Config) -> Vec<Vec<u64>> {
+pub(crate) fn band_keys(sets: &[Vec<u64>], cfg: &super::Config) -> Vec<Vec<u64>> {
     let (b, r) = bands_rows(cfg);
     let (pa, pb) = permutations(b * r, cfg.seed);
     sets.par_iter()
@@ -143,7 +144,7 @@ pub fn band_keys(sets: &[Vec<u64>], cfg: &super::Config) -> Vec<Vec<u64>> {
 }
 
 /// Every document's shingle set under the config's unit and k.
-pub fn shingle_sets(prep: &Prepared) -> (Vec<Vec<u64>>, f64) {
+pub(crate) fn shingle_sets(prep: &Prepared) -> (Vec<Vec<u64>>, f64) {
     let fs = match prep.config().shingle_unit {
         Unit::Char => prep.norm().1,
         Unit::Word => prep.words().1,
@@ -157,7 +158,7 @@ pub fn shingle_sets(prep: &Prepared) -> (Vec<Vec<u64>>, f64) {
 }
 
 /// Document `i`'s shingle set under the config's unit and k.
-pub fn shingles_of(prep: &Prepared, i: usize) -> Vec<u64> {
+pub(crate) fn shingles_of(prep: &Prepared, i: usize) -> Vec<u64> {
     let cfg = prep.config();
     match cfg.shingle_unit {
         Unit::Char => char_shingles(&prep.norm().0[i], cfg.shingle),
@@ -165,7 +166,7 @@ pub fn shingles_of(prep: &Prepared, i: usize) -> Vec<u64> {
     }
 }
 
-pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
+pub(crate) fn jaccard(a: &[u64], b: &[u64]) -> f64 {
     let i = intersect_sorted(a, b);
     let u = a.len() + b.len() - i;
     if u == 0 { 0.0 } else { i as f64 / u as f64 }

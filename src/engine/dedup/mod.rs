@@ -37,7 +37,7 @@
 //! ```
 
 pub mod best;
-pub mod boiler;
+pub(crate) mod boiler;
 pub mod ccdet;
 pub mod config;
 pub mod corpus;
@@ -195,23 +195,8 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The book's "转载数" [L2565]: pages in a cluster or pair beyond the first of each
-    /// cluster (what dedup would remove, C-6's second reading).
-    pub fn removable(&self) -> usize {
-        let mut in_pair = vec![false; self.docs];
-        for p in &self.pairs {
-            in_pair[p.a] = true;
-            in_pair[p.b] = true;
-        }
-        let flagged = in_pair.iter().filter(|&&x| x).count();
-        let clusters = self.clusters.len();
-        // Pages in pairs but not in clusters (containments) count once each as removable.
-        let in_clusters: usize = self.clusters.iter().map(Vec::len).sum();
-        (flagged - in_clusters.min(flagged)) + in_clusters - clusters
-    }
-
     /// Pages that are in any reported pair (C-6's first reading).
-    pub fn flagged(&self) -> usize {
+    pub(crate) fn flagged(&self) -> usize {
         let mut in_pair = vec![false; self.docs];
         for p in &self.pairs {
             in_pair[p.a] = true;
@@ -312,7 +297,7 @@ fn find(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<(Found, f64)
 }
 
 /// The methods a plan for DataFusion and Spark exists for ([`on_engine`]).
-pub const ON_ENGINES: [Method; 3] = [Method::Md5, Method::SimHash, Method::MinHash];
+pub(crate) const ON_ENGINES: [Method; 3] = [Method::Md5, Method::SimHash, Method::MinHash];
 
 /// Run `method` on `prep` on the configured engine: the native code, or the method's plan on
 /// DataFusion or Spark (md5, simhash and minhash; the others are the user's bad input).
@@ -366,7 +351,12 @@ pub fn run_on(
 /// What a method [`Found`] as an [`Outcome`]: clusters, pairs inside them, containments,
 /// timings. Every engine's answer goes through here ([`on_engine`] too), so equal
 /// findings give equal outcomes.
-pub fn outcome_of(prep: &Prepared, method: Method, found: Found, features_s: f64) -> Outcome {
+pub(crate) fn outcome_of(
+    prep: &Prepared,
+    method: Method,
+    found: Found,
+    features_s: f64,
+) -> Outcome {
     let mut out = group::finish(prep, method, found, prep.config());
     out.timing.features_s = features_s;
     out.timing.total_s = features_s + out.timing.signatures_s + out.timing.match_s;

@@ -37,7 +37,7 @@ use crate::engine::jobs::Tick;
 
 /// One document's signatures (unsigned, as the native code computes them).
 #[derive(Debug, Clone, PartialEq)]
-pub struct SigRow {
+pub(crate) struct SigRow {
     pub doc: i64,
     pub name: String,
     pub md5: Option<[u8; 16]>,
@@ -84,7 +84,7 @@ fn list_i64(rows: impl Iterator<Item = Vec<i64>>) -> ArrayRef {
 }
 
 /// The signatures as one batch of the `signatures` schema (hashes' bits as `i64`).
-pub fn signatures_batch(rows: &[SigRow]) -> Result<RecordBatch> {
+pub(crate) fn signatures_batch(rows: &[SigRow]) -> Result<RecordBatch> {
     let half = |m: &Option<[u8; 16]>, hi: bool| {
         m.map(|m| {
             let b: [u8; 8] = if hi {
@@ -126,7 +126,7 @@ pub fn signatures_batch(rows: &[SigRow]) -> Result<RecordBatch> {
 }
 
 /// The file metadata that says how the signatures were made.
-pub fn signatures_meta(cfg: &Config) -> Vec<(String, String)> {
+pub(crate) fn signatures_meta(cfg: &Config) -> Vec<(String, String)> {
     let (b, r) = minhash::bands_rows(cfg);
     vec![
         ("tianwang.dedup_config".into(), cfg.to_json().to_string()),
@@ -136,7 +136,7 @@ pub fn signatures_meta(cfg: &Config) -> Vec<(String, String)> {
 }
 
 /// The band keys of `rows` in long form (the `minhash-bands` schema).
-pub fn bands_batch(rows: &[SigRow]) -> Result<RecordBatch> {
+pub(crate) fn bands_batch(rows: &[SigRow]) -> Result<RecordBatch> {
     let (mut d, mut b, mut k) = (Vec::new(), Vec::new(), Vec::new());
     for r in rows.iter().filter(|r| r.shingles > 0) {
         for (i, &key) in r.bands.iter().enumerate() {
@@ -163,7 +163,7 @@ pub fn sig_files(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
 }
 
 /// Writers of both signature files, for a corpus written in chunks.
-pub struct SigWriter {
+pub(crate) struct SigWriter {
     sig: parquet_io::AtomicWriter,
     bands: parquet_io::AtomicWriter,
     pub rows: usize,
@@ -262,7 +262,7 @@ pub fn read_signatures(path: &Path) -> Result<(Vec<SigRow>, parquet_io::Meta)> {
 }
 
 /// Documents as one batch of the `pages` schema.
-pub fn pages_batch(docs: &[Doc]) -> Result<RecordBatch> {
+pub(crate) fn pages_batch(docs: &[Doc]) -> Result<RecordBatch> {
     let mut terms = ListBuilder::new(StringBuilder::new());
     let mut weights = ListBuilder::new(Float64Builder::new());
     for d in docs {
@@ -334,7 +334,7 @@ pub fn read_pages(path: &Path) -> Result<Vec<Doc>> {
 /// `md5`: documents of equal digests (`dir` as [`write_signatures`] wrote it). Two phases, the same on every engine: the digests
 /// held by two or more documents (a counting aggregate, which spills), then those
 /// documents (a join against that small table); no per-group lists are built.
-pub fn plan_md5(dir: &Path) -> Plan {
+pub(crate) fn plan_md5(dir: &Path) -> Plan {
     Plan::new("dedup-md5")
         .input("sig", sig_files(dir).0)
         .view(
@@ -351,7 +351,7 @@ pub fn plan_md5(dir: &Path) -> Plan {
 
 /// `simhash`: the k+1 pigeonhole blocks as masked keys; pairs equal on a block and within
 /// k bits. Only buckets with two or more documents reach the join.
-pub fn plan_simhash(dir: &Path, k: u32) -> Plan {
+pub(crate) fn plan_simhash(dir: &Path, k: u32) -> Plan {
     let blocks: Vec<String> = simhash::blocks(k)
         .iter()
         .enumerate()
@@ -390,7 +390,7 @@ pub fn plan_simhash(dir: &Path, k: u32) -> Plan {
 
 /// `minhash`: buckets of equal band keys (the long `minhash-bands` file), in the same two
 /// phases as [`plan_md5`] (the keys two or more documents share, then their documents).
-pub fn plan_minhash(dir: &Path) -> Plan {
+pub(crate) fn plan_minhash(dir: &Path) -> Plan {
     Plan::new("dedup-minhash")
         .input("bands", sig_files(dir).1)
         .view(
@@ -405,7 +405,7 @@ pub fn plan_minhash(dir: &Path) -> Plan {
 }
 
 /// Groups of documents from `members` rows (k1, k2, doc): each group sorted, groups sorted.
-pub fn member_groups(batches: &[RecordBatch]) -> Result<Vec<Vec<usize>>> {
+pub(crate) fn member_groups(batches: &[RecordBatch]) -> Result<Vec<Vec<usize>>> {
     let mut by: std::collections::HashMap<(i64, i64), Vec<usize>> = Default::default();
     for b in batches {
         let (k1, k2, d) = (i64_col(b, "k1")?, i64_col(b, "k2")?, i64_col(b, "doc")?);
@@ -573,7 +573,7 @@ pub const PAGES: SchemaDef = SchemaDef {
 };
 
 /// Per-document fingerprints: the dedup lab's signature stage, ready for grouping.
-pub const SIGNATURES: SchemaDef = SchemaDef {
+pub(crate) const SIGNATURES: SchemaDef = SchemaDef {
     name: "signatures",
     version: 1,
     doc: "One row per document. Hashes are the unsigned values' bits stored as signed i64. \
@@ -617,7 +617,7 @@ pub const SIGNATURES: SchemaDef = SchemaDef {
 
 /// The MinHash band keys in long form, one row per (document, band): what the engines group.
 /// The same values as `signatures.minhash_bands`, laid out so a plan reads each key once.
-pub const MINHASH_BANDS: SchemaDef = SchemaDef {
+pub(crate) const MINHASH_BANDS: SchemaDef = SchemaDef {
     name: "minhash-bands",
     version: 1,
     doc: "One row per (document, band) for documents with a non-empty shingle set; \

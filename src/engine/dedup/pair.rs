@@ -46,7 +46,7 @@ impl Reason {
     }
 
     /// Every key a reason can have, with its English template.
-    pub const TEMPLATES: &'static [(&'static str, &'static str)] = &[
+    pub(crate) const TEMPLATES: &'static [(&'static str, &'static str)] = &[
         (
             "md5_same",
             "the normalised texts are identical ({0} characters)",
@@ -568,7 +568,7 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
 
 /// Byte ranges of `text` whose normalised characters lie in a `k`-shingle found in `other`.
 /// Normalisation drops punctuation, so a range may span it; adjacent ranges are merged.
-pub fn shared_ranges(text: &str, other: &HashSet<u64>, k: usize) -> Vec<(usize, usize)> {
+pub(crate) fn shared_ranges(text: &str, other: &HashSet<u64>, k: usize) -> Vec<(usize, usize)> {
     let mut kept: Vec<(char, usize, usize)> = Vec::new(); // folded char, byte start, byte end
     for (i, c) in text.char_indices() {
         let f = super::features::fold(c);
@@ -646,7 +646,7 @@ fn keyword_union(wa: &[(String, f64)], wb: &[(String, f64)]) -> Vec<SharedKeywor
 /// their hashes, per-bit sums, fingerprints, XOR and distance, weighted within the two-document
 /// corpus (so an edit's effect on the weights shows too).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SimStep {
+pub(crate) struct SimStep {
     /// (feature, weight, 64-bit hash) of A, heaviest first.
     pub features_a: Vec<(String, f64, u64)>,
     pub features_b: Vec<(String, f64, u64)>,
@@ -656,7 +656,7 @@ pub struct SimStep {
 }
 
 /// SimHash of two texts (term features, TF-IDF within the pair, the config's other settings).
-pub fn simhash_step(a: &str, b: &str, cfg: &super::Config) -> SimStep {
+pub(crate) fn simhash_step(a: &str, b: &str, cfg: &super::Config) -> SimStep {
     let docs = [super::Doc::new("a", "", a), super::Doc::new("b", "", b)];
     let mut cfg = cfg.clone();
     cfg.simhash_features = super::config::SimFeatures::Terms;

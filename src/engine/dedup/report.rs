@@ -183,7 +183,7 @@ impl SweepSpec {
 }
 
 /// An outcome with names instead of indices: the CLI contract's document.
-pub fn outcome_json(out: &Outcome, names: &[String], cfg: &Config) -> Value {
+pub(crate) fn outcome_json(out: &Outcome, names: &[String], cfg: &Config) -> Value {
     let pairs: Vec<Value> = out
         .pairs
         .iter()
@@ -231,7 +231,7 @@ pub fn compare(
 
 /// [`compare`] with the grouping on `engine` (native, DataFusion or Spark; see
 /// `dedup::on_engine`).
-pub fn compare_on(
+pub(crate) fn compare_on(
     c: &Corpus,
     methods: &[Method],
     cfg: &Config,

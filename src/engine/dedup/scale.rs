@@ -33,7 +33,7 @@ use crate::engine::jobs::Tick;
 /// positives and negatives around 0.8 (9 × 13): a planted copy (three characters replaced in
 /// 150–250) has J ≈ 0.8–0.9, where 9 × 13 finds only 1 − (1 − 0.86¹³)⁹ ≈ 75 % of pairs, and
 /// 32 × 4 finds 1 − (1 − 0.8⁴)³² ≈ 1 − 5·10⁻⁸ of pairs at J = 0.8.
-pub fn scale_config() -> Config {
+pub(crate) fn scale_config() -> Config {
     Config {
         simhash_features: SimFeatures::Shingles,
         bands: 32,
@@ -44,7 +44,7 @@ pub fn scale_config() -> Config {
 
 /// What the signature stage did.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct SigStage {
+pub(crate) struct SigStage {
     pub pages: usize,
     /// Planted copies and the generator's seed: the corpus the signatures are of.
     #[serde(default)]
@@ -99,7 +99,7 @@ pub fn write_signatures(
 
 /// What the grouping stage found.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Grouped {
+pub(crate) struct Grouped {
     pub engine: String,
     /// Groups of equal MD5.
     pub exact_groups: usize,
@@ -246,7 +246,7 @@ pub fn verify(
 
 /// One engine's run over one corpus size.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct ScaleRow {
+pub(crate) struct ScaleRow {
     pub tool: String,
     pub corpus: String,
     pub pages: usize,
@@ -320,7 +320,7 @@ pub fn run(
 /// The crossover model: from measured per-page costs, the corpus size past which `machines`
 /// machines running the distributed engine beat one process.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Crossover {
+pub(crate) struct Crossover {
     /// Seconds per page of the signature stage on one machine (both sides).
     pub sig_s_per_page: f64,
     /// Seconds per page of the one-process grouping.

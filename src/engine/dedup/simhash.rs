@@ -63,7 +63,7 @@ pub fn features(prep: &Prepared) -> (Vec<Vec<(u64, f64)>>, f64) {
 }
 
 /// Document `i`'s weighted features under `simhash_features`.
-pub fn features_of(prep: &Prepared, i: usize) -> Vec<(u64, f64)> {
+pub(crate) fn features_of(prep: &Prepared, i: usize) -> Vec<(u64, f64)> {
     let cfg = prep.config();
     match cfg.simhash_features {
         SimFeatures::Terms | SimFeatures::Keywords => {
@@ -85,7 +85,7 @@ pub fn features_of(prep: &Prepared, i: usize) -> Vec<(u64, f64)> {
     }
 }
 
-pub fn fingerprint(features: &[(u64, f64)]) -> u64 {
+pub(crate) fn fingerprint(features: &[(u64, f64)]) -> u64 {
     bits_from_sums(&sums(features))
 }
 
@@ -108,7 +108,7 @@ pub fn block(fp: u64, (lo, hi): (u32, u32)) -> u64 {
 
 /// Every document's fingerprint (`None` without features), the seconds its features took
 /// and the seconds the fingerprints took.
-pub fn fingerprints(prep: &Prepared) -> (Vec<Option<u64>>, f64, f64) {
+pub(crate) fn fingerprints(prep: &Prepared) -> (Vec<Option<u64>>, f64, f64) {
     let (feats, fs) = features(prep);
     let t = Instant::now();
     let fps = feats

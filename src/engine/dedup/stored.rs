@@ -255,7 +255,7 @@ pub fn load(ws: &Workspace) -> Result<Vec<Member>> {
 
 /// The `dedup-pages` job: group the cleaned pages and keep the groups (the pipeline's `dedup`
 /// stage; the Dedup panel re-opens it).
-pub struct GroupPagesJob {
+pub(crate) struct GroupPagesJob {
     params: GroupParams,
 }
 

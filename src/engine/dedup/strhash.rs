@@ -67,7 +67,7 @@ impl StrHash {
     }
 
     /// The seed's collision count for this hash [002:L97–L111].
-    pub fn seed_collisions(self) -> u32 {
+    pub(crate) fn seed_collisions(self) -> u32 {
         match self {
             StrHash::Elf => 594,
             StrHash::Rs => 584,
@@ -166,7 +166,7 @@ impl StrHash {
 
 /// Expected collisions when `k` distinct keys go into `b` buckets: `k − B(1 − (1 − 1/B)^k)`
 /// (digest D-8).
-pub fn expected_collisions(k: usize, b: u32) -> f64 {
+pub(crate) fn expected_collisions(k: usize, b: u32) -> f64 {
     if b == 0 {
         return 0.0;
     }
@@ -176,7 +176,7 @@ pub fn expected_collisions(k: usize, b: u32) -> f64 {
 
 /// One row of the collision bench.
 #[derive(Debug, Clone, Serialize)]
-pub struct CollisionRow {
+pub(crate) struct CollisionRow {
     pub hash: String,
     /// Mean extra collisions over the trials (keys landing in an occupied bucket).
     pub observed: f64,
@@ -189,7 +189,12 @@ pub struct CollisionRow {
 
 /// Hash `keys` random Chinese strings into `buckets` buckets with every hash, `trials` times,
 /// and count collisions beside the expectation. Deterministic for a seed.
-pub fn collision_bench(keys: usize, buckets: u32, trials: usize, seed: u64) -> Vec<CollisionRow> {
+pub(crate) fn collision_bench(
+    keys: usize,
+    buckets: u32,
+    trials: usize,
+    seed: u64,
+) -> Vec<CollisionRow> {
     let mut rng = Rng::new(seed);
     let corpora: Vec<Vec<Vec<u8>>> = (0..trials.max(1))
         .map(|_| {

@@ -33,7 +33,7 @@ pub fn sim(wi: &[f64], wj: &[f64]) -> f64 {
 
 /// The abstract algorithm 1 hashes: the first `bytes` bytes of the visible text (GBK bytes by
 /// default, cut at a character boundary; digest C-2), whitespace collapsed.
-pub fn abstract_bytes(text: &str, bytes: usize, unit: AbstractUnit) -> Vec<u8> {
+pub(crate) fn abstract_bytes(text: &str, bytes: usize, unit: AbstractUnit) -> Vec<u8> {
     let visible: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut out = Vec::new();
     match unit {
@@ -67,12 +67,12 @@ pub fn md5(bytes: &[u8]) -> [u8; 16] {
 }
 
 /// The keyword string of the top N: joined with U+001F when `separator` (digest C-3).
-pub fn keyword_string(terms: &[&str], separator: bool) -> String {
+pub(crate) fn keyword_string(terms: &[&str], separator: bool) -> String {
     terms.join(if separator { "\u{1F}" } else { "" })
 }
 
 /// Weighted terms.
-pub type Terms = Vec<(String, f64)>;
+pub(crate) type Terms = Vec<(String, f64)>;
 
 /// The top-N terms of document `i` in weight order and in sorted (byte) order, with weights.
 pub fn top_n(prep: &Prepared, i: usize) -> (Terms, Terms) {
@@ -85,7 +85,7 @@ pub fn top_n(prep: &Prepared, i: usize) -> (Terms, Terms) {
 }
 
 /// MD5 of the whole normalised text: exact duplicates only.
-pub fn md5_text(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
+pub(crate) fn md5_text(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
     tick.tick(0.1, "md5")?;
     let (norm, fs) = prep.norm();
     let t = Instant::now();

@@ -27,7 +27,7 @@ pub(crate) struct Analysis {
 
 impl Analysis {
     /// Body lines joined by newlines.
-    pub fn body_text(&self, tree: &PageTree) -> String {
+    pub(crate) fn body_text(&self, tree: &PageTree) -> String {
         let mut out = String::new();
         for (i, l) in tree.lines.iter().enumerate() {
             if self.line_roles[i] == Role::Body {

@@ -93,7 +93,7 @@ struct Case {
 }
 
 /// Progress callback: (done, total); an error (e.g. cancelled) stops the run.
-pub type ProgressFn<'a> = dyn FnMut(usize, usize) -> Result<()> + 'a;
+pub(crate) type ProgressFn<'a> = dyn FnMut(usize, usize) -> Result<()> + 'a;
 
 /// Pages cleaned in parallel per step between progress reports.
 const CHUNK: usize = 16;
@@ -186,7 +186,7 @@ fn run(
 }
 
 /// Totals of a list of scored pages.
-pub fn summarise(source: String, pages: Vec<EvalPage>, seconds: f64) -> EvalReport {
+pub(crate) fn summarise(source: String, pages: Vec<EvalPage>, seconds: f64) -> EvalReport {
     let prfs: Vec<Prf> = pages
         .iter()
         .filter_map(|p| {
@@ -242,7 +242,7 @@ fn read(path: &Path) -> Result<Vec<u8>> {
 
 /// Score `HTML_DIR/NAME.html` against `TRUTH_DIR/NAME.txt` (pages without a truth file are
 /// skipped; a folder with no pair at all is bad input).
-pub fn eval_dir(
+pub(crate) fn eval_dir(
     html_dir: &Path,
     truth_dir: &Path,
     params: &Params,
@@ -329,7 +329,7 @@ pub fn eval_sample(params: &Params, progress: &mut ProgressFn) -> Result<EvalRep
 
 /// Clean every page stored in the workspace; pages of the sample web are scored against its
 /// truth (matched by host and path, any port).
-pub fn eval_workspace(
+pub(crate) fn eval_workspace(
     ws: &crate::engine::store::Workspace,
     params: &Params,
     progress: &mut ProgressFn,
@@ -373,14 +373,14 @@ pub fn eval_workspace(
 /// What to evaluate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-pub enum EvalSource {
+pub(crate) enum EvalSource {
     Dir { html: PathBuf, truth: PathBuf },
     Sample,
     Workspace,
 }
 
 /// The evaluation as a job (GUI and CLI): the report is the job's result in the experiment log.
-pub struct CleanEval {
+pub(crate) struct CleanEval {
     pub source: EvalSource,
     pub params: Params,
 }
@@ -396,13 +396,13 @@ impl CleanEval {
 
 /// The evaluation job's parameters, as logged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CleanEvalParams {
+pub(crate) struct CleanEvalParams {
     pub source: EvalSource,
     pub params: Params,
 }
 
 /// Name of the per-page table in `job_details`: the log row keeps the totals only.
-pub const PAGES_DETAIL: &str = "pages";
+pub(crate) const PAGES_DETAIL: &str = "pages";
 
 impl TypedJob for CleanEval {
     const KIND: &'static str = "clean-eval";
@@ -452,7 +452,7 @@ impl TypedJob for CleanEval {
 
 impl EvalReport {
     /// The per-page results as a table (full precision): CSV export in the GUI and `--csv`.
-    pub fn to_table(&self) -> crate::engine::export::Table {
+    pub(crate) fn to_table(&self) -> crate::engine::export::Table {
         let r = self;
         let f = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6}"));
         crate::engine::export::Table::new(
@@ -495,7 +495,7 @@ impl EvalReport {
     }
 
     /// Put the per-page table back into a report read from the experiment log (run `job_id`).
-    pub fn attach_pages(
+    pub(crate) fn attach_pages(
         mut self,
         ws: &crate::engine::store::Workspace,
         job_id: i64,

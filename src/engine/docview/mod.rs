@@ -263,8 +263,9 @@ impl Why {
         }
     }
 
+    #[cfg(test)]
     /// Every key a reason can have.
-    pub const KEYS: &'static [&'static str] = &[
+    pub(crate) const KEYS: &'static [&'static str] = &[
         "tag",
         "hint",
         "title",
@@ -479,7 +480,7 @@ pub fn extract(
 
 /// How much of the DocView to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detail {
+pub(crate) enum Detail {
     /// Everything: keywords, abstract and related links too.
     Full,
     /// Encoding, blocks, type, title and body only (what a main-text extractor gives); the
@@ -488,7 +489,7 @@ pub enum Detail {
 }
 
 /// [`extract`] with a given segmenter (benchmarks and tests share one).
-pub fn extract_with(
+pub(crate) fn extract_with(
     bytes: &[u8],
     url: Option<&str>,
     content_type: Option<&str>,
@@ -500,7 +501,7 @@ pub fn extract_with(
 }
 
 /// [`extract_with`] at a chosen [`Detail`].
-pub fn extract_detail(
+pub(crate) fn extract_detail(
     bytes: &[u8],
     url: Option<&str>,
     content_type: Option<&str>,
@@ -620,7 +621,7 @@ pub(crate) fn extract_decoded(
 /// Where cleaning spends its time: milliseconds per page for each stage (decode, parse and
 /// block tree, block analysis, keywords, title and links, abstract), single-threaded, over
 /// `pages` (raw bytes). For `tianwang bench clean`.
-pub fn stage_times(pages: &[Vec<u8>], params: &Params) -> Vec<(&'static str, f64)> {
+pub(crate) fn stage_times(pages: &[Vec<u8>], params: &Params) -> Vec<(&'static str, f64)> {
     use std::time::Instant;
     let seg = Segmenter::shared();
     let mut t = [0f64; 6];

@@ -76,7 +76,7 @@ pub fn split_text(text: &str) -> (String, String) {
 }
 
 /// Decode a text file's bytes; `Err` names why (mostly replacement characters).
-pub fn decode_text(bytes: &[u8]) -> std::result::Result<String, String> {
+pub(crate) fn decode_text(bytes: &[u8]) -> std::result::Result<String, String> {
     if bytes.is_empty() {
         return Err("empty file".into());
     }
@@ -101,7 +101,7 @@ pub fn decode_text(bytes: &[u8]) -> std::result::Result<String, String> {
 }
 
 /// A page cleaned by DocView (or, with `clean = false`, all its visible text) as a Doc.
-pub fn doc_from_html(
+pub(crate) fn doc_from_html(
     name: &str,
     bytes: &[u8],
     url: Option<&str>,

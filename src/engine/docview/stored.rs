@@ -81,7 +81,7 @@ pub struct CleanOutcome {
 
 /// `(page id, url, snapshot id)` of every page whose latest snapshot has no cleaned row, in
 /// page order.
-pub fn pending(ws: &Workspace) -> Result<Vec<(i64, String, i64)>> {
+pub(crate) fn pending(ws: &Workspace) -> Result<Vec<(i64, String, i64)>> {
     let mut st = ws.conn().prepare(
         "SELECT p.id, p.url, s.id FROM pages p
          JOIN snapshots s ON s.id = (SELECT MAX(id) FROM snapshots WHERE page_id = p.id)
@@ -313,14 +313,14 @@ pub fn load(ws: &Workspace) -> Result<Vec<CleanedPage>> {
 
 /// The `clean-pages` job's parameters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct CleanPagesParams {
+pub(crate) struct CleanPagesParams {
     /// Clean every page again (else only pages whose latest snapshot is not cleaned yet).
     #[serde(default)]
     pub all: bool,
 }
 
 /// The logged, cancellable cleaning of the workspace's pages (the pipeline's `clean` stage).
-pub struct CleanPagesJob {
+pub(crate) struct CleanPagesJob {
     params: CleanPagesParams,
 }
 

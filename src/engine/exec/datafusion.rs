@@ -100,7 +100,7 @@ fn element_at_udf() -> datafusion::logical_expr::ScalarUDF {
 }
 
 /// A session with the pool, the spill directory and the UDFs.
-pub fn session(cfg: &EngineConfig, spill_dir: &Path) -> Result<SessionContext> {
+pub(crate) fn session(cfg: &EngineConfig, spill_dir: &Path) -> Result<SessionContext> {
     std::fs::create_dir_all(spill_dir).map_err(|e| EngineError::Io {
         path: spill_dir.to_path_buf(),
         source: e,

@@ -77,7 +77,7 @@ impl Engine {
     }
 
     /// True when this build can run the engine.
-    pub fn available(self) -> bool {
+    pub(crate) fn available(self) -> bool {
         self == Engine::Native || cfg!(feature = "bigjobs")
     }
 }
@@ -123,7 +123,7 @@ impl EngineConfig {
 
     /// Check the combination: the engine is built in, a cluster URL only with Spark and of a
     /// form Spark accepts, a memory pool of at least 16 MB.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if !self.engine.available() {
             return Err(EngineError::invalid(
                 "--engine",
@@ -172,7 +172,7 @@ impl EngineConfig {
 }
 
 /// This machine's memory in MB (Linux: `MemTotal` of /proc/meminfo), when it can be known.
-pub fn machine_memory_mb() -> Option<u64> {
+pub(crate) fn machine_memory_mb() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -182,7 +182,7 @@ pub fn machine_memory_mb() -> Option<u64> {
 /// A memory budget in MB from the user's `flag`: at least 1, and no more than the machine has
 /// (or 4 TB where that cannot be known), so a budget never sizes an allocation the machine
 /// refuses (an abort no error handler catches) nor overflows when shifted into bytes.
-pub fn check_memory_mb(flag: &str, mb: usize) -> Result<()> {
+pub(crate) fn check_memory_mb(flag: &str, mb: usize) -> Result<()> {
     let most = machine_memory_mb().unwrap_or(4 << 20);
     if mb == 0 || mb as u64 > most {
         return Err(EngineError::invalid(

@@ -27,7 +27,7 @@ fn io(path: &Path, e: std::io::Error) -> EngineError {
 
 /// A Parquet file written to `<path>.tmp` and renamed to `path` by [`finish`](Self::finish).
 /// Dropped unfinished, the temporary file is removed.
-pub struct AtomicWriter {
+pub(crate) struct AtomicWriter {
     tmp: PathBuf,
     path: PathBuf,
     w: Option<ArrowWriter<File>>,
@@ -202,7 +202,7 @@ pub fn read_output(dir: &Path) -> Result<Vec<RecordBatch>> {
 
 /// The `tianwang.*` keys of the Arrow schema stored in the first file at `path` (where
 /// [`AtomicWriter`] puts them: the Parquet key-value list holds only `ARROW:schema`).
-pub fn schema_meta(path: &Path) -> Result<Meta> {
+pub(crate) fn schema_meta(path: &Path) -> Result<Meta> {
     let Some(f) = parts(path)?.into_iter().next() else {
         return Ok(Vec::new());
     };
@@ -219,6 +219,6 @@ pub fn schema_meta(path: &Path) -> Result<Meta> {
 }
 
 /// The value of `key` in a file's key-value metadata.
-pub fn meta_get<'a>(meta: &'a [(String, String)], key: &str) -> Option<&'a str> {
+pub(crate) fn meta_get<'a>(meta: &'a [(String, String)], key: &str) -> Option<&'a str> {
     meta.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
 }

@@ -106,8 +106,9 @@ impl Plan {
         self
     }
 
+    #[cfg(feature = "bigjobs")]
     /// The names of the outputs, in order.
-    pub fn outputs(&self) -> Vec<String> {
+    pub(crate) fn outputs(&self) -> Vec<String> {
         fn walk(steps: &[Step], out: &mut Vec<String>) {
             for s in steps {
                 match s {
@@ -123,9 +124,10 @@ impl Plan {
     }
 }
 
+#[cfg(feature = "bigjobs")]
 /// What a driver reports after running a plan.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct RunReport {
+pub(crate) struct RunReport {
     pub engine: String,
     /// Every loop pass's delta, in order.
     #[serde(default)]

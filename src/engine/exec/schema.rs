@@ -186,7 +186,7 @@ impl SchemaDef {
     }
 
     /// The contract as Markdown (for `export-parquet --schemas` and the docs).
-    pub fn markdown(&self) -> String {
+    pub(crate) fn markdown(&self) -> String {
         let mut s = format!(
             "### `{}` v{}\n{}\n\n| column | type | null | meaning |\n|---|---|---|---|\n",
             self.name, self.version, self.doc

@@ -20,7 +20,7 @@ use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
 
 /// The driver script, embedded so an installed binary needs no checkout.
-pub const RUN_PLAN_PY: &str = include_str!("../../../scale/spark/run_plan.py");
+pub(crate) const RUN_PLAN_PY: &str = include_str!("../../../scale/spark/run_plan.py");
 
 /// The Python that has PySpark.
 pub fn python() -> PathBuf {
@@ -42,7 +42,7 @@ pub fn master(cfg: &EngineConfig) -> String {
 }
 
 /// A `spark://host:port[,host:port]` master must answer on at least one address within 3 s.
-pub fn check_cluster(url: &str) -> Result<()> {
+pub(crate) fn check_cluster(url: &str) -> Result<()> {
     let Some(rest) = url.strip_prefix("spark://") else {
         return Ok(());
     };

@@ -33,11 +33,12 @@ use crate::engine::error::{EngineError, Result};
 
 /// The bundled CJK font (Noto Sans CJK SC subset, SIL OFL 1.1): the GUI draws with it and
 /// exported plots are rendered with it, so Chinese labels look the same in both.
-pub const BUNDLED_CJK: &[u8] = include_bytes!("../../../assets/fonts/NotoSansCJKsc-subset.otf");
+pub(crate) const BUNDLED_CJK: &[u8] =
+    include_bytes!("../../../assets/fonts/NotoSansCJKsc-subset.otf");
 
 /// Write `bytes` to `path` whole or not at all: a unique temporary file beside it, then a
 /// rename. A failure leaves no partial file (and an existing file at `path` untouched).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -81,14 +82,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// What to write a plot as, from the file name's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImageFormat {
+pub(crate) enum ImageFormat {
     Png,
     Svg,
 }
 
 impl ImageFormat {
     /// `.png` or `.svg` (any case); anything else is the user's mistake.
-    pub fn from_path(path: &Path) -> Result<ImageFormat> {
+    pub(crate) fn from_path(path: &Path) -> Result<ImageFormat> {
         match path
             .extension()
             .map(|e| e.to_string_lossy().to_lowercase())
@@ -106,7 +107,7 @@ impl ImageFormat {
 
 /// Save a plot to `path` (PNG or SVG by extension). `scale` multiplies the pixel size of a PNG
 /// (2.0 for a projector or a printed page); text and lines grow with it.
-pub fn save_plot(p: &Plot, path: &Path, width: u32, height: u32, scale: f32) -> Result<()> {
+pub(crate) fn save_plot(p: &Plot, path: &Path, width: u32, height: u32, scale: f32) -> Result<()> {
     let bytes = match ImageFormat::from_path(path)? {
         ImageFormat::Png => plot::render_png(p, width, height, scale)?,
         ImageFormat::Svg => plot::render_svg(p, width, height)?.into_bytes(),
@@ -115,7 +116,7 @@ pub fn save_plot(p: &Plot, path: &Path, width: u32, height: u32, scale: f32) -> 
 }
 
 /// Save a table to `path` as CSV (UTF-8 with BOM).
-pub fn save_table(t: &Table, path: &Path) -> Result<()> {
+pub(crate) fn save_table(t: &Table, path: &Path) -> Result<()> {
     write_atomic(path, t.to_csv().as_bytes())
 }
 

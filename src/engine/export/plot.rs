@@ -52,11 +52,14 @@ impl Series {
         Series::of(name, SeriesKind::Points, points)
     }
 
-    pub fn bars(name: impl Into<String>, points: impl IntoIterator<Item = [f64; 2]>) -> Self {
+    pub(crate) fn bars(
+        name: impl Into<String>,
+        points: impl IntoIterator<Item = [f64; 2]>,
+    ) -> Self {
         Series::of(name, SeriesKind::Bars, points)
     }
 
-    pub fn color(mut self, rgb: [u8; 3]) -> Self {
+    pub(crate) fn color(mut self, rgb: [u8; 3]) -> Self {
         self.color = Some(rgb);
         self
     }
@@ -108,24 +111,24 @@ impl Plot {
         self
     }
 
-    pub fn mark(mut self, m: Mark) -> Self {
+    pub(crate) fn mark(mut self, m: Mark) -> Self {
         self.marks.push(m);
         self
     }
 
-    pub fn log_x(mut self) -> Self {
+    pub(crate) fn log_x(mut self) -> Self {
         self.x_log = true;
         self
     }
 
-    pub fn log_y(mut self) -> Self {
+    pub(crate) fn log_y(mut self) -> Self {
         self.y_log = true;
         self
     }
 }
 
 /// Series colours when a series names none (the same order the panels use).
-pub const PALETTE: [[u8; 3]; 8] = [
+pub(crate) const PALETTE: [[u8; 3]; 8] = [
     [0x1f, 0x77, 0xb4],
     [0xff, 0x7f, 0x0e],
     [0x2c, 0xa0, 0x2c],
@@ -137,7 +140,7 @@ pub const PALETTE: [[u8; 3]; 8] = [
 ];
 
 /// The colour of the book's reference marks.
-pub const MARK_COLOR: [u8; 3] = [0xb0, 0x30, 0x30];
+pub(crate) const MARK_COLOR: [u8; 3] = [0xb0, 0x30, 0x30];
 
 const FONT: &str = "sans-serif";
 
@@ -391,7 +394,7 @@ pub fn render_png(p: &Plot, width: u32, height: u32, scale: f32) -> Result<Vec<u
 }
 
 /// The plot as SVG text.
-pub fn render_svg(p: &Plot, width: u32, height: u32) -> Result<String> {
+pub(crate) fn render_svg(p: &Plot, width: u32, height: u32) -> Result<String> {
     register_font();
     let (w, h) = check_size(width, height, 1.0)?;
     let mut s = String::new();

@@ -14,7 +14,7 @@ use std::io::Read;
 
 /// Why a body's Content-Encoding could not be undone.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ContentError {
+pub(crate) enum ContentError {
     /// The compressed data is damaged or not of the named encoding.
     #[error("cannot undo Content-Encoding {encoding:?}: {reason}")]
     Undecodable { encoding: String, reason: String },
@@ -40,7 +40,7 @@ pub fn snapshot_content(raw: &[u8]) -> (&[u8], Vec<u8>) {
 }
 
 /// Undo a gzip or deflate Content-Encoding, capped at `max` bytes.
-pub fn decode_content(
+pub(crate) fn decode_content(
     encoding: Option<&str>,
     raw: &[u8],
     max: u64,

@@ -72,7 +72,7 @@ pub fn md5(bytes: &[u8]) -> [u8; 16] {
 
 /// MD5 of `bytes` as 32 lower-case hex characters: the form every table of the workbench
 /// stores (snapshots, ETags of the sample web, Doc.idx).
-pub fn md5_hex(bytes: &[u8]) -> String {
+pub(crate) fn md5_hex(bytes: &[u8]) -> String {
     hex(&md5(bytes))
 }
 
@@ -81,6 +81,7 @@ pub fn hex(d: &[u8; 16]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+#[cfg(test)]
 fn unhex(s: &str) -> Option<[u8; 16]> {
     let mut out = [0; 16];
     if s.len() != 32 || !s.is_ascii() {
@@ -95,7 +96,7 @@ fn unhex(s: &str) -> Option<[u8; 16]> {
 /// The digest in `Doc.idx`: MD5 of the page content, i.e. the body after the HTTP header of the
 /// uncompressed DATA (the book's "content" [L1445]; the header changes on every fetch). DATA
 /// without an HTTP header is hashed whole; compressed DATA that fails to inflate is hashed as stored.
-pub fn content_md5(r: &RawRecord) -> [u8; 16] {
+pub(crate) fn content_md5(r: &RawRecord) -> [u8; 16] {
     let data = r.uncompressed().unwrap_or(Cow::Borrowed(&r.data));
     md5(split_http(&data).map_or(&data[..], |(_, body)| body))
 }
@@ -167,7 +168,7 @@ pub fn snapshot(
 
 /// Writes `Doc.idx` as text: `id offset md5` per line, the sentinel as `id offset` (space
 /// separated, LF, lower-case hex; the book gives no byte layout [L1451–1464]).
-pub fn write_doc_idx(w: &mut impl Write, docs: &[DocIdxEntry]) -> io::Result<()> {
+pub(crate) fn write_doc_idx(w: &mut impl Write, docs: &[DocIdxEntry]) -> io::Result<()> {
     for d in docs {
         match &d.md5 {
             Some(m) => writeln!(w, "{} {} {}", d.id, d.offset, hex(m))?,
@@ -178,13 +179,14 @@ pub fn write_doc_idx(w: &mut impl Write, docs: &[DocIdxEntry]) -> io::Result<()>
 }
 
 /// Writes `Url.idx` as text: `md5 id` per line.
-pub fn write_url_idx(w: &mut impl Write, urls: &[UrlIdxEntry]) -> io::Result<()> {
+pub(crate) fn write_url_idx(w: &mut impl Write, urls: &[UrlIdxEntry]) -> io::Result<()> {
     for u in urls {
         writeln!(w, "{} {}", hex(&u.url_md5), u.id)?;
     }
     Ok(())
 }
 
+#[cfg(test)]
 /// Non-empty lines with their byte offsets, split on blanks (space or tab).
 fn rows(text: &[u8]) -> impl Iterator<Item = (usize, Vec<&str>)> {
     let mut at = 0;
@@ -197,9 +199,10 @@ fn rows(text: &[u8]) -> impl Iterator<Item = (usize, Vec<&str>)> {
     })
 }
 
+#[cfg(test)]
 /// Reads `Doc.idx`: ids must count up from 0, offsets must not decrease, and the last row must
 /// be the sentinel (no digest). Errors name the byte offset of the bad line.
-pub fn read_doc_idx(text: &[u8]) -> Result<Vec<DocIdxEntry>, FormatError> {
+pub(crate) fn read_doc_idx(text: &[u8]) -> Result<Vec<DocIdxEntry>, FormatError> {
     let mut out: Vec<DocIdxEntry> = Vec::new();
     for (at, f) in rows(text) {
         if out.last().is_some_and(|d| d.md5.is_none()) {
@@ -234,8 +237,9 @@ pub fn read_doc_idx(text: &[u8]) -> Result<Vec<DocIdxEntry>, FormatError> {
     Ok(out)
 }
 
+#[cfg(test)]
 /// Reads `Url.idx` (in id order) or `Url.idx.sort`; the result is sorted for [`lookup_url`].
-pub fn read_url_idx(text: &[u8]) -> Result<Vec<UrlIdxEntry>, FormatError> {
+pub(crate) fn read_url_idx(text: &[u8]) -> Result<Vec<UrlIdxEntry>, FormatError> {
     let mut out = Vec::new();
     for (at, f) in rows(text) {
         let entry = match f[..] {

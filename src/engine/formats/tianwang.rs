@@ -41,11 +41,11 @@ use chrono::{DateTime, Utc};
 use super::FormatError;
 
 /// The record version this module writes [L1068].
-pub const VERSION: &str = "1.0";
+pub(crate) const VERSION: &str = "1.0";
 /// The book's confirmation depth for recovery: 3 consecutive valid records [L1115].
-pub const CONFIRM_DEPTH: usize = 3;
+pub(crate) const CONFIRM_DEPTH: usize = 3;
 /// Longest HEAD accepted (an implementation limit that keeps recovery linear on garbage).
-pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_HEAD_BYTES: usize = 64 * 1024;
 
 /// One page as stored in a Tianwang raw file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub struct RawRecord {
 impl RawRecord {
     /// DATA uncompressed: borrowed as is without `unzip-length`, otherwise gunzipped and checked
     /// against `unzip-length` (v1.0 names no algorithm [L1106]; this module uses gzip).
-    pub fn uncompressed(&self) -> io::Result<Cow<'_, [u8]>> {
+    pub(crate) fn uncompressed(&self) -> io::Result<Cow<'_, [u8]>> {
         let Some(expect) = self.unzip_length else {
             return Ok(Cow::Borrowed(&self.data));
         };
@@ -97,7 +97,7 @@ impl RawRecord {
 
 /// Splits an HTTP message at the first `CRLF CRLF` (or bare `LF LF`) into header (including the
 /// terminator) and body. `None` when no header terminator exists.
-pub fn split_http(data: &[u8]) -> Option<(&[u8], &[u8])> {
+pub(crate) fn split_http(data: &[u8]) -> Option<(&[u8], &[u8])> {
     let crlf = find(data, b"\r\n\r\n", 0).map(|i| i + 4);
     let lf = find(data, b"\n\n", 0).map(|i| i + 2);
     let end = match (crlf, lf) {
@@ -108,7 +108,7 @@ pub fn split_http(data: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// The `date` property text: RFC 1123 form in GMT, as in the book's example [L1078].
-pub fn format_date(date: &DateTime<Utc>) -> String {
+pub(crate) fn format_date(date: &DateTime<Utc>) -> String {
     date.format("%a, %d %b %Y %H:%M:%S GMT").to_string()
 }
 
@@ -182,7 +182,7 @@ pub fn write_all(w: &mut impl Write, records: &[RawRecord]) -> io::Result<Vec<u6
 
 /// One HEAD property as found in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Property {
+pub(crate) struct Property {
     /// Byte offset of the line.
     pub offset: u64,
     pub name: String,
@@ -192,7 +192,7 @@ pub struct Property {
 
 /// Where the parts of one structurally valid record lie (for a hex viewer or rule checker).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RecordLayout {
+pub(crate) struct RecordLayout {
     /// First byte of `version:`.
     pub offset: u64,
     pub properties: Vec<Property>,
@@ -311,7 +311,7 @@ fn check_property(text: &[u8], at: usize) -> Result<Property, FormatError> {
 /// Errors point at the offending line (rules 3, 4, 5, 6, 7), at the blank line that ends a HEAD
 /// without `length`, at DATA's first byte when `length` runs past the input, or at the byte
 /// after DATA when it is not the closing LF.
-pub fn check_record(bytes: &[u8], pos: usize) -> Result<RecordLayout, FormatError> {
+pub(crate) fn check_record(bytes: &[u8], pos: usize) -> Result<RecordLayout, FormatError> {
     let mut props: Vec<Property> = Vec::new();
     let mut line = pos;
     let limit = bytes.len().min(pos.saturating_add(MAX_HEAD_BYTES));
@@ -445,7 +445,7 @@ impl Recovery {
         self.damaged.iter().map(|d| d.end - d.start).sum()
     }
     /// Candidates whose chain did not confirm them.
-    pub fn candidates_rejected(&self) -> usize {
+    pub(crate) fn candidates_rejected(&self) -> usize {
         self.candidates.iter().filter(|c| !c.accepted).count()
     }
 }
@@ -528,7 +528,7 @@ impl Recovery {
 /// properties are unusable, is suspect: if a confirmed chain starts inside its claimed span, its
 /// `length` or HEAD was cut (a truncated record swallowing the next one) and it is dropped.
 /// Otherwise it is kept, and the search resumes after it.
-pub fn recover_with(bytes: &[u8], depth: usize) -> Recovery {
+pub(crate) fn recover_with(bytes: &[u8], depth: usize) -> Recovery {
     let mut out = Recovery {
         confirm_depth: depth.max(1),
         ..Recovery::default()

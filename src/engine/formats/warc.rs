@@ -37,10 +37,10 @@ use super::FormatError;
 use super::tianwang::{RawRecord, split_http};
 
 /// The extension field that carries the redirect origin [L1092].
-pub const ORIGIN_FIELD: &str = "Tianwang-Origin";
+pub(crate) const ORIGIN_FIELD: &str = "Tianwang-Origin";
 
 /// RFC 4648 base32 (`A–Z2–7`, `=` padding). A SHA-1 (20 bytes) gives exactly 32 characters.
-pub fn base32(bytes: &[u8]) -> String {
+pub(crate) fn base32(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
     let mut out = String::with_capacity(bytes.len().div_ceil(5) * 8);
     for chunk in bytes.chunks(5) {
@@ -57,13 +57,13 @@ pub fn base32(bytes: &[u8]) -> String {
 }
 
 /// `sha1:<BASE32>`, the form of `WARC-Block-Digest` and `WARC-Payload-Digest`.
-pub fn sha1_digest(bytes: &[u8]) -> String {
+pub(crate) fn sha1_digest(bytes: &[u8]) -> String {
     format!("sha1:{}", base32(&Sha1::digest(bytes)))
 }
 
 /// The HTTP payload (entity body) of a response block: the bytes after the header, or `None`
 /// when the block is not an HTTP response.
-pub fn http_payload(block: &[u8]) -> Option<&[u8]> {
+pub(crate) fn http_payload(block: &[u8]) -> Option<&[u8]> {
     split_http(block)
         .filter(|_| block.starts_with(b"HTTP/"))
         .map(|(_, body)| body)
@@ -203,7 +203,7 @@ pub struct Skipped {
 
 /// Everything read from a WARC file.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct WarcScan {
+pub(crate) struct WarcScan {
     /// The pages, with the offset of each record's `WARC/` line.
     pub records: Vec<(u64, RawRecord)>,
     pub skipped: Vec<Skipped>,
@@ -244,7 +244,7 @@ fn digest_matches(claimed: &str, block: &[u8]) -> bool {
 
 /// Reads a WARC file (WARC/1.0 or 1.1, plain or gzip-per-record) into pages and skipped records.
 /// Errors name the offset (in the inflated stream) of the record or line at fault.
-pub fn scan_warc(bytes: &[u8]) -> Result<WarcScan, FormatError> {
+pub(crate) fn scan_warc(bytes: &[u8]) -> Result<WarcScan, FormatError> {
     let data: Cow<[u8]> = if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         MultiGzDecoder::new(bytes).read_to_end(&mut out)?;

@@ -80,7 +80,7 @@ impl Default for IndexConfig {
 }
 
 impl IndexConfig {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         crate::engine::exec::check_memory_mb("--memory-mb", self.memory_mb)?;
         if self.batch_docs == 0 {
             return Err(EngineError::invalid("--batch-docs", "must be at least 1"));
@@ -93,7 +93,7 @@ impl IndexConfig {
     }
 
     /// The tag weights in force.
-    pub fn weights(&self) -> Result<super::tagweight::TagWeights> {
+    pub(crate) fn weights(&self) -> Result<super::tagweight::TagWeights> {
         let mut w = super::tagweight::TagWeights {
             w0: self.w0,
             ..super::tagweight::TagWeights::default()

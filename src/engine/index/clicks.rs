@@ -107,7 +107,7 @@ impl Clicks {
 
     /// A click log stored in a workspace (an imported one, or the workspace's own clicks:
     /// `querylog::own`) against `ix`'s documents.
-    pub fn from_stored(
+    pub(crate) fn from_stored(
         conn: &rusqlite::Connection,
         log_id: i64,
         ix: &Index,

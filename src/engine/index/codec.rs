@@ -123,7 +123,7 @@ pub fn undo_gaps(gaps: &[u32]) -> Vec<u32> {
 }
 
 /// Golomb's parameter for a mean gap: b = ⌈0.69 · mean⌉ ≥ 1 [Witten et al. 1994].
-pub fn golomb_b(mean_gap: f64) -> u32 {
+pub(crate) fn golomb_b(mean_gap: f64) -> u32 {
     if mean_gap.is_finite() && mean_gap > 0.0 {
         ((0.69 * mean_gap).ceil() as u32).max(1)
     } else {
@@ -346,7 +346,7 @@ pub fn encode(codec: Codec, gaps: &[u32], b: Option<u32>) -> Result<Encoded> {
 
 /// The bytes [`encode`] would write for `gaps` (its `bytes.len()`), counted without writing:
 /// the index build sizes every codec on every posting list this way.
-pub fn encoded_len(codec: Codec, gaps: &[u32], b: Option<u32>) -> usize {
+pub(crate) fn encoded_len(codec: Codec, gaps: &[u32], b: Option<u32>) -> usize {
     let mean = gaps.iter().map(|&g| f64::from(g)).sum::<f64>() / gaps.len().max(1) as f64;
     let mut param = b.unwrap_or_else(|| golomb_b(mean)).max(1);
     if codec == Codec::Rice {

@@ -52,7 +52,7 @@ pub use super::seal::{
 
 /// The on-disk format's version; a reader refuses a newer one. Version 1 had no footers
 /// (still read, unverified); version 2 seals every file with [`FOOTER_LEN`] bytes.
-pub const FORMAT_VERSION: u32 = 2;
+pub(crate) const FORMAT_VERSION: u32 = 2;
 
 /// What a build writes about itself.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -239,7 +239,7 @@ fn corrupt(what: &str) -> EngineError {
 }
 
 /// The posting file of a generation.
-pub const POSTINGS_FILE: &str = "postings.bin";
+pub(crate) const POSTINGS_FILE: &str = "postings.bin";
 
 /// Encode one term's list into a block. Returns the block and the d-gap bytes.
 pub fn encode_block(
@@ -308,7 +308,7 @@ pub fn decode_block(codec: Codec, b: &[u8]) -> Result<Postings> {
 
 /// [`decode_block`], leaving the positions out unless `positions` (then
 /// [`Postings::positions`] finds none): the query path reads them only for phrases.
-pub fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Result<Postings> {
+pub(crate) fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Result<Postings> {
     let mut at = 0;
     let n = read_vbyte(b, &mut at)? as usize;
     // Each posting takes at least a tf byte and its four WBT bytes.
@@ -387,7 +387,7 @@ pub fn write_lexicon(path: &Path, terms: &[Term]) -> Result<u64> {
 }
 
 /// The longest term an index holds (its length is a u16 in the lexicon).
-pub const MAX_TERM_BYTES: usize = u16::MAX as usize;
+pub(crate) const MAX_TERM_BYTES: usize = u16::MAX as usize;
 
 /// Bytes of a lexicon entry besides its term: length, df, cf, offset, block length.
 const ENTRY_FIXED: usize = 2 + 4 + 8 + 8 + 4;

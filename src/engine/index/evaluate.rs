@@ -61,7 +61,7 @@ pub fn run_configs(
 
 /// The THUCNews titles experiment's inputs: queries (qid = test.txt line number) and qrels
 /// (every dev.txt line of the query's class, keyed by line number as the TSV index keys it).
-pub fn thucnews_queries(
+pub(crate) fn thucnews_queries(
     dev: &Path,
     test: &Path,
     every: usize,

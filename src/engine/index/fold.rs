@@ -68,7 +68,7 @@ impl Folding {
     }
 
     /// The group of document `doc`.
-    pub fn group_of(&self, doc: u32) -> Option<u32> {
+    pub(crate) fn group_of(&self, doc: u32) -> Option<u32> {
         self.group.get(doc as usize).copied().flatten()
     }
 

@@ -52,7 +52,7 @@ pub fn default_out(source: &Source, ws: Option<&Path>) -> Result<PathBuf> {
 }
 
 impl IndexBuildParams {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         self.config.validate()?;
         self.engine.validate()
     }
@@ -69,7 +69,7 @@ impl IndexBuildParams {
 }
 
 /// The logged, cancellable build.
-pub struct IndexBuildJob {
+pub(crate) struct IndexBuildJob {
     params: IndexBuildParams,
 }
 

@@ -30,7 +30,7 @@ pub fn normalise(mut v: Vec<f64>) -> Vec<f64> {
 }
 
 /// WL for every document of `ix`.
-pub fn wl_vector(ix: &Index, cfg: &RankConfig) -> Result<Vec<f64>> {
+pub(crate) fn wl_vector(ix: &Index, cfg: &RankConfig) -> Result<Vec<f64>> {
     match cfg.wl {
         WlSource::Lhn => {
             let now = chrono::Local::now().timestamp() as f64;

@@ -80,7 +80,7 @@ pub(crate) fn write_run(
 
 /// One posting: a term's occurrences in one document.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Posting {
+pub(crate) struct Posting {
     pub term: u32,
     pub doc: u32,
     pub tf: u32,
@@ -89,7 +89,7 @@ pub struct Posting {
 }
 
 /// Postings one at a time, ascending by (term, doc).
-pub trait PostingStream {
+pub(crate) trait PostingStream {
     fn next_posting(&mut self) -> Result<Option<Posting>>;
 }
 
@@ -118,7 +118,7 @@ impl PostingStream for RunReader {
 /// The k-way merge of streams each sorted by (term, doc): one stream sorted by (term, doc).
 /// (Runs hold later documents than the runs before them, so for the native build this is the
 /// book's term-by-term concatenation of the runs' lists.)
-pub struct KWay<S> {
+pub(crate) struct KWay<S> {
     streams: Vec<S>,
     heads: Vec<Option<Posting>>,
     heap: BinaryHeap<Reverse<(u32, u32, usize)>>,

@@ -64,13 +64,13 @@ use tantivy_jieba::JiebaTokenizer;
 use crate::engine::error::{EngineError, Result};
 
 /// The name the jieba analyzer is registered under on the index.
-pub const ANALYZER_NAME: &str = "tianwang_jieba";
+pub(crate) const ANALYZER_NAME: &str = "tianwang_jieba";
 
 /// tantivy's smallest indexing memory budget per writer thread (15 MB), in MB.
-pub const MIN_MEMORY_MB_PER_THREAD: usize = 15;
+pub(crate) const MIN_MEMORY_MB_PER_THREAD: usize = 15;
 
 /// tantivy's largest number of indexing threads.
-pub const MAX_THREADS: usize = 8;
+pub(crate) const MAX_THREADS: usize = 8;
 
 /// One document of the corpus: the caller's key (returned in hits) and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,7 +106,7 @@ impl Default for PeerConfig {
 
 /// How text becomes terms, on the index and in queries alike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Analyzer {
+pub(crate) struct Analyzer {
     /// jieba's HMM for words not in its dictionary (off by default, as STACK.md has it for
     /// indexing).
     pub hmm: bool,
@@ -137,7 +137,7 @@ impl Analyzer {
 
 /// The figures of one build-and-query run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PeerRun {
+pub(crate) struct PeerRun {
     /// Documents indexed.
     pub docs: usize,
     /// Writer creation → all documents added → commit → reader reloaded, in seconds.
@@ -162,7 +162,7 @@ pub fn run(docs: &[PeerDoc], queries: &[String], cfg: &PeerConfig) -> Result<Pee
 }
 
 /// [`run`] with another analyzer (e.g. HMM on, to match Python's `jieba.lcut`).
-pub fn run_with(
+pub(crate) fn run_with(
     docs: &[PeerDoc],
     queries: &[String],
     cfg: &PeerConfig,
@@ -202,7 +202,7 @@ pub fn explain(index: &PeerIndex, query: &str, key: &str) -> Result<Option<Strin
 }
 
 /// The terms the default [`Analyzer`] makes of `text`, in order, with repeats.
-pub fn analyze(text: &str) -> Vec<String> {
+pub(crate) fn analyze(text: &str) -> Vec<String> {
     terms_of(&mut Analyzer::default().text_analyzer(), text)
 }
 
@@ -225,7 +225,11 @@ impl PeerIndex {
     }
 
     /// Indexes `docs` with `analyzer`.
-    pub fn build_with(docs: &[PeerDoc], cfg: &PeerConfig, analyzer: Analyzer) -> Result<PeerIndex> {
+    pub(crate) fn build_with(
+        docs: &[PeerDoc],
+        cfg: &PeerConfig,
+        analyzer: Analyzer,
+    ) -> Result<PeerIndex> {
         validate(cfg)?;
         let mut schema = Schema::builder();
         let key = schema.add_text_field("key", STRING | STORED);

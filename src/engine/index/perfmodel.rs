@@ -113,7 +113,7 @@ pub struct CorpusStats {
 /// The expected number of distinct lists `k` uniform draws from `m` terms hit,
 /// M(1 − (1 − 1/M)^k) [L2876], computed as `−M·expm1(k·ln1p(−1/M))` so that it stays accurate
 /// when 1/M is far below the machine epsilon's reach of `1 − 1/M`.
-pub fn expected_lists(m: f64, k: u64) -> f64 {
+pub(crate) fn expected_lists(m: f64, k: u64) -> f64 {
     if k == 0 {
         return 0.0;
     }
@@ -133,7 +133,7 @@ fn check(ok: bool, flag: &str, what: &str, v: f64) -> Result<()> {
 
 impl ModelInput {
     /// Every input finite and in range; the error names the flag (`--alpha`, …).
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let f = |v: f64| v.is_finite();
         check(
             f(self.n_docs) && self.n_docs >= 1.0,
@@ -185,15 +185,16 @@ impl ModelInput {
         )
     }
 
+    #[cfg(test)]
     /// The book's other inputs with N, M, α and T_N taken from an index: α = postings / terms,
     /// T_N = occurrences.
-    pub fn from_corpus(stats: &CorpusStats) -> Result<ModelInput> {
+    pub(crate) fn from_corpus(stats: &CorpusStats) -> Result<ModelInput> {
         ModelInput::default().with_corpus(stats)
     }
 
     /// These inputs with N, M, α and T_N replaced by an index's (c, B, r, k and the index kind
     /// kept).
-    pub fn with_corpus(self, stats: &CorpusStats) -> Result<ModelInput> {
+    pub(crate) fn with_corpus(self, stats: &CorpusStats) -> Result<ModelInput> {
         if stats.docs == 0 || stats.terms == 0 {
             return Err(EngineError::invalid(
                 "--index",
@@ -225,18 +226,18 @@ impl ModelInput {
     }
 
     /// D for `k` queries, (8-1): dα times the expected number of distinct lists.
-    pub fn data_exact(&self, k: u64) -> f64 {
+    pub(crate) fn data_exact(&self, k: u64) -> f64 {
         self.d_alpha() * expected_lists(self.m_terms, k)
     }
 
     /// D ≈ dα·k, the first approximation for M ≫ k [L2911–L2915].
-    pub fn data_approx1(&self, k: u64) -> f64 {
+    pub(crate) fn data_approx1(&self, k: u64) -> f64 {
         self.d_alpha() * k as f64
     }
 
     /// D ≈ dα(k − k(k−1)/2M), the second-order approximation [L2917]; it turns down past
     /// k ≈ M and below zero near 2M, where it no longer means anything.
-    pub fn data_approx2(&self, k: u64) -> f64 {
+    pub(crate) fn data_approx2(&self, k: u64) -> f64 {
         let k = k as f64;
         self.d_alpha() * (k - k * (k - 1.0) / (2.0 * self.m_terms))
     }
@@ -285,7 +286,7 @@ impl ModelInput {
     }
 
     /// k_max ≈ Br/(dα) for large M (digest, DERIVED).
-    pub fn k_max_approx(&self) -> f64 {
+    pub(crate) fn k_max_approx(&self) -> f64 {
         self.budget() / self.d_alpha()
     }
 

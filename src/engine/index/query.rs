@@ -213,7 +213,7 @@ pub struct Matched {
 }
 
 /// Run `q` against `ix`.
-pub fn retrieve(ix: &Index, q: &Query) -> Result<Matched> {
+pub(crate) fn retrieve(ix: &Index, q: &Query) -> Result<Matched> {
     let mut stats = RetrievalStats::default();
     let mut lists: Vec<Option<Postings>> = Vec::with_capacity(q.terms.len());
     for t in &q.terms {
@@ -293,7 +293,7 @@ pub fn retrieve(ix: &Index, q: &Query) -> Result<Matched> {
 
 /// Sorted intersection with galloping: for each element of the shorter list, gallop forward
 /// in the longer one.
-pub fn intersect(a: &[u32], b: &[u32], comparisons: &mut u64) -> Vec<u32> {
+pub(crate) fn intersect(a: &[u32], b: &[u32], comparisons: &mut u64) -> Vec<u32> {
     let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let mut out = Vec::with_capacity(small.len());
     let mut lo = 0usize;
@@ -349,7 +349,7 @@ pub fn union(a: &[u32], b: &[u32], comparisons: &mut u64) -> Vec<u32> {
 }
 
 /// The positions of query term `term` in document `doc`, if it occurs there.
-pub fn positions_in(
+pub(crate) fn positions_in(
     q: &Query,
     lists: &[Option<Postings>],
     term: &str,

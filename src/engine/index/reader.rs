@@ -195,7 +195,7 @@ impl Index {
     }
 
     /// Terms starting with `prefix`, in order, at most `limit`.
-    pub fn terms_with_prefix(&self, prefix: &str, limit: usize) -> &[Term] {
+    pub(crate) fn terms_with_prefix(&self, prefix: &str, limit: usize) -> &[Term] {
         let from = self.lexicon.partition_point(|e| e.term.as_str() < prefix);
         let mut to = from;
         while to < self.lexicon.len()
@@ -230,7 +230,7 @@ impl Index {
 
     /// A term's documents, tf and WBT without its positions (cheaper; enough unless a phrase
     /// needs checking).
-    pub fn postings_without_positions(&self, t: &Term) -> Result<Postings> {
+    pub(crate) fn postings_without_positions(&self, t: &Term) -> Result<Postings> {
         let p = disk::decode_block_with(self.meta.config.codec, self.block(t)?, false)
             .map_err(|e| e.within(&self.generation))?;
         self.check(t, p)
@@ -265,7 +265,7 @@ impl Index {
     }
 
     /// A document by its key (TSV line, file stem, URL).
-    pub fn find_doc(&self, key: &str) -> Option<u32> {
+    pub(crate) fn find_doc(&self, key: &str) -> Option<u32> {
         self.docs
             .iter()
             .position(|d| d.key == key)
@@ -302,7 +302,7 @@ impl Index {
     }
 
     /// For a workspace index: whether the workspace has newer snapshots than the index.
-    pub fn is_stale(&self, ws: &crate::engine::store::Workspace) -> Result<bool> {
+    pub(crate) fn is_stale(&self, ws: &crate::engine::store::Workspace) -> Result<bool> {
         let Some(built) = self.meta.workspace_snapshot else {
             return Ok(false);
         };

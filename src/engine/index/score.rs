@@ -159,7 +159,7 @@ impl Default for RankConfig {
 }
 
 impl RankConfig {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if !(self.k1.is_finite() && self.k1 >= 0.0) {
             return Err(EngineError::invalid("--k1", "must be a number ≥ 0"));
         }
@@ -190,7 +190,7 @@ impl RankConfig {
     }
 
     /// `kB,kL,kU` from the CLI.
-    pub fn set_weights(&mut self, s: &str) -> Result<()> {
+    pub(crate) fn set_weights(&mut self, s: &str) -> Result<()> {
         let v: Vec<f64> = s
             .split(',')
             .map(|x| x.trim().parse::<f64>())
@@ -233,7 +233,7 @@ impl RankConfig {
     }
 
     /// Parse `key=value` pairs (`model=bm25,k1=1.5,b=0.7`), for evaluation configurations.
-    pub fn parse_spec(spec: &str) -> Result<RankConfig> {
+    pub(crate) fn parse_spec(spec: &str) -> Result<RankConfig> {
         let mut c = RankConfig::default();
         for item in spec.split([',', ' ']).filter(|s| !s.is_empty()) {
             let (k, v) = item.split_once('=').unwrap_or(("model", item));
@@ -318,7 +318,7 @@ pub fn bm25_term(n: f64, df: f64, tf: f64, dl: f64, avgdl: f64, k1: f64, b: f64)
 }
 
 /// BM25's idf, ln(1 + (N − df + 0.5)/(df + 0.5)): never negative.
-pub fn bm25_idf(n: f64, df: f64) -> f64 {
+pub(crate) fn bm25_idf(n: f64, df: f64) -> f64 {
     (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
@@ -343,7 +343,7 @@ pub struct Explain {
 }
 
 /// The position factor c(pos) of Table 10-3 [L3841–L3854] for a 1-based result position.
-pub fn position_factor(pos: usize) -> f64 {
+pub(crate) fn position_factor(pos: usize) -> f64 {
     const C: [f64; 10] = [
         1.00, 3.88, 6.39, 9.46, 12.78, 16.31, 19.71, 23.65, 27.82, 40.00,
     ];

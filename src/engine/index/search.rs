@@ -139,7 +139,7 @@ impl Searcher {
     }
 
     /// Use these click weights for WU.
-    pub fn set_clicks(&mut self, clicks: Option<Clicks>) {
+    pub(crate) fn set_clicks(&mut self, clicks: Option<Clicks>) {
         self.clicks = clicks;
     }
 
@@ -148,17 +148,17 @@ impl Searcher {
     }
 
     /// Fold near-duplicates by these groups (`(url, group)`, the dedup lab's; None: no folding).
-    pub fn set_folding(&mut self, members: Option<&[(String, i64)]>) {
+    pub(crate) fn set_folding(&mut self, members: Option<&[(String, i64)]>) {
         self.folding =
             members.map(|m| Folding::new(self.index.docs.iter().map(|d| d.url.as_str()), m));
     }
 
-    pub fn folding(&self) -> Option<&Folding> {
+    pub(crate) fn folding(&self) -> Option<&Folding> {
         self.folding.as_ref()
     }
 
     /// Each page's category (`(url, category)`, the classifier's; None: no categories).
-    pub fn set_categories(&mut self, cats: Option<&[(String, String)]>) {
+    pub(crate) fn set_categories(&mut self, cats: Option<&[(String, String)]>) {
         self.categories = cats.map(|c| {
             let by_url: HashMap<&str, std::sync::Arc<str>> = c
                 .iter()
@@ -181,7 +181,7 @@ impl Searcher {
     }
 
     /// The categories the documents carry, with how many each (for a filter).
-    pub fn category_counts(&self) -> Vec<(String, usize)> {
+    pub(crate) fn category_counts(&self) -> Vec<(String, usize)> {
         let mut m: std::collections::BTreeMap<&str, usize> = Default::default();
         for c in self.categories.iter().flatten().flatten() {
             *m.entry(c).or_default() += 1;
@@ -218,7 +218,7 @@ impl Searcher {
 
     /// [`Searcher::search`] on a query already parsed (`elapsed_ms` then leaves the
     /// segmentation out, as a peer engine's query timing does).
-    pub fn search_query(
+    pub(crate) fn search_query(
         &self,
         query: &Query,
         cfg: &RankConfig,
@@ -344,7 +344,12 @@ impl Searcher {
     }
 
     /// Every matching document's score (unsorted).
-    pub fn score_all(&self, q: &Query, m: &Matched, cfg: &RankConfig) -> Result<Vec<(u32, f64)>> {
+    pub(crate) fn score_all(
+        &self,
+        q: &Query,
+        m: &Matched,
+        cfg: &RankConfig,
+    ) -> Result<Vec<(u32, f64)>> {
         if cfg.model == Model::Bm25 {
             return Ok(self.bm25_all(m, cfg));
         }

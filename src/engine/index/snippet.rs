@@ -87,14 +87,15 @@ impl Unit {
         }
     }
 
+    #[cfg(test)]
     /// The size of `s` in this unit.
-    pub fn measure(self, s: &str) -> usize {
+    pub(crate) fn measure(self, s: &str) -> usize {
         s.chars().map(|c| self.cost(c)).sum()
     }
 }
 
 /// No limit on the number of fragments (the book's).
-pub const UNLIMITED: usize = usize::MAX;
+pub(crate) const UNLIMITED: usize = usize::MAX;
 
 /// Parameters of Fig 5-3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,7 +127,7 @@ impl Default for AbstractConfig {
 
 impl AbstractConfig {
     /// The book's sizes in characters (24 and 128), overlapping fragments merged.
-    pub fn modern() -> Self {
+    pub(crate) fn modern() -> Self {
         AbstractConfig {
             head: 24,
             window: 128,
@@ -137,7 +138,7 @@ impl AbstractConfig {
     }
 
     /// A term window of 0 or room for 0 fragments is refused, naming the flag.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if self.window == 0 {
             return Err(EngineError::invalid(
                 "--abstract-window",
@@ -175,7 +176,7 @@ pub struct Fragment {
 
 impl Fragment {
     /// The fragment as `(text, term)` pieces: highlighted terms and the plain text between.
-    pub fn spans(&self) -> impl Iterator<Item = (&str, Option<usize>)> + '_ {
+    pub(crate) fn spans(&self) -> impl Iterator<Item = (&str, Option<usize>)> + '_ {
         split_spans(&self.text, &self.highlights).into_iter()
     }
 }
@@ -187,7 +188,7 @@ pub struct Abstract {
 }
 
 /// Between fragments [L1751].
-pub const SEPARATOR: &str = "...";
+pub(crate) const SEPARATOR: &str = "...";
 
 impl Abstract {
     /// The text without marks.
@@ -230,7 +231,7 @@ impl Abstract {
     }
 
     /// Every piece in order, the separators included as plain text: what a GUI colours.
-    pub fn spans(&self) -> impl Iterator<Item = (&str, Option<usize>)> + '_ {
+    pub(crate) fn spans(&self) -> impl Iterator<Item = (&str, Option<usize>)> + '_ {
         self.fragments.iter().enumerate().flat_map(|(i, f)| {
             let sep = (i > 0).then_some((SEPARATOR, None));
             sep.into_iter().chain(f.spans())

@@ -118,7 +118,7 @@ pub fn read_tsv_text(text: &str, _name: &str) -> Result<Vec<SourceDoc>> {
 
 /// A TSV line's document: a short text (≤ 60 characters, a title) is the title; a longer
 /// one is the body (the result list shows its first 60 characters).
-pub fn tsv_doc(line: usize, text: &str) -> SourceDoc {
+pub(crate) fn tsv_doc(line: usize, text: &str) -> SourceDoc {
     let short = text.chars().count() <= 60;
     SourceDoc {
         key: line.to_string(),
@@ -138,7 +138,7 @@ pub fn tsv_doc(line: usize, text: &str) -> SourceDoc {
 
 /// The `.txt` and `.html`/`.htm` files of `dir` (not recursive), in natural name order. A
 /// missing folder or one without such files is the user's error.
-pub fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
+pub(crate) fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
     let rd = std::fs::read_dir(dir).map_err(|e| EngineError::BadPath {
         path: dir.to_path_buf(),
         reason: e.to_string(),
@@ -165,7 +165,7 @@ pub fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// Read `files` in parallel: the documents in order, and `file: reason` for each that could
 /// not be read or decoded.
-pub fn read_files(files: &[PathBuf]) -> (Vec<SourceDoc>, Vec<String>) {
+pub(crate) fn read_files(files: &[PathBuf]) -> (Vec<SourceDoc>, Vec<String>) {
     let read: Vec<std::result::Result<SourceDoc, String>> =
         files.par_iter().map(|p| read_file(p)).collect();
     let mut docs = Vec::new();
@@ -234,7 +234,7 @@ fn decoded(bytes: &[u8], ct: Option<&str>) -> Result<String> {
 /// The workspace's stored pages: the latest HTML snapshot of each page, in crawl order (page
 /// id), with in-link anchor text, LHN and crawl time. Pages that are not HTML or do not parse
 /// are left out.
-pub fn read_workspace(ws: &Workspace) -> Result<Vec<SourceDoc>> {
+pub(crate) fn read_workspace(ws: &Workspace) -> Result<Vec<SourceDoc>> {
     let c = ws.conn();
     let pages: Vec<(i64, String, Option<String>)> = c
         .prepare(
@@ -324,7 +324,7 @@ fn host(url: &str) -> String {
 }
 
 /// `(absolute target URL without fragment, anchor text)` of every `<a href>` of a page.
-pub fn out_anchors(html: &str, base: &str) -> Vec<(String, String)> {
+pub(crate) fn out_anchors(html: &str, base: &str) -> Vec<(String, String)> {
     let Ok(base) = url::Url::parse(base) else {
         return Vec::new();
     };
@@ -345,7 +345,7 @@ pub fn out_anchors(html: &str, base: &str) -> Vec<(String, String)> {
 }
 
 /// The terms of a URL's host and path (letters and digits runs), for the URL field.
-pub fn url_words(url: &str) -> String {
+pub(crate) fn url_words(url: &str) -> String {
     let Ok(u) = url::Url::parse(url) else {
         return String::new();
     };

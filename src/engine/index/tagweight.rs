@@ -155,7 +155,7 @@ impl Key {
 
 impl TagWeights {
     /// Table 10-2 as printed, for display: `("<TITLE>", 40.0)`, …, `("<FONT SIZE=+1>", 4.0)`.
-    pub fn table_10_2() -> Vec<(&'static str, f32)> {
+    pub(crate) fn table_10_2() -> Vec<(&'static str, f32)> {
         TABLE_10_2.to_vec()
     }
 
@@ -201,16 +201,17 @@ impl TagWeights {
         }
     }
 
+    #[cfg(test)]
     /// Table 10-2 with `s` applied: comma-separated `name=weight` items such as
     /// `title=40,h1=12,h6=1,font7=20,font+1=4,w0=2`. The first bad item is named in the error.
-    pub fn parse_overrides(s: &str) -> Result<TagWeights> {
+    pub(crate) fn parse_overrides(s: &str) -> Result<TagWeights> {
         let mut w = TagWeights::default();
         w.apply_overrides(s)?;
         Ok(w)
     }
 
     /// Apply `name=weight` items (see [`TagWeights::parse_overrides`]) to these weights.
-    pub fn apply_overrides(&mut self, s: &str) -> Result<()> {
+    pub(crate) fn apply_overrides(&mut self, s: &str) -> Result<()> {
         for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let Some((name, value)) = item.rsplit_once('=') else {
                 return Err(EngineError::invalid(
@@ -254,7 +255,7 @@ impl TagWeights {
     }
 
     /// The weight of `<FONT SIZE=size>`: 1–7 and +1 as in the table, anything else 0.
-    pub fn font_size(&self, size: &str) -> f32 {
+    pub(crate) fn font_size(&self, size: &str) -> f32 {
         match size.trim() {
             "+1" => self.font_plus1,
             s => match s.parse::<usize>() {

@@ -68,7 +68,7 @@ pub struct Comparison {
 impl Comparison {
     /// The comparison as a table: one row per figure (values, then changes from the first
     /// run), then one per differing parameter.
-    pub fn to_table(&self) -> Table {
+    pub(crate) fn to_table(&self) -> Table {
         let c = self;
         let mut headers = vec!["figure".to_string()];
         headers.extend(c.runs.iter().map(|r| format!("#{}", r.id)));
@@ -149,7 +149,7 @@ pub fn compare(ws: &Workspace, ids: &[i64]) -> Result<Comparison> {
 }
 
 /// [`compare`] on records already read.
-pub fn compare_records(runs: &[JobRecord]) -> Comparison {
+pub(crate) fn compare_records(runs: &[JobRecord]) -> Comparison {
     let flat = |v: Option<&Value>| {
         let mut m = BTreeMap::new();
         if let Some(v) = v {

@@ -35,9 +35,9 @@ use crate::engine::error::{EngineError, ErrorCode, Result};
 use crate::engine::store::{Workspace, now_rfc3339};
 
 /// How often a running job's row is stamped.
-pub const HEARTBEAT: Duration = Duration::from_secs(2);
+pub(crate) const HEARTBEAT: Duration = Duration::from_secs(2);
 /// A running row whose stamp is older than this belongs to a dead process.
-pub const HEARTBEAT_STALE: Duration = Duration::from_secs(12);
+pub(crate) const HEARTBEAT_STALE: Duration = Duration::from_secs(12);
 /// Progress callbacks wake the UI at most this often.
 const NOTIFY_EVERY: Duration = Duration::from_millis(40);
 
@@ -212,7 +212,7 @@ struct Stage {
 
 /// How a stage run by [`JobContext::run_child`] ended.
 #[derive(Debug)]
-pub struct ChildRun {
+pub(crate) struct ChildRun {
     /// The stage's own row in the experiment log.
     pub id: i64,
     pub seconds: f64,
@@ -234,7 +234,7 @@ impl JobContext {
     /// outcome, as if started alone, so it re-opens in its panel and runs again from the log —
     /// while its progress fills `start .. start + width` of this job's bar and cancelling this
     /// job cancels it. A panic in the stage is its failure, not the parent's crash.
-    pub fn run_child(&self, job: &mut dyn Job, start: f32, width: f32) -> Result<ChildRun> {
+    pub(crate) fn run_child(&self, job: &mut dyn Job, start: f32, width: f32) -> Result<ChildRun> {
         let id = record_start(&self.workspace, job.kind(), &job.params())?;
         let (start, width) = match self.stage {
             Some(p) => (p.start + p.width * start, p.width * width),
@@ -282,7 +282,7 @@ impl JobContext {
     }
 
     /// Set a named counter (pages fetched, bytes hashed …).
-    pub fn counter(&self, name: &str, value: f64) {
+    pub(crate) fn counter(&self, name: &str, value: f64) {
         let mut g = self.shared.lock();
         match g.progress.counters.iter_mut().find(|(n, _)| n == name) {
             Some(c) => c.1 = value,
@@ -293,7 +293,7 @@ impl JobContext {
 
     /// Set every numeric field of `counters` (a struct) as a named counter: the job's typed
     /// counters, read back with [`Progress::read`].
-    pub fn counters<T: Serialize>(&self, counters: &T) {
+    pub(crate) fn counters<T: Serialize>(&self, counters: &T) {
         let Ok(Value::Object(m)) = serde_json::to_value(counters) else {
             return;
         };
@@ -320,16 +320,16 @@ impl JobContext {
     }
 
     /// Pause was asked (a job that supports it stops starting new work until resumed).
-    pub fn is_paused(&self) -> bool {
+    pub(crate) fn is_paused(&self) -> bool {
         self.shared.pause.load(Ordering::Relaxed)
     }
 
-    pub fn is_cancelled(&self) -> bool {
+    pub(crate) fn is_cancelled(&self) -> bool {
         self.shared.cancel.load(Ordering::Relaxed)
     }
 
     /// `Err(Cancelled)` once cancel was asked: use with `?` in loops.
-    pub fn check_cancel(&self) -> Result<()> {
+    pub(crate) fn check_cancel(&self) -> Result<()> {
         if self.is_cancelled() {
             Err(EngineError::Cancelled)
         } else {
@@ -383,7 +383,7 @@ impl JobHandle {
         (self.shared.notify)();
     }
 
-    pub fn is_paused(&self) -> bool {
+    pub(crate) fn is_paused(&self) -> bool {
         self.shared.pause.load(Ordering::Relaxed)
     }
 
@@ -402,7 +402,7 @@ impl JobHandle {
     }
 
     /// The outcome is written to the experiment log (or the job never got a row).
-    pub fn is_recorded(&self) -> bool {
+    pub(crate) fn is_recorded(&self) -> bool {
         self.shared.recorded.load(Ordering::Acquire)
     }
 
@@ -586,13 +586,13 @@ pub use typed::{JobKind, TypedJob};
 /// Mark `running` rows of the experiment log whose process is gone as `interrupted`, and say how
 /// many changed. Reading the log never writes: whoever shows the log or the workspace summary
 /// (the app's refresh, `tianwang jobs list`, `tianwang store summary`) calls this first.
-pub fn reap_interrupted(ws: &Workspace) -> Result<usize> {
+pub(crate) fn reap_interrupted(ws: &Workspace) -> Result<usize> {
     log::reap_interrupted(ws.conn())
 }
 
 /// A [`Tick`] for one stage of a longer run: the stage's fraction `f` is reported as
 /// `start + width · f` of the whole.
-pub struct Scaled<'a> {
+pub(crate) struct Scaled<'a> {
     pub tick: &'a dyn Tick,
     pub start: f32,
     pub width: f32,

@@ -11,10 +11,10 @@ use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
 
 /// Files smaller than this are read by one thread.
-pub const PARALLEL_MIN_BYTES: u64 = 32 << 20;
+pub(crate) const PARALLEL_MIN_BYTES: u64 = 32 << 20;
 
 /// Reads `path` into a collector (see the module doc).
-pub fn collect_file(
+pub(crate) fn collect_file(
     path: &Path,
     rcfg: &ReadConfig,
     scfg: &StatsConfig,
@@ -25,7 +25,7 @@ pub fn collect_file(
 }
 
 /// [`collect_file`] with the size threshold and the number of parts given.
-pub fn collect_parts(
+pub(crate) fn collect_parts(
     path: &Path,
     rcfg: &ReadConfig,
     scfg: &StatsConfig,

@@ -52,7 +52,7 @@ pub fn ols(points: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
 }
 
 /// Least squares through the origin: the slope.
-pub fn ols_origin(points: &[(f64, f64)]) -> Option<f64> {
+pub(crate) fn ols_origin(points: &[(f64, f64)]) -> Option<f64> {
     let sxx: f64 = points.iter().map(|p| p.0 * p.0).sum();
     (sxx > 0.0).then(|| points.iter().map(|p| p.0 * p.1).sum::<f64>() / sxx)
 }
@@ -138,7 +138,7 @@ pub fn zipf_fit(counts: &[u64], range: ZipfRange) -> Option<ZipfFit> {
 }
 
 /// R/S (9-10) of one block: `(max(0,W) − min(0,W)) / S`; None when S = 0.
-pub fn rescaled_range(x: &[f64]) -> Option<f64> {
+pub(crate) fn rescaled_range(x: &[f64]) -> Option<f64> {
     let n = x.len() as f64;
     if x.len() < 2 {
         return None;
@@ -181,10 +181,10 @@ pub struct Hurst {
 }
 
 /// Smallest block size of the R/S fit.
-pub const RS_MIN_BLOCK: usize = 8;
+pub(crate) const RS_MIN_BLOCK: usize = 8;
 
 /// R/S Hurst estimate of `x` (see the module doc).
-pub fn hurst_rs(x: &[f64]) -> Hurst {
+pub(crate) fn hurst_rs(x: &[f64]) -> Hurst {
     let mut pts = Vec::new();
     let mut n = RS_MIN_BLOCK;
     while n <= x.len() / 2 {
@@ -220,7 +220,7 @@ pub fn hurst_rs(x: &[f64]) -> Hurst {
 
 /// Variance–time estimate: Var(X^(m)) ∝ m^(2H−2) over m = 1, 2, 4, … (at least 8 blocks
 /// each). Returns `(H, points (m, variance))`.
-pub fn hurst_variance_time(x: &[f64]) -> (Option<f64>, Vec<(usize, f64)>) {
+pub(crate) fn hurst_variance_time(x: &[f64]) -> (Option<f64>, Vec<(usize, f64)>) {
     let mut pts = Vec::new();
     let mut m = 1;
     while x.len() / m >= 8 {

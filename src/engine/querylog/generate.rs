@@ -90,7 +90,7 @@ impl Default for GenConfig {
 }
 
 impl GenConfig {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let bad = |n: &str, m: &str| Err(EngineError::invalid(n, m.to_string()));
         if self.lines == 0 || self.lines > 2_000_000_000 {
             return bad("--lines", "must be in 1..=2,000,000,000");
@@ -149,7 +149,7 @@ impl GenConfig {
 
 /// Zipf(s) over 1..=n by rejection-inversion (Hörmann and Derflinger 1996).
 #[derive(Debug, Clone)]
-pub struct Zipf {
+pub(crate) struct Zipf {
     s: f64,
     n: f64,
     h_x1: f64,
@@ -218,7 +218,7 @@ impl Zipf {
 
 /// Expected distinct items among `draws` i.i.d. Zipf(s, v) draws (exact to rank 20,000,
 /// geometric buckets of 0.2 % beyond).
-pub fn expected_distinct(v: u64, s: f64, draws: f64) -> f64 {
+pub(crate) fn expected_distinct(v: u64, s: f64, draws: f64) -> f64 {
     let mut terms: Vec<(f64, f64)> = Vec::new(); // (weight i^-s, multiplicity)
     let exact = v.min(20_000);
     for i in 1..=exact {
@@ -239,7 +239,7 @@ pub fn expected_distinct(v: u64, s: f64, draws: f64) -> f64 {
 }
 
 /// V such that the expected distinct count of the fresh draws meets the target.
-pub fn calibrate_vocabulary(cfg: &GenConfig) -> Result<u64> {
+pub(crate) fn calibrate_vocabulary(cfg: &GenConfig) -> Result<u64> {
     let n = cfg.lines as f64;
     let target = cfg.distinct_ratio * n;
     let draws = (1.0 - cfg.repeat) * n;
@@ -462,7 +462,7 @@ const WORDS: [&str; 100] = [
 ];
 
 /// The text of query id `id` (1-based).
-pub fn query_text(id: u64) -> String {
+pub(crate) fn query_text(id: u64) -> String {
     let mut x = id - 1;
     let mut s = String::new();
     loop {
@@ -503,7 +503,7 @@ fn url_text(query: u64, rank: u32) -> String {
 }
 
 /// One record as a line of `format` (no newline).
-pub fn format_line(r: &GenRecord, seed: u64, format: Format) -> String {
+pub(crate) fn format_line(r: &GenRecord, seed: u64, format: Format) -> String {
     let (h, m, s) = (r.time / 3600, r.time / 60 % 60, r.time % 60);
     let q = query_text(r.query);
     let user = user_text(r.user, seed, format);
@@ -529,7 +529,7 @@ pub fn format_line(r: &GenRecord, seed: u64, format: Format) -> String {
 
 /// Writes the log to `out` in the configured format and encoding; `dest` names `out` in
 /// errors (a full disk or an unwritable file is the user's to fix).
-pub fn write_log(
+pub(crate) fn write_log(
     cfg: &GenConfig,
     out: &mut dyn Write,
     dest: &Path,

@@ -19,7 +19,7 @@ use crate::engine::store::Workspace;
 
 /// `querylog-import` parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ImportParams {
+pub(crate) struct ImportParams {
     pub path: PathBuf,
     pub read: ReadConfig,
     pub normalise: Normalise,
@@ -28,7 +28,7 @@ pub struct ImportParams {
     pub synthetic: bool,
 }
 
-pub struct ImportJob {
+pub(crate) struct ImportJob {
     p: ImportParams,
 }
 
@@ -80,7 +80,7 @@ pub enum LogSource {
 
 /// `querylog-stats` parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StatsParams {
+pub(crate) struct StatsParams {
     pub source: LogSource,
     pub config: StatsConfig,
     /// Where the counting runs (native unless asked; [`stats_on`]).
@@ -142,7 +142,7 @@ pub fn compute(
 
 /// A tick that also times each phase (a phase: from one message's first report to the next
 /// new message).
-pub struct Timed<'a> {
+pub(crate) struct Timed<'a> {
     inner: &'a dyn Tick,
     t0: std::time::Instant,
     log: std::sync::Mutex<Vec<(String, f64)>>,
@@ -179,7 +179,7 @@ impl<'a> Timed<'a> {
     }
 
     /// (phase, seconds) in order.
-    pub fn phases(&self) -> Vec<(String, f64)> {
+    pub(crate) fn phases(&self) -> Vec<(String, f64)> {
         let log = match self.log.lock() {
             Ok(l) => l.clone(),
             Err(_) => return Vec::new(),
@@ -203,7 +203,7 @@ impl Tick for Timed<'_> {
 }
 
 /// A tick that maps 0..1 onto `lo..hi` of the parent's progress.
-pub struct Phase<'a>(pub &'a dyn Tick, pub f32, pub f32);
+pub(crate) struct Phase<'a>(pub &'a dyn Tick, pub f32, pub f32);
 
 impl Tick for Phase<'_> {
     fn tick(&self, fraction: f32, message: &str) -> Result<()> {
@@ -211,7 +211,7 @@ impl Tick for Phase<'_> {
     }
 }
 
-pub struct StatsJob {
+pub(crate) struct StatsJob {
     p: StatsParams,
 }
 
@@ -274,7 +274,7 @@ pub fn stats_on(
 
 /// `querylog-generate` parameters: the generator and the file it writes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GenerateParams {
+pub(crate) struct GenerateParams {
     pub config: super::generate::GenConfig,
     pub path: PathBuf,
 }
@@ -288,7 +288,7 @@ pub struct Generated {
 
 /// Writes a synthetic log ([`super::generate::write_file`]: all or nothing) with progress and
 /// cancel.
-pub struct GenerateJob {
+pub(crate) struct GenerateJob {
     p: GenerateParams,
 }
 

@@ -64,31 +64,29 @@ mod tests;
 /// The book's numbers that every tab shows beside ours (digest Appendix B).
 pub mod book {
     /// Click share of result pages 1–5, % (Table 9-1 [L3306]).
-    pub const PAGE_SHARES_PCT: [f64; 5] = [47.3, 12.2, 7.4, 5.0, 3.7];
+    pub(crate) const PAGE_SHARES_PCT: [f64; 5] = [47.3, 12.2, 7.4, 5.0, 3.7];
     /// Requests and distinct queries of the 1999 log [L3247].
-    pub const REQUESTS: f64 = 9.6e5;
-    pub const DISTINCT: f64 = 1.6e5;
+    pub(crate) const REQUESTS: f64 = 9.6e5;
+    pub(crate) const DISTINCT: f64 = 1.6e5;
     /// The top 20 % of queries take 80 % of the volume [L3247].
-    pub const COVERAGE_AT_20PCT: f64 = 0.80;
+    pub(crate) const COVERAGE_AT_20PCT: f64 = 0.80;
     /// The coverage fit (9-2) [L3254]: y = (a + b x)^c.
-    pub const COVERAGE_FIT: (f64, f64, f64) = (-0.04103, 1.01689, 0.1346);
+    pub(crate) const COVERAGE_FIT: (f64, f64, f64) = (-0.04103, 1.01689, 0.1346);
     /// Decay: group-1 queries vanish at group 48 (groups of 1,000) [L3271] — a weak anchor.
-    pub const DECAY_ZERO_GROUP: usize = 48;
+    pub(crate) const DECAY_ZERO_GROUP: usize = 48;
     /// Adjacent-group S: mostly between these (groups of 1,000) [L3292].
-    pub const DEVIATION_BAND: (f64, f64) = (0.02, 0.06);
+    pub(crate) const DEVIATION_BAND: (f64, f64) = (0.02, 0.06);
     /// Hurst by R/S, and the slopes bounding almost all points [L3393].
-    pub const HURST: f64 = 0.67;
-    pub const HURST_BOUNDS: (f64, f64) = (0.58, 0.82);
+    pub(crate) const HURST: f64 = 0.67;
+    pub(crate) const HURST_BOUNDS: (f64, f64) = (0.58, 0.82);
     /// Aggregation levels of the visual self-similarity test [L3383].
-    pub const AGGREGATION_LEVELS: [usize; 3] = [500, 1000, 2000];
+    pub(crate) const AGGREGATION_LEVELS: [usize; 3] = [500, 1000, 2000];
     /// Share of queries whose per-query URL clicks have cosine > 0.8 with the global ones:
     /// "most" [L3345]; computed over the 10,000 queries with most clicks.
-    pub const COSINE_TOP_QUERIES: usize = 10_000;
-    /// Clicked URLs: more than half clicked once; under 1/3 of them take 2/3 of clicks [L3322].
-    pub const URLS_CLICKED_ONCE: f64 = 0.5;
+    pub(crate) const COSINE_TOP_QUERIES: usize = 10_000;
 
     /// The book's coverage fit (9-2) at `x`; undefined (None) below x = 0.04035 [digest §9.2].
-    pub fn coverage_fit(x: f64) -> Option<f64> {
+    pub(crate) fn coverage_fit(x: f64) -> Option<f64> {
         let (a, b, c) = COVERAGE_FIT;
         let base = a + b * x;
         (base > 0.0).then(|| base.powf(c))
@@ -128,11 +126,6 @@ impl Format {
             "tsv" => Format::Tsv,
             _ => return None,
         })
-    }
-
-    /// Whether records are clicks (carry a rank) rather than submissions.
-    pub fn is_click_log(self) -> bool {
-        !matches!(self, Format::TianwangQuery)
     }
 }
 
@@ -376,14 +369,14 @@ pub struct Record<'a> {
 impl Record<'_> {
     /// The result page of this request: the page field, else ⌈rank/10⌉ (10 results a page
     /// [L3198]).
-    pub fn result_page(&self) -> Option<u32> {
+    pub(crate) fn result_page(&self) -> Option<u32> {
         self.page.or_else(|| self.rank.map(|r| r.div_ceil(10)))
     }
 }
 
 /// FxHash (rustc's): a fast non-cryptographic hasher for interning ids.
 #[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 const FX_K: u64 = 0x517c_c1b7_2722_0a95;
 
@@ -424,11 +417,11 @@ impl Hasher for FxHasher {
     }
 }
 
-pub type FxBuild = BuildHasherDefault<FxHasher>;
-pub type FxMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
+pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+pub(crate) type FxMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
 
 /// A 64-bit hash of a string (users and URLs are counted by hash: 2⁻⁶⁴ collision odds).
-pub fn hash64(s: &str) -> u64 {
+pub(crate) fn hash64(s: &str) -> u64 {
     // Two rounds of a different multiplier at the end spread FxHash's low bits.
     let mut h = FxHasher::default();
     h.write(s.as_bytes());

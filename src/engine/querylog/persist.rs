@@ -201,7 +201,7 @@ pub fn list(conn: &rusqlite::Connection) -> Result<Vec<LogRow>> {
 }
 
 /// The format a stored log was read in.
-pub fn format_of(conn: &rusqlite::Connection, log_id: i64) -> Result<super::Format> {
+pub(crate) fn format_of(conn: &rusqlite::Connection, log_id: i64) -> Result<super::Format> {
     let f: String = conn
         .query_row(
             "SELECT format FROM querylogs WHERE id = ?1",
@@ -273,7 +273,7 @@ pub fn load(
 }
 
 /// What the import of stored log `log_id` read (lines, records, bad lines, encoding).
-pub fn summary_of(conn: &rusqlite::Connection, log_id: i64) -> Result<ReadSummary> {
+pub(crate) fn summary_of(conn: &rusqlite::Connection, log_id: i64) -> Result<ReadSummary> {
     format_of(conn, log_id)?;
     let (lines, records, bad, first, encoding): (i64, i64, i64, String, String) = conn.query_row(
         "SELECT lines, records, bad_lines, bad_first, encoding FROM querylogs WHERE id = ?1",
@@ -292,9 +292,4 @@ pub fn summary_of(conn: &rusqlite::Connection, log_id: i64) -> Result<ReadSummar
         encoding_note: format!("stored log #{log_id}"),
         utf8_lines: 0,
     })
-}
-
-/// Deletes stored log `log_id` (its records go with it).
-pub fn delete(conn: &rusqlite::Connection, log_id: i64) -> Result<bool> {
-    Ok(conn.execute("DELETE FROM querylogs WHERE id = ?1", [log_id])? > 0)
 }

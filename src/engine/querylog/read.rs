@@ -62,7 +62,7 @@ impl ReadConfig {
     }
 
     /// Checks the configuration (a TSV needs its columns; a label must be known).
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if self.format == Format::Tsv && self.columns.is_none() {
             return Err(EngineError::invalid(
                 "--columns",
@@ -118,7 +118,7 @@ pub struct ReadSummary {
 
 /// The longest line a log may have; a longer one is a bad line (read no further than this,
 /// so one 51 MB "query" no longer costs gigabytes downstream).
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Reads the file at `path` record by record into `sink`.
 pub fn read_file(
@@ -164,7 +164,7 @@ pub fn read_file(
 /// Reads bytes `start..start + len` of `path` (a part starting at a line start) with the
 /// encoding `label`; line numbers count from 1 at `start`, and the whole-file checks (empty
 /// file, no valid record) are left to the caller ([`check_whole`]).
-pub fn read_part(
+pub(crate) fn read_part(
     path: &Path,
     cfg: &ReadConfig,
     label: &str,
@@ -208,7 +208,7 @@ pub fn read_bytes(
 }
 
 /// Decides the encoding of a log from its first bytes.
-pub fn detect(head: &[u8], label: Option<&str>) -> Result<(&'static Encoding, String)> {
+pub(crate) fn detect(head: &[u8], label: Option<&str>) -> Result<(&'static Encoding, String)> {
     if let Some(l) = label {
         let e = label_encoding(l)?;
         return Ok((e, format!("given: {l}")));
@@ -380,7 +380,7 @@ fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
 }
 
 /// The whole-file checks: an empty file, a file without one valid record.
-pub fn check_whole(name: &str, s: &ReadSummary, cfg: &ReadConfig) -> Result<()> {
+pub(crate) fn check_whole(name: &str, s: &ReadSummary, cfg: &ReadConfig) -> Result<()> {
     if s.lines == 0 {
         return Err(EngineError::bad_input(
             name,
@@ -427,7 +427,7 @@ fn bad(s: &mut ReadSummary, cfg: &ReadConfig, name: &str, reason: String) -> Res
 }
 
 /// Parses one decoded line; `Err(reason)` for a bad line.
-pub fn parse_line<'a>(
+pub(crate) fn parse_line<'a>(
     text: &'a str,
     cfg: &ReadConfig,
     line: u64,
@@ -676,7 +676,7 @@ fn parse_tsv<'a>(
 }
 
 /// Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's algorithm).
-pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -714,7 +714,7 @@ const MONTHS: [&str; 12] = [
 ];
 
 /// Parses a log time: `(seconds, dated)`; see the module doc for the forms.
-pub fn parse_time(s: &str) -> std::result::Result<(i64, bool), String> {
+pub(crate) fn parse_time(s: &str) -> std::result::Result<(i64, bool), String> {
     let s = s.trim();
     if s.is_empty() {
         return Err("empty".into());

@@ -39,7 +39,8 @@ use super::{FxMap, Normalise, Record, book, hash64};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
 
-pub use super::stats_more::{cosine_of, selfsim_levels};
+#[cfg(feature = "bigjobs")]
+pub(crate) use super::stats_more::selfsim_levels;
 
 /// Parameters of the statistics.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -93,7 +94,7 @@ impl Default for StatsConfig {
 }
 
 impl StatsConfig {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if self.group_size < 2 {
             return Err(EngineError::invalid("--group", "must be at least 2"));
         }
@@ -267,7 +268,7 @@ impl Collector {
 
     /// The request stream as object ids for the cache lab: the query id, or (query, page)
     /// interned; ids dense from 0 in order of first request.
-    pub fn stream_ids(&self, with_page: bool) -> Vec<u32> {
+    pub(crate) fn stream_ids(&self, with_page: bool) -> Vec<u32> {
         if !with_page {
             return self.q.clone();
         }
@@ -299,7 +300,7 @@ impl Collector {
 /// (`querylog::on_engine`), and turned into [`Stats`] by the one [`Counts::finish`], so
 /// both engines share every formula after the counting.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Counts {
+pub(crate) struct Counts {
     pub cfg: StatsConfig,
     /// Requests kept (N) and records left out by the filters.
     pub requests: u64,
@@ -334,7 +335,7 @@ pub struct Counts {
 /// (user, query) pairs with a result page: how many, their distinct (pair, page) keys, and how
 /// many never leave page 1.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PagePairs {
+pub(crate) struct PagePairs {
     pub pairs: u64,
     pub pages: u64,
     pub only_first: u64,
@@ -536,7 +537,7 @@ pub struct Stats {
 }
 
 /// Coverage points at x = 0.01 … 1.00 of `sorted` (descending) counts summing to `total`.
-pub fn coverage_points(sorted: &[u64], total: u64) -> Vec<(f64, f64)> {
+pub(crate) fn coverage_points(sorted: &[u64], total: u64) -> Vec<(f64, f64)> {
     let m = sorted.len() as u64;
     let mut out = Vec::with_capacity(100);
     let mut acc = 0u64;
@@ -558,7 +559,7 @@ pub fn coverage_points(sorted: &[u64], total: u64) -> Vec<(f64, f64)> {
 }
 
 /// The ranks to draw on a log-log plot: every rank up to 10, then steps of about 2 %.
-pub fn plot_ranks(m: usize) -> Vec<usize> {
+pub(crate) fn plot_ranks(m: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut r = 1usize;
     while r <= m {

@@ -19,7 +19,7 @@ pub(crate) fn compute(c: Collector, tick: &dyn Tick) -> Result<Stats> {
 impl Counts {
     /// The aggregates of a collector's request stream (the native engine's side of
     /// [`Counts`]).
-    pub fn of_collector(c: Collector, tick: &dyn Tick) -> Result<Counts> {
+    pub(crate) fn of_collector(c: Collector, tick: &dyn Tick) -> Result<Counts> {
         tick.tick(0.0, "counting queries")?;
         let m = c.queries.len();
         let mut query_counts = vec![0u64; m];
@@ -167,7 +167,7 @@ pub(crate) fn query_order(counts: &[u64]) -> Vec<u32> {
 
 /// The group sizes whose distinct-query series self-similarity reads: the configured one and
 /// the book's levels, each once.
-pub fn selfsim_levels(g: usize) -> Vec<usize> {
+pub(crate) fn selfsim_levels(g: usize) -> Vec<usize> {
     let mut v = vec![g];
     for l in book::AGGREGATION_LEVELS {
         if !v.contains(&l) {
@@ -511,7 +511,7 @@ fn url_counts(c: &Collector, order: &[u32]) -> (Vec<u64>, CosineInput) {
 /// The cosine (9-6) of one query's URL clicks with the global ones, from (clicks under the
 /// query, clicks overall) per URL; summed in a canonical order so every engine gets the same
 /// bits.
-pub fn cosine_of(dims: &[(u64, u64)]) -> f64 {
+pub(crate) fn cosine_of(dims: &[(u64, u64)]) -> f64 {
     let mut d = dims.to_vec();
     d.sort_unstable();
     let (mut dot, mut ni, mut ng) = (0f64, 0f64, 0f64);

@@ -36,7 +36,7 @@ use super::stats::{TTest, paired_t_test};
 use crate::engine::error::{EngineError, Result};
 
 /// qid → (doc → graded relevance).
-pub type Qrels = BTreeMap<String, HashMap<String, i32>>;
+pub(crate) type Qrels = BTreeMap<String, HashMap<String, i32>>;
 /// qid → ranked doc ids (best first).
 pub type Run = HashMap<String, Vec<String>>;
 
@@ -131,7 +131,7 @@ pub struct RunEval {
 }
 
 /// Metrics of one ranked list against one query's judgements.
-pub fn score_query(
+pub(crate) fn score_query(
     ranked: &[String],
     judged: &HashMap<String, i32>,
     cfg: &EvalConfig,
@@ -319,7 +319,7 @@ pub struct Move {
 
 /// Ranking diff of two result lists (B relative to A): B's documents in B's order, then the
 /// documents lost from A in A's order.
-pub fn ranking_diff(a: &[String], b: &[String]) -> Vec<Move> {
+pub(crate) fn ranking_diff(a: &[String], b: &[String]) -> Vec<Move> {
     let pos = |l: &[String]| {
         let mut m: HashMap<String, usize> = HashMap::new();
         for (i, d) in l.iter().enumerate() {
@@ -524,7 +524,7 @@ pub fn parse_queries(text: &str, name: &str) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
+pub(crate) fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
     parse_queries(&read(path)?, &path.display().to_string())
 }
 
@@ -532,11 +532,11 @@ fn read(path: &Path) -> Result<String> {
     crate::engine::text::read_utf8(path, "rank eval")
 }
 
-pub fn read_qrels(path: &Path) -> Result<Qrels> {
+pub(crate) fn read_qrels(path: &Path) -> Result<Qrels> {
     parse_qrels(&read(path)?, &path.display().to_string())
 }
 
-pub fn read_run(path: &Path) -> Result<Run> {
+pub(crate) fn read_run(path: &Path) -> Result<Run> {
     parse_run(&read(path)?, &path.display().to_string())
 }
 

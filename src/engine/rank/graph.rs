@@ -148,7 +148,7 @@ impl Graph {
     pub fn in_neighbors(&self, v: usize) -> &[u32] {
         &self.inn[self.in_off[v]..self.in_off[v + 1]]
     }
-    pub fn out_degree(&self, v: usize) -> usize {
+    pub(crate) fn out_degree(&self, v: usize) -> usize {
         self.out_off[v + 1] - self.out_off[v]
     }
     pub fn in_degree(&self, v: usize) -> usize {
@@ -186,7 +186,7 @@ impl Graph {
         Graph::from_crawl(&pages, &links)
     }
 
-    pub fn from_crawl(pages: &[(i64, String)], links: &[(i64, String)]) -> Result<Graph> {
+    pub(crate) fn from_crawl(pages: &[(i64, String)], links: &[(i64, String)]) -> Result<Graph> {
         let mut by_id: HashMap<i64, u32> = HashMap::with_capacity(pages.len());
         let mut by_url: HashMap<&str, u32> = HashMap::with_capacity(pages.len());
         let mut ids = Vec::with_capacity(pages.len());

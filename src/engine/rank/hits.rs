@@ -85,10 +85,10 @@ pub struct HitsResult {
 }
 
 impl HitsResult {
-    pub fn top_hubs(&self, k: usize) -> Vec<usize> {
+    pub(crate) fn top_hubs(&self, k: usize) -> Vec<usize> {
         rank_desc(&self.hub, Some(k))
     }
-    pub fn top_authorities(&self, k: usize) -> Vec<usize> {
+    pub(crate) fn top_authorities(&self, k: usize) -> Vec<usize> {
         rank_desc(&self.authority, Some(k))
     }
 }

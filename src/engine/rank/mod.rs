@@ -69,7 +69,7 @@ pub fn pagerank_on(
 
 /// A graph file ([`Graph::read_file`]), or with the `bigjobs` build a folder holding
 /// `links.parquet` + `nodes.parquet` (what `export-parquet --what links` writes).
-pub fn load_graph(path: &std::path::Path) -> Result<Graph> {
+pub(crate) fn load_graph(path: &std::path::Path) -> Result<Graph> {
     #[cfg(feature = "bigjobs")]
     if path.is_dir() {
         return on_engine::read_graph(&path.join("links.parquet"), &path.join("nodes.parquet"));

@@ -42,7 +42,7 @@ use crate::engine::rank::graph::{Graph, GraphStats};
 use crate::engine::rank::pagerank::{Dangling, PageRankConfig, PageRankResult, finish, teleport};
 
 /// The link graph's edges.
-pub const LINKS: SchemaDef = SchemaDef {
+pub(crate) const LINKS: SchemaDef = SchemaDef {
     name: "links",
     version: 1,
     doc: "One row per edge of the link graph, duplicates merged, self-loops kept (as \
@@ -56,7 +56,7 @@ pub const LINKS: SchemaDef = SchemaDef {
 };
 
 /// The link graph's nodes.
-pub const NODES: SchemaDef = SchemaDef {
+pub(crate) const NODES: SchemaDef = SchemaDef {
     name: "nodes",
     version: 1,
     doc: "One row per node of the link graph, by dense id (0..N): the graph's own id (the \
@@ -75,7 +75,7 @@ pub const NODES: SchemaDef = SchemaDef {
 
 /// A float as an SQL literal both dialects read as the same `DOUBLE` (exponent notation:
 /// Spark would read a plain decimal as `DECIMAL`); Rust's `{:e}` is the shortest round trip.
-pub fn lit(x: f64) -> String {
+pub(crate) fn lit(x: f64) -> String {
     format!("{x:e}")
 }
 

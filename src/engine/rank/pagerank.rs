@@ -249,7 +249,7 @@ pub fn pagerank(
 }
 
 /// A personalisation vector must have one weight per node.
-pub fn check_personalization(cfg: &PageRankConfig, n: usize) -> Result<()> {
+pub(crate) fn check_personalization(cfg: &PageRankConfig, n: usize) -> Result<()> {
     if let Some(p) = &cfg.personalization
         && p.len() != n
     {
@@ -310,7 +310,7 @@ impl PageRankResult {
 
     /// [`Self::explain`] for several nodes (the dangling mass is summed once); nodes out of
     /// range are skipped.
-    pub fn explain_many(
+    pub(crate) fn explain_many(
         &self,
         g: &Graph,
         nodes: &[usize],
@@ -372,7 +372,7 @@ impl PageRankResult {
 }
 
 /// Indices sorted by value descending, ties by index ascending.
-pub fn rank_desc(v: &[f64], top: Option<usize>) -> Vec<usize> {
+pub(crate) fn rank_desc(v: &[f64], top: Option<usize>) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..v.len()).collect();
     idx.sort_by(|&a, &b| v[b].total_cmp(&v[a]).then(a.cmp(&b)));
     if let Some(k) = top {

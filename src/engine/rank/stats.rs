@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `ln Γ(x)` for x > 0 (Lanczos, g = 7, 9 terms; ~1e-15 relative).
-pub fn ln_gamma(x: f64) -> f64 {
+pub(crate) fn ln_gamma(x: f64) -> f64 {
     const G: [f64; 9] = [
         0.999_999_999_999_809_9,
         676.520_368_121_885_1,
@@ -87,7 +87,7 @@ fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
 }
 
 /// Regularised incomplete beta `I_x(a, b)` for a, b > 0, x in [0, 1].
-pub fn reg_inc_beta(a: f64, b: f64, x: f64) -> f64 {
+pub(crate) fn reg_inc_beta(a: f64, b: f64, x: f64) -> f64 {
     if x <= 0.0 {
         return 0.0;
     }
@@ -115,7 +115,7 @@ pub fn t_two_sided_p(t: f64, df: f64) -> f64 {
 }
 
 /// The `t` with `P(|T| ≥ t) = alpha` (two-sided critical value), by bisection.
-pub fn t_critical(alpha: f64, df: f64) -> f64 {
+pub(crate) fn t_critical(alpha: f64, df: f64) -> f64 {
     let (mut lo, mut hi) = (0.0f64, 1e6f64);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);

@@ -96,7 +96,7 @@ pub fn load(ws: &Workspace) -> Result<Vec<(String, f64)>> {
 }
 
 /// The `pagerank` job: PageRank over the crawl graph, kept (the pipeline's `pagerank` stage).
-pub struct PageRankJob {
+pub(crate) struct PageRankJob {
     cfg: PageRankConfig,
 }
 

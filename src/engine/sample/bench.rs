@@ -7,7 +7,7 @@ use super::articles::Article;
 use super::html::esc;
 
 /// The benchmark host.
-pub const HOST: &str = "bench.localhost";
+pub(crate) const HOST: &str = "bench.localhost";
 
 /// The HTML of page `i` of `n`, or `None` when `path` is not a page.
 pub(crate) fn page(articles: &[Article], n: u64, path: &str) -> Option<String> {

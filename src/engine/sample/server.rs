@@ -30,11 +30,6 @@ pub struct ServerStats {
 }
 
 impl ServerStats {
-    /// The most requests that were ever in flight at once for `host`.
-    pub fn max_in_flight(&self, host: &str) -> u32 {
-        self.lock().get(host).map_or(0, |x| x.1)
-    }
-
     /// (host, max in flight) for every host seen.
     pub fn max_in_flight_all(&self) -> Vec<(String, u32)> {
         let mut v: Vec<_> = self.lock().iter().map(|(h, x)| (h.clone(), x.1)).collect();
@@ -201,10 +196,6 @@ impl SampleServer {
     /// Switch between the original and the updated edition while serving.
     pub fn set_changed(&self, changed: bool) {
         self.shared.changed.store(changed, Ordering::Relaxed);
-    }
-
-    pub fn is_changed(&self) -> bool {
-        self.shared.changed.load(Ordering::Relaxed)
     }
 
     pub fn stats(&self) -> Arc<ServerStats> {

@@ -13,7 +13,7 @@ use crate::engine::error::{EngineError, Result};
 use crate::engine::formats::index::md5_hex;
 
 /// Fixed seed: the same web every time.
-pub const SEED: u64 = 20_040_601;
+pub(crate) const SEED: u64 = 20_040_601;
 
 pub(crate) use crate::engine::rng::Rng;
 
@@ -40,7 +40,7 @@ pub struct Site {
     pub robots: &'static str,
 }
 
-pub const SITES: &[Site] = &[
+pub(crate) const SITES: &[Site] = &[
     Site {
         key: "huaxia",
         host: "www.huaxia.localhost",
@@ -196,7 +196,7 @@ pub struct Truth {
 
 impl Truth {
     /// How many relations of each kind (exact, near, contains, mirror).
-    pub fn relation_counts(&self) -> BTreeMap<String, usize> {
+    pub(crate) fn relation_counts(&self) -> BTreeMap<String, usize> {
         let mut m = BTreeMap::new();
         for r in &self.relations {
             *m.entry(r.kind.clone()).or_default() += 1;
@@ -251,10 +251,6 @@ impl SampleWeb {
         self.get(u.host_str()?, &path)
     }
 
-    pub fn resource_count(&self) -> usize {
-        self.resources.len()
-    }
-
     /// Build the web (`changed`: the updated edition of some articles).
     /// The sample web as served on port 80 (URLs without a port), built once per edition
     /// and shared: readers that only look pages up (the cleaning panel, evaluations) need not
@@ -278,7 +274,7 @@ impl SampleWeb {
 }
 
 /// Host and path of a URL: how a stored page (crawled on any port) is matched to its truth.
-pub fn page_key(url: &str) -> Option<String> {
+pub(crate) fn page_key(url: &str) -> Option<String> {
     let u = url::Url::parse(url).ok()?;
     Some(format!("{}{}", u.host_str().unwrap_or(""), u.path()))
 }
@@ -391,7 +387,7 @@ impl Builder {
         Ok(())
     }
 
-    pub fn get_resource(&self, host: &str, path: &str) -> Option<Resource> {
+    pub(crate) fn get_resource(&self, host: &str, path: &str) -> Option<Resource> {
         self.resources
             .get(&(host.to_string(), path.to_string()))
             .cloned()
@@ -415,7 +411,7 @@ impl Builder {
         self.raw(site(site_key).host, path, r);
     }
 
-    pub fn relate(&mut self, a: &str, b: &str, kind: &str, note: &str) {
+    pub(crate) fn relate(&mut self, a: &str, b: &str, kind: &str, note: &str) {
         self.relations.push(Relation {
             a: a.into(),
             b: b.into(),

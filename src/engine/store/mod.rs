@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::engine::error::{EngineError, Result};
 
 /// `PRAGMA application_id` of a Tianwang workspace: the bytes "TWKB".
-pub const APPLICATION_ID: i32 = 0x5457_4B42;
+pub(crate) const APPLICATION_ID: i32 = 0x5457_4B42;
 
 /// The schema, one migration per step. Append only: a shipped migration is never edited.
 pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
@@ -273,12 +273,12 @@ pub(crate) fn migrations() -> Migrations<'static> {
 }
 
 /// The schema version this build writes.
-pub fn latest_schema_version() -> i64 {
+pub(crate) fn latest_schema_version() -> i64 {
     MIGRATIONS_SLICE.len() as i64
 }
 
 /// File name of the workspace opened when none is given.
-pub const DEFAULT_WORKSPACE_FILE: &str = "workspace.tianwang";
+pub(crate) const DEFAULT_WORKSPACE_FILE: &str = "workspace.tianwang";
 
 /// The folder for the user's workbench data: `$TIANWANG_DATA_DIR` when set, else the platform's
 /// data directory (e.g. `~/.local/share/tianwang-workbench` on Linux).
@@ -299,7 +299,7 @@ pub fn data_dir() -> Result<PathBuf> {
 /// The folder beside a workspace for the files the app writes for its runs (a generated
 /// query log, a request stream for the cache lab): `<workspace>.files/`, next to the index's
 /// `<workspace>.index/`, so nothing a run needs is left in the temp folder.
-pub fn files_dir(workspace: &Path) -> PathBuf {
+pub(crate) fn files_dir(workspace: &Path) -> PathBuf {
     let mut s = workspace.as_os_str().to_os_string();
     s.push(".files");
     PathBuf::from(s)
@@ -307,7 +307,7 @@ pub fn files_dir(workspace: &Path) -> PathBuf {
 
 /// A short stable name for what a generated file was made from (FNV-1a of `what`), so the
 /// same inputs write the same file instead of a new one each time.
-pub fn key_of(what: &str) -> String {
+pub(crate) fn key_of(what: &str) -> String {
     let h = what.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     });
@@ -315,7 +315,7 @@ pub fn key_of(what: &str) -> String {
 }
 
 /// The workspace opened when none is given (created on first start).
-pub fn default_workspace_path() -> Result<PathBuf> {
+pub(crate) fn default_workspace_path() -> Result<PathBuf> {
     Ok(data_dir()?.join(DEFAULT_WORKSPACE_FILE))
 }
 
@@ -610,11 +610,6 @@ impl Workspace {
         })
     }
 
-    /// Opened read-only because the file or its folder is not writable.
-    pub fn is_read_only(&self) -> bool {
-        self.read_only
-    }
-
     fn configure(&mut self) -> Result<()> {
         self.conn.busy_timeout(std::time::Duration::from_secs(10))?;
         let mode: String = self
@@ -652,7 +647,7 @@ impl Workspace {
         &mut self.conn
     }
 
-    pub fn schema_version(&self) -> Result<i64> {
+    pub(crate) fn schema_version(&self) -> Result<i64> {
         Ok(self
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?)
@@ -778,7 +773,7 @@ pub(crate) fn remove_database_files(p: &Path) {
 }
 
 /// Now, as RFC 3339 UTC with milliseconds (how every timestamp is stored).
-pub fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 

@@ -33,14 +33,14 @@ use encoding_rs::{
 use serde::{Serialize, Serializer};
 
 /// How many leading bytes the `<meta>` prescan looks at (WHATWG).
-pub const PRESCAN_BYTES: usize = 1024;
+pub(crate) const PRESCAN_BYTES: usize = 1024;
 /// How many leading bytes chardetng sees.
-pub const GUESS_BYTES: usize = 64 * 1024;
+pub(crate) const GUESS_BYTES: usize = 64 * 1024;
 /// At most this many bytes of non-ASCII evidence go to chardetng.
-pub const GUESS_EVIDENCE: usize = 4 * 1024;
+pub(crate) const GUESS_EVIDENCE: usize = 4 * 1024;
 /// A declaration is doubted when its replacement characters exceed this share of the non-ASCII
 /// characters it decodes to.
-pub const MAX_ERROR_SHARE: f64 = 0.01;
+pub(crate) const MAX_ERROR_SHARE: f64 = 0.01;
 
 /// Which step of [`decide`] chose the encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -114,7 +114,7 @@ pub struct UnknownLabel {
 /// `declared_label` keeps an overruled label and the note says why. Without a declaration
 /// chardetng decides (UTF-8 allowed); if it picks a single-byte encoding only because GBK or Big5
 /// had a few malformed sequences (a character cut in half), it is asked again without them.
-pub fn decide(
+pub(crate) fn decide(
     bytes: &[u8],
     content_type: Option<&str>,
     override_label: Option<&str>,

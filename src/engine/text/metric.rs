@@ -43,7 +43,7 @@ pub struct Prf {
 }
 
 impl Prf {
-    pub const PERFECT: Prf = Prf {
+    pub(crate) const PERFECT: Prf = Prf {
         p: 1.0,
         r: 1.0,
         f1: 1.0,
@@ -75,7 +75,7 @@ impl Prf {
 
 /// The sorted bigram multiset of a text, for scoring many predictions against one truth.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct BigramBag {
+pub(crate) struct BigramBag {
     /// Each gram as `first << 32 | second` (chars fit in 21 bits), sorted.
     grams: Vec<u64>,
 }
@@ -107,6 +107,7 @@ impl BigramBag {
         self.grams.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.grams.is_empty()
     }
@@ -130,7 +131,7 @@ impl BigramBag {
     }
 
     /// Scores `self` as the prediction against `truth`.
-    pub fn prf(&self, truth: &BigramBag) -> Prf {
+    pub(crate) fn prf(&self, truth: &BigramBag) -> Prf {
         Prf::from_counts(self.common(truth), self.len(), truth.len())
     }
 }
@@ -142,7 +143,7 @@ pub fn bigram_prf(pred: &str, truth: &str) -> Prf {
 
 /// Macro average: the mean of each of P, R and F1 over pages (so the mean F1 is not the F1 of
 /// the mean P and R). An empty slice gives [`Prf::ZERO`].
-pub fn macro_avg(scores: &[Prf]) -> Prf {
+pub(crate) fn macro_avg(scores: &[Prf]) -> Prf {
     if scores.is_empty() {
         return Prf::ZERO;
     }
@@ -156,7 +157,7 @@ pub fn macro_avg(scores: &[Prf]) -> Prf {
 }
 
 /// Whether `c` takes part in the metric: Python's `c.isalnum()` (see the module docs).
-pub fn is_kept(c: char) -> bool {
+pub(crate) fn is_kept(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric();
     }

@@ -24,7 +24,7 @@ use crate::engine::error::{EngineError, Result};
 
 /// Read one line into `buf` (without its `\n`), keeping at most `cap` bytes of it: returns
 /// (bytes consumed, whether the line was longer). 0 consumed: the end of the input.
-pub fn read_line_capped(
+pub(crate) fn read_line_capped(
     r: &mut impl std::io::BufRead,
     buf: &mut Vec<u8>,
     cap: usize,
@@ -96,7 +96,7 @@ pub fn read_utf8(path: &Path, flag: &str) -> Result<String> {
 /// else its lossy form (`\u{FFFD}` for the bytes that are not) followed by `~` and a hash of
 /// the name's bytes, so two names differing only there stay two keys (issue 29: they became
 /// one `''`). The flag says the key is not the name, for the caller to report.
-pub fn file_key(path: &Path) -> (String, bool) {
+pub(crate) fn file_key(path: &Path) -> (String, bool) {
     let stem = path.file_stem().unwrap_or_default();
     match stem.to_str() {
         Some(s) => (s.to_string(), false),

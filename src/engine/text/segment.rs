@@ -61,9 +61,9 @@ use super::stopwords::starts_stop_word;
 pub use super::stopwords::{is_stop_word, stop_word_list};
 
 /// The book's MaxLen: 8 GB2312 bytes = 4 characters [L1545].
-pub const DEFAULT_MAX_LEN: usize = 4;
+pub(crate) const DEFAULT_MAX_LEN: usize = 4;
 /// Largest MaxLen [`Segmenter::with_max_len`] accepts.
-pub const MAX_MAX_LEN: usize = 16;
+pub(crate) const MAX_MAX_LEN: usize = 16;
 /// Lines longer than this (bytes) go to jieba one sentence at a time.
 const CHUNK_BYTES: usize = 2048;
 
@@ -125,7 +125,7 @@ impl Method {
     }
 
     /// Whether this is one of the book's dictionary-matching methods (they use MaxLen).
-    pub fn is_matching(self) -> bool {
+    pub(crate) fn is_matching(self) -> bool {
         matches!(self, Method::Fmm | Method::Rmm | Method::FmmBt)
     }
 }
@@ -170,7 +170,7 @@ impl Token {
 
 /// One candidate window W of a matching trace [L1541].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct FmmStep {
+pub(crate) struct FmmStep {
     /// Character offset in the sentence of the window's first character.
     pub pos: usize,
     /// The candidate W.
@@ -199,7 +199,7 @@ enum Backend {
 impl Dictionary {
     /// The dictionary `jieba` segments with. Its size is read from jieba's `Debug` output
     /// (`records_len`), the only public count, and is 0 if that ever changes.
-    pub fn from_jieba(jieba: Arc<Jieba>) -> Self {
+    pub(crate) fn from_jieba(jieba: Arc<Jieba>) -> Self {
         let len = format!("{jieba:?}")
             .split_once("records_len: ")
             .and_then(|(_, r)| r.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
@@ -258,7 +258,7 @@ impl Dictionary {
     }
 
     /// `"jieba-trie"` or `"hash-set"`, for display.
-    pub fn backend_name(&self) -> &'static str {
+    pub(crate) fn backend_name(&self) -> &'static str {
         match self.backend {
             Backend::Jieba(_) => "jieba-trie",
             Backend::Set(_) => "hash-set",
@@ -279,7 +279,7 @@ impl fmt::Debug for Dictionary {
 
 /// A Han character: the CJK Unified Ideographs blocks jieba-rs treats as Chinese.
 #[inline(always)]
-pub fn is_han(c: char) -> bool {
+pub(crate) fn is_han(c: char) -> bool {
     // The main block on its own first: a single compare for nearly every character.
     matches!(c, '\u{4E00}'..='\u{9FFF}') || (c >= '\u{3400}' && is_han_extension(c))
 }
@@ -571,7 +571,7 @@ impl Segmenter {
     }
 
     /// A segmenter on `jieba`, whose dictionary also serves the matching methods.
-    pub fn from_jieba(jieba: Arc<Jieba>) -> Self {
+    pub(crate) fn from_jieba(jieba: Arc<Jieba>) -> Self {
         let dict = Dictionary::from_jieba(Arc::clone(&jieba));
         Segmenter {
             jieba,
@@ -587,7 +587,7 @@ impl Segmenter {
     }
 
     /// This segmenter with MaxLen `n` characters, clamped to 1..=[`MAX_MAX_LEN`].
-    pub fn with_max_len(mut self, n: usize) -> Self {
+    pub(crate) fn with_max_len(mut self, n: usize) -> Self {
         self.max_len = n.clamp(1, MAX_MAX_LEN);
         self
     }
@@ -614,7 +614,7 @@ impl Segmenter {
     }
 
     /// Entries in the matching methods' dictionary.
-    pub fn dict_len(&self) -> usize {
+    pub(crate) fn dict_len(&self) -> usize {
         self.dict.len()
     }
 
@@ -652,7 +652,7 @@ impl Segmenter {
 
     /// [`Segmenter::terms`] one at a time, each borrowed from `text` unless lower-casing
     /// changed it: the fast path for indexing.
-    pub fn for_each_term<'a>(
+    pub(crate) fn for_each_term<'a>(
         &self,
         text: &'a str,
         method: Method,
@@ -688,7 +688,7 @@ impl Segmenter {
 
     /// [`Segmenter::for_each_term_at`], or with `all_tokens` every token but whitespace, as
     /// cut and not lower-cased (what tantivy-jieba indexes).
-    pub fn for_each_token_at<'a>(
+    pub(crate) fn for_each_token_at<'a>(
         &self,
         text: &'a str,
         method: Method,
@@ -786,13 +786,13 @@ impl Segmenter {
     /// Every FMM window tried on the Han runs of `sentence`, in order [L1541]; the accepted
     /// ones are [`Method::Fmm`]'s words. Other characters are skipped, as by the book's
     /// `Preprocess` [L1552–1575].
-    pub fn fmm_trace(&self, sentence: &str) -> Vec<FmmStep> {
+    pub(crate) fn fmm_trace(&self, sentence: &str) -> Vec<FmmStep> {
         self.trace(sentence, false)
     }
 
     /// [`Segmenter::fmm_trace`] for RMM: windows end at the right and lose their left-most
     /// character; within a Han run the words are accepted right to left.
-    pub fn rmm_trace(&self, sentence: &str) -> Vec<FmmStep> {
+    pub(crate) fn rmm_trace(&self, sentence: &str) -> Vec<FmmStep> {
         self.trace(sentence, true)
     }
 }

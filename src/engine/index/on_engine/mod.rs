@@ -62,7 +62,7 @@ fn internal(e: impl std::fmt::Display) -> EngineError {
 
 /// What an export wrote.
 #[derive(Debug, Clone)]
-pub struct Exported {
+pub(crate) struct Exported {
     pub postings: PathBuf,
     pub docs: PathBuf,
     pub n_docs: usize,
@@ -559,7 +559,7 @@ fn read_back(
 }
 
 /// The inverted file's input: term–document–tf tuples with what the posting block stores.
-pub const POSTINGS_INPUT: SchemaDef = SchemaDef {
+pub(crate) const POSTINGS_INPUT: SchemaDef = SchemaDef {
     name: "postings-input",
     version: 1,
     doc: "One row per (term, document) the analysis found, in document order. The index \
@@ -607,7 +607,7 @@ pub const POSTINGS_INPUT: SchemaDef = SchemaDef {
 };
 
 /// What the merge needs per document beside its postings.
-pub const POSTINGS_DOCS: SchemaDef = SchemaDef {
+pub(crate) const POSTINGS_DOCS: SchemaDef = SchemaDef {
     name: "postings-docs",
     version: 1,
     doc: "One row per document, in docID order: the index's document entry (docs.json), \

@@ -24,7 +24,7 @@ pub fn stirling2(k: u32, i: u32) -> Option<u128> {
 }
 
 /// S(k, 0..=k); `None` on `u128` overflow.
-pub fn stirling2_row(k: u32) -> Option<Vec<u128>> {
+pub(crate) fn stirling2_row(k: u32) -> Option<Vec<u128>> {
     let mut row = vec![1u128]; // S(0, 0) = 1
     for n in 1..=k as usize {
         let mut next = vec![0u128; n + 1];
@@ -42,7 +42,7 @@ pub fn stirling2_row(k: u32) -> Option<Vec<u128>> {
 }
 
 /// P_M^i = M!/(M−i)!, the falling factorial (0 when i > M); `None` on overflow.
-pub fn falling(m: u64, i: u32) -> Option<u128> {
+pub(crate) fn falling(m: u64, i: u32) -> Option<u128> {
     if u64::from(i) > m {
         return Some(0);
     }
@@ -82,12 +82,12 @@ impl StirlingSum {
     }
 
     /// f_{M,k}(i) = S(k,i)·P_M^i / M^k, the probability of exactly i distinct lists.
-    pub fn probability(&self, t: &StirlingTerm) -> f64 {
+    pub(crate) fn probability(&self, t: &StirlingTerm) -> f64 {
         (t.s as f64 * t.falling as f64) / self.total as f64
     }
 
     /// sum / M^k in lowest terms.
-    pub fn reduced(&self) -> (u128, u128) {
+    pub(crate) fn reduced(&self) -> (u128, u128) {
         let (mut a, mut b) = (self.sum, self.total);
         while b != 0 {
             (a, b) = (b, a % b);
@@ -149,10 +149,10 @@ pub struct MonteCarlo {
 }
 
 /// The largest M the Monte Carlo accepts (it keeps one stamp per term).
-pub const MONTE_CARLO_MAX_M: u64 = 10_000_000;
+pub(crate) const MONTE_CARLO_MAX_M: u64 = 10_000_000;
 
 /// Draw k terms uniformly from M, `trials` times (seeded), and average the distinct count.
-pub fn monte_carlo_lists(m: u64, k: u64, trials: u32, seed: u64) -> Result<MonteCarlo> {
+pub(crate) fn monte_carlo_lists(m: u64, k: u64, trials: u32, seed: u64) -> Result<MonteCarlo> {
     if m == 0 || m > MONTE_CARLO_MAX_M {
         return Err(EngineError::invalid(
             "--m",

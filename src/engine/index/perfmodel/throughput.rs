@@ -16,7 +16,7 @@ use crate::engine::error::Result;
 /// One row of Table 8-1: the rank (number of units) at which the frequency has fallen to
 /// `freq_percent` [L2890–L2900].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct FreqRow {
+pub(crate) struct FreqRow {
     /// Collection frequency, percent.
     pub freq_percent: f64,
     /// English words [EF 2004].
@@ -33,7 +33,7 @@ impl FreqRow {
 }
 
 /// −log₁₀(p / 100).
-pub fn itf_of_percent(p: f64) -> f64 {
+pub(crate) fn itf_of_percent(p: f64) -> f64 {
     -(p / 100.0).log10()
 }
 
@@ -46,7 +46,7 @@ const fn row(freq_percent: f64, english_rank: u32, chinese_rank: u32) -> FreqRow
 }
 
 /// Table 8-1 as the book prints it.
-pub const TABLE_8_1: [FreqRow; 9] = [
+pub(crate) const TABLE_8_1: [FreqRow; 9] = [
     row(0.1, 103, 252),
     row(0.07, 148, 348),
     row(0.05, 220, 475),
@@ -58,13 +58,9 @@ pub const TABLE_8_1: [FreqRow; 9] = [
     row(0.001, 6713, 2676),
 ];
 
-/// Distinct units in the book's two frequency lists [L2904].
-pub const BOOK_CHINESE_UNITS: u32 = 5_299;
-pub const BOOK_ENGLISH_UNITS: u32 = 16_006;
-
 /// Where the two ITF-against-rank curves cross.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Crossing {
+pub(crate) struct Crossing {
     pub itf: f64,
     pub rank: f64,
     pub freq_percent: f64,
@@ -72,7 +68,7 @@ pub struct Crossing {
 
 /// The first crossing of the English and Chinese curves in `rows` (ranks interpolated
 /// linearly in ITF between rows; both languages share the rows' ITF values).
-pub fn itf_crossing_of(rows: &[FreqRow]) -> Option<Crossing> {
+pub(crate) fn itf_crossing_of(rows: &[FreqRow]) -> Option<Crossing> {
     rows.windows(2)
         .find_map(|w| {
             let d = |r: &FreqRow| f64::from(r.english_rank) - f64::from(r.chinese_rank);
@@ -97,7 +93,7 @@ pub fn itf_crossing_of(rows: &[FreqRow]) -> Option<Crossing> {
 }
 
 /// Table 8-1's crossing: ITF ≈ 3.93, rank ≈ 1,135 (the book: "near ITF = 4").
-pub fn itf_crossing() -> Option<Crossing> {
+pub(crate) fn itf_crossing() -> Option<Crossing> {
     itf_crossing_of(&TABLE_8_1)
 }
 
@@ -106,7 +102,7 @@ pub fn itf_crossing() -> Option<Crossing> {
 
 /// One disk of Table 8-2 [L2927–L2932].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Disk {
+pub(crate) struct Disk {
     pub model: &'static str,
     pub size_gb: f64,
     /// Average access time, milliseconds.
@@ -120,7 +116,7 @@ pub struct Disk {
 }
 
 /// Table 8-2 as the book prints it.
-pub const TABLE_8_2: [Disk; 4] = [
+pub(crate) const TABLE_8_2: [Disk; 4] = [
     Disk {
         model: "IBM Ultrastar 36ZX",
         size_gb: 36.0,
@@ -161,36 +157,42 @@ pub const TABLE_8_2: [Disk; 4] = [
 
 /// The book's rules of thumb [L2936, L2938, L2954–L2958]: 10 ms a disk access, 100 IOPS,
 /// 20 MB/s, L_q = 5 terms a query, 1 MB read per query.
-pub const BOOK_LATENCY_S: f64 = 0.010;
-pub const BOOK_IOPS: f64 = 100.0;
-pub const BOOK_BANDWIDTH_BPS: f64 = 20e6;
-pub const BOOK_L_Q: f64 = 5.0;
-pub const BOOK_BYTES_PER_QUERY: f64 = 1e6;
+pub(crate) const BOOK_LATENCY_S: f64 = 0.010;
+pub(crate) const BOOK_IOPS: f64 = 100.0;
+pub(crate) const BOOK_BANDWIDTH_BPS: f64 = 20e6;
+pub(crate) const BOOK_L_Q: f64 = 5.0;
+pub(crate) const BOOK_BYTES_PER_QUERY: f64 = 1e6;
 /// The estimated average query-unit frequency: Chinese characters 0.05 %, English words
 /// 0.005 % [L2906].
-pub const BOOK_TF_CHINESE: f64 = 0.0005;
-pub const BOOK_TF_ENGLISH: f64 = 0.00005;
+pub(crate) const BOOK_TF_CHINESE: f64 = 0.0005;
+pub(crate) const BOOK_TF_ENGLISH: f64 = 0.00005;
 
 /// The largest m with (T_latency + T_N·TF/IO)·L_q·m ≤ 1 [L2940–L2946]: queries per second when
 /// each of a query's L_q lists is read in one I/O (T_N·TF bytes).
-pub fn max_throughput(t_latency_s: f64, t_n: f64, tf: f64, io_bandwidth_bps: f64, l_q: f64) -> f64 {
+pub(crate) fn max_throughput(
+    t_latency_s: f64,
+    t_n: f64,
+    tf: f64,
+    io_bandwidth_bps: f64,
+    l_q: f64,
+) -> f64 {
     1.0 / ((t_latency_s + t_n * tf / io_bandwidth_bps) * l_q)
 }
 
 /// The simplified model without transfer time: m = IOPS / L_q (100 / 5 = 20) [L2954].
-pub fn simplified_m(iops: f64, l_q: f64) -> f64 {
+pub(crate) fn simplified_m(iops: f64, l_q: f64) -> f64 {
     iops / l_q
 }
 
 /// The largest T_N with T_N·TF·L_q ≤ `bytes_per_query` [L2956]: 400 MB for Chinese characters
 /// (0.05 %), 4 GB for English words (0.005 %) at L_q = 5 and 1 MB.
-pub fn max_t_n(tf: f64, l_q: f64, bytes_per_query: f64) -> f64 {
+pub(crate) fn max_t_n(tf: f64, l_q: f64, bytes_per_query: f64) -> f64 {
     bytes_per_query / (tf * l_q)
 }
 
 /// The inequality solved for T_N at throughput m: (1/(m·L_q) − T_latency)·IO/TF, 0 where the
 /// latency alone exceeds the time a query may take (the hyperbola of T_N against m).
-pub fn t_n_at(m: f64, t_latency_s: f64, tf: f64, io_bandwidth_bps: f64, l_q: f64) -> f64 {
+pub(crate) fn t_n_at(m: f64, t_latency_s: f64, tf: f64, io_bandwidth_bps: f64, l_q: f64) -> f64 {
     ((1.0 / (m * l_q) - t_latency_s) * io_bandwidth_bps / tf).max(0.0)
 }
 
@@ -253,7 +255,7 @@ pub struct PlannerReport {
 
 impl Planner {
     /// A Table 8-2 disk (access time, IOPS, the low end of its transfer range), the rest kept.
-    pub fn with_disk(self, d: &Disk) -> Planner {
+    pub(crate) fn with_disk(self, d: &Disk) -> Planner {
         Planner {
             latency_s: d.access_ms / 1000.0,
             iops: d.iops,
@@ -262,7 +264,7 @@ impl Planner {
         }
     }
 
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let pos = |v: f64| v.is_finite() && v > 0.0;
         check(
             self.latency_s.is_finite() && self.latency_s >= 0.0,
@@ -299,20 +301,20 @@ impl Planner {
     }
 
     /// The RAID's (latency, IOPS, bandwidth).
-    pub fn effective(&self) -> (f64, f64, f64) {
+    pub(crate) fn effective(&self) -> (f64, f64, f64) {
         let n = f64::from(self.raid_n.max(1));
         (self.latency_s / n, self.iops * n, self.bandwidth_bps * n)
     }
 
     /// T_N against m for this disk: the full inequality.
-    pub fn t_n_at(&self, m: f64) -> f64 {
+    pub(crate) fn t_n_at(&self, m: f64) -> f64 {
         let (lat, _, bw) = self.effective();
         t_n_at(m, lat, self.tf, bw, self.l_q)
     }
 
     /// T_N against m with the transfer alone (latency ignored): B/(m·TF·L_q), the curve the
     /// book's anchors (20 q/s, 400 MB / 4 GB) lie on.
-    pub fn t_n_transfer_only(&self, m: f64) -> f64 {
+    pub(crate) fn t_n_transfer_only(&self, m: f64) -> f64 {
         let (_, _, bw) = self.effective();
         bw / (m * self.tf * self.l_q)
     }

@@ -152,7 +152,7 @@ pub fn export_file(
 }
 
 /// Stored log `log_id` of the workspace as a `querylog` file at `out`.
-pub fn export_stored(
+pub(crate) fn export_stored(
     ws: &Path,
     log_id: i64,
     normalise: Normalise,

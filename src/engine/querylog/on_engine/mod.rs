@@ -58,7 +58,7 @@ pub use plan::plan;
 pub use read::{FileMeta, QlRow, counts, read_rows};
 
 /// Query-log records, one row each, in file order.
-pub const QUERYLOG: SchemaDef = SchemaDef {
+pub(crate) const QUERYLOG: SchemaDef = SchemaDef {
     name: "querylog",
     version: 1,
     doc: "One row per valid record of a query or click log, in file order: what \

@@ -14,11 +14,11 @@ use crate::engine::querylog::Record;
 use crate::engine::querylog::stats::{Counts, PagePairs, StatsConfig, selfsim_levels};
 
 /// A file's key-value metadata.
-pub type FileMeta = Vec<(String, String)>;
+pub(crate) type FileMeta = Vec<(String, String)>;
 
 /// One `querylog` row, owned; [`QlRow::record`] borrows it as a [`Record`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct QlRow {
+pub(crate) struct QlRow {
     pub seq: i64,
     pub line: u64,
     pub time: Option<i64>,

@@ -489,7 +489,7 @@ pub fn synthetic(n: usize, planted: usize, seed: u64) -> (Vec<Doc>, Vec<(usize, 
 
 /// The shape of a synthetic corpus: `n` pages of which the last `planted` are edited copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Synthetic {
+pub struct Synthetic {
     pub n: usize,
     pub planted: usize,
     pub seed: u64,

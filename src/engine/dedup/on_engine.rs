@@ -37,7 +37,7 @@ use crate::engine::jobs::Tick;
 
 /// One document's signatures (unsigned, as the native code computes them).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct SigRow {
+pub struct SigRow {
     pub doc: i64,
     pub name: String,
     pub md5: Option<[u8; 16]>,

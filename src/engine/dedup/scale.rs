@@ -44,7 +44,7 @@ pub(crate) fn scale_config() -> Config {
 
 /// What the signature stage did.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub(crate) struct SigStage {
+pub struct SigStage {
     pub pages: usize,
     /// Planted copies and the generator's seed: the corpus the signatures are of.
     #[serde(default)]
@@ -99,7 +99,7 @@ pub fn write_signatures(
 
 /// What the grouping stage found.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub(crate) struct Grouped {
+pub struct Grouped {
     pub engine: String,
     /// Groups of equal MD5.
     pub exact_groups: usize,
@@ -246,7 +246,7 @@ pub fn verify(
 
 /// One engine's run over one corpus size.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub(crate) struct ScaleRow {
+pub struct ScaleRow {
     pub tool: String,
     pub corpus: String,
     pub pages: usize,
@@ -320,7 +320,7 @@ pub fn run(
 /// The crossover model: from measured per-page costs, the corpus size past which `machines`
 /// machines running the distributed engine beat one process.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct Crossover {
+pub struct Crossover {
     /// Seconds per page of the signature stage on one machine (both sides).
     pub sig_s_per_page: f64,
     /// Seconds per page of the one-process grouping.

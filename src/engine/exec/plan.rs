@@ -105,29 +105,12 @@ impl Plan {
         self.steps.push(s);
         self
     }
-
-    #[cfg(feature = "bigjobs")]
-    /// The names of the outputs, in order.
-    pub(crate) fn outputs(&self) -> Vec<String> {
-        fn walk(steps: &[Step], out: &mut Vec<String>) {
-            for s in steps {
-                match s {
-                    Step::Output { name, .. } => out.push(name.clone()),
-                    Step::Loop { body, .. } => walk(body, out),
-                    _ => {}
-                }
-            }
-        }
-        let mut v = Vec::new();
-        walk(&self.steps, &mut v);
-        v
-    }
 }
 
 #[cfg(feature = "bigjobs")]
 /// What a driver reports after running a plan.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub(crate) struct RunReport {
+pub struct RunReport {
     pub engine: String,
     /// Every loop pass's delta, in order.
     #[serde(default)]

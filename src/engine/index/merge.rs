@@ -80,7 +80,7 @@ pub(crate) fn write_run(
 
 /// One posting: a term's occurrences in one document.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Posting {
+pub struct Posting {
     pub term: u32,
     pub doc: u32,
     pub tf: u32,

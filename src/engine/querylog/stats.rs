@@ -300,7 +300,7 @@ impl Collector {
 /// (`querylog::on_engine`), and turned into [`Stats`] by the one [`Counts::finish`], so
 /// both engines share every formula after the counting.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Counts {
+pub struct Counts {
     pub cfg: StatsConfig,
     /// Requests kept (N) and records left out by the filters.
     pub requests: u64,
@@ -335,7 +335,7 @@ pub(crate) struct Counts {
 /// (user, query) pairs with a result page: how many, their distinct (pair, page) keys, and how
 /// many never leave page 1.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct PagePairs {
+pub struct PagePairs {
     pub pairs: u64,
     pub pages: u64,
     pub only_first: u64,

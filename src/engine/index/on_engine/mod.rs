@@ -62,7 +62,7 @@ fn internal(e: impl std::fmt::Display) -> EngineError {
 
 /// What an export wrote.
 #[derive(Debug, Clone)]
-pub(crate) struct Exported {
+pub struct Exported {
     pub postings: PathBuf,
     pub docs: PathBuf,
     pub n_docs: usize,

@@ -171,7 +171,7 @@ pub struct PostingsReader {
 
 /// A `postings-input` row as the file holds it.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PostingRow {
+pub struct PostingRow {
     pub term: String,
     pub posting: Posting,
 }
@@ -238,7 +238,7 @@ pub fn read_postings_input(path: &Path) -> Result<Vec<PostingRow>> {
 
 /// A `postings-docs` row: the document's entry (text offsets unset), text and out-links.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct DocRow {
+pub struct DocRow {
     pub doc: u32,
     pub info: DocInfo,
     pub text: String,

@@ -53,9 +53,10 @@ use crate::engine::exec::{EngineConfig, parquet_io};
 use crate::engine::jobs::Tick;
 use crate::engine::querylog::job::{LogSource, Phase, StatsOutput};
 use crate::engine::querylog::stats::StatsConfig;
-pub use export::{export_file, export_stored};
+pub use export::export_file;
+pub(crate) use export::export_stored;
 pub use plan::plan;
-pub use read::{FileMeta, QlRow, counts, read_rows};
+pub use read::{counts, read_rows};
 
 /// Query-log records, one row each, in file order.
 pub(crate) const QUERYLOG: SchemaDef = SchemaDef {

@@ -18,7 +18,7 @@ pub(crate) type FileMeta = Vec<(String, String)>;
 
 /// One `querylog` row, owned; [`QlRow::record`] borrows it as a [`Record`].
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct QlRow {
+pub struct QlRow {
     pub seq: i64,
     pub line: u64,
     pub time: Option<i64>,

@@ -28,7 +28,7 @@ fn a_fresh_install_lists_every_experiment_and_names_the_missing_set() {
     let home = scratch("exp-home");
     let v = ok_json(&fresh(&home, &["experiment", "list", "--json"]));
     let list = v["experiments"].as_array().expect("experiments");
-    assert!(list.len() >= 8, "{v}");
+    assert!(list.len() >= 20, "{v}");
     for e in list {
         for k in ["id", "title", "chapter", "book_ref", "needs", "runnable"] {
             assert!(!e[k].is_null(), "{k} in {e}");
@@ -97,11 +97,14 @@ fn run_all_on_the_real_data_puts_the_book_beside_ours() {
     );
     assert_eq!(runs.len(), listed["experiments"].as_array().unwrap().len());
     let mut with_book = 0;
+    let mut experiments_with_book = 0;
     for r in runs {
         assert!(r["error"].is_null(), "{r}");
         let rows = r["rows"].as_array().unwrap();
         assert!(!rows.is_empty(), "{r}");
-        with_book += rows.iter().filter(|x| x["book"].is_number()).count();
+        let n = rows.iter().filter(|x| x["book"].is_number()).count();
+        with_book += n;
+        experiments_with_book += usize::from(n > 0);
         for x in rows {
             for k in ["name", "ours", "book", "unit", "tolerance", "ok"] {
                 assert!(x.get(k).is_some(), "{k} in {x}");
@@ -109,4 +112,8 @@ fn run_all_on_the_real_data_puts_the_book_beside_ours() {
         }
     }
     assert!(with_book >= 20, "{with_book} rows with the book's number");
+    assert!(
+        experiments_with_book >= 20,
+        "{experiments_with_book} experiments with the book's number beside ours"
+    );
 }

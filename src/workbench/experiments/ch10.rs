@@ -118,3 +118,64 @@ fn table_10_2(_: &Ctx<'_>) -> Result<Vec<Row>> {
     }
     Ok(rows)
 }
+
+/// Table 10-3's position factors [L3841–L3854] as the user-feedback weight applies them
+/// (`index::clicks`, eq. 10-1): one click at rank 1 and one at the page's first rank, the
+/// factor read back from the two normalised weights; and c(k) = P(1)/P(k) derived from the
+/// result-page shares the query-log lab measures on its generated log (the book's rule for
+/// pages 1–9, [L3306]).
+pub(super) static CLICKS: &[Experiment] = &[Experiment {
+    id: "table-10-3",
+    title: "Table 10-3: click position factors",
+    chapter: 10,
+    book_ref: "[L3841]",
+    panel: "search",
+    needs: &[],
+    run: table_10_3,
+}];
+
+/// The book's c(pos) for result pages 1–10 [L3841–L3854].
+const BOOK_C: [f64; 10] = [
+    1.00, 3.88, 6.39, 9.46, 12.78, 16.31, 19.71, 23.65, 27.82, 40.00,
+];
+
+fn table_10_3(cx: &Ctx<'_>) -> Result<Vec<Row>> {
+    use crate::engine::index::clicks::Clicks;
+    let mut c = Clicks::default();
+    for page in 2..=10usize {
+        let q = format!("q{page}");
+        c.add(&q, 0, 1, 0);
+        c.add(&q, 1, (page - 1) * 10 + 1, 0);
+    }
+    c.finish(0.8);
+    let mut rows = Vec::new();
+    for page in 2..=10usize {
+        let wu = c.for_query(&format!("q{page}")).unwrap_or_default();
+        let low = wu.get(&0).copied().unwrap_or(f64::NAN);
+        rows.push(Row::near(
+            format!("c(pos) applied to a click on page {page}"),
+            1.0 / low,
+            BOOK_C[page - 1],
+            "",
+            0.005,
+        ));
+    }
+    let shares = super::ch9_log::page_shares(cx)?;
+    let derived: Vec<f64> = shares
+        .iter()
+        .skip(1)
+        .map(|p| shares.first().copied().unwrap_or(f64::NAN) / p)
+        .collect();
+    let rising = derived.windows(2).all(|w| w[0] < w[1]) && derived.iter().all(|&d| d > 1.0);
+    for (i, d) in derived.iter().enumerate().take(4) {
+        rows.push(Row::shape(
+            format!("P(1)/P({}) from the generated log", i + 2),
+            *d,
+            BOOK_C[i + 1],
+            "",
+            rising,
+            "c(k) = P(1)/P(k) [L3306]: above 1 and rising with the page",
+        ));
+    }
+    Ok(rows)
+}

@@ -26,8 +26,11 @@ mod ch11;
 mod ch3;
 mod ch5;
 mod ch6;
+mod ch7;
 mod ch8;
+mod ch8_codec;
 mod ch9;
+mod ch9_log;
 mod job;
 
 use std::any::Any;
@@ -262,11 +265,16 @@ pub fn all() -> Vec<&'static Experiment> {
         .iter()
         .chain(ch5::ALL)
         .chain(ch6::ALL)
+        .chain(ch6::MOVES)
+        .chain(ch7::ALL)
         .chain(ch8::ALL)
+        .chain(ch8_codec::ALL)
         .chain(ch9::ALL)
+        .chain(ch9_log::ALL)
         .chain(ch9::REAL)
         .chain(ch10::ALL)
         .chain(ch10::TAGS)
+        .chain(ch10::CLICKS)
         .chain(ch11::ALL)
         .collect()
 }

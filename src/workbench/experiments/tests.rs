@@ -19,7 +19,11 @@ fn ids_are_unique_and_needs_are_in_the_manifest() {
     ids.dedup();
     assert_eq!(ids.len(), all.len(), "duplicate ids");
     for e in &all {
-        assert!(e.book_ref.starts_with("[L"), "{}", e.id);
+        assert!(
+            e.book_ref.starts_with("[L") || e.book_ref.starts_with("[00"),
+            "{}",
+            e.id
+        );
         assert!(crate::workbench::panel(e.panel).is_some(), "{}", e.id);
         for n in e.needs {
             assert!(manifest::get().set(n).is_some(), "{}: {n}", e.id);
@@ -55,6 +59,7 @@ fn data_free_experiments_match_the_book() {
         "query-data-model",
         "table-8-1",
         "table-8-2",
+        "table-10-3",
     ] {
         let r = run_one(find(id).unwrap(), &data, &Cache::default(), &());
         assert!(r.ok, "{id}: {:?} {:?}", r.error, r.rows);
@@ -74,4 +79,54 @@ fn a_row_outside_its_tolerance_is_not_ok() {
         assert!(v.get(k).is_some(), "{k} in {v}");
     }
     assert!(v["book"].is_null());
+}
+
+#[test]
+fn the_chapter_9_log_experiments_measure_the_books_targets_back() {
+    let data = empty_data();
+    let cache = Cache::default();
+    for id in ["table-9-1", "coverage-9-2", "hurst"] {
+        let r = run_one(find(id).unwrap(), &data, &cache, &());
+        assert!(r.error.is_none(), "{id}: {:?}", r.error);
+        assert!(r.rows.iter().any(Row::has_book_number), "{id}");
+        let t = r.rows.iter().find(|x| x.basis == Basis::Tolerance);
+        assert!(t.is_none_or(|x| x.ok), "{id}: {:?}", r.rows);
+    }
+}
+
+#[test]
+fn bytecode_is_larger_and_golomb_smaller_than_raw_integers() {
+    let r = run_one(
+        find("bytecode-golomb").unwrap(),
+        &empty_data(),
+        &Cache::default(),
+        &(),
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let ratio = |name: &str| {
+        r.rows
+            .iter()
+            .find(|x| x.name == name)
+            .unwrap()
+            .ours
+            .as_f64()
+            .unwrap()
+    };
+    let (vb, gb) = (
+        ratio("ByteCode compression ratio"),
+        ratio("Golomb compression ratio"),
+    );
+    assert!(gb < vb && vb < 1.0, "{vb} {gb}");
+    assert!(r.rows[..2].iter().all(|x| x.ok), "{:?}", r.rows);
+}
+
+#[test]
+fn at_least_twenty_experiments_put_a_book_number_beside_ours() {
+    let with_book: Vec<_> = all()
+        .into_iter()
+        .filter(|e| e.needs.is_empty())
+        .map(|e| e.id)
+        .collect();
+    assert!(all().len() >= 20, "{}", all().len());
+    assert!(with_book.len() >= 14, "{with_book:?}");
 }

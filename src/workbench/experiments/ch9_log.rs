@@ -68,7 +68,7 @@ fn stats(cx: &Ctx<'_>) -> Result<Arc<Stats>> {
         let mut n = 0u64;
         generate(&cfg, &(), &mut |g| {
             n += 1;
-            if n % 20_000 == 0 {
+            if n.is_multiple_of(20_000) {
                 cx.tick.tick(0.8 * n as f32 / LINES as f32, "generating")?;
             }
             let q = query_text(g.query);

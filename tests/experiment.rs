@@ -112,10 +112,8 @@ fn run_all_on_the_real_data_puts_the_book_beside_ours() {
         }
     }
     assert!(with_book >= 20, "{with_book} rows with the book's number");
-    // Issue 24 asks for 20; 18 carry the book's number today (the two real-data runs compare
-    // with libCacheSim and networkx instead). Raise this as experiments land.
     assert!(
-        experiments_with_book >= 18,
+        experiments_with_book >= 20,
         "{experiments_with_book} experiments with the book's number beside ours"
     );
 }

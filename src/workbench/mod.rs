@@ -71,7 +71,8 @@ pub const PANELS: &[Panel] = &[
         [
             pipeline::BuildJob,
             data::job::DataFetchJob,
-            data::job::DataImportJob
+            data::job::DataImportJob,
+            experiments::ExperimentJob
         ]
     ),
     panel!("Sample", "sample", [sample::load::LoadSample]),

@@ -353,7 +353,8 @@ fn index_current(ws: &Workspace, newest: i64) -> bool {
     let Ok(Some(generation)) = crate::engine::index::disk::current_generation(&dir) else {
         return false;
     };
-    std::fs::read(generation.join("meta.json"))
+    // Sealed with its checksum (`index::seal`): read and verified like every index file.
+    crate::engine::index::disk::read_sealed(&generation.join("meta.json"))
         .ok()
         .and_then(|b| serde_json::from_slice::<Meta>(&b).ok())
         .is_some_and(|m| m.workspace_snapshot == Some(newest))

@@ -254,7 +254,7 @@ impl Searcher {
             hits.push(Hit {
                 doc: info.key.clone(),
                 id: doc,
-                rank: from + k + 1,
+                rank: from.saturating_add(k + 1),
                 title: info.title.clone(),
                 url: info.url.clone(),
                 score,
@@ -304,12 +304,12 @@ impl Searcher {
             let results = f.fold(&scored);
             let total = results.len();
             let from = opt.page.saturating_mul(opt.top).min(total);
-            let to = (from + opt.top).min(total);
+            let to = from.saturating_add(opt.top).min(total);
             let page = results.into_iter().skip(from).take(to - from).collect();
             return (page, total, all - total);
         }
         let from = opt.page.saturating_mul(opt.top).min(all);
-        let to = (from + opt.top).min(all);
+        let to = from.saturating_add(opt.top).min(all);
         // Only the page asked for needs ordering: select the best `to`, then sort those.
         if to < all && to > 0 {
             scored.select_nth_unstable_by(to - 1, by_score);

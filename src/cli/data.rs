@@ -165,9 +165,7 @@ fn fetch_cmd(dir: &DataDir, a: &FetchArgs) -> anyhow::Result<()> {
     bar.0.finish_and_clear();
     let r = r?;
     if a.json {
-        let mut v = serde_json::to_value(&r)?;
-        v["data_dir"] = serde_json::to_value(dir.root())?;
-        return print_json(&v);
+        return print_with_dir(dir, &r);
     }
     for s in &r.installed {
         println!("{s}: downloaded, verified, installed");
@@ -192,6 +190,13 @@ fn fetch_cmd(dir: &DataDir, a: &FetchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A report as JSON with the data folder it was made in (`"data_dir"`).
+fn print_with_dir(dir: &DataDir, r: &impl serde::Serialize) -> anyhow::Result<()> {
+    let mut v = serde_json::to_value(r)?;
+    v["data_dir"] = serde_json::to_value(dir.root())?;
+    print_json(&v)
+}
+
 fn import_cmd(dir: &DataDir, a: &ImportArgs) -> anyhow::Result<()> {
     let m = manifest::get();
     let all = a.sets.is_empty();
@@ -205,9 +210,7 @@ fn import_cmd(dir: &DataDir, a: &ImportArgs) -> anyhow::Result<()> {
     bar.0.finish_and_clear();
     let r = r?;
     if a.json {
-        let mut v = serde_json::to_value(&r)?;
-        v["data_dir"] = serde_json::to_value(dir.root())?;
-        return print_json(&v);
+        return print_with_dir(dir, &r);
     }
     for s in &r.installed {
         println!("{s}: verified, installed");

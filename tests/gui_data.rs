@@ -1,10 +1,12 @@
-//! The Overview's Data section in Chinese on a fresh data folder: every set is listed by its
-//! Chinese name as not installed with the command that installs it, no English set title is
-//! shown, and after a set is imported it shows as installed.
+//! The Overview's Data section in Chinese on a fresh data folder given as `--data DIR` (the
+//! app resolves it once and hands it to the panels; `$TIANWANG_DATA` pointing elsewhere is not
+//! read): every set is listed by its Chinese name as not installed with the command that
+//! installs it, no English set title is shown, and after a set is imported it shows as
+//! installed.
 
 mod common;
 
-use common::{opened_with, shared_data, wait_secs};
+use common::{opened_on_data, shared_data, wait_secs};
 use egui_kittest::kittest::Queryable;
 
 #[test]
@@ -13,13 +15,13 @@ fn the_overview_lists_the_data_sets_in_chinese_and_sees_an_import() {
     let copy = shared_data("");
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("datasets");
-    // The only test of this binary: no other thread reads the environment meanwhile.
-    unsafe { std::env::set_var("TIANWANG_DATA", &data) };
-    let mut h = opened_with(&dir.path().join("w.tianwang"), None);
+    let mut h = opened_on_data(&dir.path().join("w.tianwang"), &data);
     wait_secs(&mut h, "the data sets' listing", 30, |h| {
         h.query_by_label("未安装——`tianwang data fetch hollins`")
             .is_some()
     });
+    // The folder shown is the one given, not $TIANWANG_DATA's or the user's.
+    h.get_by_label(&format!("数据文件夹：{}", data.display()));
     h.get_by_label("数据集");
     h.get_by_label("hollins.edu 网页链接图");
     h.get_by_label("THUCNews 新闻标题（10 类）");
@@ -41,7 +43,7 @@ fn the_overview_lists_the_data_sets_in_chinese_and_sees_an_import() {
     // The app started again lists the folder again (Refresh does the same, but it sits below
     // the fold of the test window, where a simulated click does not land).
     drop(h);
-    let mut h = opened_with(&dir.path().join("w.tianwang"), None);
+    let mut h = opened_on_data(&dir.path().join("w.tianwang"), &data);
     h.get_by_label("刷新");
     wait_secs(&mut h, "hollins installed", 30, |h| {
         h.query_by_label("已安装").is_some()

@@ -37,6 +37,7 @@ use crate::engine::classify::pipeline::{PipelineConfig, SelectionConfig};
 use crate::engine::classify::rocchio::RocchioConfig;
 use crate::engine::classify::select::{Combine, Keep, Method};
 use crate::engine::classify::threshold::Threshold;
+use crate::engine::data::DataDir;
 use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries, Table};
 use crate::engine::jobs::TypedJob;
 use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
@@ -44,12 +45,10 @@ use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
 /// The stand-in corpus's data set (THUCNews titles), offered when installed.
 const TITLES_SET: &str = "thucnews_titles";
 
-/// The THUCNews titles' train and test files in the data folder (`engine::data`; no I/O).
-fn titles_files() -> (PathBuf, PathBuf) {
-    let dir = crate::engine::data::DataDir::resolve(None)
-        .ok()
-        .and_then(|d| d.set_dir(TITLES_SET))
-        .unwrap_or_default();
+/// The THUCNews titles' train and test files in the app's data folder (`engine::data`; no
+/// I/O).
+fn titles_files(data: Option<&DataDir>) -> (PathBuf, PathBuf) {
+    let dir = data.and_then(|d| d.set_dir(TITLES_SET)).unwrap_or_default();
     (dir.join("dev.txt"), dir.join("test.txt"))
 }
 
@@ -115,6 +114,8 @@ struct Form {
     bigrams: bool,
     stop_words: bool,
     save_as: String,
+    /// The app's data folder (where the THUCNews titles are).
+    data: Option<DataDir>,
 }
 
 impl Default for Form {
@@ -137,6 +138,7 @@ impl Default for Form {
             bigrams: false,
             stop_words: false,
             save_as: String::new(),
+            data: None,
         }
     }
 }
@@ -152,7 +154,7 @@ impl Form {
         };
         Ok(match self.src {
             Src::Titles => {
-                let (train, test) = titles_files();
+                let (train, test) = titles_files(self.data.as_ref());
                 CorpusChoice::Files { train, test }
             }
             Src::Pair => CorpusChoice::Files {
@@ -216,7 +218,7 @@ impl Form {
     fn set(&mut self, corpus: &CorpusChoice, cfg: &PipelineConfig) {
         match corpus {
             CorpusChoice::Files { train, test } => {
-                if (train.clone(), test.clone()) == titles_files() {
+                if (train.clone(), test.clone()) == titles_files(self.data.as_ref()) {
                     self.src = Src::Titles;
                 } else {
                     self.src = Src::Pair;
@@ -324,6 +326,10 @@ pub(crate) struct ClassifyPanel {
 }
 
 impl LabPanel for ClassifyPanel {
+    fn set_data_dir(&mut self, data: &DataDir) {
+        self.form.data = Some(data.clone());
+    }
+
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         self.poll(cx, ui.ctx());
         egui::ScrollArea::vertical()
@@ -375,9 +381,9 @@ fn load_trained(
 impl ClassifyPanel {
     fn poll(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
         if self.titles_present.is_none() && self.titles_task.is_none() {
-            self.titles_task = Some(Task::spawn(ctx, || {
-                crate::engine::data::DataDir::resolve(None)
-                    .is_ok_and(|d| d.require(TITLES_SET).is_ok())
+            let data = self.form.data.clone();
+            self.titles_task = Some(Task::spawn(ctx, move || {
+                data.is_some_and(|d| d.require(TITLES_SET).is_ok())
             }));
         }
         if let Some(r) = Task::take_finished(&mut self.titles_task) {

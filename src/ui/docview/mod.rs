@@ -120,6 +120,10 @@ pub(super) fn preview(s: &str, n: usize) -> String {
 }
 
 impl LabPanel for DocViewPanel {
+    fn set_data_dir(&mut self, data: &crate::engine::data::DataDir) {
+        self.ev.data = Some(data.clone());
+    }
+
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         show(cx, self, ui);
     }

@@ -521,6 +521,10 @@ fn session_id() -> String {
 }
 
 impl LabPanel for SearchPanel {
+    fn set_data_dir(&mut self, data: &crate::engine::data::DataDir) {
+        self.eval.data = Some(data.clone());
+    }
+
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
         self.follow(cx, &ctx);

@@ -24,7 +24,7 @@ use super::task::Task;
 mod curves;
 mod results;
 use crate::engine::classify::ModelConfig;
-use crate::engine::classify::experiment::{RunResult, SweepPoint, Vary};
+use crate::engine::classify::experiment::{SweepPoint, Vary};
 use crate::engine::classify::features::Weighting;
 use crate::engine::classify::job::{
     CorpusChoice, PREDICTIONS_DETAIL, SweepJob, SweepParams, TestPrediction, TrainJob, TrainOutput,
@@ -51,12 +51,6 @@ fn titles_files(data: Option<&DataDir>) -> (PathBuf, PathBuf) {
     let dir = data.and_then(|d| d.set_dir(TITLES_SET)).unwrap_or_default();
     (dir.join("dev.txt"), dir.join("test.txt"))
 }
-
-/// The book's numbers (Tables 11-2, 11-5 [L4250–L4256, L4335–L4342]).
-const BOOK_KNN: (f64, f64) = (0.8266, 0.7560);
-const BOOK_NB: (f64, f64) = (0.1934, 0.1612);
-const BOOK_RCUT: (f64, f64) = (0.8266, 0.7600);
-const BOOK_SCUT: (f64, f64) = (0.8401, 0.7849);
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum Src {
@@ -291,8 +285,6 @@ impl Form {
 #[derive(Debug, Clone, PartialEq)]
 enum What {
     Train,
-    /// A book experiment row (Table 11-2 / 11-5).
-    Row(&'static str),
     Features(Method),
     K,
     Size,
@@ -307,6 +299,8 @@ struct Trained {
 /// The classifier panel.
 #[derive(Default)]
 pub(crate) struct ClassifyPanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     form: Form,
     /// Training runs (the main one and the book's experiment rows) and sweeps, by what they
     /// are for.
@@ -319,7 +313,6 @@ pub(crate) struct ClassifyPanel {
     features: Vec<(Method, Vec<SweepPoint>)>,
     k_curve: Vec<SweepPoint>,
     size_curve: Vec<SweepPoint>,
-    rows: Vec<(&'static str, RunResult)>,
     error: Option<String>,
     titles_present: Option<bool>,
     titles_task: Option<Task<bool>>,
@@ -397,17 +390,11 @@ impl ClassifyPanel {
         let lang = cx.lang;
         for (what, end) in self.training.take_finished() {
             match end.outcome {
-                Finished::Done(out) => match what {
-                    What::Row(tag) => {
-                        self.rows.retain(|(t, _)| *t != tag);
-                        self.rows.push((tag, out.result));
-                    }
-                    _ => {
-                        let (ws, id) = (ws.clone(), end.id);
-                        self.loading =
-                            Some(Task::spawn(ctx, move || load_trained(lang, out, ws, id)));
-                    }
-                },
+                Finished::Done(out) => {
+                    debug_assert_eq!(what, What::Train);
+                    let (ws, id) = (ws.clone(), end.id);
+                    self.loading = Some(Task::spawn(ctx, move || load_trained(lang, out, ws, id)));
+                }
                 Finished::Failed(code) => self.error = Some(lang.error_code(&code)),
                 Finished::Cancelled => {}
             }

@@ -217,6 +217,8 @@ pub(super) struct Compared {
 /// The dedup panel.
 #[derive(Default)]
 pub(crate) struct DedupPanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     form: Form,
     tab: Tab,
     running: JobWatches<What, DedupJob>,

@@ -52,6 +52,8 @@ pub(crate) enum PageRef {
 /// The DocView panel's state (one per app).
 #[derive(Default)]
 pub(crate) struct DocViewPanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     tab: Tab,
     ex: extract::ExtractState,
     seg: segment::SegState,
@@ -190,6 +192,8 @@ fn show(cx: &mut Cx<'_>, me: &mut DocViewPanel, ui: &mut Ui) {
             }
         }
     }
+    ui.separator();
+    me.book.ui(cx, ui, "DocView");
 }
 
 /// The label of a segmentation method.

@@ -8,7 +8,7 @@
 //! ```text
 //! 书中实验
 //! 表 11-2：kNN 与朴素贝叶斯  table-11-2  [L4250]  [运行]
-//!   kNN micro-F1   0.8123   0.8266      ✓ 形状
+//!   kNN micro-F1   0.8123   0.8266      符合（书中的形状成立）
 //! ```
 
 use std::collections::HashMap;
@@ -111,6 +111,8 @@ impl BookRuns {
             self.check_missing(ctx, cx.hub.data.clone(), panel);
         }
         if let Some(Ok(m)) = Task::take_finished(&mut self.missing_task) {
+            // A set an experiment needs is missing: its card shows.
+            self.reveal |= m.1.values().any(Option::is_some);
             self.missing = Some(m);
         }
         let mut ended = Vec::new();
@@ -299,8 +301,8 @@ fn row_ui(ui: &mut Ui, lang: Lang, r: &Row) {
         Basis::Shape => lang.t("book.basis_shape").to_string(),
         Basis::None => lang.t("book.basis_none").to_string(),
     };
-    let mark = if r.ok { "✔" } else { "✘" };
-    let text = RichText::new(format!("{mark} {basis}"));
+    let mark = lang.t(if r.ok { "book.yes" } else { "book.no" });
+    let text = RichText::new(format!("{mark}（{basis}）"));
     if r.ok {
         ui.label(text);
     } else {

@@ -91,9 +91,12 @@ impl DedupPanel {
                 ("dedup.exp_t", "minhash", &dev, "threshold=0.3..0.95:0.05"),
             ] {
                 if ui.button(lang.t(key)).clicked() {
-                    if key == "dedup.exp_n" {
-                        self.book.start(cx, vec!["fig-7-10".into()]);
-                    }
+                    let id = match key {
+                        "dedup.exp_n" => "fig-7-10",
+                        "dedup.exp_k" => "simhash-k",
+                        _ => "minhash-threshold",
+                    };
+                    self.book.start(cx, vec![id.into()]);
                     let param = spec.split('=').next().unwrap_or(spec).to_string();
                     self.start(
                         cx,
@@ -107,6 +110,7 @@ impl DedupPanel {
                 }
             }
             if ui.button(lang.t("dedup.exp_ccdet")).clicked() {
+                self.book.start(cx, vec!["ccdet-containment".into()]);
                 let m = names(&["md5", "tianwang5", "minhash", "simhash", "ccdet", "best"]);
                 self.start(
                     cx,

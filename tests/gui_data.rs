@@ -128,7 +128,12 @@ fn the_zh_ui_says_a_missing_index_a_missing_set_and_a_bad_file_in_chinese() {
     h.get_by_label("下载");
     h.get_by_label("从文件夹导入…");
     h.get_by_label_contains("许可：MIT（仓库）");
-    h.get_by_label("需要上面的数据集 `thucnews_titles`");
+    // One card for the set; the classifier's other experiments point to it.
+    assert_eq!(
+        h.query_all_by_label("需要上面的数据集 `thucnews_titles`")
+            .count(),
+        4
+    );
     no_english(
         &h,
         "missing data set",

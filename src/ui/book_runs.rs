@@ -3,7 +3,8 @@
 //! `tianwang experiment run ID` — with the figures shown as rows, ours beside the book's,
 //! and the verdict the registry gives (within the tolerance, the book's shape holds, or no
 //! book number). An experiment whose data set is missing shows the data card
-//! ([`super::data_card`]) instead of its button; once the set is installed it runs.
+//! ([`super::data_card`]) and its button is disabled; once the card's download or import has
+//! installed the set, the experiments that waited for it run.
 //!
 //! ```text
 //! 书中实验
@@ -184,6 +185,7 @@ impl BookRuns {
         let mut start: Option<Vec<String>> = None;
         let mut recheck = false;
         let mut cards_shown: Vec<&'static str> = Vec::new();
+        let mut installed: Vec<&'static str> = Vec::new();
         for e in exps {
             let lacks = self
                 .missing
@@ -205,7 +207,11 @@ impl BookRuns {
             if let Some(set) = lacks {
                 if !cards_shown.contains(&set) {
                     cards_shown.push(set);
-                    recheck |= self.cards.entry(set).or_default().ui(cx, ui, set);
+                    if self.cards.entry(set).or_default().ui(cx, ui, set) {
+                        // Installed: what waited for it runs now.
+                        recheck = true;
+                        installed.push(set);
+                    }
                 } else {
                     ui.label(RichText::new(lang.tf("book.needs_above", &[&set])).weak());
                 }
@@ -242,6 +248,14 @@ impl BookRuns {
         }
         if recheck {
             self.check_missing(ui.ctx(), cx.hub.data.clone(), panel);
+        }
+        if !installed.is_empty() && !running {
+            let waiting: Vec<String> = exps
+                .iter()
+                .filter(|e| e.needs.iter().any(|n| installed.contains(n)))
+                .map(|e| e.id.to_string())
+                .collect();
+            start = Some(waiting);
         }
         if let Some(ids) = start {
             self.start(cx, ids);

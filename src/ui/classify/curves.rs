@@ -9,7 +9,9 @@ impl ClassifyPanel {
         let lang = cx.lang;
         ui.label(RichText::new(lang.t("classify.book")).size(17.0).strong());
         // Tables 11-2 and 11-5 run through the experiment registry (`table-11-2`,
-        // `table-11-5`): the same code path as `tianwang experiment run`.
+        // `table-11-5`): the same code path as `tianwang experiment run`. The curve buttons
+        // below draw their plots and start the registry's run for the figures and the verdict
+        // (`best-k`, `fig-11-8`, `fig-11-6`).
         self.book.ui(cx, ui, "Classify");
         let knn = |k: usize| {
             PipelineConfig::for_model(ModelConfig::Knn(KnnConfig {
@@ -19,6 +21,7 @@ impl ClassifyPanel {
         };
         ui.horizontal_wrapped(|ui| {
             if ui.button(lang.t("classify.exp_k")).clicked() {
+                self.book.start(cx, vec!["best-k".into()]);
                 self.start_sweep(
                     cx,
                     What::K,
@@ -27,9 +30,11 @@ impl ClassifyPanel {
                 );
             }
             if ui.button(lang.t("classify.exp_features")).clicked() {
+                self.book.start(cx, vec!["fig-11-8".into()]);
                 self.start_features(cx);
             }
             if ui.button(lang.t("classify.exp_size")).clicked() {
+                self.book.start(cx, vec!["fig-11-6".into()]);
                 self.start_size(cx);
             }
         });

@@ -40,6 +40,8 @@ pub(crate) struct BookRuns {
     watches: Vec<JobWatch<ExperimentJob>>,
     /// Open the section in the next frame (a run was started or has ended).
     reveal: bool,
+    /// The last finished job seen (a download or import elsewhere changes what is missing).
+    seen_finished: Option<i64>,
     outcomes: HashMap<String, RunOutcome>,
     cards: HashMap<&'static str, DataCard>,
     error: Option<String>,
@@ -108,7 +110,13 @@ impl BookRuns {
             (None, Some(_)) => true,
             _ => false,
         };
-        if stale && self.missing_task.is_none() {
+        // A data set installed anywhere (the Overview, another panel's card) is seen here.
+        let last = cx.hub.last_finished.as_ref();
+        let data_job = last.is_some_and(|j| j.kind == "data-fetch" || j.kind == "data-import");
+        let last_id = last.and_then(|j| j.id);
+        let installed_elsewhere = data_job && last_id != self.seen_finished;
+        self.seen_finished = last_id;
+        if (stale || installed_elsewhere) && self.missing_task.is_none() {
             self.check_missing(ctx, cx.hub.data.clone(), panel);
         }
         if let Some(Ok(m)) = Task::take_finished(&mut self.missing_task) {

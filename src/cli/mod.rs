@@ -285,7 +285,7 @@ pub fn run_job_with_id(
 /// Run a subcommand.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let Some(command) = &cli.command else {
-        return crate::ui::run_gui(cli.workspace.clone());
+        return crate::ui::run_gui(cli.workspace.clone(), cli.data.clone());
     };
     match command {
         Command::Build(a) => build::run(&cli, a),

@@ -59,6 +59,9 @@ pub struct AppOptions {
     pub sample_if_new: bool,
     /// Write exported tables and plots into this folder without asking (tests, classes).
     pub export_dir: Option<PathBuf>,
+    /// The data folder (`tianwang --data DIR`); `None`: `$TIANWANG_DATA`, else the user's
+    /// data folder ([`crate::engine::data::resolve`]).
+    pub data_dir: Option<PathBuf>,
 }
 
 /// A status-bar message: a string-table key and its arguments, so it follows the language.
@@ -220,6 +223,16 @@ impl WorkbenchApp {
             ctx: ctx.clone(),
         };
         app.hub.exports.folder = options.export_dir;
+        // The data folder is resolved here, once, and handed to the panels.
+        match crate::engine::data::DataDir::resolve(options.data_dir.as_deref()) {
+            Ok(d) => {
+                for (_, p) in &mut app.panels {
+                    p.set_data_dir(&d);
+                }
+                app.hub.data = Some(d);
+            }
+            Err(e) => app.error_modal = Some(app.prefs.lang.error(&e)),
+        }
         if workbench::panel(&app.prefs.panel).is_none() {
             app.prefs.panel = "Overview".into();
         }
@@ -611,8 +624,9 @@ impl eframe::App for WorkbenchApp {
     }
 }
 
-/// Open the main window. Blocks until it is closed.
-pub fn run_gui(workspace: Option<PathBuf>) -> anyhow::Result<()> {
+/// Open the main window on `workspace` and the data folder `data` (`--data`). Blocks until
+/// it is closed.
+pub fn run_gui(workspace: Option<PathBuf>, data: Option<PathBuf>) -> anyhow::Result<()> {
     let icon = eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png")).ok();
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("天网工作台 · Tianwang Workbench")
@@ -638,6 +652,7 @@ pub fn run_gui(workspace: Option<PathBuf>) -> anyhow::Result<()> {
                     workspace,
                     system_fonts: true,
                     export_dir: std::env::var_os("TIANWANG_EXPORT_DIR").map(PathBuf::from),
+                    data_dir: data,
                 },
             )))
         }),

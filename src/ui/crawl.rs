@@ -32,6 +32,8 @@ pub(crate) struct Sample {
 }
 
 pub(crate) struct CrawlPanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     pub params: CrawlParams,
     pub seeds_text: String,
     pub scope_choice: usize,
@@ -54,6 +56,7 @@ pub(crate) struct CrawlPanel {
 impl Default for CrawlPanel {
     fn default() -> Self {
         CrawlPanel {
+            book: Default::default(),
             params: CrawlParams::default(),
             seeds_text: String::new(),
             scope_choice: 2,
@@ -689,4 +692,6 @@ fn show(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
         ws.as_deref(),
         &mut cx.hub.exports,
     );
+    ui.add_space(12.0);
+    me.book.ui(cx, ui, "Crawl");
 }

@@ -26,16 +26,16 @@ struct State {
 
 type Shared = Arc<Mutex<State>>;
 
-fn refresh(ctx: &egui::Context, st: &mut State, lang: Lang) {
+fn refresh(ctx: &egui::Context, st: &mut State, lang: Lang, data: Option<&DataDir>) {
+    let data = data.cloned();
     st.task = Some(Task::spawn(ctx, move || {
-        DataDir::resolve(None)
-            .map(|d| d.list())
-            .map_err(|e| lang.error(&e))
+        data.map(|d| d.list())
+            .ok_or_else(|| lang.t("data.no_folder").to_string())
     }));
 }
 
-/// Draw the section.
-pub(crate) fn section(ui: &mut Ui, lang: Lang) {
+/// Draw the section for the app's data folder `data` (`None`: it could not be resolved).
+pub(crate) fn section(ui: &mut Ui, lang: Lang, data: Option<&DataDir>) {
     let id = egui::Id::NULL.with("overview-data-sets");
     let shared: Shared = ui
         .ctx()
@@ -44,7 +44,7 @@ pub(crate) fn section(ui: &mut Ui, lang: Lang) {
         return;
     };
     if st.listing.is_none() && st.task.is_none() {
-        refresh(ui.ctx(), &mut st, lang);
+        refresh(ui.ctx(), &mut st, lang, data);
     }
     if let Some(r) = Task::take_finished(&mut st.task) {
         st.listing = Some(r.and_then(|x| x));
@@ -54,7 +54,7 @@ pub(crate) fn section(ui: &mut Ui, lang: Lang) {
         if st.task.is_some() {
             ui.spinner();
         } else if ui.button(lang.t("data.refresh")).clicked() {
-            refresh(ui.ctx(), &mut st, lang);
+            refresh(ui.ctx(), &mut st, lang, data);
         }
     });
     ui.label(lang.t("data.intro"));

@@ -5,10 +5,12 @@
 //! order; [`PANEL_UIS`] gives each one its drawing code.
 
 mod app;
+mod book_runs;
 mod cache;
 mod capacity;
 mod classify;
 mod crawl;
+mod data_card;
 mod data_sets;
 mod dedup;
 mod docview;

@@ -137,7 +137,7 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui, pipeline: &mut PipelineView) {
         cx.goto(id);
     }
     ui.add_space(16.0);
-    super::data_sets::section(ui, lang);
+    super::data_sets::section(ui, lang, cx.hub.data.as_ref());
     ui.add_space(16.0);
     ui.label(RichText::new(lang.t("overview.tips")).weak());
 }

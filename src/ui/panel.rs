@@ -11,6 +11,7 @@
 use serde_json::Value;
 
 use super::{Lang, Session};
+use crate::engine::data::DataDir;
 use crate::engine::jobs::{Job, JobHandle, JobSnapshot};
 use crate::engine::sample::server::SampleServer;
 
@@ -28,6 +29,9 @@ pub(crate) struct Hub {
     pub last_finished: Option<JobSnapshot>,
     /// Table and plot exports (CSV, PNG, SVG) in flight.
     pub exports: super::export::Exports,
+    /// The data folder, resolved once when the app starts (`--data`, `$TIANWANG_DATA`, the
+    /// user's data folder); `None` when it could not be (no home folder).
+    pub data: Option<DataDir>,
 }
 
 /// What a panel asks of the app, carried out after the frame's panel code returns.
@@ -133,4 +137,7 @@ pub(crate) trait LabPanel {
     fn receive(&mut self, _payload: &Value, _lang: Lang) -> Result<(), String> {
         Err("this panel takes nothing from other panels".into())
     }
+
+    /// The data folder the app resolved when it started (called once, before the first frame).
+    fn set_data_dir(&mut self, _data: &DataDir) {}
 }

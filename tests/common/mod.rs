@@ -31,6 +31,16 @@ pub fn opened_with(ws: &Path, export_dir: Option<&Path>) -> Harness<'static, Wor
     h
 }
 
+/// The app on workspace `ws` with the data folder `data` given explicitly, once it is open.
+pub fn opened_on_data(ws: &Path, data: &Path) -> Harness<'static, WorkbenchApp> {
+    tianwang::engine::store::Workspace::open_or_create(ws).unwrap();
+    let mut h = harness_data(ws, false, None, Some(data));
+    wait_secs(&mut h, "the workspace", 30, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h
+}
+
 /// [`opened_with`] without an export folder.
 pub fn opened(ws: &Path) -> Harness<'static, WorkbenchApp> {
     opened_with(ws, None)
@@ -69,8 +79,19 @@ pub fn harness_full(
     sample_if_new: bool,
     export_dir: Option<&Path>,
 ) -> Harness<'static, WorkbenchApp> {
+    harness_data(ws, sample_if_new, export_dir, None)
+}
+
+/// [`harness_full`] on the data folder `data_dir` (as `tianwang --data DIR` gives it).
+pub fn harness_data(
+    ws: &Path,
+    sample_if_new: bool,
+    export_dir: Option<&Path>,
+    data_dir: Option<&Path>,
+) -> Harness<'static, WorkbenchApp> {
     let ws = ws.to_path_buf();
     let export_dir = export_dir.map(Path::to_path_buf);
+    let data_dir = data_dir.map(Path::to_path_buf);
     Harness::builder()
         .with_size([1280.0, 800.0])
         .with_theme(egui::Theme::Light)
@@ -82,6 +103,7 @@ pub fn harness_full(
                     system_fonts: false,
                     sample_if_new,
                     export_dir: export_dir.clone(),
+                    data_dir: data_dir.clone(),
                 },
             )
         })
@@ -119,6 +141,7 @@ pub fn screenshot_harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
                     system_fonts: true,
                     sample_if_new: false,
                     export_dir: None,
+                    data_dir: None,
                 },
             )
         });

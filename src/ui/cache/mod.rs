@@ -47,6 +47,8 @@ pub(crate) enum Metric {
 }
 
 pub(crate) struct CachePanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     src: Src,
     /// The trace file came from the query-log panel ("send this stream to the cache lab").
     from_querylog: bool,
@@ -89,6 +91,7 @@ pub(crate) struct CachePanel {
 impl Default for CachePanel {
     fn default() -> Self {
         CachePanel {
+            book: Default::default(),
             src: Src::Chapter9,
             ch9_scale: 0.1,
             zipf: GenSpec {
@@ -464,6 +467,8 @@ impl CachePanel {
                 .on_hover_text(lang.t("cache.book_92_tip"))
                 .clicked()
             {
+                // The figures and the verdict come from the registry; the plot from the run.
+                self.book.start(cx, vec!["table-9-2".into()]);
                 self.src = Src::Chapter9;
                 self.ch9_scale = 1.0;
                 self.sizes = "100,300,500,1000,2000,3000".into();
@@ -616,6 +621,8 @@ impl LabPanel for CachePanel {
                 plots::cost_ui(lang, ui, ex, &self.reports);
                 ui.separator();
                 stepper::stepper_ui(lang, ui, &mut self.stepper);
+                ui.separator();
+                self.book.ui(cx, ui, "cache");
             });
     }
 

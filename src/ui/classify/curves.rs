@@ -8,6 +8,11 @@ impl ClassifyPanel {
     pub(super) fn book_ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let lang = cx.lang;
         ui.label(RichText::new(lang.t("classify.book")).size(17.0).strong());
+        // Tables 11-2 and 11-5 run through the experiment registry (`table-11-2`,
+        // `table-11-5`): the same code path as `tianwang experiment run`. The curve buttons
+        // below draw their plots and start the registry's run for the figures and the verdict
+        // (`best-k`, `fig-11-8`, `fig-11-6`).
+        self.book.ui(cx, ui, "Classify");
         let knn = |k: usize| {
             PipelineConfig::for_model(ModelConfig::Knn(KnnConfig {
                 k,
@@ -15,14 +20,8 @@ impl ClassifyPanel {
             }))
         };
         ui.horizontal_wrapped(|ui| {
-            if ui.button(lang.t("classify.exp_knn_nb")).clicked() {
-                self.start_train(cx, What::Row("knn"), Some(knn(15)));
-                if let Ok(nb) = NbConfig::new(NbKind::Multinomial, "book") {
-                    let c = PipelineConfig::for_model(ModelConfig::Nb(nb));
-                    self.start_train(cx, What::Row("nb-book"), Some(c));
-                }
-            }
             if ui.button(lang.t("classify.exp_k")).clicked() {
+                self.book.start(cx, vec!["best-k".into()]);
                 self.start_sweep(
                     cx,
                     What::K,
@@ -30,76 +29,15 @@ impl ClassifyPanel {
                     Vary::K(vec![1, 3, 5, 10, 15, 20, 25, 30, 40, 50]),
                 );
             }
-            if ui.button(lang.t("classify.exp_cut")).clicked() {
-                let mut r = knn(15);
-                r.threshold = Threshold::RCut { k: 1 };
-                let mut s = knn(15);
-                s.threshold = Threshold::SCut { validation: 0.2 };
-                self.start_train(cx, What::Row("rcut"), Some(r));
-                self.start_train(cx, What::Row("scut"), Some(s));
-            }
             if ui.button(lang.t("classify.exp_features")).clicked() {
+                self.book.start(cx, vec!["fig-11-8".into()]);
                 self.start_features(cx);
             }
             if ui.button(lang.t("classify.exp_size")).clicked() {
+                self.book.start(cx, vec!["fig-11-6".into()]);
                 self.start_size(cx);
             }
         });
-        if self.rows.is_empty() {
-            return;
-        }
-        let book = |tag: &str| match tag {
-            "knn" => Some((lang.t("classify.row_knn"), BOOK_KNN, "11-2")),
-            "nb-book" => Some((lang.t("classify.row_nb"), BOOK_NB, "11-2")),
-            "rcut" => Some(("RCut", BOOK_RCUT, "11-5")),
-            "scut" => Some(("SCut", BOOK_SCUT, "11-5")),
-            _ => None,
-        };
-        let headers = [
-            lang.t("classify.col_run"),
-            lang.t("classify.col_micro"),
-            lang.t("classify.col_macro"),
-            lang.t("classify.col_book_micro"),
-            lang.t("classify.col_book_macro"),
-            lang.t("classify.col_table"),
-        ];
-        let rows: Vec<Vec<String>> = self
-            .rows
-            .iter()
-            .filter_map(|(tag, r)| {
-                let (name, (bm, bma), t) = book(tag)?;
-                Some(vec![
-                    name.to_string(),
-                    format!("{:.4}", r.micro_f1),
-                    format!("{:.4}", r.macro_f1),
-                    format!("{bm:.4}"),
-                    format!("{bma:.4}"),
-                    t.to_string(),
-                ])
-            })
-            .collect();
-        ui.horizontal(|ui| {
-            ui.label(RichText::new(lang.t("classify.book_table")).strong());
-            table_button(ui, lang, &mut cx.hub.exports, || {
-                Table::new(lang.t("classify.book_table"), headers).with_rows(rows.clone())
-            });
-        });
-        egui::Grid::new("cl_book_rows")
-            .striped(true)
-            .num_columns(6)
-            .show(ui, |ui| {
-                for h in headers {
-                    ui.label(RichText::new(h).strong());
-                }
-                ui.end_row();
-                for r in &rows {
-                    for c in r {
-                        ui.label(c);
-                    }
-                    ui.end_row();
-                }
-            });
-        ui.label(RichText::new(lang.t("classify.book_note")).weak());
     }
 
     fn start_features(&mut self, cx: &mut Cx<'_>) {

@@ -24,7 +24,7 @@ use super::task::Task;
 mod curves;
 mod results;
 use crate::engine::classify::ModelConfig;
-use crate::engine::classify::experiment::{RunResult, SweepPoint, Vary};
+use crate::engine::classify::experiment::{SweepPoint, Vary};
 use crate::engine::classify::features::Weighting;
 use crate::engine::classify::job::{
     CorpusChoice, PREDICTIONS_DETAIL, SweepJob, SweepParams, TestPrediction, TrainJob, TrainOutput,
@@ -37,6 +37,7 @@ use crate::engine::classify::pipeline::{PipelineConfig, SelectionConfig};
 use crate::engine::classify::rocchio::RocchioConfig;
 use crate::engine::classify::select::{Combine, Keep, Method};
 use crate::engine::classify::threshold::Threshold;
+use crate::engine::data::DataDir;
 use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries, Table};
 use crate::engine::jobs::TypedJob;
 use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
@@ -44,20 +45,12 @@ use crate::ui::job_watch::{Finished, JobWatch, JobWatches};
 /// The stand-in corpus's data set (THUCNews titles), offered when installed.
 const TITLES_SET: &str = "thucnews_titles";
 
-/// The THUCNews titles' train and test files in the data folder (`engine::data`; no I/O).
-fn titles_files() -> (PathBuf, PathBuf) {
-    let dir = crate::engine::data::DataDir::resolve(None)
-        .ok()
-        .and_then(|d| d.set_dir(TITLES_SET))
-        .unwrap_or_default();
+/// The THUCNews titles' train and test files in the app's data folder (`engine::data`; no
+/// I/O).
+fn titles_files(data: Option<&DataDir>) -> (PathBuf, PathBuf) {
+    let dir = data.and_then(|d| d.set_dir(TITLES_SET)).unwrap_or_default();
     (dir.join("dev.txt"), dir.join("test.txt"))
 }
-
-/// The book's numbers (Tables 11-2, 11-5 [L4250–L4256, L4335–L4342]).
-const BOOK_KNN: (f64, f64) = (0.8266, 0.7560);
-const BOOK_NB: (f64, f64) = (0.1934, 0.1612);
-const BOOK_RCUT: (f64, f64) = (0.8266, 0.7600);
-const BOOK_SCUT: (f64, f64) = (0.8401, 0.7849);
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum Src {
@@ -115,6 +108,8 @@ struct Form {
     bigrams: bool,
     stop_words: bool,
     save_as: String,
+    /// The app's data folder (where the THUCNews titles are).
+    data: Option<DataDir>,
 }
 
 impl Default for Form {
@@ -137,6 +132,7 @@ impl Default for Form {
             bigrams: false,
             stop_words: false,
             save_as: String::new(),
+            data: None,
         }
     }
 }
@@ -152,7 +148,7 @@ impl Form {
         };
         Ok(match self.src {
             Src::Titles => {
-                let (train, test) = titles_files();
+                let (train, test) = titles_files(self.data.as_ref());
                 CorpusChoice::Files { train, test }
             }
             Src::Pair => CorpusChoice::Files {
@@ -216,7 +212,7 @@ impl Form {
     fn set(&mut self, corpus: &CorpusChoice, cfg: &PipelineConfig) {
         match corpus {
             CorpusChoice::Files { train, test } => {
-                if (train.clone(), test.clone()) == titles_files() {
+                if (train.clone(), test.clone()) == titles_files(self.data.as_ref()) {
                     self.src = Src::Titles;
                 } else {
                     self.src = Src::Pair;
@@ -289,8 +285,6 @@ impl Form {
 #[derive(Debug, Clone, PartialEq)]
 enum What {
     Train,
-    /// A book experiment row (Table 11-2 / 11-5).
-    Row(&'static str),
     Features(Method),
     K,
     Size,
@@ -305,6 +299,8 @@ struct Trained {
 /// The classifier panel.
 #[derive(Default)]
 pub(crate) struct ClassifyPanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     form: Form,
     /// Training runs (the main one and the book's experiment rows) and sweeps, by what they
     /// are for.
@@ -317,13 +313,16 @@ pub(crate) struct ClassifyPanel {
     features: Vec<(Method, Vec<SweepPoint>)>,
     k_curve: Vec<SweepPoint>,
     size_curve: Vec<SweepPoint>,
-    rows: Vec<(&'static str, RunResult)>,
     error: Option<String>,
     titles_present: Option<bool>,
     titles_task: Option<Task<bool>>,
 }
 
 impl LabPanel for ClassifyPanel {
+    fn set_data_dir(&mut self, data: &DataDir) {
+        self.form.data = Some(data.clone());
+    }
+
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         self.poll(cx, ui.ctx());
         egui::ScrollArea::vertical()
@@ -375,9 +374,9 @@ fn load_trained(
 impl ClassifyPanel {
     fn poll(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
         if self.titles_present.is_none() && self.titles_task.is_none() {
-            self.titles_task = Some(Task::spawn(ctx, || {
-                crate::engine::data::DataDir::resolve(None)
-                    .is_ok_and(|d| d.require(TITLES_SET).is_ok())
+            let data = self.form.data.clone();
+            self.titles_task = Some(Task::spawn(ctx, move || {
+                data.is_some_and(|d| d.require(TITLES_SET).is_ok())
             }));
         }
         if let Some(r) = Task::take_finished(&mut self.titles_task) {
@@ -391,17 +390,11 @@ impl ClassifyPanel {
         let lang = cx.lang;
         for (what, end) in self.training.take_finished() {
             match end.outcome {
-                Finished::Done(out) => match what {
-                    What::Row(tag) => {
-                        self.rows.retain(|(t, _)| *t != tag);
-                        self.rows.push((tag, out.result));
-                    }
-                    _ => {
-                        let (ws, id) = (ws.clone(), end.id);
-                        self.loading =
-                            Some(Task::spawn(ctx, move || load_trained(lang, out, ws, id)));
-                    }
-                },
+                Finished::Done(out) => {
+                    debug_assert_eq!(what, What::Train);
+                    let (ws, id) = (ws.clone(), end.id);
+                    self.loading = Some(Task::spawn(ctx, move || load_trained(lang, out, ws, id)));
+                }
                 Finished::Failed(code) => self.error = Some(lang.error_code(&code)),
                 Finished::Cancelled => {}
             }

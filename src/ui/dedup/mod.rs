@@ -217,6 +217,8 @@ pub(super) struct Compared {
 /// The dedup panel.
 #[derive(Default)]
 pub(crate) struct DedupPanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     form: Form,
     tab: Tab,
     running: JobWatches<What, DedupJob>,
@@ -240,6 +242,12 @@ pub(crate) struct DedupPanel {
 }
 
 impl LabPanel for DedupPanel {
+    fn set_data_dir(&mut self, data: &crate::engine::data::DataDir) {
+        if self.form.data.trim().is_empty() {
+            self.form.data = data.root().display().to_string();
+        }
+    }
+
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         self.poll(cx, ui.ctx());
         egui::ScrollArea::vertical()

@@ -49,6 +49,7 @@ impl DedupPanel {
         let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         ui.horizontal_wrapped(|ui| {
             if ui.button(lang.t("dedup.exp_73")).clicked() {
+                self.book.start(cx, vec!["table-7-3".into()]);
                 let m = names(&[
                     "md5",
                     "tianwang1",
@@ -70,6 +71,7 @@ impl DedupPanel {
                 self.tab = Tab::Compare;
             }
             if ui.button(lang.t("dedup.exp_72")).clicked() {
+                self.book.start(cx, vec!["table-7-2".into()]);
                 for clean in [false, true] {
                     self.start(
                         cx,
@@ -89,6 +91,12 @@ impl DedupPanel {
                 ("dedup.exp_t", "minhash", &dev, "threshold=0.3..0.95:0.05"),
             ] {
                 if ui.button(lang.t(key)).clicked() {
+                    let id = match key {
+                        "dedup.exp_n" => "fig-7-10",
+                        "dedup.exp_k" => "simhash-k",
+                        _ => "minhash-threshold",
+                    };
+                    self.book.start(cx, vec![id.into()]);
                     let param = spec.split('=').next().unwrap_or(spec).to_string();
                     self.start(
                         cx,
@@ -102,6 +110,7 @@ impl DedupPanel {
                 }
             }
             if ui.button(lang.t("dedup.exp_ccdet")).clicked() {
+                self.book.start(cx, vec!["ccdet-containment".into()]);
                 let m = names(&["md5", "tianwang5", "minhash", "simhash", "ccdet", "best"]);
                 self.start(
                     cx,
@@ -114,6 +123,7 @@ impl DedupPanel {
                 self.tab = Tab::Compare;
             }
             if ui.button(lang.t("dedup.exp_hash")).clicked() {
+                self.book.start(cx, vec!["seed-002-hash-table".into()]);
                 self.teach.start_bench(ui.ctx());
                 self.tab = Tab::Hashes;
             }
@@ -123,6 +133,7 @@ impl DedupPanel {
                 ui.label(lang.tf("dedup.jobs_running", &[&n]));
             }
         });
+        self.book.ui(cx, ui, "Dedup");
     }
 
     pub(super) fn compare_ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {

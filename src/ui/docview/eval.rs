@@ -21,12 +21,9 @@ use crate::ui::task::Task;
 /// The ccwe pages and their hand-extracted text, subfolders of the `ccwe` data set.
 const CCWE: (&str, &str) = ("original", "cleaned");
 
-/// The ccwe folders in the data folder (`engine::data`) when the set is installed.
-fn ccwe_dirs() -> Option<(PathBuf, PathBuf)> {
-    let dir = crate::engine::data::DataDir::resolve(None)
-        .ok()?
-        .require("ccwe")
-        .ok()?;
+/// The ccwe folders in the app's data folder (`engine::data`) when the set is installed.
+fn ccwe_dirs(data: Option<&crate::engine::data::DataDir>) -> Option<(PathBuf, PathBuf)> {
+    let dir = data?.require("ccwe").ok()?;
     Some((dir.join(CCWE.0), dir.join(CCWE.1)))
 }
 
@@ -51,6 +48,8 @@ pub(crate) struct EvalState {
     truth_dir: String,
     defaults: Option<Task<Option<(String, String)>>>,
     defaults_asked: bool,
+    /// The app's data folder (where the ccwe pages are).
+    pub(super) data: Option<crate::engine::data::DataDir>,
     handle: Option<JobWatch<CleanEval>>,
     /// The truth folder of the running job (folder runs only).
     run_truth: Option<PathBuf>,
@@ -114,8 +113,9 @@ impl EvalState {
     pub(super) fn poll(&mut self, ctx: &egui::Context, lang: Lang, workspace: Option<&Path>) {
         if !self.defaults_asked {
             self.defaults_asked = true;
-            self.defaults = Some(Task::spawn(ctx, || {
-                let (a, b) = ccwe_dirs()?;
+            let data = self.data.clone();
+            self.defaults = Some(Task::spawn(ctx, move || {
+                let (a, b) = ccwe_dirs(data.as_ref())?;
                 Some((a.display().to_string(), b.display().to_string()))
             }));
         }

@@ -52,6 +52,8 @@ pub(crate) enum PageRef {
 /// The DocView panel's state (one per app).
 #[derive(Default)]
 pub(crate) struct DocViewPanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     tab: Tab,
     ex: extract::ExtractState,
     seg: segment::SegState,
@@ -120,6 +122,10 @@ pub(super) fn preview(s: &str, n: usize) -> String {
 }
 
 impl LabPanel for DocViewPanel {
+    fn set_data_dir(&mut self, data: &crate::engine::data::DataDir) {
+        self.ev.data = Some(data.clone());
+    }
+
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         show(cx, self, ui);
     }
@@ -186,6 +192,8 @@ fn show(cx: &mut Cx<'_>, me: &mut DocViewPanel, ui: &mut Ui) {
             }
         }
     }
+    ui.separator();
+    me.book.ui(cx, ui, "DocView");
 }
 
 /// The label of a segmentation method.

@@ -110,6 +110,8 @@ struct Counting {
 }
 
 pub(crate) struct QuerylogPanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     source: SourceKind,
     path: String,
     format: Format,
@@ -144,6 +146,7 @@ pub(crate) struct QuerylogPanel {
 impl Default for QuerylogPanel {
     fn default() -> Self {
         QuerylogPanel {
+            book: Default::default(),
             source: SourceKind::Generate,
             path: String::new(),
             format: Format::Sogouq,
@@ -662,6 +665,8 @@ impl LabPanel for QuerylogPanel {
                 ui.separator();
                 let Some(c) = &self.computed else {
                     ui.label(lang.t("ql.nothing_yet"));
+                    ui.separator();
+                    self.book.ui(cx, ui, "querylog");
                     return;
                 };
                 if c.synthetic {
@@ -714,6 +719,8 @@ impl LabPanel for QuerylogPanel {
                 if let Some(c) = &self.computed {
                     tabs::draw(ui, lang, &mut cx.hub.exports, self.tab, &c.out.stats);
                 }
+                ui.separator();
+                self.book.ui(cx, ui, "querylog");
             });
     }
 

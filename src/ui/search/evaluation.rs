@@ -7,7 +7,7 @@
 //! under A and B side by side with who moved (`rank::eval::ranking_diff`). Everything runs in
 //! [`Task`]s.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use egui::{RichText, Ui};
@@ -50,6 +50,8 @@ pub(super) struct EvalTab {
     cmp_task: Option<Task<Result<CompareOutcome, String>>>,
     pub compared: Option<CompareOutcome>,
     error: Option<String>,
+    /// The app's data folder (where the THUCNews titles are).
+    pub data: Option<crate::engine::data::DataDir>,
 }
 
 impl Default for EvalTab {
@@ -66,20 +68,26 @@ impl Default for EvalTab {
             cmp_task: None,
             compared: None,
             error: None,
+            data: None,
         }
     }
 }
 
-/// The THUCNews titles in the data folder (`engine::data`), or `MissingData`.
-fn thucnews_dir() -> Result<PathBuf, crate::engine::error::EngineError> {
-    crate::engine::data::DataDir::resolve(None)?.require("thucnews_titles")
+/// The THUCNews titles in the app's data folder (`engine::data`), or `MissingData`.
+fn thucnews_dir(
+    data: Option<&crate::engine::data::DataDir>,
+) -> Result<PathBuf, crate::engine::error::EngineError> {
+    data.ok_or(crate::engine::error::EngineError::MissingData {
+        set: "thucnews_titles".into(),
+    })?
+    .require("thucnews_titles")
 }
 
 /// The THUCNews dev-titles index, built once into the temp folder under a name keyed by what
 /// it was built from (the file, its size and time, the configuration): a changed file or
 /// build configuration makes a new index instead of reusing one built from something else.
-fn thucnews_searcher(lang: Lang) -> Result<Searcher, String> {
-    let dev = thucnews_dir().map_err(|e| lang.error(&e))?.join("dev.txt");
+fn thucnews_searcher(lang: Lang, dir: &Path) -> Result<Searcher, String> {
+    let dev = dir.join("dev.txt");
     let cfg = IndexConfig::default();
     let stamp = std::fs::metadata(&dev)
         .map(|m| format!("{} {:?}", m.len(), m.modified().ok()))
@@ -138,6 +146,7 @@ impl EvalTab {
             }
         };
         let builtin = self.builtin;
+        let data = self.data.clone();
         let (qf, rf) = (
             self.queries.trim().to_string(),
             self.qrels.trim().to_string(),
@@ -145,10 +154,10 @@ impl EvalTab {
         self.task = Some(Task::spawn(ctx, move || {
             let err = |e: crate::engine::error::EngineError| lang.error(&e);
             let (searcher, queries, qrels) = if builtin {
-                let d = thucnews_dir().map_err(err)?;
+                let d = thucnews_dir(data.as_ref()).map_err(err)?;
                 let (q, r) =
                     thucnews_queries(&d.join("dev.txt"), &d.join("test.txt"), 20).map_err(err)?;
-                (Arc::new(thucnews_searcher(lang)?), q, r)
+                (Arc::new(thucnews_searcher(lang, &d)?), q, r)
             } else {
                 let s = ws_searcher.ok_or(lang.t("search.no_index"))?;
                 let q = read_queries(std::path::Path::new(&qf)).map_err(err)?;

@@ -82,6 +82,8 @@ enum Tab {
     Eval,
     Links,
     Perf,
+    /// The book experiments of chapters 8 and 10, through the registry.
+    Book,
 }
 
 /// A ranking as the panel keeps it.
@@ -129,6 +131,8 @@ impl Ask {
 }
 
 pub(crate) struct SearchPanel {
+    /// The panel's book experiments, run through the registry (`workbench::experiments`).
+    book: crate::ui::book_runs::BookRuns,
     tab: Tab,
     /// The workspace the index state belongs to.
     ws: Option<PathBuf>,
@@ -174,6 +178,7 @@ pub(crate) struct SearchPanel {
 impl Default for SearchPanel {
     fn default() -> Self {
         SearchPanel {
+            book: Default::default(),
             tab: Tab::Search,
             ws: None,
             index: IndexState::Unknown,
@@ -521,6 +526,10 @@ fn session_id() -> String {
 }
 
 impl LabPanel for SearchPanel {
+    fn set_data_dir(&mut self, data: &crate::engine::data::DataDir) {
+        self.eval.data = Some(data.clone());
+    }
+
     fn ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
         self.follow(cx, &ctx);
@@ -536,6 +545,7 @@ impl LabPanel for SearchPanel {
             ui.selectable_value(&mut self.tab, Tab::Eval, lang.t("search.tab_eval"));
             ui.selectable_value(&mut self.tab, Tab::Links, lang.t("search.tab_links"));
             ui.selectable_value(&mut self.tab, Tab::Perf, lang.t("search.tab_perf"));
+            ui.selectable_value(&mut self.tab, Tab::Book, lang.t("book.title"));
         });
         ui.separator();
         match self.tab {
@@ -578,6 +588,12 @@ impl LabPanel for SearchPanel {
                     .id_salt("search_eval_scroll")
                     .auto_shrink([false, false])
                     .show(ui, |ui| self.eval.eval_ui(lang, ui, s));
+            }
+            Tab::Book => {
+                egui::ScrollArea::vertical()
+                    .id_salt("search_book_scroll")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.book.ui(cx, ui, "search"));
             }
             Tab::Links => {
                 let ws = cx.session.map(|s| s.path.clone());

@@ -27,6 +27,7 @@ mod ch3;
 mod ch5;
 mod ch6;
 mod ch7;
+mod ch7_dev;
 mod ch8;
 mod ch8_codec;
 mod ch9;
@@ -267,6 +268,7 @@ pub fn all() -> Vec<&'static Experiment> {
         .chain(ch6::ALL)
         .chain(ch6::MOVES)
         .chain(ch7::ALL)
+        .chain(ch7_dev::ALL)
         .chain(ch8::ALL)
         .chain(ch8_codec::ALL)
         .chain(ch9::ALL)

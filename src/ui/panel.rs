@@ -28,6 +28,8 @@ pub(crate) struct Hub {
     pub last_finished: Option<JobSnapshot>,
     /// Table and plot exports (CSV, PNG, SVG) in flight.
     pub exports: super::export::Exports,
+    /// Runs ticked in the experiment log (a new lesson starts from them).
+    pub ticked_runs: Vec<i64>,
 }
 
 /// What a panel asks of the app, carried out after the frame's panel code returns.

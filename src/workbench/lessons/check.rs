@@ -247,3 +247,34 @@ fn run_job(kind: &str, params: &Value) -> Result<()> {
         other => Err(EngineError::Internal(format!("{kind} ended as {other:?}"))),
     }
 }
+
+/// A check read against an experiment's outcome (the player's ours-vs-book line): the row's
+/// figure beside the book's, or why there is none (`file:line` for a row the result lacks).
+pub fn step_report(check: &Check, out: &RunOutcome, source: &str, line: usize) -> StepReport {
+    let failed = |e: String| StepReport {
+        n: 0,
+        ok: false,
+        ours: Value::Null,
+        book: Value::Null,
+        error: Some(e),
+        user_error: true,
+    };
+    if let Some(e) = &out.error {
+        return failed(e.clone());
+    }
+    let name = match check {
+        Check::Figure { row, .. } => Some(row),
+        Check::Question { row, .. } => row.as_ref(),
+    };
+    match name {
+        Some(name) => match find_row(&out.rows, name) {
+            Some(r) => compare(check, Some(&r)),
+            None => failed(format!(
+                "{source}:{}: {} has no row `{name}`",
+                check.line().max(line),
+                out.id
+            )),
+        },
+        None => compare(check, None),
+    }
+}

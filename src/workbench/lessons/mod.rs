@@ -18,6 +18,7 @@
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
+pub mod answers;
 mod check;
 mod format;
 
@@ -25,7 +26,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::engine::error::{EngineError, Result};
-pub use check::{Checker, LessonReport, StepReport};
+pub use check::{Checker, LessonReport, StepReport, step_report};
 pub use format::parse;
 
 /// A text in both languages (either may be the other's copy).

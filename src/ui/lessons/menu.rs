@@ -132,12 +132,7 @@ pub(crate) fn menu(app: &mut WorkbenchApp, ui: &mut Ui) {
     ui.menu_button(lang.t("menu.lessons"), |ui| {
         let mut chosen = None;
         for l in &app.bundled_lessons {
-            let label = format!(
-                "{} {} · {}",
-                lang.t("lesson.ch"),
-                l.chapter,
-                l.title.get(en)
-            );
+            let label = lang.tf("lesson.ch_title", &[&l.chapter, &l.title.get(en)]);
             if ui.button(label).clicked() {
                 chosen = Some((l.clone(), None));
             }

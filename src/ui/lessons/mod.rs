@@ -377,8 +377,9 @@ fn show_value(v: &serde_json::Value) -> String {
         serde_json::Value::Null => "—".into(),
         serde_json::Value::String(s) => s.clone(),
         serde_json::Value::Number(n) => match n.as_f64() {
-            Some(x) if x.fract() != 0.0 => format!("{x:.4}"),
-            _ => n.to_string(),
+            Some(x) if x.fract() == 0.0 && x.abs() < 1e15 => format!("{x:.0}"),
+            Some(x) => format!("{x:.4}"),
+            None => n.to_string(),
         },
         serde_json::Value::Array(a) if a.len() == 2 => {
             format!("{} – {}", show_value(&a[0]), show_value(&a[1]))
@@ -398,9 +399,9 @@ fn check_line(ui: &mut Ui, lang: Lang, report: Option<&StepReport>, size: f32) {
         return;
     }
     let (mark, colour) = if r.ok {
-        ("✔", Color32::from_rgb(0x2e, 0x8b, 0x57))
+        ("√", Color32::from_rgb(0x2e, 0x8b, 0x57))
     } else {
-        ("✘", ui.visuals().error_fg_color)
+        ("×", ui.visuals().error_fg_color)
     };
     ui.horizontal_wrapped(|ui| {
         ui.label(
@@ -424,11 +425,13 @@ fn question(app: &mut WorkbenchApp, ui: &mut Ui, step: usize, check: &Check, siz
     if let Check::Question { min, max, unit, .. } = check {
         ui.label(RichText::new(lang.t("lesson.question")).size(size).strong());
         ui.horizontal(|ui| {
-            ui.label(lang.t("lesson.student"));
-            ui.add(egui::TextEdit::singleline(&mut l.student).desired_width(120.0));
-            ui.label(lang.t("lesson.answer"));
+            let name = ui.label(lang.t("lesson.student"));
+            ui.add(egui::TextEdit::singleline(&mut l.student).desired_width(120.0))
+                .labelled_by(name.id);
+            let label = ui.label(lang.t("lesson.answer"));
             let text = p.answer.entry(step).or_default();
-            ui.add(egui::TextEdit::singleline(text).desired_width(80.0));
+            ui.add(egui::TextEdit::singleline(text).desired_width(80.0))
+                .labelled_by(label.id);
             if !unit.is_empty() {
                 ui.label(unit.as_str());
             }
@@ -437,6 +440,7 @@ fn question(app: &mut WorkbenchApp, ui: &mut Ui, step: usize, check: &Check, siz
                     Ok(x) => {
                         let ok = check.accepts(x).unwrap_or(false);
                         p.verdict.insert(step, ok);
+                        l.status = None;
                         if let Some(ws) = ws.clone() {
                             let (id, student, answer) =
                                 (p.lesson.id.clone(), l.student.clone(), text.clone());

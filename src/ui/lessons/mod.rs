@@ -566,16 +566,15 @@ fn body(app: &mut WorkbenchApp, ui: &mut Ui, lang: Lang, size: f32) {
         ui.separator();
         markdown::show(ui, &p.blocks[p.step], size);
         let step = &p.lesson.steps[p.step];
-        if let Some(f) = &step.focus {
+        if let Some(f) = step.focus.as_ref().map(|f| f.get(en)) {
             ui.label(
-                RichText::new(lang.tf("lesson.focus", &[f]))
+                RichText::new(lang.tf("lesson.focus", &[&f]))
                     .size(size * 0.85)
                     .italics(),
             );
         }
-        if let Some(Check::Figure { row, .. }) = &step.check {
+        if let Some(Check::Figure { .. }) = &step.check {
             ui.separator();
-            ui.label(RichText::new(row).size(size * 0.85).weak());
             check_line(ui, lang, p.reports[p.step].as_ref(), size);
         }
     }

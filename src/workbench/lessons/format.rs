@@ -272,7 +272,17 @@ fn step(name: &str, lines: &[&str], at: usize) -> Result<(Step, usize)> {
         (None, Some((v, n))) => Some(check(name, n, v, experiment_run, true)?),
         (None, None) => None,
     };
-    let focus = get("focus").map(|(v, _)| v.to_string());
+    // `focus: 中文 | English`, or one name for both.
+    let focus = get("focus").map(|(v, _)| match v.split_once('|') {
+        Some((zh, en)) => Text {
+            zh: zh.trim().to_string(),
+            en: en.trim().to_string(),
+        },
+        None => Text {
+            zh: v.to_string(),
+            en: v.to_string(),
+        },
+    });
     if let Some((v, n)) = get("focus")
         && v.is_empty()
     {

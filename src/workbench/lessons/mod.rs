@@ -130,8 +130,8 @@ pub struct Step {
     pub label: String,
     pub text: Text,
     pub action: Option<Action>,
-    /// A named widget or tab to look at.
-    pub focus: Option<String>,
+    /// A named widget or tab to look at (`focus: 中文 | English`).
+    pub focus: Option<Text>,
     pub check: Option<Check>,
 }
 

@@ -18,7 +18,7 @@ fn err(src: &str) -> String {
 fn a_lesson_reads_with_both_languages_and_its_actions() {
     let src = format!(
         "{HEAD}Intro.\n\n## one\nexperiment: table-9-2\ncheck: infinite-cache hit ratio | \
-         tolerance 0.01\nfocus: stepper\n\nBoth.\n::: zh\n中文\n:::\n::: en\nEnglish\n:::\n\n\
+         tolerance 0.01\nfocus: 单步 | stepper\n\nBoth.\n::: zh\n中文\n:::\n::: en\nEnglish\n:::\n\n\
          ## two\nopen: cache\n\nJust look.\n\n## three\nreopen: calibrate\nparams: \
          {{\"seconds\": 1.0}}\nquestion: 1..3 | unit s\n"
     );
@@ -30,7 +30,8 @@ fn a_lesson_reads_with_both_languages_and_its_actions() {
     assert_eq!(s.action, Some(Action::Experiment { id: "table-9-2" }));
     assert_eq!(s.text.get(true), "Both.\nEnglish");
     assert_eq!(s.text.get(false), "Both.\n中文");
-    assert_eq!(s.focus.as_deref(), Some("stepper"));
+    let f = s.focus.as_ref().unwrap();
+    assert_eq!((f.get(false), f.get(true)), ("单步", "stepper"));
     assert!(
         matches!(&s.check, Some(Check::Figure { tolerance: Some(t), line: 10, .. }) if *t == 0.01)
     );

@@ -34,6 +34,10 @@ use crate::workbench::lessons::{self, Action, Check, Lesson, StepReport, answers
 
 /// A lesson file re-read: its modification time and the lesson, or why it does not read.
 type Reload = Option<(SystemTime, Result<Lesson, String>)>;
+/// Lessons read from a folder: each file with its lesson, or why it does not read.
+type Folder = Vec<(PathBuf, Result<Lesson, String>)>;
+/// A lesson file read: its path, its modification time and the lesson.
+type Opened = Result<(PathBuf, Option<SystemTime>, Lesson), String>;
 
 /// The lesson being played.
 pub(crate) struct Playing {
@@ -183,10 +187,10 @@ pub(crate) struct Lessons {
     pub playing: Option<Playing>,
     pub presenter: bool,
     /// Lessons read from a folder: (file, lesson or why not).
-    pub folder: Vec<(PathBuf, Result<Lesson, String>)>,
-    folder_task: Option<Task<Vec<(PathBuf, Result<Lesson, String>)>>>,
+    pub folder: Folder,
+    folder_task: Option<Task<Folder>>,
     /// A lesson file being read (opened from the menu).
-    file_task: Option<Task<Result<(PathBuf, Option<SystemTime>, Lesson), String>>>,
+    file_task: Option<Task<Opened>>,
     /// A file dialog: (what for, chosen path).
     dialog: Option<(menu::Pick, Task<Option<PathBuf>>)>,
     /// The played file's change check, at most once a second.

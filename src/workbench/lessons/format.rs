@@ -256,7 +256,7 @@ fn step(name: &str, lines: &[&str], at: usize) -> Result<(Step, usize)> {
         i += 1;
     }
     let get = |k: &str| d.iter().find(|(key, _, _)| *key == k).map(|x| (x.1, x.2));
-    let action = action(name, at + 1, &get)?;
+    let action = action(name, &get)?;
     let experiment_run = match &action {
         Some(Action::Experiment { id }) => Some(*id),
         _ => None,
@@ -304,7 +304,7 @@ fn step(name: &str, lines: &[&str], at: usize) -> Result<(Step, usize)> {
 type Get<'a> = dyn Fn(&str) -> Option<(&'a str, usize)> + 'a;
 
 /// The step's one action from its directives.
-fn action(name: &str, heading: usize, get: &Get<'_>) -> Result<Option<Action>> {
+fn action(name: &str, get: &Get<'_>) -> Result<Option<Action>> {
     let bad = |line: usize, why: String| EngineError::bad_input(name, line, why);
     let given: Vec<(&str, usize)> = ["open", "experiment", "run"]
         .into_iter()
@@ -377,7 +377,6 @@ fn action(name: &str, heading: usize, get: &Get<'_>) -> Result<Option<Action>> {
             .ok_or_else(|| bad(*n, format!("no panel re-opens `{kind}` jobs")))?,
         (None, None) => return Ok(None),
     };
-    let _ = heading;
     Ok(Some(Action::Open {
         panel: panel.id,
         reopen: reopen.map(|(k, p, _)| (k, p)),

@@ -605,14 +605,17 @@ impl eframe::App for WorkbenchApp {
         self.handle_shortcuts(&ctx);
         shell::top_bar(self, ui);
         shell::status_bar(self, ui);
-        let nav = shell::navigation(self, ui);
-        super::lessons::drawer(self, ui);
+        // Presenter mode leaves the navigation out: the step's panel and the lesson fill the
+        // projector.
+        let nav = (!self.lessons.presenter || self.lessons.playing.is_none())
+            .then(|| shell::navigation(self, ui));
+        let drawer = super::lessons::drawer(self, ui);
         let central = egui::CentralPanel::default().show(ui, |ui| {
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
                 .show(ui, |ui| self.panel_ui(ui));
         });
-        super::lessons::presenter_overlay(self, &ctx, nav, central.response.rect);
+        super::lessons::presenter_overlay(self, &ctx, nav, drawer, central.response.rect);
         shell::dialogs(self, &ctx);
     }
 

@@ -473,24 +473,30 @@ fn question(app: &mut WorkbenchApp, ui: &mut Ui, step: usize, check: &Check, siz
 }
 
 /// The drawer: nothing when no lesson plays.
-pub(crate) fn drawer(app: &mut WorkbenchApp, ui: &mut Ui) {
+/// Returns the drawer's rectangle when it is shown.
+pub(crate) fn drawer(app: &mut WorkbenchApp, ui: &mut Ui) -> Option<egui::Rect> {
     let ctx = ui.ctx().clone();
     poll(app, &ctx);
-    if app.lessons.playing.is_none() {
-        return;
-    }
+    app.lessons.playing.as_ref()?;
     let lang = app.prefs.lang;
     let presenter = app.lessons.presenter;
-    let size = if presenter { 26.0 } else { 15.0 };
-    let width = if presenter { 560.0 } else { 380.0 };
-    egui::Panel::right("lesson_player")
-        .resizable(true)
-        .default_size(width)
+    let size = if presenter { 22.0 } else { 15.0 };
+    // At most 45 % of the window, so the step's panel stays in view at 200 % zoom.
+    let room = ui.available_width();
+    let width = if presenter {
+        room * 0.45
+    } else {
+        380.0f32.min(room * 0.4)
+    };
+    let shown = egui::Panel::right("lesson_player")
+        .resizable(false)
+        .exact_size(width)
         .show(ui, |ui| {
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
                 .show(ui, |ui| body(app, ui, lang, size));
         });
+    Some(shown.response.rect)
 }
 
 fn body(app: &mut WorkbenchApp, ui: &mut Ui, lang: Lang, size: f32) {
@@ -511,18 +517,16 @@ fn body(app: &mut WorkbenchApp, ui: &mut Ui, lang: Lang, size: f32) {
             p.blocks_lang = Some(lang);
         }
         ui.horizontal(|ui| {
-            ui.label(
-                RichText::new(p.lesson.title.get(en))
-                    .size(size * 1.15)
-                    .strong(),
-            );
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button(lang.t("lesson.close")).clicked() {
-                    close = true;
-                }
-                ui.toggle_value(&mut l.presenter, lang.t("lesson.presenter"));
-            });
+            ui.toggle_value(&mut l.presenter, lang.t("lesson.presenter"));
+            if ui.button(lang.t("lesson.close")).clicked() {
+                close = true;
+            }
         });
+        ui.label(
+            RichText::new(p.lesson.title.get(en))
+                .size(size * 1.15)
+                .strong(),
+        );
         ui.label(
             RichText::new(lang.tf("lesson.chapter", &[&p.lesson.chapter, &p.lesson.book])).weak(),
         );
@@ -615,13 +619,20 @@ fn body(app: &mut WorkbenchApp, ui: &mut Ui, lang: Lang, size: f32) {
     }
 }
 
-/// Presenter mode: the step's panel outlined, the navigation dimmed.
+/// Presenter mode (the navigation left out): the step's panel outlined, any other panel
+/// dimmed.
 pub(crate) fn presenter_overlay(
     app: &WorkbenchApp,
     ctx: &egui::Context,
-    nav: egui::Rect,
+    nav: Option<egui::Rect>,
+    drawer: Option<egui::Rect>,
     central: egui::Rect,
 ) {
+    // A panel wider than its room spills under the drawer: outline only what is in view.
+    let mut central = central;
+    if let Some(d) = drawer {
+        central.max.x = central.max.x.min(d.min.x);
+    }
     if !app.lessons.presenter || app.lessons.playing.is_none() {
         return;
     }
@@ -634,7 +645,9 @@ pub(crate) fn presenter_overlay(
     } else {
         Color32::from_white_alpha(150)
     };
-    painter.rect_filled(nav, 0.0, dim);
+    if let Some(nav) = nav {
+        painter.rect_filled(nav, 0.0, dim);
+    }
     if highlighted_panel(app) == Some(app.prefs.panel.as_str()) {
         painter.rect_stroke(
             central.shrink(2.0),

@@ -113,6 +113,26 @@ fn play_the_segmentation_lesson_to_its_last_step_with_do_it() {
     assert_eq!(log.iter().filter(|r| r.kind == "experiment").count(), 3);
 }
 
+/// A step that opens a panel with parameters goes through the experiment log's re-open path:
+/// the caching lesson's first step fills the cache panel with its trace, policies and sizes.
+#[test]
+fn do_it_fills_a_panel_through_the_reopen_path() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = opened(&d.path().join("w.tianwang"));
+    h.get_by_label("课程").click();
+    h.run_steps(2);
+    h.get_by_label("第 9 章 · 查询结果缓存：表 9-2 与 Belady 异常")
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().prefs().panel, "Overview");
+    click(&mut h, "动手做");
+    assert_eq!(h.state().prefs().panel, "cache");
+    h.get_by_label("课程已填好“缓存策略”面板");
+    // The lesson's sizes are in the panel's form.
+    assert!(h.query_all_by_value("100,500,3000").next().is_some());
+    h.get_by_label("√ 已完成");
+}
+
 /// README figures: the caching lesson's Table 9-2 step after **Do it**, in Chinese, in
 /// English, and in presenter mode at 200 %.
 #[test]

@@ -311,11 +311,23 @@ fn do_it(app: &mut WorkbenchApp, step: usize) {
     match action {
         Action::Open { panel, reopen } => {
             match reopen {
-                Some((kind, params)) => app.handle_request(Request::Reopen {
-                    kind: kind.to_string(),
-                    id: 0,
-                    params,
-                }),
+                Some((kind, params)) => {
+                    app.handle_request(Request::Reopen {
+                        kind: kind.to_string(),
+                        id: 0,
+                        params,
+                    });
+                    // Not a logged run: say what was opened, not "run #0".
+                    if app
+                        .status
+                        .as_ref()
+                        .is_some_and(|s| s.key == "status.reopened")
+                    {
+                        let label = crate::workbench::panel(panel)
+                            .map_or(panel, |p| app.prefs.lang.t(p.label));
+                        app.set_status("lesson.opened", vec![label.to_string()], false);
+                    }
+                }
                 None => app.handle_request(Request::Goto(panel)),
             }
             if let Some(p) = &mut app.lessons.playing {
@@ -581,7 +593,7 @@ fn body(app: &mut WorkbenchApp, ui: &mut Ui, lang: Lang, size: f32) {
                     .italics(),
             );
         }
-        if let Some(Check::Figure { .. }) = &step.check {
+        if step.check.as_ref().and_then(Check::experiment).is_some() {
             ui.separator();
             check_line(ui, lang, p.reports[p.step].as_ref(), size);
         }

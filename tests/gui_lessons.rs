@@ -140,7 +140,10 @@ fn do_it_fills_a_panel_through_the_reopen_path() {
 fn every_bundled_step_draws_in_both_languages() {
     let d = tempfile::tempdir().unwrap();
     let mut h = opened(&d.path().join("w.tianwang"));
-    for (lang, menu, next) in [("中文", "课程", "下一步 ▶"), ("English", "Lessons", "Next ▶")] {
+    for (lang, menu, next) in [
+        ("中文", "课程", "下一步 ▶"),
+        ("English", "Lessons", "Next ▶"),
+    ] {
         h.get_by_label(lang).click();
         h.run_steps(2);
         for l in tianwang::workbench::lessons::bundled().unwrap() {

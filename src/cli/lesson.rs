@@ -79,6 +79,8 @@ pub fn run(cli: &Cli, a: &LessonArgs) -> anyhow::Result<()> {
             let data = data_dir(cli)?;
             let mut checker = Checker::new(data);
             let bar = Bar::new();
+            bar.0.set_message("experiments");
+            checker.prefetch(&chosen);
             let n = chosen.len().max(1) as f32;
             let mut reports = Vec::new();
             for (i, l) in chosen.iter().enumerate() {

@@ -81,6 +81,36 @@ impl Checker {
             .ok_or_else(|| EngineError::Internal("experiment run not kept".into()))
     }
 
+    /// Run every experiment `lessons` read, in parallel (each once), before their steps are
+    /// checked: `lesson check --all` takes the time of its slowest experiments, not their sum.
+    pub fn prefetch(&mut self, lessons: &[Lesson]) {
+        use rayon::prelude::*;
+        let mut ids: Vec<&'static str> = lessons
+            .iter()
+            .flat_map(|l| &l.steps)
+            .flat_map(|s| {
+                let run = match &s.action {
+                    Some(Action::Experiment { id }) => Some(*id),
+                    _ => None,
+                };
+                run.into_iter()
+                    .chain(s.check.as_ref().and_then(Check::experiment))
+            })
+            .filter(|id| !self.runs.contains_key(id))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let (data, cache) = (&self.data, &self.cache);
+        let done: Vec<(&'static str, RunOutcome)> = ids
+            .par_iter()
+            .filter_map(|id| {
+                let e = experiments::find(id)?;
+                Some((*id, experiments::run_one(e, data, cache, &())))
+            })
+            .collect();
+        self.runs.extend(done);
+    }
+
     /// Run every step of `lesson`.
     pub fn check(&mut self, lesson: &Lesson, tick: &dyn Tick) -> LessonReport {
         let steps: Vec<StepReport> = lesson

@@ -3,7 +3,8 @@
 //! registry, each once — and prints each check's figure beside the book's; a lesson file with a
 //! bad step (unknown panel, experiment or parameter, malformed front matter) exits 2 naming
 //! `file:line`, a check that does not hold exits 1. `export` writes a bundled lesson's file so a
-//! teacher can start from it (the format: `docs/lessons.md`).
+//! teacher can start from it (the format: `docs/lessons.md`). Ten bundled lessons follow the
+//! book from the pipeline (ch. 2 [L614]) to classification (ch. 11 [L4250]).
 //!
 //! ```text
 //! tianwang lesson list --json

@@ -1,6 +1,8 @@
 //! The Lessons menu: the bundled lessons, a lesson file or a folder of them (rfd's dialogs on a
 //! background thread, the files read there too), a new lesson from the runs ticked in the
-//! experiment log (each run a step that re-opens it), and the students' answers as CSV.
+//! experiment log (each run a step that re-opens it), and the students' answers as CSV. The
+//! bundled lessons follow the book chapter by chapter (ch. 2 [L589]–[L735] to ch. 11
+//! [L4057]–[L4351]).
 //!
 //! ```ignore
 //! menu::menu(app, ui); // in the top bar, after the File menu

@@ -1,6 +1,7 @@
 //! Students' answers to question steps, kept in the workspace (table `lesson_answers`, schema
 //! v12) and exported as CSV for the teacher. A question step gives an accepted range
-//! ([`Check::Question`](super::Check::Question)); an answer is kept with whether it was in it.
+//! ([`Check::Question`](super::Check::Question)); an answer is kept with whether it was in it
+//! ("how many misses with four FIFO slots?" — Belady's anomaly, [L3440]).
 //!
 //! ```no_run
 //! use tianwang::engine::store::Workspace;

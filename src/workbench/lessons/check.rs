@@ -1,7 +1,8 @@
 //! A lesson run headless (`tianwang lesson check`): every step's action is carried out —
 //! experiments through [`experiments::run_one`](crate::workbench::experiments::run_one) with one
 //! shared [`Cache`], each experiment once however many steps read it, jobs on a scratch
-//! workspace — and every check's figure is put beside the book's.
+//! workspace — and every check's figure is put beside the book's (Table 9-2's LRU hit ratio at
+//! 500 entries beside the book's 0.692691 [L3437], …).
 //!
 //! ```no_run
 //! use tianwang::workbench::lessons::{self, Checker};

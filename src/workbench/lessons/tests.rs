@@ -237,3 +237,16 @@ fn a_lesson_from_logged_runs_reads_back() {
         Some("Jobs")
     );
 }
+
+#[test]
+fn a_job_step_runs_headless_on_a_scratch_workspace() {
+    let data = DataDir::new(std::env::temp_dir().join("tianwang-lesson-unit-nodata"));
+    let mut c = Checker::new(data);
+    let l = parse(
+        "t.md",
+        &format!("{HEAD}## a\nrun: calibrate\nparams: {{\"seconds\": 0.5}}\n\nMeasure.\n"),
+    )
+    .unwrap();
+    let r = c.check(&l, &());
+    assert!(r.ok, "{r:?}");
+}

@@ -31,6 +31,7 @@ pub mod experiment;
 pub mod index;
 pub mod index_bench;
 pub mod jobs;
+pub mod lesson;
 pub mod peers;
 pub mod querylog;
 pub mod rank;
@@ -130,6 +131,9 @@ pub enum Command {
     Data(data::DataArgs),
     /// The book's experiments by name: list them, run some or all, ours beside the book's.
     Experiment(experiment::ExperimentArgs),
+    /// Lessons: list the bundled ones, check lessons headless (ours beside the book's), export
+    /// one to start a new lesson from.
+    Lesson(lesson::LessonArgs),
     /// Write the big jobs' Parquet contract (pages, signatures, postings-input, links,
     /// querylog) of the workspace or a folder, for DataFusion, Spark or anyone's pandas
     /// (needs the `bigjobs` build feature).
@@ -313,6 +317,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::ExportParquet(a) => bigjobs::export_parquet(&cli, a),
         Command::Data(a) => data::run(&cli, a),
         Command::Experiment(a) => experiment::run(&cli, a),
+        Command::Lesson(a) => lesson::run(&cli, a),
     }
 }
 

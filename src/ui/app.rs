@@ -188,6 +188,9 @@ pub struct WorkbenchApp {
     pub(crate) hub: panel::Hub,
     pub(crate) font_task: Option<Task<Option<fonts::SystemCjkFont>>>,
     pub(crate) system_font: Option<PathBuf>,
+    /// The lesson player's state, and the lessons inside the binary (read once at start).
+    pub(crate) lessons: super::lessons::Lessons,
+    pub(crate) bundled_lessons: Vec<crate::workbench::lessons::Lesson>,
     ctx: egui::Context,
 }
 
@@ -220,6 +223,11 @@ impl WorkbenchApp {
             load_sample_on_create: options.sample_if_new,
             font_task,
             system_font: None,
+            lessons: Default::default(),
+            bundled_lessons: crate::workbench::lessons::bundled().unwrap_or_else(|e| {
+                tracing::error!("bundled lessons: {e}");
+                Vec::new()
+            }),
             ctx: ctx.clone(),
         };
         app.hub.exports.folder = options.export_dir;
@@ -530,7 +538,7 @@ impl WorkbenchApp {
         }
     }
 
-    fn handle_request(&mut self, r: panel::Request) {
+    pub(crate) fn handle_request(&mut self, r: panel::Request) {
         match r {
             panel::Request::Goto(id) => self.prefs.panel = id.to_string(),
             panel::Request::Status(e) => self.set_status("status.error", vec![e], true),
@@ -610,12 +618,17 @@ impl eframe::App for WorkbenchApp {
         self.handle_shortcuts(&ctx);
         shell::top_bar(self, ui);
         shell::status_bar(self, ui);
-        shell::navigation(self, ui);
-        egui::CentralPanel::default().show(ui, |ui| {
+        // Presenter mode leaves the navigation out: the step's panel and the lesson fill the
+        // projector.
+        let nav = (!self.lessons.presenter || self.lessons.playing.is_none())
+            .then(|| shell::navigation(self, ui));
+        let drawer = super::lessons::drawer(self, ui);
+        let central = egui::CentralPanel::default().show(ui, |ui| {
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
                 .show(ui, |ui| self.panel_ui(ui));
         });
+        super::lessons::presenter_overlay(self, &ctx, nav, drawer, central.response.rect);
         shell::dialogs(self, &ctx);
     }
 

@@ -20,6 +20,7 @@ pub mod fonts;
 pub mod i18n;
 mod job_watch;
 mod jobs;
+mod lessons;
 mod log_axis;
 mod memo;
 mod overview;

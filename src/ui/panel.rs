@@ -32,6 +32,8 @@ pub(crate) struct Hub {
     /// The data folder, resolved once when the app starts (`--data`, `$TIANWANG_DATA`, the
     /// user's data folder); `None` when it could not be (no home folder).
     pub data: Option<DataDir>,
+    /// Runs ticked in the experiment log (a new lesson starts from them).
+    pub ticked_runs: Vec<i64>,
 }
 
 /// What a panel asks of the app, carried out after the frame's panel code returns.

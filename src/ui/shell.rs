@@ -104,6 +104,7 @@ pub(crate) fn top_bar(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
         ui.add_space(2.0);
         ui.horizontal(|ui| {
             file_menu(app, ui);
+            super::lessons::menu(app, ui);
             ui.separator();
             ui.label(RichText::new(app.t("app.title")).strong());
             let name = app
@@ -195,7 +196,8 @@ pub(crate) fn top_bar(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
     });
 }
 
-pub(crate) fn navigation(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
+/// The navigation; returns its rectangle (presenter mode dims it).
+pub(crate) fn navigation(app: &mut WorkbenchApp, ui: &mut egui::Ui) -> egui::Rect {
     egui::Panel::left("navigation")
         .resizable(false)
         .default_size(150.0)
@@ -214,7 +216,9 @@ pub(crate) fn navigation(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
                     app.prefs.panel = panel.id.to_string();
                 }
             }
-        });
+        })
+        .response
+        .rect
 }
 
 pub(crate) fn status_bar(app: &mut WorkbenchApp, ui: &mut egui::Ui) {

@@ -18,6 +18,7 @@
 //! ```
 
 pub mod experiments;
+pub mod lessons;
 
 use crate::engine::jobs::JobKind;
 use crate::engine::{

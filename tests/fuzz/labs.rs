@@ -163,3 +163,33 @@ fn fuzz_dedup_truth_files() {
         let _ = tianwang::engine::dedup::corpus::read_truth(&dir);
     });
 }
+
+/// Lesson files (`workbench::lessons`): anything a teacher's editor may save parses or is
+/// refused naming `file:line`, never a panic; a lesson that reads has its steps on its lines.
+#[test]
+fn fuzz_lesson_files() {
+    let seeds = tianwang::workbench::lessons::BUNDLED
+        .iter()
+        .map(|(_, text)| text.as_bytes().to_vec())
+        .collect();
+    fuzz("lessons", seeds, |b| {
+        let text = String::from_utf8_lossy(b);
+        match tianwang::workbench::lessons::parse("fuzz.md", &text) {
+            Ok(l) => {
+                let lines = text.lines().count();
+                assert!(!l.steps.is_empty());
+                for s in &l.steps {
+                    assert!(s.line >= 1 && s.line <= lines, "step on line {}", s.line);
+                    if let Some(c) = &s.check {
+                        assert!(c.line() > s.line && c.line() <= lines);
+                    }
+                }
+            }
+            Err(e) => {
+                let m = e.to_string();
+                assert!(m.starts_with("fuzz.md:"), "{m}");
+                assert!(e.is_user_error(), "{m}");
+            }
+        }
+    });
+}

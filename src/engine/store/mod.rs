@@ -265,6 +265,20 @@ pub(crate) const MIGRATIONS_SLICE: &[M<'static>] = &[
              finished_at TEXT NOT NULL
          ) STRICT;",
     ),
+    // v12: students' answers to the question steps of lessons (workbench::lessons::answers),
+    // kept so a teacher can export them as CSV.
+    M::up(
+        "CREATE TABLE lesson_answers (
+             id          INTEGER PRIMARY KEY,
+             lesson      TEXT NOT NULL,
+             step        INTEGER NOT NULL,    -- 1-based
+             student     TEXT NOT NULL DEFAULT '',
+             answer      TEXT NOT NULL,
+             accepted    INTEGER NOT NULL,    -- 1: within the step's accepted range
+             answered_at TEXT NOT NULL
+         ) STRICT;
+         CREATE INDEX lesson_answers_lesson ON lesson_answers(lesson, step);",
+    ),
 ];
 
 /// The migrations as a runnable set.

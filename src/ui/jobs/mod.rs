@@ -419,6 +419,8 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
             }
         });
     me.view = Some(view);
+    // The ticked runs are what a new lesson starts from (the Lessons menu).
+    cx.hub.ticked_runs.clone_from(&me.compare.ids);
     compare::section(cx, &mut me.compare, ui, sess);
     let selected = me
         .selected

@@ -23,6 +23,7 @@ mod frontier;
 pub(crate) mod links;
 mod record;
 pub mod report;
+mod scan;
 #[cfg(test)]
 mod tests;
 pub use report::{CrawlCounters, CrawlResult};

@@ -161,6 +161,7 @@ mod tests {
             "<area href=\"map.html\"><iframe src=\"frame.html\"><a href=in-iframe.html></iframe><a href=\"#top\">t</a>",
             "<textarea><a href=ta.html></textarea><title><a href=ti.html></title><a href=\"javascript:void(0)\">j</a>",
             "<a href=\"&#x2F;abs.html\">a</a><a href='  spaces.html  '>s</a><a href=\"https://Example.localhost:443/a\">b</a>",
+            "<a href=\"s.html?a=1&b=2&amp=3&c&copy.&#1;\">q</a><a href=\"r.html?x&lang=zh&\">r</a>",
             "<p>1 < 2 and </p><a href=lt.html>x</a><!doctype x><?php echo 1 ?><a href=\"last.html\">",
         ];
         for html in cases {

@@ -267,7 +267,22 @@ fn decode_refs(v: &str) -> Cow<'_, str> {
     while let Some(k) = rest.find('&') {
         out.push_str(&rest[..k]);
         rest = &rest[k..];
-        let Some(semi) = rest[..rest.len().min(12)].find(';') else {
+        // Literal: `&` not followed by a name or `#`, or a name run ending in `=` (a query
+        // string: in a value no reference without `;` is decoded before `=` or an alphanumeric).
+        let run = rest[1..]
+            .bytes()
+            .take_while(u8::is_ascii_alphanumeric)
+            .count();
+        let after = rest.as_bytes().get(1 + run).copied();
+        if (run == 0 && after != Some(b'#')) || (run > 0 && after == Some(b'=')) {
+            out.push('&');
+            rest = &rest[1..];
+            continue;
+        }
+        let Some(semi) = rest.as_bytes()[..rest.len().min(12)]
+            .iter()
+            .position(|&c| c == b';')
+        else {
             return Cow::Owned(decode_by_parser(v));
         };
         let name = &rest[1..semi];
@@ -349,5 +364,10 @@ mod tests {
         assert_eq!(decode_refs("&#128;"), "€");
         assert_eq!(decode_refs("x&amp;y"), "x&y");
         assert_eq!(decode_refs("plain"), "plain");
+        assert_eq!(decode_refs("s?a=1&b=2&amp=3&c"), "s?a=1&b=2&amp=3&c");
+        assert_eq!(decode_refs("a & b &&#65;"), "a & b &A");
+        assert_eq!(decode_refs("x&copy.y&amp"), "x©.y&");
+        // A multi-byte character where the `;` search stops is no panic.
+        assert_eq!(decode_refs("&#x4e2d中文中文中文;"), "中中文中文中文;");
     }
 }

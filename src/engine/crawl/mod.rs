@@ -18,14 +18,18 @@
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
+pub(crate) mod ceiling;
 pub(crate) mod fetch;
 mod frontier;
 pub(crate) mod links;
+mod probe;
 mod record;
 pub mod report;
+mod scan;
 #[cfg(test)]
 mod tests;
-pub use report::{CrawlCounters, CrawlResult};
+pub(crate) use probe::frontier_probe;
+pub use report::{CrawlCounters, CrawlProfile, CrawlResult};
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -287,6 +291,11 @@ struct Ctx<'a> {
     seen: HashSet<u64>,
     /// The open batch transaction: when it began and how many fetches it holds.
     batch: Option<(Instant, usize)>,
+    /// Time spent in the frontier (discovering URLs, picking the next).
+    frontier_time: Duration,
+    /// Site ids and (host, IP) pairs already written in this crawl.
+    site_ids: std::collections::HashMap<String, i64>,
+    host_ips: HashSet<(String, String)>,
 }
 
 /// A 64-bit hash of a canonical URL, for the in-memory visited set.
@@ -299,8 +308,11 @@ pub(crate) fn url_hash(u: &str) -> u64 {
 
 /// Commit a batch after this many fetches or this long, whichever comes first. A crash loses
 /// at most the open batch, whose URLs are still queued and are fetched again on resume.
-const BATCH_FETCHES: usize = 64;
-const BATCH_TIME: Duration = Duration::from_millis(100);
+const BATCH_FETCHES: usize = 1024;
+const BATCH_TIME: Duration = Duration::from_millis(250);
+/// The crawl's connection checkpoints its WAL after this many pages (SQLite's default is
+/// 1,000): fewer, larger checkpoints while snapshots stream in.
+const WAL_CHECKPOINT_PAGES: i64 = 16_384;
 
 impl Ctx<'_> {
     fn begin(&mut self) -> Result<()> {
@@ -338,8 +350,14 @@ impl Ctx<'_> {
 
     /// [`Self::discover`] for a URL already in canonical form.
     fn discover_canonical(&mut self, u: &url::Url, depth: u32) -> Result<()> {
-        let u = u.clone();
-        if !self.in_scope(&u) {
+        let t = Instant::now();
+        let r = self.discover_timed(u, depth);
+        self.frontier_time += t.elapsed();
+        r
+    }
+
+    fn discover_timed(&mut self, u: &url::Url, depth: u32) -> Result<()> {
+        if !self.in_scope(u) {
             return Ok(());
         }
         if let Some(max) = self.p.max_depth
@@ -367,7 +385,7 @@ impl Ctx<'_> {
             conn.prepare_cached("UPDATE frontier SET backlinks = backlinks + 1 WHERE id = ?1")?
                 .execute([id])?;
             if state == "queued" && self.sched.strategy == Strategy::Backlinks {
-                let (priority, why) = self.sched.priority(&u, backlinks + 1);
+                let (priority, why) = self.sched.priority(u, backlinks + 1);
                 conn.prepare_cached("UPDATE frontier SET priority = ?1, why = ?2 WHERE id = ?3")?
                     .execute(params![priority, why, id])?;
                 self.sched.enqueue(&host, priority, id, s, depth);
@@ -378,7 +396,7 @@ impl Ctx<'_> {
             Ok(()) => ("queued", None),
             Err(r) => ("filtered", Some(r)),
         };
-        let (priority, why) = self.sched.priority(&u, 1);
+        let (priority, why) = self.sched.priority(u, 1);
         let why = why_reject.map_or(why, |r| format!("filtered: {r:?}"));
         let inserted = conn
             .prepare_cached(
@@ -406,6 +424,8 @@ impl Ctx<'_> {
 fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
     let p = &job.p;
     let ws = Workspace::open_existing(cx.workspace_path())?;
+    ws.conn()
+        .pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
     // The runner hands the job its own row id (two crawls at once each get theirs).
     let job_id: Option<i64> = cx.job_id();
     let limits = FetchLimits {
@@ -425,6 +445,9 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
         stats: Stats::default(),
         seen: HashSet::new(),
         batch: None,
+        frontier_time: Duration::ZERO,
+        site_ids: Default::default(),
+        host_ips: HashSet::new(),
         scope_hosts: job
             .seeds
             .iter()
@@ -485,6 +508,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
     c.commit(true)?;
 
     // Workers: fetch only.
+    let worker_times = std::sync::Arc::new(StageTimes::default());
     let (task_tx, task_rx) = crossbeam_channel::unbounded::<Task>();
     let (out_tx, out_rx) = crossbeam_channel::unbounded::<Outcome>();
     let mut workers = Vec::new();
@@ -493,6 +517,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
         let tx = out_tx.clone();
         let client = client.clone();
         let limits = limits.clone();
+        let times = worker_times.clone();
         let w = std::thread::Builder::new()
             .name(format!("gatherer-{i}"))
             .spawn(move || {
@@ -510,6 +535,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
                             attempt,
                             validators: (etag, modified),
                         } => {
+                            let t0 = Instant::now();
                             let result = fetch::fetch(
                                 &client,
                                 &entry.url,
@@ -518,6 +544,8 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
                                 modified.as_deref(),
                             )
                             .map(|mut f| {
+                                let t1 = Instant::now();
+                                times.add(0, t1 - t0);
                                 let html = f
                                     .content_type
                                     .as_deref()
@@ -526,14 +554,18 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
                                     && html
                                     && let Ok(base) = url::Url::parse(&f.final_url)
                                 {
+                                    let (enc, text) =
+                                        links::decode(&base, f.content_type.as_deref(), &f.body);
+                                    let t2 = Instant::now();
+                                    times.add(1, t2 - t1);
                                     // Canonical already: the coordinator need not redo it.
                                     f.links = Some(
-                                        links::extract(&base, f.content_type.as_deref(), &f.body)
-                                            .0
+                                        links::links_in(&base, &text, enc)
                                             .iter()
                                             .map(urls::canonicalize)
                                             .collect(),
                                     );
+                                    times.add(2, t2.elapsed());
                                 }
                                 Box::new(f)
                             });
@@ -555,6 +587,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
     drop(out_tx);
 
     let started = Instant::now();
+    let (mut idle, mut sqlite) = (Duration::ZERO, Duration::ZERO);
     let mut in_flight = 0usize;
     let mut retry_wait: Vec<(Instant, Entry, u32)> = Vec::new();
     let result = (|| -> Result<()> {
@@ -585,7 +618,10 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
             }
             // Paused: finish what is in flight, start nothing new.
             while budget_left && !cx.is_paused() && in_flight < p.workers {
-                let Some(mut task) = c.sched.next(p.per_host, p.respect_robots) else {
+                let t = Instant::now();
+                let next = c.sched.next(p.per_host, p.respect_robots);
+                c.frontier_time += t.elapsed();
+                let Some(mut task) = next else {
                     break;
                 };
                 if let Task::Page {
@@ -616,12 +652,18 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
                 .map(|t| t.saturating_duration_since(Instant::now()))
                 .unwrap_or(Duration::from_millis(50))
                 .clamp(Duration::from_millis(1), Duration::from_millis(50));
-            match out_rx.recv_timeout(wait) {
+            let waited = Instant::now();
+            let received = out_rx.recv_timeout(wait);
+            idle += waited.elapsed();
+            match received {
                 Ok(out) => {
                     in_flight -= 1;
+                    let t = Instant::now();
+                    let before = c.frontier_time;
                     c.begin()?;
                     handle(&mut c, out, &mut retry_wait)?;
                     c.commit(false)?;
+                    sqlite += t.elapsed().saturating_sub(c.frontier_time - before);
                     let total = p
                         .max_pages
                         .map_or((c.stats.fetched + c.sched.queued() as u64).max(1), |m| m);
@@ -675,7 +717,28 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
         } else {
             0.0
         },
+        profile: CrawlProfile {
+            fetch_s: worker_times.secs(0),
+            decode_s: worker_times.secs(1),
+            links_s: worker_times.secs(2),
+            frontier_s: c.frontier_time.as_secs_f64(),
+            sqlite_s: sqlite.as_secs_f64(),
+            idle_s: idle.as_secs_f64(),
+        },
     })
+}
+
+/// Nanoseconds the workers spent per stage (fetch, decode, links), summed over threads.
+#[derive(Debug, Default)]
+struct StageTimes([std::sync::atomic::AtomicU64; 3]);
+
+impl StageTimes {
+    fn add(&self, stage: usize, d: Duration) {
+        self.0[stage].fetch_add(d.as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn secs(&self, stage: usize) -> f64 {
+        self.0[stage].load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e9
+    }
 }
 
 fn handle(
@@ -734,60 +797,4 @@ fn handle(
         }
     }
     Ok(())
-}
-
-/// Memory of an in-memory frontier, measured.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct FrontierProbe {
-    pub urls: usize,
-    pub hosts: usize,
-    /// Resident memory grown while building the frontier (queues + visited set), in bytes.
-    pub rss_growth_bytes: u64,
-    pub bytes_per_url: f64,
-}
-
-/// Resident set size of this process (Linux; `None` elsewhere).
-pub(crate) fn rss_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
-
-/// Fill a scheduler with `urls` queued URLs over `hosts` hosts (realistic lengths, the visited
-/// set too) and measure how much memory it takes.
-pub(crate) fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe> {
-    let before = rss_bytes().ok_or_else(|| EngineError::Internal("no /proc/self/statm".into()))?;
-    let mut sched = Scheduler::new(Strategy::Weight, (1, 0));
-    let mut seen: HashSet<u64> = HashSet::with_capacity(urls);
-    for i in 0..urls {
-        let host = format!("www.site{}.example.localhost", i % hosts.max(1));
-        let url = format!(
-            "http://{host}/news/2026-{:02}/{:02}/content_{i}.html",
-            1 + i % 12,
-            1 + i % 28
-        );
-        seen.insert(url_hash(&url));
-        let parsed = url::Url::parse(&url).map_err(|e| EngineError::Internal(e.to_string()))?;
-        let (priority, _) = sched.priority(&parsed, 1);
-        let seq = sched.seq;
-        sched.push(
-            &host,
-            Entry {
-                priority,
-                seq,
-                id: i as i64,
-                url,
-                depth: 3,
-            },
-        );
-    }
-    let after = rss_bytes().unwrap_or(before);
-    let grown = after.saturating_sub(before);
-    std::hint::black_box((&sched.hosts, &seen));
-    Ok(FrontierProbe {
-        urls,
-        hosts,
-        rss_growth_bytes: grown,
-        bytes_per_url: grown as f64 / urls.max(1) as f64,
-    })
 }

@@ -41,21 +41,29 @@ pub(super) fn record(
         let redirected = final_url != entry.url;
         let host = host_of(&final_url);
         let conn = c.ws.conn();
-        conn.prepare_cached(
-            "INSERT INTO sites(host, first_seen) VALUES (?1, ?2) ON CONFLICT(host) DO NOTHING",
-        )?
-        .execute((&host, &now))?;
-        let site_id: i64 = conn
-            .prepare_cached("SELECT id FROM sites WHERE host = ?1")?
-            .query_row([&host], |r| r.get(0))?;
-        conn.prepare_cached(
-            "INSERT INTO pages(url, site_id, first_seen, status, depth) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT(url) DO UPDATE SET status = excluded.status",
-        )?
-        .execute(params![final_url, site_id, now, f.status, entry.depth])?;
+        // Site ids are remembered for the crawl (a site row is never deleted while it runs).
+        let site_id = match c.site_ids.get(&host) {
+            Some(id) => *id,
+            None => {
+                conn.prepare_cached(
+                    "INSERT INTO sites(host, first_seen) VALUES (?1, ?2) ON CONFLICT(host) DO NOTHING",
+                )?
+                .execute((&host, &now))?;
+                let id: i64 = conn
+                    .prepare_cached("SELECT id FROM sites WHERE host = ?1")?
+                    .query_row([&host], |r| r.get(0))?;
+                c.site_ids.insert(host.clone(), id);
+                id
+            }
+        };
         let page_id: i64 = conn
-            .prepare_cached("SELECT id FROM pages WHERE url = ?1")?
-            .query_row([&final_url], |r| r.get(0))?;
+            .prepare_cached(
+                "INSERT INTO pages(url, site_id, first_seen, status, depth) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT(url) DO UPDATE SET status = excluded.status RETURNING id",
+            )?
+            .query_row(params![final_url, site_id, now, f.status, entry.depth], |r| {
+                r.get(0)
+            })?;
         if redirected {
             c.seen.insert(super::url_hash(&final_url));
             // The redirected-to URL is visited too.
@@ -72,7 +80,9 @@ pub(super) fn record(
                 c.sched.current.remove(&e);
             }
         }
-        if let Some(ip) = &f.ip {
+        if let Some(ip) = &f.ip
+            && c.host_ips.insert((host.clone(), ip.clone()))
+        {
             conn.prepare_cached(
                 "INSERT OR IGNORE INTO host_ips(host, ip, first_seen) VALUES (?1, ?2, ?3)",
             )?
@@ -167,7 +177,7 @@ pub(super) fn record(
                 .map(|(ct, raw)| (ct, crate::engine::formats::http::snapshot_content(&raw.unwrap_or_default()).1))
                 .unwrap_or((None, Vec::new()))
         } else {
-            (f.content_type.clone(), f.body.clone())
+            (f.content_type.clone(), std::mem::take(&mut f.body))
         };
         let is_html = link_ct
             .as_deref()

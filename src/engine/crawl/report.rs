@@ -232,6 +232,27 @@ pub struct CrawlResult {
     pub frontier_left: u64,
     pub elapsed_s: f64,
     pub pages_per_s: f64,
+    /// Where the time went.
+    #[serde(default)]
+    pub profile: CrawlProfile,
+}
+
+/// Where a crawl's time went, in seconds. The workers' stages are summed over their threads
+/// (they overlap); the coordinator's are its own wall time (they add up to the crawl's).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct CrawlProfile {
+    /// Workers: the HTTP GET, body read and content decoding.
+    pub fetch_s: f64,
+    /// Workers: charset decision and decoding to text.
+    pub decode_s: f64,
+    /// Workers: link scanning, resolving and canonicalising.
+    pub links_s: f64,
+    /// Coordinator: the frontier (visited set, queues, frontier rows, picking the next URL).
+    pub frontier_s: f64,
+    /// Coordinator: SQLite writes of fetches, pages, snapshots, links, and the batch commits.
+    pub sqlite_s: f64,
+    /// Coordinator: waiting for a worker's result.
+    pub idle_s: f64,
 }
 
 #[cfg(test)]

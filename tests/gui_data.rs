@@ -171,7 +171,25 @@ fn the_zh_ui_says_a_missing_index_a_missing_set_and_a_bad_file_in_chinese() {
         all.iter().any(|t| t.starts_with(&said)),
         "the bad file's error from the string tables, naming the file: {all:?}"
     );
-    no_english(&h, "bad file", &[read.to_string(), "bad input".into()]);
+    // The reason alone, not only the whole English message: the zh sentence around an English
+    // reason would hide the whole message but not the reason.
+    let reason = match &read {
+        EngineError::Unreadable { why, .. } => why.english.clone(),
+        EngineError::BadInput { reason, .. } => reason.clone(),
+        other => other.to_string(),
+    };
+    assert!(reason.contains("no readable document"), "{reason}");
+    no_english(
+        &h,
+        "bad file",
+        &[
+            read.to_string(),
+            reason,
+            "no readable document".into(),
+            "skipped".into(),
+            "bad input".into(),
+        ],
+    );
 }
 
 /// A panel's book experiment runs through the registry as the logged `experiment` job: the
@@ -188,9 +206,14 @@ fn a_book_button_runs_the_registry_and_shows_ours_beside_the_book() {
     });
     h.get_by_label("运行 table-8-2").click();
     wait_secs(&mut h, "the table-8-2 run", 60, |h| {
-        h.query_by_label("queries per second (IOPS / L_q)")
-            .is_some()
+        h.query_by_label("每秒查询数（IOPS / L_q）").is_some()
     });
+    // The rows' names are said from the string tables, not the registry's English.
+    no_english(
+        &h,
+        "table-8-2 rows",
+        &["queries per second".into(), "lists read".into()],
+    );
     h.get_by_label_contains("全部符合书中结论");
     h.get_by_label("书中的");
     // The run is in the experiment log like any job.

@@ -64,6 +64,12 @@ pub enum EngineError {
     #[error("{location}: {reason}")]
     BadInput { location: String, reason: String },
 
+    /// A [`EngineError::BadInput`] whose reason is structured: the UI says it from its string
+    /// tables by the reason's key (`error.no_valid_record` …) with `location` as `{0}` and
+    /// the reason's arguments after it; the CLI prints the English.
+    #[error("{location}: {}", .why.english)]
+    Unreadable { location: String, why: Reason },
+
     /// A parameter out of range or malformed.
     #[error("invalid parameter `{name}`: {message}")]
     InvalidParam { name: String, message: String },
@@ -115,6 +121,7 @@ impl EngineError {
                 | EngineError::TooNew { .. }
                 | EngineError::BadPath { .. }
                 | EngineError::BadInput { .. }
+                | EngineError::Unreadable { .. }
                 | EngineError::InvalidParam { .. }
                 | EngineError::NoIndex { .. }
                 | EngineError::Corrupt { .. }
@@ -179,6 +186,11 @@ impl EngineError {
             EngineError::BadInput { location, reason } => {
                 ("error.bad_input", vec![location.clone(), reason.clone()])
             }
+            EngineError::Unreadable { location, why } => {
+                let mut args = vec![location.clone()];
+                args.extend(why.args.iter().cloned());
+                (why.key, args)
+            }
             EngineError::InvalidParam { name, message } => {
                 ("error.invalid_param", vec![name.clone(), message.clone()])
             }
@@ -201,6 +213,15 @@ impl EngineError {
         EngineError::BadInput {
             location: format!("{file}:{line}"),
             reason: reason.into(),
+        }
+    }
+
+    /// The user's input at `location` (`file:line`, or a file) cannot be read, for a reason
+    /// the UI says in its language (see [`Reason`]).
+    pub(crate) fn unreadable(location: impl std::fmt::Display, why: Reason) -> Self {
+        EngineError::Unreadable {
+            location: location.to_string(),
+            why,
         }
     }
 
@@ -242,6 +263,12 @@ impl ErrorCode {
         ("error.data_missing_file", 3),
         ("error.data_disk_full", 3),
         ("error.bad_input", 2),
+        ("error.no_document", 1),
+        ("error.no_readable_document", 3),
+        ("error.empty_log", 1),
+        ("error.no_valid_record", 4),
+        ("error.line_too_long", 2),
+        ("error.unreadable_line", 1),
         ("error.invalid_param", 2),
         ("error.cancelled", 0),
         ("error.io", 2),
@@ -282,6 +309,80 @@ impl ErrorCode {
             .map(|a| a.as_str().map(str::to_string))
             .collect::<Option<Vec<_>>>()?;
         Some(ErrorCode { key, args })
+    }
+}
+
+/// Why the user's input cannot be read: a key of the UI's string tables (one of
+/// [`ErrorCode::KEYS`], whose `{0}` is the location) with its arguments `{1}` …, and the
+/// English the CLI prints. Built by the constructors below, one per kind of mistake.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reason {
+    pub key: &'static str,
+    pub args: Vec<String>,
+    pub english: String,
+}
+
+impl Reason {
+    fn new(key: &'static str, args: Vec<String>, english: String) -> Reason {
+        Reason { key, args, english }
+    }
+
+    /// A file with no document (or record) in it at all.
+    pub(crate) fn no_document(unit: &str) -> Reason {
+        Reason::new("error.no_document", vec![], format!("no {unit} in it"))
+    }
+
+    /// A file whose every record is bad: how many were skipped, where the first is, and (in
+    /// English only) the first few with why.
+    pub(crate) fn no_readable_document(
+        unit: &str,
+        skipped: usize,
+        first_location: &str,
+        first_few: &str,
+    ) -> Reason {
+        Reason::new(
+            "error.no_readable_document",
+            vec![skipped.to_string(), first_location.to_string()],
+            format!(
+                "no readable document: every {unit} is bad ({skipped} skipped; first: {first_few})"
+            ),
+        )
+    }
+
+    /// A log file with no line.
+    pub(crate) fn empty_log() -> Reason {
+        Reason::new(
+            "error.empty_log",
+            vec![],
+            "empty file: no log records".into(),
+        )
+    }
+
+    /// A log file with lines but not one valid record of `format`.
+    pub(crate) fn no_valid_record(format: &str, lines: u64, bad: u64, first: &str) -> Reason {
+        Reason::new(
+            "error.no_valid_record",
+            vec![format.to_string(), lines.to_string(), bad.to_string()],
+            format!("no valid {format} record in {lines} lines ({bad} bad; first: {first})"),
+        )
+    }
+
+    /// A line longer than `max` bytes: not a file of kind `what` (`trace`, `access log`).
+    pub(crate) fn line_too_long(max: usize, what: &str) -> Reason {
+        Reason::new(
+            "error.line_too_long",
+            vec![max.to_string()],
+            format!("a line longer than {max} bytes: not {what}"),
+        )
+    }
+
+    /// A line that cannot be read from the disk (an I/O error, not UTF-8 …).
+    pub(crate) fn unreadable_line(detail: impl std::fmt::Display) -> Reason {
+        Reason::new(
+            "error.unreadable_line",
+            vec![],
+            format!("cannot be read: {detail}"),
+        )
     }
 }
 

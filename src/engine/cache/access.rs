@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::trace::{MAX_LINE_BYTES, MAX_TRACE_REQUESTS, Req, Trace, open_input};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Reason, Result};
 
 /// One access of the query executor to the inverted file (§8.6.3 [L3102–L3104]): a term,
 /// the access type (document data, or the position-data block number), the file offset
@@ -46,19 +46,24 @@ pub fn read_access_log_from(
     let mut buf = Vec::new();
     let mut lineno = 0usize;
     loop {
-        let (n, long) =
-            crate::engine::text::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(
-                |e| EngineError::bad_input(name, lineno + 1, format!("cannot be read: {e}")),
-            )?;
+        let (n, long) = crate::engine::text::read_line_capped(
+            &mut reader,
+            &mut buf,
+            MAX_LINE_BYTES,
+        )
+        .map_err(|e| {
+            EngineError::unreadable(format!("{name}:{}", lineno + 1), Reason::unreadable_line(e))
+        })?;
         if n == 0 {
             break;
         }
         lineno += 1;
         let bad = |reason: String| EngineError::bad_input(name, lineno, reason);
         if long {
-            return Err(bad(format!(
-                "a line longer than {MAX_LINE_BYTES} bytes: not an access log"
-            )));
+            return Err(EngineError::unreadable(
+                format!("{name}:{lineno}"),
+                Reason::line_too_long(MAX_LINE_BYTES, "an access log"),
+            ));
         }
         let text = std::str::from_utf8(&buf)
             .map_err(|e| bad(format!("not UTF-8 text (byte {})", e.valid_up_to() + 1)))?;

@@ -22,7 +22,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Reason, Result};
 use crate::engine::querylog::read::{BadLines, ReadConfig};
 use crate::engine::querylog::{self, Normalise};
 use crate::engine::rng::Rng;
@@ -266,19 +266,22 @@ pub fn read_from(
     let mut buf = Vec::new();
     let mut lineno = 0usize;
     loop {
-        let (n, long) =
-            crate::engine::text::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(
-                |e| EngineError::bad_input(&name, lineno + 1, format!("cannot be read: {e}")),
-            )?;
+        let (n, long) = crate::engine::text::read_line_capped(
+            &mut reader,
+            &mut buf,
+            MAX_LINE_BYTES,
+        )
+        .map_err(|e| {
+            EngineError::unreadable(format!("{name}:{}", lineno + 1), Reason::unreadable_line(e))
+        })?;
         if n == 0 {
             break;
         }
         lineno += 1;
         if long {
-            return Err(EngineError::bad_input(
-                &name,
-                lineno,
-                format!("a line longer than {MAX_LINE_BYTES} bytes: not a trace"),
+            return Err(EngineError::unreadable(
+                format!("{name}:{lineno}"),
+                Reason::line_too_long(MAX_LINE_BYTES, "a trace"),
             ));
         }
         if reqs.len() as u64 >= MAX_TRACE_REQUESTS {

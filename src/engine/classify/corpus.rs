@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Reason, Result};
 
 /// One labelled document.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -203,25 +203,24 @@ fn readable(corpus: Corpus, source: &Path, unit: &str) -> Result<Corpus> {
     if !corpus.docs.is_empty() {
         return Ok(corpus);
     }
-    let reason = if corpus.skipped.is_empty() {
-        format!("no {unit} in it")
-    } else {
-        let first: Vec<String> = corpus
-            .skipped
-            .iter()
-            .take(3)
-            .map(|s| format!("{}: {}", s.location, s.reason))
-            .collect();
-        format!(
-            "no readable document: every {unit} is bad ({} skipped; first: {})",
-            corpus.skipped.len(),
-            first.join("; ")
-        )
+    let why = match corpus.skipped.first() {
+        None => Reason::no_document(unit),
+        Some(first) => {
+            let first_few: Vec<String> = corpus
+                .skipped
+                .iter()
+                .take(3)
+                .map(|s| format!("{}: {}", s.location, s.reason))
+                .collect();
+            Reason::no_readable_document(
+                unit,
+                corpus.skipped.len(),
+                &first.location,
+                &first_few.join("; "),
+            )
+        }
     };
-    Err(EngineError::BadInput {
-        location: source.display().to_string(),
-        reason,
-    })
+    Err(EngineError::unreadable(source.display(), why))
 }
 
 /// Turns a non-`.txt` file's bytes into text (e.g. DocView's body text for `.html`).

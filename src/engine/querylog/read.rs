@@ -32,7 +32,7 @@ use encoding_rs::{Encoding, GB18030, GBK, UTF_8};
 use serde::{Deserialize, Serialize};
 
 use super::{Column, Format, Record, TsvColumns};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Reason, Result};
 use crate::engine::jobs::Tick;
 use crate::engine::text::encoding;
 
@@ -382,10 +382,9 @@ fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
 /// The whole-file checks: an empty file, a file without one valid record.
 pub(crate) fn check_whole(name: &str, s: &ReadSummary, cfg: &ReadConfig) -> Result<()> {
     if s.lines == 0 {
-        return Err(EngineError::bad_input(
-            name,
-            1,
-            "empty file: no log records",
+        return Err(EngineError::unreadable(
+            format!("{name}:1"),
+            Reason::empty_log(),
         ));
     }
     if s.records == 0 {
@@ -393,16 +392,9 @@ pub(crate) fn check_whole(name: &str, s: &ReadSummary, cfg: &ReadConfig) -> Resu
             line: 1,
             reason: "no record".into(),
         });
-        return Err(EngineError::bad_input(
-            name,
-            first.line,
-            format!(
-                "no valid {} record in {} lines ({} bad; first: {})",
-                cfg.format.name(),
-                s.lines,
-                s.bad.count,
-                first.reason
-            ),
+        return Err(EngineError::unreadable(
+            format!("{name}:{}", first.line),
+            Reason::no_valid_record(cfg.format.name(), s.lines, s.bad.count, &first.reason),
         ));
     }
     Ok(())

@@ -13,13 +13,14 @@
 //! println!("{:?}", r.rows);
 //! ```
 
-use serde_json::Value;
+use std::sync::Arc;
 
 use super::{Ctx, Experiment, Row};
 use crate::engine::dedup::Config;
+use crate::engine::dedup::Method;
+use crate::engine::dedup::corpus::Corpus;
 use crate::engine::dedup::eval::{BOOK_TABLE_7_3, CompareRow};
-use crate::engine::dedup::job::{DedupJob, DedupParams};
-use crate::engine::dedup::report::Source;
+use crate::engine::dedup::report::{self, Source};
 use crate::engine::error::{EngineError, Result};
 
 pub(super) static ALL: &[Experiment] = &[
@@ -105,28 +106,32 @@ fn compare(cx: &Ctx<'_>, methods: &[&str], clean: bool) -> Result<Vec<CompareRow
     compare_with(cx, methods, clean, Config::default())
 }
 
-/// [`compare`] with a configuration of one's own.
+/// [`compare`] with a configuration of one's own, on the sample web's corpus loaded once per
+/// batch (Tables 7-2 … 7-4 and Fig. 7-10 share it).
 fn compare_with(
     cx: &Ctx<'_>,
     methods: &[&str],
     clean: bool,
     config: Config,
 ) -> Result<Vec<CompareRow>> {
-    let params = DedupParams {
-        source: Source::Sample { clean },
-        methods: methods.iter().map(|s| s.to_string()).collect(),
-        config,
-        sweep: None,
-        engine: crate::engine::exec::EngineConfig::default(),
-    };
-    let v = DedupJob::execute(&params, None, cx.tick)?;
-    let rows = if methods.len() == 1 {
-        Value::Array(vec![v["row"].clone()])
+    let source = Source::Sample { clean };
+    let key = if clean {
+        "dedup-sample-clean"
     } else {
-        v["rows"].clone()
+        "dedup-sample-raw"
     };
-    serde_json::from_value(rows)
-        .map_err(|e| EngineError::Internal(format!("dedup comparison rows: {e}")))
+    let corpus = corpus(cx, key, &source)?;
+    let methods = methods
+        .iter()
+        .map(|m| Method::parse(m))
+        .collect::<Result<Vec<_>>>()?;
+    let rows = report::compare(&corpus, &methods, &config, cx.tick)?;
+    Ok(rows.into_iter().map(|(_, row)| row).collect())
+}
+
+/// The dedup corpus of `source`, read once per batch of runs under `key`.
+pub(super) fn corpus(cx: &Ctx<'_>, key: &'static str, source: &Source) -> Result<Arc<Corpus>> {
+    cx.cache.get(key, || source.load(None))
 }
 
 fn table_7_3(cx: &Ctx<'_>) -> Result<Vec<Row>> {
@@ -223,19 +228,15 @@ fn table_7_4(cx: &Ctx<'_>) -> Result<Vec<Row>> {
 /// book's plateau-to-drop range 5–20), and F1 at the book's N = 10 against our best (`ok` within
 /// 5 %).
 fn fig_7_10(cx: &Ctx<'_>) -> Result<Vec<Row>> {
-    let params = DedupParams {
-        source: Source::Sample { clean: true },
-        methods: vec!["tianwang-union".into()],
-        config: Config::default(),
-        sweep: Some(crate::engine::dedup::report::SweepSpec::parse(
-            "n-keywords=1..30",
-        )?),
-        engine: crate::engine::exec::EngineConfig::default(),
-    };
-    let v = DedupJob::execute(&params, None, cx.tick)?;
-    let points: Vec<crate::engine::dedup::report::SweepPoint> =
-        serde_json::from_value(v["points"].clone())
-            .map_err(|e| EngineError::Internal(format!("dedup sweep points: {e}")))?;
+    let source = Source::Sample { clean: true };
+    let corpus = corpus(cx, "dedup-sample-clean", &source)?;
+    let points = report::sweep(
+        &corpus,
+        Method::parse("tianwang-union")?,
+        &Config::default(),
+        &report::SweepSpec::parse("n-keywords=1..30")?,
+        cx.tick,
+    )?;
     let f1 = |p: &crate::engine::dedup::report::SweepPoint| {
         p.row.scores.as_ref().map_or(0.0, |s| s.near.f1)
     };

@@ -10,14 +10,17 @@
 //! println!("{:?}", r.rows);
 //! ```
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::{Ctx, Experiment, Row};
 use crate::engine::dedup::Config;
+use crate::engine::dedup::Method;
+use crate::engine::dedup::corpus::Corpus;
 use crate::engine::dedup::eval::CompareRow;
 use crate::engine::dedup::hardset::Part;
-use crate::engine::dedup::job::{DedupJob, DedupParams};
-use crate::engine::dedup::report::{DevKind, Source, SweepPoint, SweepSpec};
+use crate::engine::dedup::report::{self, DevKind, Source, SweepSpec};
 use crate::engine::error::{EngineError, Result};
 
 const NEEDS: &[&str] = &["ccwe", "sogoucs_smarty"];
@@ -52,30 +55,35 @@ pub(super) static ALL: &[Experiment] = &[
     },
 ];
 
-/// The development set `set` built from the data folder.
-fn devset(cx: &Ctx<'_>, set: DevKind) -> Result<Source> {
+/// The development set `set` built from the data folder, once per batch of runs (the SimHash
+/// and MinHash sweeps share the reprints set).
+fn devset(cx: &Ctx<'_>, set: DevKind) -> Result<Arc<Corpus>> {
     // Both sets installed (checked before the run) and their common root.
     cx.set("ccwe")?;
-    Ok(Source::Devset {
+    let source = Source::Devset {
         seed: 7,
         data: cx.data.root().to_path_buf(),
         set,
         part: Part::Check,
-    })
+    };
+    let key = match set {
+        DevKind::Reprints => "dedup-devset-reprints",
+        DevKind::Hard => "dedup-devset-hard",
+    };
+    super::ch7::corpus(cx, key, &source)
 }
 
 /// `method` swept over `spec` on the reprints set: (value, near-duplicate F1) per point.
 fn sweep(cx: &Ctx<'_>, method: &str, spec: &str) -> Result<Vec<(String, f64)>> {
-    let params = DedupParams {
-        source: devset(cx, DevKind::Reprints)?,
-        methods: vec![method.into()],
-        config: Config::default(),
-        sweep: Some(SweepSpec::parse(spec)?),
-        engine: crate::engine::exec::EngineConfig::default(),
-    };
-    let v = DedupJob::execute(&params, None, cx.tick)?;
-    let points: Vec<SweepPoint> = serde_json::from_value(v["points"].clone())
-        .map_err(|e| EngineError::Internal(format!("dedup sweep points: {e}")))?;
+    let corpus = devset(cx, DevKind::Reprints)?;
+    let spec = SweepSpec::parse(spec)?;
+    let points = report::sweep(
+        &corpus,
+        Method::parse(method)?,
+        &Config::default(),
+        &spec,
+        cx.tick,
+    )?;
     Ok(points
         .iter()
         .map(|p| {
@@ -159,16 +167,15 @@ fn minhash_threshold(cx: &Ctx<'_>) -> Result<Vec<Row>> {
 /// point: containment is what the whole-page fingerprints miss). No book number.
 fn ccdet_containment(cx: &Ctx<'_>) -> Result<Vec<Row>> {
     let methods = ["ccdet", "simhash", "minhash"];
-    let params = DedupParams {
-        source: devset(cx, DevKind::Hard)?,
-        methods: methods.iter().map(|s| s.to_string()).collect(),
-        config: Config::default(),
-        sweep: None,
-        engine: crate::engine::exec::EngineConfig::default(),
-    };
-    let v = DedupJob::execute(&params, None, cx.tick)?;
-    let rows: Vec<CompareRow> = serde_json::from_value(v["rows"].clone())
-        .map_err(|e| EngineError::Internal(format!("dedup comparison rows: {e}")))?;
+    let corpus = devset(cx, DevKind::Hard)?;
+    let parsed = methods
+        .iter()
+        .map(|m| Method::parse(m))
+        .collect::<Result<Vec<_>>>()?;
+    let rows: Vec<CompareRow> = report::compare(&corpus, &parsed, &Config::default(), cx.tick)?
+        .into_iter()
+        .map(|(_, row)| row)
+        .collect();
     let found = |m: &str| {
         rows.iter()
             .find(|r| r.method == m)

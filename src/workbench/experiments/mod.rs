@@ -33,6 +33,7 @@ mod ch8_codec;
 mod ch9;
 mod ch9_log;
 mod job;
+mod label;
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -47,6 +48,7 @@ use crate::engine::data::DataDir;
 use crate::engine::error::{EngineError, ErrorCode, Result};
 use crate::engine::jobs::Tick;
 pub use job::{ExperimentJob, ExperimentOutput, ExperimentParams};
+pub use label::Label;
 
 /// One experiment of the book.
 #[derive(Clone, Copy)]
@@ -86,7 +88,11 @@ pub enum Basis {
 /// One figure: ours beside the book's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
+    /// The row's stable English identifier (what lessons and the CLI name it by).
     pub name: String,
+    /// `name` as the UI's string tables say it (`key`, `args`; see [`Label`]).
+    #[serde(flatten)]
+    pub label: Label,
     /// A number, a text (a segmentation) or a truth value.
     pub ours: Value,
     /// The book's, or null when the book gives none.
@@ -99,6 +105,12 @@ pub struct Row {
     /// What the shape is, or where the book's number comes from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// `note` as the UI's string tables say it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note_label: Option<Label>,
+    /// `unit` as the UI's string tables say it, when it is a word.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_label: Option<Label>,
 }
 
 fn num(x: f64) -> Value {
@@ -109,6 +121,7 @@ impl Row {
     /// Ours within `tolerance` of the book's.
     pub fn near(name: impl Into<String>, ours: f64, book: f64, unit: &str, tolerance: f64) -> Row {
         Row {
+            label: Label::default(),
             name: name.into(),
             ours: num(ours),
             book: num(book),
@@ -117,7 +130,10 @@ impl Row {
             ok: ours.is_finite() && (ours - book).abs() <= tolerance + 1e-12,
             basis: Basis::Tolerance,
             note: None,
+            note_label: None,
+            unit_label: None,
         }
+        .labelled()
     }
 
     /// Ours beside the book's; `ok` is whether the book's finding `note` holds.
@@ -130,6 +146,7 @@ impl Row {
         note: &str,
     ) -> Row {
         Row {
+            label: Label::default(),
             name: name.into(),
             ours: ours.into(),
             book: book.into(),
@@ -138,13 +155,17 @@ impl Row {
             ok,
             basis: Basis::Shape,
             note: Some(note.into()),
+            note_label: None,
+            unit_label: None,
         }
+        .labelled()
     }
 
     /// Ours where the book gives no number.
     pub fn ours(name: impl Into<String>, ours: impl Into<Value>, unit: &str) -> Row {
         let ours: Value = ours.into();
         Row {
+            label: Label::default(),
             name: name.into(),
             ok: !ours.is_null(),
             ours,
@@ -153,13 +174,17 @@ impl Row {
             tolerance: None,
             basis: Basis::None,
             note: None,
+            note_label: None,
+            unit_label: None,
         }
+        .labelled()
     }
 
     /// Ours equal to the book's (a text, a count).
     pub fn exact(name: impl Into<String>, ours: impl Into<Value>, book: impl Into<Value>) -> Row {
         let (ours, book): (Value, Value) = (ours.into(), book.into());
         Row {
+            label: Label::default(),
             name: name.into(),
             ok: ours == book,
             ours,
@@ -168,11 +193,27 @@ impl Row {
             tolerance: Some(0.0),
             basis: Basis::Tolerance,
             note: None,
+            note_label: None,
+            unit_label: None,
         }
+        .labelled()
     }
 
     pub fn with_note(mut self, note: &str) -> Row {
         self.note = Some(note.into());
+        self.labelled()
+    }
+
+    /// The row with its name, note and unit (when it is a word: `pages`, `ms`; not `×` or
+    /// `%`) as [`Label`]s of the UI's string tables.
+    fn labelled(mut self) -> Row {
+        self.label = Label::derive("row.", &self.name);
+        self.note_label = self.note.as_deref().map(|n| Label::derive("note.", n));
+        self.unit_label = self
+            .unit
+            .chars()
+            .any(char::is_alphabetic)
+            .then(|| Label::derive("unit.", &self.unit));
         self
     }
 

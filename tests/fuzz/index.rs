@@ -49,6 +49,33 @@ fn built() -> &'static (PathBuf, PathBuf) {
     })
 }
 
+/// A copy of the built index of its own, for the target that mutates files in place: the other
+/// targets read the built index while the tests run in parallel.
+fn mutable_copy() -> &'static (PathBuf, PathBuf) {
+    static C: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    C.get_or_init(|| {
+        fn copy_dir(from: &Path, to: &Path) {
+            std::fs::create_dir_all(to).expect("copy folder");
+            for e in std::fs::read_dir(from)
+                .expect("read index folder")
+                .flatten()
+            {
+                let (src, dst) = (e.path(), to.join(e.file_name()));
+                if src.is_dir() {
+                    copy_dir(&src, &dst);
+                } else {
+                    std::fs::copy(&src, &dst).expect("copy index file");
+                }
+            }
+        }
+        let (ix, g) = built();
+        let copy = scratch("index_mutated").join("ix");
+        copy_dir(ix, &copy);
+        let gen_name = g.file_name().expect("generation folder name");
+        (copy.clone(), copy.join(gen_name))
+    })
+}
+
 /// The bytes of `file` of the built generation (footer included).
 fn original(file: &str) -> Vec<u8> {
     std::fs::read(built().1.join(file)).expect("read")
@@ -182,7 +209,7 @@ fn fuzz_index_files_of_a_real_index_mutated() {
         let Some((&sel, rest)) = b.split_first() else {
             return;
         };
-        let (ix, g) = built();
+        let (ix, g) = mutable_copy();
         let file = FILES[usize::from(sel & 0x7F) % FILES.len()];
         let path = g.join(file);
         let keep = original(file);

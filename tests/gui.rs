@@ -209,7 +209,7 @@ fn long_job_keeps_frames_coming_and_cancels_promptly() {
     eprintln!("cancel took {took:?}");
     assert!(took <= Duration::from_secs(2), "cancel took {took:?}");
     h.run_steps(2);
-    h.get_by_label("任务 calibrate 已取消");
+    h.get_by_label("任务「机器标定」已取消");
 
     // The log row says cancelled too.
     let ws = Workspace::open_existing(h.state().workspace_path().unwrap()).unwrap();
@@ -368,7 +368,7 @@ fn first_start_loads_the_sample_web_and_the_panel_serves_it() {
     let d = tempfile::tempdir().unwrap();
     let mut h = harness_with(&d.path().join("default.tianwang"), true);
     wait_for(&mut h, "the sample to load", |h| {
-        h.query_by_label("任务 sample-load 已完成").is_some()
+        h.query_by_label("任务「载入样例网站」已完成").is_some()
     });
     // Pages and snapshots: 434 each.
     wait_for(&mut h, "the page count", |h| {
@@ -432,7 +432,7 @@ fn crawl_panel_crawls_the_sample_web_live() {
     });
     h.get_by_label("各站点正在进行的请求");
     wait_for(&mut h, "the crawl to finish", |h| {
-        h.query_by_label("任务 crawl 已完成").is_some()
+        h.query_by_label("任务「网页搜集」已完成").is_some()
     });
     wait_for(&mut h, "the final report", |h| {
         h.query_all_by_label("http_404").next().is_some()
@@ -480,7 +480,7 @@ fn pages_inspector_and_capacity_calculator() {
     let mut h = harness_with(&d.path().join("p.tianwang"), true);
     opened(&mut h);
     wait_for(&mut h, "the sample to load", |h| {
-        h.query_by_label("任务 sample-load 已完成").is_some()
+        h.query_by_label("任务「载入样例网站」已完成").is_some()
     });
     h.get_by_label("网页与快照").click();
     wait_for(&mut h, "the page list", |h| {

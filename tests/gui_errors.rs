@@ -96,11 +96,10 @@ fn a_damaged_index_and_a_failed_build_are_said_in_chinese() {
     // Building over it runs the index-build job, which fails: the workspace has no page.
     h.get_by_label("建立索引").click();
     wait_secs(&mut h, "the failure", 60, |h| {
-        h.query_by_label_contains("任务 index-build 失败：")
-            .is_some()
+        h.query_by_label_contains("任务「建索引」失败：").is_some()
     });
     let status = h
-        .query_by_label_contains("任务 index-build 失败：")
+        .query_by_label_contains("任务「建索引」失败：")
         .and_then(|n| {
             let n = n.accesskit_node();
             n.label().or_else(|| n.value())

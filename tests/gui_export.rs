@@ -70,7 +70,7 @@ fn a_crawl_plot_exports_as_png_at_twice_the_size_and_as_svg() {
     });
     h.get_by_label("开始抓取").click();
     wait_secs(&mut h, "the crawl to finish", 120, |h| {
-        h.query_by_label("任务 crawl 已完成").is_some()
+        h.query_by_label("任务「网页搜集」已完成").is_some()
     });
     wait_secs(&mut h, "the plots", 20, |h| {
         h.query_all_by_label("PNG").next().is_some()

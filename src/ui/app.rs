@@ -462,7 +462,7 @@ impl WorkbenchApp {
             sess.invalidate();
         }
         for s in finished {
-            let kind = s.kind.to_string();
+            let kind = self.prefs.lang.job_kind(s.kind);
             match &s.state {
                 JobState::Done(_) => self.set_status("status.job_done", vec![kind], false),
                 JobState::Cancelled => self.set_status("status.job_cancelled", vec![kind], false),

@@ -64,6 +64,13 @@ impl Lang {
         TABLES[self as usize].get(key).copied()
     }
 
+    /// A job kind in this language (`jobkind.KIND`: "建索引" for `index-build`), else the kind
+    /// itself (test-only kinds have no entry).
+    pub fn job_kind(self, kind: &str) -> String {
+        self.t_dyn(&format!("jobkind.{kind}"))
+            .map_or_else(|| kind.to_string(), str::to_string)
+    }
+
     /// A reason the engine gave ([`crate::engine::docview::Why`]) in this language: the table's
     /// `why.KEY` template with the arguments filled in, else the engine's English.
     pub fn why(self, why: &crate::engine::docview::Why) -> String {
@@ -371,6 +378,23 @@ mod tests {
                 .tf("status.opened", &[&"a.tianwang"])
                 .contains("a.tianwang")
         );
+    }
+
+    /// Every job kind the composition root registers has its name in both tables, so the
+    /// status bar and the top bar never show a raw kind id in the zh UI.
+    #[test]
+    fn every_job_kind_has_a_name_in_both_languages() {
+        for k in crate::workbench::kinds() {
+            for lang in [Lang::Zh, Lang::En] {
+                assert!(
+                    lang.t_dyn(&format!("jobkind.{}", k.kind)).is_some(),
+                    "jobkind.{} missing in {lang:?}",
+                    k.kind
+                );
+            }
+        }
+        assert_eq!(Lang::Zh.job_kind("index-build"), "建索引");
+        assert_eq!(Lang::En.job_kind("no-such-kind"), "no-such-kind");
     }
 
     #[test]

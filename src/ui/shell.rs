@@ -129,7 +129,7 @@ pub(crate) fn top_bar(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
             for (i, h) in app.running.iter().enumerate() {
                 let s = h.snapshot();
                 ui.separator();
-                ui.label(s.kind);
+                ui.label(app.prefs.lang.job_kind(s.kind));
                 ui.add(
                     egui::ProgressBar::new(s.progress.fraction.unwrap_or(0.0))
                         .desired_width(140.0)

@@ -91,7 +91,8 @@ pub fn run(cli: &Cli, a: &ExperimentArgs) -> anyhow::Result<()> {
     }
 }
 
-fn show(v: &serde_json::Value) -> String {
+/// A figure as the CLI prints it: 4 decimals for a fraction, `—` for none.
+pub(crate) fn show(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::Null => "—".into(),
         serde_json::Value::String(s) => s.clone(),

@@ -125,18 +125,13 @@ fn load(what: &str) -> anyhow::Result<Lesson> {
     Ok(lessons::bundled_text(what)?.0)
 }
 
+/// A figure as `experiment run` prints it; a question's accepted range as `min..max`.
 fn show(v: &serde_json::Value) -> String {
     match v {
-        serde_json::Value::Null => "—".into(),
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Number(n) => match n.as_f64() {
-            Some(x) if x.fract() != 0.0 => format!("{x:.4}"),
-            _ => n.to_string(),
-        },
         serde_json::Value::Array(a) if a.len() == 2 => {
             format!("{}..{}", show(&a[0]), show(&a[1]))
         }
-        other => other.to_string(),
+        other => super::experiment::show(other),
     }
 }
 

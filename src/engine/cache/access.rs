@@ -14,8 +14,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::trace::{MAX_LINE_BYTES, MAX_TRACE_REQUESTS, Req, Trace, open_input};
-use crate::engine::error::{EngineError, Reason, Result};
+use super::trace::{MAX_TRACE_REQUESTS, Req, Trace, next_line, open_input};
+use crate::engine::error::{EngineError, Result};
 
 /// One access of the query executor to the inverted file (§8.6.3 [L3102–L3104]): a term,
 /// the access type (document data, or the position-data block number), the file offset
@@ -46,25 +46,10 @@ pub fn read_access_log_from(
     let mut buf = Vec::new();
     let mut lineno = 0usize;
     loop {
-        let (n, long) = crate::engine::text::read_line_capped(
-            &mut reader,
-            &mut buf,
-            MAX_LINE_BYTES,
-        )
-        .map_err(|e| {
-            EngineError::unreadable(format!("{name}:{}", lineno + 1), Reason::unreadable_line(e))
-        })?;
-        if n == 0 {
+        if !next_line(&mut reader, &mut buf, name, &mut lineno, "an access log")? {
             break;
         }
-        lineno += 1;
         let bad = |reason: String| EngineError::bad_input(name, lineno, reason);
-        if long {
-            return Err(EngineError::unreadable(
-                format!("{name}:{lineno}"),
-                Reason::line_too_long(MAX_LINE_BYTES, "an access log"),
-            ));
-        }
         let text = std::str::from_utf8(&buf)
             .map_err(|e| bad(format!("not UTF-8 text (byte {})", e.valid_up_to() + 1)))?;
         let line = text.split('#').next().unwrap_or("").trim();

@@ -210,6 +210,36 @@ impl Default for ReadOptions {
 /// The longest line a trace or access log may have: a key or record, not a document.
 pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// Read the next line of a trace or access log (`what`, for messages) into `buf`, counting it
+/// in `lineno`: `false` at the end; a line longer than [`MAX_LINE_BYTES`] or a read error is
+/// refused naming `name:line`.
+pub(super) fn next_line(
+    reader: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    name: &str,
+    lineno: &mut usize,
+    what: &str,
+) -> Result<bool> {
+    let (n, long) =
+        crate::engine::text::read_line_capped(reader, buf, MAX_LINE_BYTES).map_err(|e| {
+            EngineError::unreadable(
+                format!("{name}:{}", *lineno + 1),
+                Reason::unreadable_line(e),
+            )
+        })?;
+    if n == 0 {
+        return Ok(false);
+    }
+    *lineno += 1;
+    if long {
+        return Err(EngineError::unreadable(
+            format!("{name}:{lineno}"),
+            Reason::line_too_long(MAX_LINE_BYTES, what),
+        ));
+    }
+    Ok(true)
+}
+
 /// A line of a trace as text: UTF-8 when it is, else GB18030 — decided per line, so a log
 /// with lines in both keeps every key (issue 29: a GB18030 file with UTF-8 lines appended).
 fn decode_line(line: &[u8]) -> std::borrow::Cow<'_, str> {
@@ -266,23 +296,8 @@ pub fn read_from(
     let mut buf = Vec::new();
     let mut lineno = 0usize;
     loop {
-        let (n, long) = crate::engine::text::read_line_capped(
-            &mut reader,
-            &mut buf,
-            MAX_LINE_BYTES,
-        )
-        .map_err(|e| {
-            EngineError::unreadable(format!("{name}:{}", lineno + 1), Reason::unreadable_line(e))
-        })?;
-        if n == 0 {
+        if !next_line(&mut reader, &mut buf, &name, &mut lineno, "a trace")? {
             break;
-        }
-        lineno += 1;
-        if long {
-            return Err(EngineError::unreadable(
-                format!("{name}:{lineno}"),
-                Reason::line_too_long(MAX_LINE_BYTES, "a trace"),
-            ));
         }
         if reqs.len() as u64 >= MAX_TRACE_REQUESTS {
             return Err(EngineError::bad_input(

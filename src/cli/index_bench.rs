@@ -129,6 +129,9 @@ pub fn bench(a: &BenchIndexArgs, data: Option<&Path>) -> anyhow::Result<()> {
         "corpus": "thucnews_titles dev.txt (10,000) · 500 queries",
         "docs": meta.docs,
         "index_s": build_s,
+        "stages_s": {"read": meta.timings.read_s, "segment": meta.timings.segment_s,
+                     "invert": meta.timings.invert_s, "merge": meta.timings.merge_s,
+                     "total": meta.timings.total_s},
         "docs_per_s": meta.docs as f64 / build_s,
         "query_p50_ms": percentile(&times, 0.5) * 1e3,
         "query_p95_ms": percentile(&times, 0.95) * 1e3,
@@ -138,35 +141,47 @@ pub fn bench(a: &BenchIndexArgs, data: Option<&Path>) -> anyhow::Result<()> {
     })];
     let mut ratios = json!({});
     if a.peers {
-        let peer = peer_rows(&dev, &texts, a.repeat)?;
-        let overlap: f64 = peer
-            .hits
-            .iter()
-            .zip(&ours_hits)
-            .map(|(p, o)| {
-                let n = p.len().max(o.len()).max(1);
-                p.iter().filter(|k| o.contains(k)).count() as f64 / n as f64
-            })
-            .sum::<f64>()
-            / texts.len().max(1) as f64;
-        let peer_p50 = percentile(&peer.query_secs, 0.5) * 1e3;
-        rows.push(json!({
-            "tool": "tantivy 0.27 + tantivy-jieba (search mode, HMM; on disk)",
-            "corpus": "thucnews_titles dev.txt (10,000) · 500 queries",
-            "docs": peer.docs,
-            "index_s": peer.index_secs,
-            "docs_per_s": peer.docs_per_s,
-            "query_p50_ms": peer_p50,
-            "query_p95_ms": percentile(&peer.query_secs, 0.95) * 1e3,
-            "p_at_10": p10(&peer.hits)?,
-            "index_bytes": peer.index_bytes,
-            "model": "bm25 k1=1.2 b=0.75 or",
-        }));
-        ratios = json!({
-            "indexing_docs_per_s_ours_over_tantivy": (meta.docs as f64 / build_s) / peer.docs_per_s.max(1e-9),
-            "query_p50_ours_over_tantivy": percentile(&times, 0.5) * 1e3 / peer_p50.max(1e-9),
-            "top10_overlap_with_tantivy": overlap,
-        });
+        let ours_dps = meta.docs as f64 / build_s;
+        let ours_p50 = percentile(&times, 0.5) * 1e3;
+        let mut r = serde_json::Map::new();
+        // tantivy both ways in the same run: its in-RAM index (nothing written) and on disk
+        // (a temp dir, committed — as our index is written and synced).
+        for (in_ram, label, key) in [(true, "in RAM", "in_ram"), (false, "on disk", "on_disk")] {
+            let peer = peer_rows(&dev, &texts, a.repeat, in_ram)?;
+            let overlap: f64 = peer
+                .hits
+                .iter()
+                .zip(&ours_hits)
+                .map(|(p, o)| {
+                    let n = p.len().max(o.len()).max(1);
+                    p.iter().filter(|k| o.contains(k)).count() as f64 / n as f64
+                })
+                .sum::<f64>()
+                / texts.len().max(1) as f64;
+            let peer_p50 = percentile(&peer.query_secs, 0.5) * 1e3;
+            rows.push(json!({
+                "tool": format!("tantivy 0.27 + tantivy-jieba (search mode, HMM; {label})"),
+                "corpus": "thucnews_titles dev.txt (10,000) · 500 queries",
+                "docs": peer.docs,
+                "index_s": peer.index_secs,
+                "docs_per_s": peer.docs_per_s,
+                "query_p50_ms": peer_p50,
+                "query_p95_ms": percentile(&peer.query_secs, 0.95) * 1e3,
+                "p_at_10": p10(&peer.hits)?,
+                "index_bytes": peer.index_bytes,
+                "model": "bm25 k1=1.2 b=0.75 or",
+            }));
+            r.insert(
+                format!("indexing_docs_per_s_ours_over_tantivy_{key}"),
+                json!(ours_dps / peer.docs_per_s.max(1e-9)),
+            );
+            r.insert(
+                format!("query_p50_ours_over_tantivy_{key}"),
+                json!(ours_p50 / peer_p50.max(1e-9)),
+            );
+            r.insert(format!("top10_overlap_with_tantivy_{key}"), json!(overlap));
+        }
+        ratios = Value::Object(r);
     }
     let _ = std::fs::remove_dir_all(&scratch);
     let v = json!({
@@ -203,7 +218,12 @@ struct PeerResult {
 }
 
 #[cfg(feature = "tantivy-peer")]
-fn peer_rows(dev: &Path, queries: &[String], repeat: usize) -> anyhow::Result<PeerResult> {
+fn peer_rows(
+    dev: &Path,
+    queries: &[String],
+    repeat: usize,
+    in_ram: bool,
+) -> anyhow::Result<PeerResult> {
     use crate::engine::index::peer_tantivy::{Analyzer, PeerConfig, PeerDoc, run_with};
     let docs: Vec<PeerDoc> = crate::engine::index::source::read_tsv(dev)?
         .into_iter()
@@ -212,10 +232,9 @@ fn peer_rows(dev: &Path, queries: &[String], repeat: usize) -> anyhow::Result<Pe
             text: if d.title.is_empty() { d.body } else { d.title },
         })
         .collect();
-    // On disk (a temp dir, committed), as our index is written and synced to disk.
     let cfg = PeerConfig {
         top: 10,
-        in_ram: false,
+        in_ram,
         ..PeerConfig::default()
     };
     let mut best: Option<PeerResult> = None;
@@ -249,7 +268,12 @@ fn peer_rows(dev: &Path, queries: &[String], repeat: usize) -> anyhow::Result<Pe
 }
 
 #[cfg(not(feature = "tantivy-peer"))]
-fn peer_rows(_dev: &Path, _queries: &[String], _repeat: usize) -> anyhow::Result<PeerResult> {
+fn peer_rows(
+    _dev: &Path,
+    _queries: &[String],
+    _repeat: usize,
+    _in_ram: bool,
+) -> anyhow::Result<PeerResult> {
     Err(EngineError::invalid(
         "--peers",
         "this build has no tantivy: run `cargo run --release --features tantivy-peer -- bench index --peers`",

@@ -21,7 +21,6 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -32,11 +31,12 @@ use serde::{Deserialize, Serialize};
 
 use super::codec::Codec;
 use super::disk::{self, DocInfo, Meta, Timings, io_err};
-use super::merge::{Entry, KWay, Merged, RunReader, merge, write_run};
+use super::merge::{Entry, KWay, MemRun, Merged, RunReader, merge, write_run};
 use super::source::{self, Source, SourceDoc};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
 use crate::engine::store::Workspace;
+use crate::engine::text::fxhash::FxMap;
 use crate::engine::text::segment::{Method, Segmenter};
 
 /// How to build. Raw CLI/GUI parameters → [`IndexConfig::validate`] → the builder.
@@ -123,7 +123,7 @@ fn analyse(
     cfg: &IndexConfig,
     weights: &super::tagweight::TagWeights,
 ) -> Analysed {
-    let mut map: HashMap<Cow<'_, str>, (Vec<u32>, f32)> = HashMap::new();
+    let mut map: FxMap<Cow<'_, str>, (Vec<u32>, f32)> = FxMap::default();
     let title_w = weights.get("title");
     let mut base = 0u32;
     let html_wbt = d
@@ -131,9 +131,13 @@ fn analyse(
         .as_deref()
         .map(|h| html_term_weights(h, seg, cfg, weights));
     let add =
-        |text: &str, base: u32, extra: f32, map: &mut HashMap<Cow<'_, str>, (Vec<u32>, f32)>| {
+        |text: &str, base: u32, extra: f32, map: &mut FxMap<Cow<'_, str>, (Vec<u32>, f32)>| {
             seg.for_each_token_at(text, cfg.method, cfg.stop_words, cfg.all_tokens, |t, at| {
-                let e = map.entry(Cow::Owned(t.into_owned())).or_default();
+                // A word seen before in this document costs a lookup, not a new String.
+                let e = match map.get_mut(t.as_ref()) {
+                    Some(e) => e,
+                    None => map.entry(Cow::Owned(t.into_owned())).or_default(),
+                };
                 e.0.push(base + at as u32);
                 e.1 += cfg.w0 + extra;
             });
@@ -207,8 +211,8 @@ fn html_term_weights(
     seg: &Segmenter,
     cfg: &IndexConfig,
     w: &super::tagweight::TagWeights,
-) -> HashMap<String, (u32, f32)> {
-    let mut out: HashMap<String, (u32, f32)> = HashMap::new();
+) -> FxMap<String, (u32, f32)> {
+    let mut out: FxMap<String, (u32, f32)> = FxMap::default();
     for run in super::tagweight::weighted_runs(html, w) {
         seg.for_each_token_at(
             &run.text,
@@ -216,7 +220,10 @@ fn html_term_weights(
             cfg.stop_words,
             cfg.all_tokens,
             |t, _| {
-                let e = out.entry(t.into_owned()).or_default();
+                let e = match out.get_mut(t.as_ref()) {
+                    Some(e) => e,
+                    None => out.entry(t.into_owned()).or_default(),
+                };
                 e.0 += 1;
                 e.1 += cfg.w0 + run.weight;
             },
@@ -401,7 +408,7 @@ pub(crate) fn analyse_all(
     let seg = Segmenter::shared();
     let weights = cfg.weights()?;
     let total = opened.total;
-    let mut lexicon: HashMap<String, u32> = HashMap::new();
+    let mut lexicon: FxMap<String, u32> = FxMap::default();
     let mut names: Vec<String> = Vec::new();
     let mut skipped = Vec::new();
     let mut ndocs = 0usize;
@@ -438,7 +445,7 @@ pub(crate) fn analyse_all(
                     }
                     continue;
                 }
-                let id = match lexicon.get(&t) {
+                let id = match lexicon.get(t.as_str()) {
                     Some(&id) => id,
                     None => {
                         let id = u32::try_from(names.len()).map_err(|_| {
@@ -701,29 +708,41 @@ fn build_into(
     sink.text_out
         .flush()
         .map_err(|e| io_err(&sink.text_path, e))?;
-    let ti = Instant::now();
-    if !sink.entries.is_empty() {
-        sink.write_run()?;
-    }
-    timings.invert_s += ti.elapsed().as_secs_f64();
-
-    let tm = Instant::now();
-    let readers = sink
-        .runs
-        .iter()
-        .map(|p| RunReader::open(p))
-        .collect::<Result<Vec<_>>>()?;
     let mut docs = std::mem::take(&mut sink.docs);
-    let merged = merge(
-        generation,
-        &mut KWay::new(readers)?,
-        &an.names,
-        &mut docs,
-        cfg.codec,
-        tick,
-    )?;
+    let merged = if sink.runs.is_empty() {
+        // Everything fitted in the buffer: merge it from memory.
+        let tm = Instant::now();
+        let mut run = MemRun::new(
+            std::mem::take(&mut sink.entries),
+            std::mem::take(&mut sink.positions),
+        );
+        let merged = merge(generation, &mut run, &an.names, &mut docs, cfg.codec, tick)?;
+        timings.merge_s = tm.elapsed().as_secs_f64();
+        merged
+    } else {
+        let ti = Instant::now();
+        if !sink.entries.is_empty() {
+            sink.write_run()?;
+        }
+        timings.invert_s += ti.elapsed().as_secs_f64();
+        let tm = Instant::now();
+        let readers = sink
+            .runs
+            .iter()
+            .map(|p| RunReader::open(p))
+            .collect::<Result<Vec<_>>>()?;
+        let merged = merge(
+            generation,
+            &mut KWay::new(readers)?,
+            &an.names,
+            &mut docs,
+            cfg.codec,
+            tick,
+        )?;
+        timings.merge_s = tm.elapsed().as_secs_f64();
+        merged
+    };
     let _ = std::fs::remove_dir_all(&sink.runs_dir);
-    timings.merge_s = tm.elapsed().as_secs_f64();
     finish(
         generation,
         Finished {
@@ -734,7 +753,8 @@ fn build_into(
             links: std::mem::take(&mut sink.links),
             text_bytes: sink.text_off,
             occurrences: sink.occurrences,
-            runs: sink.runs.len(),
+            // A corpus that fitted the buffer is one run, merged from memory.
+            runs: sink.runs.len().max(1),
             peak_buffer_bytes: sink.peak,
             skipped: an.skipped,
         },

@@ -53,7 +53,7 @@ pub(crate) fn write_run(
     entries: &mut Vec<Entry>,
     positions: &mut Vec<u32>,
 ) -> Result<PathBuf> {
-    entries.sort_by_key(|e| e.term);
+    sort_entries(entries);
     let path = dir.join(format!("run-{n:04}.bin"));
     let mut w = BufWriter::new(File::create(&path).map_err(|e| io_err(&path, e))?);
     let mut buf = Vec::with_capacity(64);
@@ -79,6 +79,53 @@ pub(crate) fn write_run(
 }
 
 /// One posting: a term's occurrences in one document.
+/// Order a run's entries by (term, document): the order the merge reads.
+fn sort_entries(entries: &mut [Entry]) {
+    entries.sort_unstable_by_key(|e| (e.term, e.doc));
+}
+
+/// A build's only run, merged straight from its buffer: when the whole corpus fits the
+/// memory budget nothing is written to disk and read back (the book's single-pass
+/// inversion of a batch that fits in memory [L2718–L2720]).
+pub(crate) struct MemRun {
+    entries: Vec<Entry>,
+    positions: Vec<u32>,
+    next: usize,
+}
+
+impl MemRun {
+    pub(crate) fn new(mut entries: Vec<Entry>, positions: Vec<u32>) -> MemRun {
+        sort_entries(&mut entries);
+        MemRun {
+            entries,
+            positions,
+            next: 0,
+        }
+    }
+}
+
+impl PostingStream for MemRun {
+    fn next_posting(&mut self) -> Result<Option<Posting>> {
+        let Some(e) = self.entries.get(self.next) else {
+            return Ok(None);
+        };
+        self.next += 1;
+        let (from, to) = (e.pos as usize, e.pos as usize + e.tf as usize);
+        let positions = self
+            .positions
+            .get(from..to)
+            .ok_or_else(|| internal(format!("positions {from}..{to} outside the buffer")))?
+            .to_vec();
+        Ok(Some(Posting {
+            term: e.term,
+            doc: e.doc,
+            tf: e.tf,
+            wbt: e.wbt,
+            positions,
+        }))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Posting {
     pub term: u32,
@@ -243,6 +290,14 @@ pub(crate) fn merge(
     let mut parts = PartBytes::default();
     let (mut wb_book, mut wb_smooth) = (0f64, 0f64);
     let mut norm3 = vec![0f64; docs.len()];
+    // ln(Smax/S) and ln(1 + Smax/S) of each document, once (not twice per posting).
+    let doc_logs: Vec<(f64, f64)> = docs
+        .iter()
+        .map(|d| {
+            let r = smax / f64::from(d.chars.max(1));
+            (r.ln(), (1.0 + r).ln())
+        })
+        .collect();
     let mut postings = 0u64;
     let (mut ds, mut tfs, mut ws, mut ps) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut head = stream.next_posting()?;
@@ -306,10 +361,10 @@ pub(crate) fn merge(
         for (k, &d) in ds.iter().enumerate() {
             let info = &docs[d as usize];
             cf += u64::from(tfs[k]);
-            let s = f64::from(info.chars.max(1));
+            let (ln_book, ln_smooth) = doc_logs[d as usize];
             let wbt = f64::from(ws[k]);
-            wb_book = wb_book.max(wbt * (smax / s).ln() * idf);
-            wb_smooth = wb_smooth.max(wbt * (1.0 + smax / s).ln() * idf);
+            wb_book = wb_book.max(wbt * ln_book * idf);
+            wb_smooth = wb_smooth.max(wbt * ln_smooth * idf);
             let w = f64::from(tfs[k]) / f64::from(info.len.max(1)) * idf;
             norm3[d as usize] += w * w;
         }

@@ -38,7 +38,7 @@
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use serde::{Deserialize, Serialize};
 
@@ -374,51 +374,7 @@ impl Record<'_> {
     }
 }
 
-/// FxHash (rustc's): a fast non-cryptographic hasher for interning ids.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-const FX_K: u64 = 0x517c_c1b7_2722_0a95;
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(a));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut a = [0u8; 8];
-            a[..rest.len()].copy_from_slice(rest);
-            self.write_u64(u64::from_le_bytes(a) ^ ((rest.len() as u64) << 56));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(i as u64);
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(i as u64);
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(FX_K);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
-pub(crate) type FxMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
+pub(crate) use crate::engine::text::fxhash::{FxHasher, FxMap};
 
 /// A 64-bit hash of a string (users and URLs are counted by hash: 2⁻⁶⁴ collision odds).
 pub(crate) fn hash64(s: &str) -> u64 {

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod encoding;
+pub mod fxhash;
 pub mod metric;
 pub mod segment;
 pub mod stopwords;

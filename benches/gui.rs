@@ -62,12 +62,20 @@ fn main() {
         &dir,
         frames::Sizes {
             pages: a.pages,
+            pipeline_pages: a.pages,
             log_lines: a.log_lines,
         },
     );
     eprintln!("workspace: {}", ws.display());
     let (mut h, cold) = frames::open(&ws, a.pages);
-    let timed = frames::drive(&mut h, a.frames, 1800);
+    let timed = frames::drive(
+        &mut h,
+        frames::Drive {
+            frames: a.frames,
+            secs: 1800,
+            cache_sizes: 20,
+        },
+    );
     if a.json {
         let doc = serde_json::json!({
             "panels": timed.iter().map(frames::Timed::json).collect::<Vec<_>>(),

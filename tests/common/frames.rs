@@ -22,7 +22,13 @@ use tianwang::ui::{AppOptions, WorkbenchApp};
 /// How big a workspace to build.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sizes {
+    /// Pages in the workspace.
     pub pages: u64,
+    /// Of them, crawled from the generated site and run through the whole pipeline (clean,
+    /// dedup, index, PageRank); the rest are page rows without snapshots (the lists that grow
+    /// with the workspace still see every one). The benchmark crawls all of them.
+    pub pipeline_pages: u64,
+    /// Lines of the stored synthetic query log.
     pub log_lines: u64,
 }
 
@@ -46,7 +52,7 @@ pub fn workspace(bin: &Path, dir: &Path, sizes: Sizes) -> PathBuf {
     std::fs::create_dir_all(dir).expect("workspace folder");
     let ws = dir.join("frames.tianwang");
     let marker = dir.join("frames.built");
-    let want = format!("pages={} log_lines={}", sizes.pages, sizes.log_lines);
+    let want = format!("{sizes:?}");
     if std::fs::read_to_string(&marker).ok().as_deref() == Some(want.as_str()) && ws.exists() {
         return ws;
     }
@@ -62,7 +68,7 @@ pub fn workspace(bin: &Path, dir: &Path, sizes: Sizes) -> PathBuf {
             "--addr",
             "127.0.0.1:0",
             "--bench",
-            &sizes.pages.to_string(),
+            &sizes.pipeline_pages.to_string(),
             "--json",
         ])
         .stdout(Stdio::piped())
@@ -77,7 +83,7 @@ pub fn workspace(bin: &Path, dir: &Path, sizes: Sizes) -> PathBuf {
     let addr = v["addr"].as_str().expect("addr").to_string();
     let port = addr.rsplit(':').next().expect("port");
     let seed = format!("http://bench.localhost:{port}/");
-    let max = sizes.pages.to_string();
+    let max = sizes.pipeline_pages.to_string();
     run(
         bin,
         &[
@@ -112,6 +118,7 @@ pub fn workspace(bin: &Path, dir: &Path, sizes: Sizes) -> PathBuf {
     );
     let _ = server.kill();
     let _ = server.wait();
+    bulk_pages(&ws, sizes.pages);
     eprintln!("pages and pipeline: {:.1} s", t.elapsed().as_secs_f64());
     let t = Instant::now();
     let log = dir.join("frames-log.txt");
@@ -143,6 +150,43 @@ pub fn workspace(bin: &Path, dir: &Path, sizes: Sizes) -> PathBuf {
     eprintln!("query log stored: {:.1} s", t.elapsed().as_secs_f64());
     std::fs::write(&marker, want).expect("marker");
     ws
+}
+
+/// Adds page rows (no snapshot) on host `bulk.localhost` until the workspace has `pages`.
+fn bulk_pages(ws: &Path, pages: u64) {
+    let mut c = rusqlite::Connection::open(ws).expect("open the workspace");
+    let have: i64 = c
+        .query_row("SELECT COUNT(*) FROM pages", [], |r| r.get(0))
+        .expect("count pages");
+    let (have, pages) = (have as u64, pages);
+    if have >= pages {
+        return;
+    }
+    let tx = c.transaction().expect("transaction");
+    tx.execute(
+        "INSERT OR IGNORE INTO sites(host, first_seen) VALUES ('bulk.localhost', 'x')",
+        [],
+    )
+    .expect("site");
+    let site: i64 = tx
+        .query_row(
+            "SELECT id FROM sites WHERE host = 'bulk.localhost'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("site id");
+    {
+        let mut st = tx
+            .prepare(
+                "INSERT INTO pages(url, site_id, first_seen, status) VALUES (?1, ?2, 'x', 200)",
+            )
+            .expect("prepare");
+        for i in have..pages {
+            st.execute((format!("http://bulk.localhost/p{i}.html"), site))
+                .expect("insert page");
+        }
+    }
+    tx.commit().expect("commit");
 }
 
 /// The app on `ws` at 1280×800 (bundled fonts, light theme), and the cold start: from the
@@ -357,7 +401,8 @@ const MORE_POLICIES: &[&str] = &[
 
 /// What a panel needs before its frames are timed: the query-log panel computes the stored
 /// log's statistics, the cache panel runs all 17 policies at 20 sizes.
-fn prepare(h: &mut Harness<'_, WorkbenchApp>, id: &str, secs: u64) {
+fn prepare(h: &mut Harness<'_, WorkbenchApp>, id: &str, d: Drive) {
+    let secs = d.secs;
     match id {
         "querylog" => {
             click(h, "已存日志");
@@ -379,8 +424,8 @@ fn prepare(h: &mut Harness<'_, WorkbenchApp>, id: &str, secs: u64) {
             for p in MORE_POLICIES {
                 click(h, p);
             }
-            // 20 log-spaced sizes, 20 … about 44,000 objects.
-            let sizes: Vec<String> = (0..20)
+            // Log-spaced sizes from 20 objects on (×1.5 each: 20 sizes reach about 44,000).
+            let sizes: Vec<String> = (0..d.cache_sizes as i32)
                 .map(|i| ((20.0 * 1.5f64.powi(i)).round() as u64).to_string())
                 .collect();
             h.get_by_label("大小（对象数；字节用 64k/1M；或百分比）")
@@ -401,23 +446,36 @@ fn prepare(h: &mut Harness<'_, WorkbenchApp>, id: &str, secs: u64) {
     }
 }
 
-/// Drives every panel and each of its tabs, timing `n` frames of each after its work landed.
-pub fn drive(h: &mut Harness<'_, WorkbenchApp>, n: usize, secs: u64) -> Vec<Timed> {
+/// How to drive the panels.
+#[derive(Debug, Clone, Copy)]
+pub struct Drive {
+    /// Frames timed per panel or tab.
+    pub frames: usize,
+    /// The longest wait for background work, seconds.
+    pub secs: u64,
+    /// Sizes of the cache panel's run of all 17 policies.
+    pub cache_sizes: usize,
+}
+
+/// Drives every panel and each of its tabs, timing `d.frames` frames of each after its work
+/// landed.
+pub fn drive(h: &mut Harness<'_, WorkbenchApp>, d: Drive) -> Vec<Timed> {
     PANELS
         .iter()
-        .flat_map(|(id, _, _)| drive_panel(h, id, n, secs))
+        .flat_map(|(id, _, _)| drive_panel(h, id, d))
         .collect()
 }
 
 /// [`drive`] for the one panel `id` (its id in `workbench::PANELS`).
-pub fn drive_panel(h: &mut Harness<'_, WorkbenchApp>, id: &str, n: usize, secs: u64) -> Vec<Timed> {
+pub fn drive_panel(h: &mut Harness<'_, WorkbenchApp>, id: &str, d: Drive) -> Vec<Timed> {
+    let (n, secs) = (d.frames, d.secs);
     let Some((_, nav, tabs)) = PANELS.iter().find(|(p, _, _)| *p == id) else {
         panic!("no panel {id}");
     };
     let mut out = Vec::new();
     click(h, nav);
     settle(h, secs);
-    prepare(h, id, secs);
+    prepare(h, id, d);
     settle(h, secs);
     if tabs.is_empty() {
         out.push(Timed {

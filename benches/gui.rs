@@ -4,8 +4,12 @@
 //! with the release binary into `--workspace DIR` (default `target/gui-bench`) and reused.
 //!
 //! ```text
-//! cargo bench --bench gui -- --json [--pages N] [--log-lines N] [--frames N] [--workspace DIR]
+//! cargo bench --bench gui -- --json [--pages N] [--pipeline-pages N] [--log-lines N]
+//!     [--frames N] [--cache-sizes N] [--workspace DIR]
 //! ```
+//!
+//! `--pipeline-pages N` crawls and processes only N of the pages (the rest are page rows
+//! without snapshots) for a quick run; by default all are.
 //!
 //! Prints `{"panels":[{"panel","tab","frames","p50_ms","p99_ms","max_ms"}],"pages",
 //! "cold_start_s","clock"}`; the clock is the UI pass (`Harness::step`), rendering excluded.
@@ -18,8 +22,10 @@ use std::path::PathBuf;
 struct Args {
     json: bool,
     pages: u64,
+    pipeline_pages: Option<u64>,
     log_lines: u64,
     frames: usize,
+    cache_sizes: usize,
     workspace: PathBuf,
 }
 
@@ -27,8 +33,10 @@ fn args() -> Args {
     let mut a = Args {
         json: false,
         pages: 100_000,
+        pipeline_pages: None,
         log_lines: 10_000_000,
         frames: 200,
+        cache_sizes: 20,
         workspace: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gui-bench"),
     };
     let mut it = std::env::args().skip(1);
@@ -41,7 +49,9 @@ fn args() -> Args {
         match s.as_str() {
             "--json" => a.json = true,
             "--pages" => a.pages = num("--pages"),
+            "--pipeline-pages" => a.pipeline_pages = Some(num("--pipeline-pages")),
             "--log-lines" => a.log_lines = num("--log-lines"),
+            "--cache-sizes" => a.cache_sizes = num("--cache-sizes") as usize,
             "--frames" => a.frames = num("--frames") as usize,
             "--workspace" => {
                 a.workspace = PathBuf::from(it.next().expect("--workspace takes a folder"))
@@ -56,13 +66,16 @@ fn args() -> Args {
 fn main() {
     let a = args();
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_tianwang"));
-    let dir = a.workspace.join(format!("p{}-l{}", a.pages, a.log_lines));
+    let pipeline = a.pipeline_pages.unwrap_or(a.pages).min(a.pages);
+    let dir = a
+        .workspace
+        .join(format!("p{}-c{}-l{}", a.pages, pipeline, a.log_lines));
     let ws = frames::workspace(
         &bin,
         &dir,
         frames::Sizes {
             pages: a.pages,
-            pipeline_pages: a.pages,
+            pipeline_pages: pipeline,
             log_lines: a.log_lines,
         },
     );
@@ -73,13 +86,16 @@ fn main() {
         frames::Drive {
             frames: a.frames,
             secs: 1800,
-            cache_sizes: 20,
+            cache_sizes: a.cache_sizes,
         },
     );
     if a.json {
         let doc = serde_json::json!({
             "panels": timed.iter().map(frames::Timed::json).collect::<Vec<_>>(),
             "pages": a.pages,
+            "pipeline_pages": pipeline,
+            "cache_policies": 17,
+            "cache_sizes": a.cache_sizes,
             "log_lines": a.log_lines,
             "cold_start_s": (cold.as_secs_f64() * 1000.0).round() / 1000.0,
             "clock": "ui pass, rendering excluded",

@@ -27,6 +27,7 @@ use crate::engine::store::Workspace;
 use crate::engine::text::encoding;
 use crate::engine::text::segment::Segmenter;
 use crate::ui::Lang;
+use crate::ui::memo::Memo;
 use crate::ui::shell::human_bytes;
 use crate::ui::task::{Loaded, Task};
 
@@ -76,11 +77,43 @@ enum View {
 
 type HtmlKey = (u64, Option<&'static str>);
 
+/// One row of the page picker: a host's heading, or a page by its path under it.
+enum PickRow {
+    Host(String),
+    Page { url: String, path: String },
+}
+
+/// The picker's rows: pages grouped by host (the list is sorted by URL), each by its path.
+fn pick_rows(l: &PageList) -> Vec<PickRow> {
+    let mut rows = Vec::with_capacity(l.items.len() + 8);
+    let mut host: Option<&str> = None;
+    for it in &l.items {
+        if host != Some(it.host.as_str()) {
+            host = Some(it.host.as_str());
+            rows.push(PickRow::Host(it.host.clone()));
+        }
+        let path = url::Url::parse(&it.url).map_or_else(
+            |_| it.url.clone(),
+            |u| match u.query() {
+                Some(q) => format!("{}?{q}", u.path()),
+                None => u.path().to_string(),
+            },
+        );
+        rows.push(PickRow::Page {
+            url: it.url.clone(),
+            path,
+        });
+    }
+    rows
+}
+
 #[derive(Default)]
 pub(crate) struct ExtractState {
     filter: String,
     list: Loaded<PageList>,
     list_key: Option<(PathBuf, String)>,
+    /// The picker's rows, built once per loaded list (its generation).
+    rows: Memo<u64, Vec<PickRow>>,
     path_text: String,
     dialog: Option<Task<Option<PathBuf>>>,
     loading: Option<Task<Result<Page, String>>>,
@@ -393,44 +426,57 @@ fn picker(lang: Lang, ui: &mut Ui, ex: &mut ExtractState, ws: &Option<PathBuf>, 
         ui.label(RichText::new(lang.t("docview.no_ws")).italics());
     }
     let mut chosen = None;
+    let row_h = ui.text_style_height(&egui::TextStyle::Button)
+        + ui.spacing().button_padding.y * 2.0
+        + ui.spacing().item_spacing.y;
+    let no_pages = ex.list.value.as_ref().is_some_and(|l| l.items.is_empty());
+    let rows: &[PickRow] = match &ex.list.value {
+        Some(l) => ex.rows.get(ex.list.generation(), |_| pick_rows(l)),
+        None => &[],
+    };
+    let selected = &ex.selected;
     egui::ScrollArea::vertical()
         .id_salt("dv_page_list")
         .max_height((rest_height(ui, 240.0) - 150.0).max(200.0))
         .auto_shrink([false, true])
-        .show(ui, |ui| {
-            if let Some(l) = &ex.list.value {
-                if l.items.is_empty() {
+        .show_rows(
+            ui,
+            row_h,
+            rows.len().max(usize::from(no_pages)),
+            |ui, range| {
+                if no_pages {
                     ui.label(RichText::new(lang.t("docview.no_pages")).italics());
+                    return;
                 }
-                // Grouped by host (the list is sorted by URL); each row shows the path.
-                let mut host = None;
-                for it in &l.items {
-                    if host != Some(it.host.as_str()) {
-                        host = Some(it.host.as_str());
-                        ui.label(RichText::new(&it.host).small().strong());
-                    }
-                    let r = PageRef::Url(it.url.clone());
-                    let sel = ex.selected.as_ref() == Some(&r);
-                    let path = url::Url::parse(&it.url).map_or_else(
-                        |_| it.url.clone(),
-                        |u| match u.query() {
-                            Some(q) => format!("{}?{q}", u.path()),
-                            None => u.path().to_string(),
-                        },
-                    );
-                    if ui
-                        .add(
-                            egui::Button::selectable(sel, RichText::new(path).monospace().small())
-                                .truncate(),
-                        )
-                        .on_hover_text(&it.url)
-                        .clicked()
-                    {
-                        chosen = Some(r);
+                // Only the rows in view are laid out (up to 1,000 pages are listed).
+                for row in &rows[range] {
+                    match row {
+                        PickRow::Host(h) => {
+                            ui.add_sized(
+                                [ui.available_width(), row_h - ui.spacing().item_spacing.y],
+                                egui::Label::new(RichText::new(h).small().strong()),
+                            );
+                        }
+                        PickRow::Page { url, path } => {
+                            let sel = matches!(selected, Some(PageRef::Url(u)) if u == url);
+                            if ui
+                                .add(
+                                    egui::Button::selectable(
+                                        sel,
+                                        RichText::new(path.as_str()).monospace().small(),
+                                    )
+                                    .truncate(),
+                                )
+                                .on_hover_text(url.as_str())
+                                .clicked()
+                            {
+                                chosen = Some(PageRef::Url(url.clone()));
+                            }
+                        }
                     }
                 }
-            }
-        });
+            },
+        );
     ui.separator();
     if ui
         .add_enabled(

@@ -3,7 +3,10 @@
 //! the development set built from real text and a generated corpus with planted copies; the
 //! Parquet contract's round trips (pages, signatures with hashes whose top bit is set); the
 //! memory pool spilling on a corpus larger than it; bad input (a file of the wrong schema, an
-//! unreachable Spark master) exiting 2 with the workspace untouched.
+//! unreachable Spark master) exiting 2 with the workspace untouched; WARC files straight to
+//! `pages` (`export-parquet --warc`), a file cut mid-record included. With
+//! `scale/check.sh --cluster URL` the Spark cases run on that standalone cluster, and the
+//! `cluster_only_*` tests kill an executor mid-grouping and point a job at a master that is gone.
 #![cfg(feature = "bigjobs")]
 
 mod bigjobs_common;
@@ -526,4 +529,124 @@ fn cluster_only_a_gone_master_fails_in_seconds_with_nothing_written() {
         "the workspace is untouched"
     );
     assert_eq!(job_count(&ws), before);
+}
+
+/// A `pages` file as name → (title, body, keywords).
+fn pages_by_name(path: &Path) -> std::collections::BTreeMap<String, (String, String, String)> {
+    on_engine::read_pages(path)
+        .unwrap()
+        .into_iter()
+        .map(|d| {
+            let kw = format!("{:?}", d.keywords);
+            (d.name, (d.headline, d.body, kw))
+        })
+        .collect()
+}
+
+/// `export-parquet --warc`: the sample web exported with `tianwang export --format warc`
+/// (plain, and the whole file gzipped) gives one row per HTML page with the title, body and
+/// keywords the workspace's own DocView gives (`export-parquet --what pages --clean`), and
+/// `dedup --parquet` runs on it; a copy cut mid-record keeps the records before the cut and
+/// names the file and the cut record's offset.
+#[test]
+fn warc_straight_to_pages_and_a_file_cut_mid_record() {
+    use std::io::Write as _;
+    let d = scratch("warc");
+    let ws = bigjobs_common::sample_workspace(&d);
+    let plain = d.join("web.warc");
+    let p = |p: &Path| p.to_str().unwrap().to_string();
+    ok_json(&bigjobs_common::run_ws(
+        &ws,
+        &["export", "--format", "warc", "--out", &p(&plain), "--json"],
+    ));
+    let own = d.join("own");
+    ok_json(&bigjobs_common::run_ws(
+        &ws,
+        &[
+            "export-parquet",
+            "--what",
+            "pages",
+            "--clean",
+            "--out",
+            &p(&own),
+            "--json",
+        ],
+    ));
+    let want = pages_by_name(&own.join("pages.parquet"));
+    assert!(want.len() > 20, "the sample web has pages: {}", want.len());
+    let bytes = std::fs::read(&plain).unwrap();
+    let gz = d.join("web.warc.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&bytes).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    for (i, input) in [&plain, &gz].into_iter().enumerate() {
+        let out = d.join(format!("w{i}"));
+        let v = ok_json(&run(&[
+            "export-parquet",
+            "--warc",
+            &p(input),
+            "--what",
+            "pages",
+            "--out",
+            &p(&out),
+            "--json",
+        ]));
+        assert_eq!(v["rows"], want.len(), "{v}");
+        assert_eq!(v["skipped"], 0, "{v}");
+        assert!(v["seconds"].as_f64().is_some(), "{v}");
+        let got = pages_by_name(&out.join("pages.parquet"));
+        assert_eq!(got, want, "{}", input.display());
+        let a = ok_json(&run(&[
+            "dedup",
+            "--parquet",
+            &p(&out.join("pages.parquet")),
+            "--method",
+            "md5",
+            "--json",
+        ]));
+        assert!(a["pairs"].is_array(), "{a}");
+    }
+    // Cut inside the last response record: the rows before it, the cut named by file and
+    // offset, exit 0.
+    let last = bytes.windows(9).rposition(|w| w == b"WARC/1.1\r").unwrap();
+    let cut = d.join("cut.warc");
+    std::fs::write(&cut, &bytes[..last + 300]).unwrap();
+    let out = d.join("cut");
+    let o = run(&[
+        "export-parquet",
+        "--warc",
+        &p(&cut),
+        &p(&plain),
+        "--what",
+        "pages",
+        "--out",
+        &p(&out),
+        "--json",
+    ]);
+    let v = ok_json(&o);
+    assert_eq!(v["skipped"], 1, "{v}");
+    let rows = v["rows"].as_u64().unwrap() as usize;
+    assert!(
+        rows + 1 >= 2 * want.len() && rows <= 2 * want.len(),
+        "{rows} rows from a cut copy and a whole one of {}",
+        want.len()
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("{}: byte {last}", cut.display())) && err.contains("truncated"),
+        "{err}"
+    );
+    // A missing file: exit 2 naming it, nothing written.
+    let o = run(&[
+        "export-parquet",
+        "--warc",
+        &p(&d.join("nope.warc")),
+        "--what",
+        "pages",
+        "--out",
+        &p(&d.join("none")),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nope.warc"));
+    assert!(!d.join("none").join("pages.parquet").exists());
 }

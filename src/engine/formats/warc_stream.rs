@@ -160,11 +160,13 @@ impl<'a> WarcStream<'a> {
         let mut fields: Vec<(String, String)> = Vec::new();
         loop {
             let Some((l, complete)) = self.line()? else {
-                let msg = "truncated: the input ends inside the record's header (file cut mid-record)";
+                let msg =
+                    "truncated: the input ends inside the record's header (file cut mid-record)";
                 return Ok(self.fatal(start, msg.into()));
             };
             if !complete {
-                let msg = "truncated: the input ends inside the record's header (file cut mid-record)";
+                let msg =
+                    "truncated: the input ends inside the record's header (file cut mid-record)";
                 if (l.len() as u64) < MAX_LINE {
                     return Ok(self.fatal(start, msg.into()));
                 }
@@ -204,7 +206,7 @@ impl<'a> WarcStream<'a> {
                 format!("a {len}-byte block is larger than the {MAX_BLOCK} bytes read at once"),
             )));
         }
-        let mut block = Vec::with_capacity(len as usize);
+        let mut block = Vec::with_capacity(len.min(1 << 20) as usize);
         let n = (&mut self.r).take(len).read_to_end(&mut block)? as u64;
         self.pos += n;
         if n < len {

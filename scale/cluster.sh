@@ -5,7 +5,7 @@
 # the executors).
 #
 #   scale/cluster.sh up       # start (idempotent); waits until both workers are ALIVE
-#   scale/cluster.sh status   # what runs, and the master's view of its workers
+#   scale/cluster.sh status   # what runs, and the master's view of its workers (exit 1: nothing)
 #   scale/cluster.sh down     # stop what `up` started and wait until it is gone
 #
 # Environment: TIANWANG_CLUSTER_DIR (state: pid files, logs, work folders; default
@@ -169,7 +169,11 @@ status() {
     done
     local a
     a=$(alive_workers)
-    echo "master $url: ${a:-no answer} ALIVE workers (web UI http://127.0.0.1:$ui)"
+    if [ -n "$a" ]; then
+        echo "master $url: $a ALIVE workers (web UI http://127.0.0.1:$ui)"
+    else
+        echo "master $url: does not answer"
+    fi
     [ "$running" -gt 0 ]
 }
 

@@ -477,8 +477,8 @@ fn cluster_only_a_gone_master_fails_in_seconds_with_nothing_written() {
         .args(["--port", &port.to_string(), "--webui-port", "0"])
         .env("SPARK_HOME", &home)
         .env("SPARK_LOCAL_IP", "127.0.0.1")
-        .stdout(std::fs::File::create(d.join("master.log")).unwrap())
-        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(d.join("master.log")).unwrap())
         .spawn()
         .unwrap();
     let url = format!("spark://127.0.0.1:{port}");

@@ -144,6 +144,10 @@ impl<'a> WarcStream<'a> {
                         return Ok(None);
                     }
                     Some((l, true)) if l.is_empty() => continue, // breaks between records
+                    Some((l, false)) if (l.len() as u64) < MAX_LINE => {
+                        let msg = "truncated: the input ends inside a record's first line";
+                        return Ok(self.fatal(at, msg.into()));
+                    }
                     Some((l, _)) if is_version(&l) => break at,
                     Some((l, _)) => {
                         let found = String::from_utf8_lossy(&l[..l.len().min(40)]).into_owned();

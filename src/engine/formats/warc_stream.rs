@@ -144,6 +144,7 @@ impl<'a> WarcStream<'a> {
                         return Ok(None);
                     }
                     Some((l, true)) if l.is_empty() => continue, // breaks between records
+                    Some((l, false)) if l.iter().all(u8::is_ascii_whitespace) => continue,
                     Some((l, false)) if (l.len() as u64) < MAX_LINE => {
                         let msg = "truncated: the input ends inside a record's first line";
                         return Ok(self.fatal(at, msg.into()));

@@ -175,7 +175,6 @@ pub fn export(inputs: &[PathBuf], out: &Path, tick: &dyn Tick) -> Result<WarcExp
         }
     }
     flush(&mut batch, &mut r)?;
-    drop(flush);
     w.finish()?;
     tick.tick(1.0, &format!("{} pages", r.rows))?;
     r.seconds = t0.elapsed().as_secs_f64();

@@ -3,12 +3,15 @@
 //! the development set built from real text and a generated corpus with planted copies; the
 //! Parquet contract's round trips (pages, signatures with hashes whose top bit is set); the
 //! memory pool spilling on a corpus larger than it; bad input (a file of the wrong schema, an
-//! unreachable Spark master) exiting 2 with the workspace untouched.
+//! unreachable Spark master) exiting 2 with the workspace untouched; WARC files straight to
+//! `pages` (`export-parquet --warc`), a file cut mid-record included. With
+//! `scale/check.sh --cluster URL` the Spark cases run on that standalone cluster, and the
+//! `cluster_only_*` tests kill an executor mid-grouping and point a job at a master that is gone.
 #![cfg(feature = "bigjobs")]
 
 mod bigjobs_common;
 
-use bigjobs_common::{ok_json, run, scratch, spark_ready};
+use bigjobs_common::{ok_json, run, scratch, spark_flags, spark_ready};
 use std::path::Path;
 
 use serde_json::Value;
@@ -74,9 +77,10 @@ fn spark_equals_native_on_the_sample_web() {
     }
     for m in ["md5", "simhash", "minhash"] {
         let native = ok_json(&run(&["dedup", "--sample", "--method", m, "--json"]));
-        let spark = ok_json(&run(&[
-            "dedup", "--sample", "--method", m, "--engine", "spark", "--json",
-        ]));
+        let mut args = vec!["dedup", "--sample", "--method", m, "--json"];
+        let flags = spark_flags();
+        args.extend(flags.iter().map(String::as_str));
+        let spark = ok_json(&run(&args));
         assert_eq!(spark["engine"], "spark");
         assert_eq!(comparable(&native), comparable(&spark), "{m}");
     }
@@ -332,4 +336,322 @@ fn logged_job_and_unreachable_cluster() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--engine"));
+}
+
+/// The folder `scale/cluster.sh` keeps its pid files in.
+fn cluster_dir() -> std::path::PathBuf {
+    std::env::var_os("TIANWANG_CLUSTER_DIR").map_or_else(
+        || Path::new(&std::env::var_os("HOME").unwrap()).join(".cache/tianwang/cluster"),
+        std::path::PathBuf::from,
+    )
+}
+
+/// The live executors (`CoarseGrainedExecutorBackend`) a worker JVM started: its children.
+fn executors_of(worker: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{worker}/task")) else {
+        return out;
+    };
+    for t in tasks.flatten() {
+        let kids = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
+        for pid in kids
+            .split_whitespace()
+            .filter_map(|p| p.parse::<u32>().ok())
+        {
+            let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if String::from_utf8_lossy(&cmd).contains("CoarseGrainedExecutorBackend") {
+                out.push(pid);
+            }
+        }
+    }
+    out
+}
+
+/// Cluster only (`scale/check.sh --cluster URL`): while the dedup grouping runs on the
+/// cluster, the first worker's executor is killed (SIGKILL) once it has started a task; Spark
+/// re-runs the lost tasks elsewhere and the answer is still the native engine's.
+#[test]
+fn cluster_only_an_executor_killed_mid_job_changes_nothing() {
+    let Some(url) = bigjobs_common::cluster_ready() else {
+        return;
+    };
+    let pid_file = cluster_dir().join("worker1.pid");
+    let worker: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap_or_else(|e| panic!("{}: {e} (scale/cluster.sh up?)", pid_file.display()))
+        .trim()
+        .parse()
+        .unwrap();
+    let dev = scratch("kill-devset");
+    ok_json(&run(&[
+        "dedup",
+        "--make-devset",
+        dev.to_str().unwrap(),
+        "--json",
+    ]));
+    let base = [
+        "dedup",
+        "--dir",
+        dev.to_str().unwrap(),
+        "--method",
+        "minhash",
+        "--json",
+    ];
+    let native = ok_json(&run(&base));
+    // An executor of an application that already ended may still be exiting: not ours.
+    let before = executors_of(worker);
+    let child = bigjobs_common::bin()
+        .args(base)
+        .args(["--engine", "spark", "--cluster", &url])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    let mut killed = None;
+    while killed.is_none() && std::time::Instant::now() < deadline {
+        assert!(
+            Path::new(&format!("/proc/{pid}")).exists(),
+            "the job ended before the first worker's executor ran a task"
+        );
+        for e in executors_of(worker)
+            .into_iter()
+            .filter(|e| !before.contains(e))
+        {
+            // The executor runs in its work folder; its log says when a task starts.
+            let log = std::fs::read_link(format!("/proc/{e}/cwd"))
+                .map(|d| std::fs::read_to_string(d.join("stderr")).unwrap_or_default())
+                .unwrap_or_default();
+            if log.contains("Running task") {
+                let st = std::process::Command::new("kill")
+                    .args(["-9", &e.to_string()])
+                    .status()
+                    .unwrap();
+                assert!(st.success(), "kill -9 {e}");
+                killed = Some(e);
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let e = killed.expect("no executor of the first worker ran a task within 600 s");
+    let o = child.wait_with_output().unwrap();
+    let spark = ok_json(&o);
+    assert!(
+        !Path::new(&format!("/proc/{e}")).exists(),
+        "executor {e} was killed"
+    );
+    assert_eq!(spark["engine"], "spark");
+    assert_eq!(comparable(&native), comparable(&spark));
+}
+
+/// Cluster only: a master that ran and is gone fails the job within seconds, exit 2 naming
+/// `--cluster`, the workspace untouched (the test starts and stops its own master, so the
+/// cluster under test stays up).
+#[test]
+fn cluster_only_a_gone_master_fails_in_seconds_with_nothing_written() {
+    if bigjobs_common::cluster_ready().is_none() {
+        return;
+    }
+    let py = tianwang::engine::exec::spark::python();
+    let o = std::process::Command::new(&py)
+        .args([
+            "-c",
+            "import os, pyspark; print(os.path.dirname(pyspark.__file__))",
+        ])
+        .output()
+        .unwrap();
+    let home = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let d = scratch("gone-master");
+    let mut master = std::process::Command::new(Path::new(&home).join("bin/spark-class"))
+        .args([
+            "org.apache.spark.deploy.master.Master",
+            "--host",
+            "127.0.0.1",
+        ])
+        .args(["--port", &port.to_string(), "--webui-port", "0"])
+        .env("SPARK_HOME", &home)
+        .env("SPARK_LOCAL_IP", "127.0.0.1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(d.join("master.log")).unwrap())
+        .spawn()
+        .unwrap();
+    let url = format!("spark://127.0.0.1:{port}");
+    let up = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            up.elapsed().as_secs() < 300,
+            "the test's master did not listen"
+        );
+        assert!(
+            master.try_wait().unwrap().is_none(),
+            "the test's master exited"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    master.kill().unwrap();
+    master.wait().unwrap();
+    let ws = d.join("w.tianwang");
+    ok_json(&run(&[
+        "--workspace",
+        ws.to_str().unwrap(),
+        "dedup",
+        "--sample",
+        "--json",
+    ]));
+    let bytes = std::fs::read(&ws).unwrap();
+    let before = job_count(&ws);
+    let t = std::time::Instant::now();
+    let o = run(&[
+        "--workspace",
+        ws.to_str().unwrap(),
+        "dedup",
+        "--sample",
+        "--method",
+        "minhash",
+        "--engine",
+        "spark",
+        "--cluster",
+        &url,
+        "--json",
+    ]);
+    let took = t.elapsed().as_secs_f64();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("cannot reach the Spark master {url}")) && err.contains("--cluster"),
+        "{err}"
+    );
+    assert!(took < 10.0, "failed in {took:.1} s, not seconds");
+    assert_eq!(
+        std::fs::read(&ws).unwrap(),
+        bytes,
+        "the workspace is untouched"
+    );
+    assert_eq!(job_count(&ws), before);
+}
+
+/// A `pages` file as name → (title, body, keywords).
+fn pages_by_name(path: &Path) -> std::collections::BTreeMap<String, (String, String, String)> {
+    on_engine::read_pages(path)
+        .unwrap()
+        .into_iter()
+        .map(|d| {
+            let kw = format!("{:?}", d.keywords);
+            (d.name, (d.headline, d.body, kw))
+        })
+        .collect()
+}
+
+/// `export-parquet --warc`: the sample web exported with `tianwang export --format warc`
+/// (plain, and the whole file gzipped) gives one row per HTML page with the title, body and
+/// keywords the workspace's own DocView gives (`export-parquet --what pages --clean`), and
+/// `dedup --parquet` runs on it; a copy cut mid-record keeps the records before the cut and
+/// names the file and the cut record's offset.
+#[test]
+fn warc_straight_to_pages_and_a_file_cut_mid_record() {
+    use std::io::Write as _;
+    let d = scratch("warc");
+    let ws = bigjobs_common::sample_workspace(&d);
+    let plain = d.join("web.warc");
+    let p = |p: &Path| p.to_str().unwrap().to_string();
+    ok_json(&bigjobs_common::run_ws(
+        &ws,
+        &["export", "--format", "warc", "--out", &p(&plain), "--json"],
+    ));
+    let own = d.join("own");
+    ok_json(&bigjobs_common::run_ws(
+        &ws,
+        &[
+            "export-parquet",
+            "--what",
+            "pages",
+            "--clean",
+            "--out",
+            &p(&own),
+            "--json",
+        ],
+    ));
+    let want = pages_by_name(&own.join("pages.parquet"));
+    assert!(want.len() > 20, "the sample web has pages: {}", want.len());
+    let bytes = std::fs::read(&plain).unwrap();
+    let gz = d.join("web.warc.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&bytes).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    for (i, input) in [&plain, &gz].into_iter().enumerate() {
+        let out = d.join(format!("w{i}"));
+        let v = ok_json(&run(&[
+            "export-parquet",
+            "--warc",
+            &p(input),
+            "--what",
+            "pages",
+            "--out",
+            &p(&out),
+            "--json",
+        ]));
+        assert_eq!(v["rows"], want.len(), "{v}");
+        assert_eq!(v["skipped"], 0, "{v}");
+        assert!(v["seconds"].as_f64().is_some(), "{v}");
+        let got = pages_by_name(&out.join("pages.parquet"));
+        assert_eq!(got, want, "{}", input.display());
+        let a = ok_json(&run(&[
+            "dedup",
+            "--parquet",
+            &p(&out.join("pages.parquet")),
+            "--method",
+            "md5",
+            "--json",
+        ]));
+        assert!(a["pairs"].is_array(), "{a}");
+    }
+    // Cut inside the last response record: the rows before it, the cut named by file and
+    // offset, exit 0.
+    let last = bytes.windows(9).rposition(|w| w == b"WARC/1.1\r").unwrap();
+    let cut = d.join("cut.warc");
+    std::fs::write(&cut, &bytes[..last + 300]).unwrap();
+    let out = d.join("cut");
+    let o = run(&[
+        "export-parquet",
+        "--warc",
+        &p(&cut),
+        &p(&plain),
+        "--what",
+        "pages",
+        "--out",
+        &p(&out),
+        "--json",
+    ]);
+    let v = ok_json(&o);
+    assert_eq!(v["skipped"], 1, "{v}");
+    let rows = v["rows"].as_u64().unwrap() as usize;
+    assert!(
+        rows + 1 >= 2 * want.len() && rows <= 2 * want.len(),
+        "{rows} rows from a cut copy and a whole one of {}",
+        want.len()
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("{}: byte {last}", cut.display())) && err.contains("truncated"),
+        "{err}"
+    );
+    // A missing file: exit 2 naming it, nothing written.
+    let o = run(&[
+        "export-parquet",
+        "--warc",
+        &p(&d.join("nope.warc")),
+        "--what",
+        "pages",
+        "--out",
+        &p(&d.join("none")),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nope.warc"));
+    assert!(!d.join("none").join("pages.parquet").exists());
 }

@@ -10,7 +10,9 @@
 //! without the venv of `scale/setup.sh`, unless `TIANWANG_REQUIRE_SPARK=1`.
 mod bigjobs_common;
 
-use bigjobs_common::{ok_json, path_str, run, sample_workspace, scratch, spark_ready};
+use bigjobs_common::{
+    ok_json, path_str, run, sample_workspace, scratch, spark_config, spark_ready,
+};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -147,15 +149,7 @@ fn datafusion_and_spark_equal_native_on_thucnews_titles() {
     assert_same_index(&d.join("native-golomb"), &d.join("df-golomb"), "golomb");
     if spark_ready() {
         let t = Instant::now();
-        let m2 = build_on(
-            &src,
-            None,
-            &d.join("spark"),
-            &cfg,
-            &engine(Engine::Spark, 1024),
-            &(),
-        )
-        .unwrap();
+        let m2 = build_on(&src, None, &d.join("spark"), &cfg, &spark_config(), &()).unwrap();
         eprintln!("spark: {:.1} s", t.elapsed().as_secs_f64());
         assert_eq!(m2.engine.engine, Engine::Spark);
         assert_same_index(&d.join("native"), &d.join("spark"), "thucnews spark");
@@ -198,15 +192,7 @@ fn datafusion_and_spark_equal_native_on_the_sample_web() {
     }
     if spark_ready() {
         let t = Instant::now();
-        build_on(
-            &src,
-            None,
-            &d.join("spark"),
-            &cfg,
-            &engine(Engine::Spark, 1024),
-            &(),
-        )
-        .unwrap();
+        build_on(&src, None, &d.join("spark"), &cfg, &spark_config(), &()).unwrap();
         eprintln!(
             "spark on the sample web: {:.1} s",
             t.elapsed().as_secs_f64()

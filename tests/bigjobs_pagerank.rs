@@ -9,7 +9,7 @@
 
 mod bigjobs_common;
 
-use bigjobs_common::{bin, ok_json, scratch, spark_ready};
+use bigjobs_common::{bin, ok_json, scratch, spark_config, spark_ready};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -296,7 +296,7 @@ fn spark_equals_native_on_a_generated_graph() {
     let cfg = PageRankConfig::new(0.5, Dangling::Uniform, Form::Book, 1e-9, 100).unwrap();
     let native = pagerank(&g, &cfg, &(), &mut ()).unwrap();
     let t = Instant::now();
-    let on = pagerank_on(&g, &cfg, &EngineConfig::new(Engine::Spark), &()).unwrap();
+    let on = pagerank_on(&g, &cfg, &spark_config(), &()).unwrap();
     let diff = check("spark", &native, &on);
     eprintln!(
         "spark: {} iterations in {:.1} s, max |Δ| {diff:e}",

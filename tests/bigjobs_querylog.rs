@@ -11,7 +11,7 @@
 
 mod bigjobs_common;
 
-use bigjobs_common::{bin, ok_json, scratch, spark_ready};
+use bigjobs_common::{bin, ok_json, scratch, spark_config, spark_ready};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -329,7 +329,7 @@ fn spark_equals_native_on_a_generated_log_with_filters() {
     let d = scratch("spark");
     let (_, path, read) = logs(&d, 5_000).pop().unwrap();
     let src = LogSource::File { path, read };
-    let spark = EngineConfig::new(Engine::Spark);
+    let spark = spark_config();
     // One Spark run (a JVM start costs ~15 s): the filtered configuration exercises the window
     // numbering, the user-sample join and every output.
     let cfg = configs().pop().unwrap().1;

@@ -69,7 +69,12 @@ fn every_engine_finds_every_planted_pair_from_one_signature_file() {
     assert!(df["peak_rss_mb"].as_f64().unwrap() > 0.0);
 
     if spark_ready() {
-        let sp = scale_row(&sig, "spark", &[]);
+        let cluster = bigjobs_common::spark_cluster();
+        let extra: Vec<&str> = cluster
+            .iter()
+            .flat_map(|u| ["--cluster", u.as_str()])
+            .collect();
+        let sp = scale_row(&sig, "spark", &extra);
         assert_eq!(sp["tool"], "tianwang-spark");
         for f in ["candidates", "verified", "exact_groups", "planted_found"] {
             assert_eq!(sp[f], native[f], "{f}: {sp} vs {native}");

@@ -11,6 +11,7 @@ seconds per step) is written to OUT_DIR/report.json last, so its presence means 
 """
 import json
 import os
+import shutil
 import sys
 import time
 
@@ -49,6 +50,16 @@ def main():
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
+    # On a cluster an executor may die mid-job; a local checkpoint lives in the executors and
+    # would die with it, so tables are checkpointed reliably to a folder the driver and the
+    # executors share (beside the outputs) and Spark re-runs the lost tasks from there.
+    cluster = master.startswith("spark://")
+    ckpt = os.path.join(os.path.abspath(out), ".checkpoints")
+    if cluster:
+        spark.sparkContext.setCheckpointDir(ckpt)
+
+    def materialise(df):
+        return df.checkpoint(eager=True) if cluster else df.localCheckpoint(eager=True)
     report = {"engine": "spark", "deltas": [], "steps": [], "total_s": 0.0, "spilled_bytes": 0}
 
     def say(p, msg):
@@ -63,7 +74,7 @@ def main():
         if op == "view":
             spark.sql(step["sql"]).createOrReplaceTempView(step["name"])
         elif op == "table":
-            spark.sql(step["sql"]).localCheckpoint(eager=True).createOrReplaceTempView(step["name"])
+            materialise(spark.sql(step["sql"])).createOrReplaceTempView(step["name"])
             report["steps"].append([step["name"], time.time() - t])
         elif op == "output":
             spark.sql(step["sql"]).write.mode("overwrite").parquet(os.path.join(out, step["name"]))
@@ -77,7 +88,7 @@ def main():
                 if not row or row[0][0] is None:
                     raise RuntimeError("the delta query returned no number")
                 delta = float(row[0][0])
-                spark.sql("SELECT * FROM " + step["next"]).localCheckpoint(eager=True) \
+                materialise(spark.sql("SELECT * FROM " + step["next"])) \
                     .createOrReplaceTempView(step["state"])
                 report["deltas"].append(delta)
                 if delta < step["tol"]:
@@ -92,6 +103,8 @@ def main():
         run(step)
     report["engine_peak_rss_mb"] = jvm_peak_rss_mb(spark)
     spark.stop()
+    if cluster:
+        shutil.rmtree(ckpt, ignore_errors=True)
     report["total_s"] = time.time() - t0
     with open(os.path.join(out, "report.json.tmp"), "w", encoding="utf-8") as f:
         json.dump(report, f)

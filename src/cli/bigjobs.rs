@@ -1,7 +1,7 @@
 //! The big jobs' shared flags (`--engine`, `--cluster`, `--pool-mb`, `--partitions`), which
 //! `dedup`, `index build`, `querylog stats` and `rank pagerank` flatten into their own, and
 //! `export-parquet`, which writes the Parquet contract (`engine::exec::schema`) of a
-//! workspace or a folder.
+//! workspace or a folder, or the `pages` of WARC files without a workspace (`--warc`).
 
 use std::path::PathBuf;
 
@@ -54,6 +54,10 @@ pub struct ExportParquetArgs {
     /// workspace.
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// For pages: WARC files (plain, .warc.gz per record or per file) streamed through DocView
+    /// without a workspace; damaged records are reported by file and offset and skipped.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "dir")]
+    pub warc: Vec<PathBuf>,
     /// What to write: pages, signatures, postings-input, links, querylog.
     #[arg(long, required_unless_present = "schemas")]
     pub what: Option<String>,
@@ -134,6 +138,47 @@ mod export {
         })
     }
 
+    /// `--warc FILE… --what pages`: stream the files into `out/pages.parquet`.
+    fn warc_pages(a: &ExportParquetArgs, out: &std::path::Path) -> anyhow::Result<()> {
+        if a.what.as_deref() != Some("pages") {
+            return Err(EngineError::invalid("--what", "--warc writes `pages` only").into());
+        }
+        let bar = crate::cli::Bar::new();
+        let r = crate::engine::dedup::warc_pages::export(&a.warc, out, &bar);
+        bar.0.finish_and_clear();
+        let r = r?;
+        for d in &r.damaged {
+            eprintln!(
+                "warning: {}: byte {}: {}; record skipped",
+                d.file.display(),
+                d.offset,
+                d.message
+            );
+        }
+        if r.skipped > r.damaged.len() {
+            eprintln!(
+                "warning: {} more damaged records skipped",
+                r.skipped - r.damaged.len()
+            );
+        }
+        let v = json!({"what": "pages", "rows": r.rows, "files": [r.file],
+                       "warc_files": r.warc_files, "skipped": r.skipped,
+                       "not_pages": r.not_pages, "seconds": r.seconds});
+        if a.json {
+            print_json(&v)
+        } else {
+            println!(
+                "{} pages from {} WARC files into {} ({} damaged records skipped) in {:.1} s",
+                r.rows,
+                r.warc_files,
+                r.file.display(),
+                r.skipped,
+                r.seconds
+            );
+            Ok(())
+        }
+    }
+
     pub fn run(cli: &Cli, a: &ExportParquetArgs) -> anyhow::Result<()> {
         if a.schemas {
             for s in crate::workbench::schemas() {
@@ -145,6 +190,9 @@ mod export {
             .out
             .clone()
             .ok_or_else(|| EngineError::invalid("--out", "give --out DIR"))?;
+        if !a.warc.is_empty() {
+            return warc_pages(a, &out);
+        }
         let v = match a.what.as_deref().unwrap_or("") {
             "pages" => {
                 let c = dedup_docs(cli, a)?;

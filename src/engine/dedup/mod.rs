@@ -61,6 +61,8 @@ pub mod stored;
 pub mod strhash;
 pub mod templates;
 pub mod tianwang;
+#[cfg(feature = "bigjobs")]
+pub mod warc_pages;
 
 use serde::{Deserialize, Serialize};
 

@@ -263,6 +263,12 @@ pub fn read_signatures(path: &Path) -> Result<(Vec<SigRow>, parquet_io::Meta)> {
 
 /// Documents as one batch of the `pages` schema.
 pub(crate) fn pages_batch(docs: &[Doc]) -> Result<RecordBatch> {
+    pages_batch_at(docs, 0)
+}
+
+/// Documents as one batch of the `pages` schema, the first numbered `first` (a batch of a
+/// corpus written in parts).
+pub(crate) fn pages_batch_at(docs: &[Doc], first: i64) -> Result<RecordBatch> {
     let mut terms = ListBuilder::new(StringBuilder::new());
     let mut weights = ListBuilder::new(Float64Builder::new());
     for d in docs {
@@ -274,7 +280,9 @@ pub(crate) fn pages_batch(docs: &[Doc]) -> Result<RecordBatch> {
         weights.append(true);
     }
     let cols: Vec<ArrayRef> = vec![
-        Arc::new(Int64Array::from_iter_values(0..docs.len() as i64)),
+        Arc::new(Int64Array::from_iter_values(
+            first..first + docs.len() as i64,
+        )),
         Arc::new(StringArray::from_iter_values(docs.iter().map(|d| &d.name))),
         Arc::new(StringArray::from_iter_values(docs.iter().map(|d| &d.site))),
         Arc::new(StringArray::from_iter_values(

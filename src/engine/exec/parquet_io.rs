@@ -66,6 +66,16 @@ impl AtomicWriter {
         w.write(batch).map_err(|e| self.unwritable(e))
     }
 
+    /// Write the rows buffered so far as a row group (a file written in parts holds at most
+    /// one part in memory).
+    pub fn flush(&mut self) -> Result<()> {
+        let w = self
+            .w
+            .as_mut()
+            .ok_or_else(|| EngineError::Internal("flush after finish".into()))?;
+        w.flush().map_err(|e| self.unwritable(e))
+    }
+
     /// A batch the writer could not put on disk: a full disk or an unwritable folder, the
     /// user's to fix (the batches themselves match the schema the writer was made with).
     fn unwritable(&self, e: impl std::fmt::Display) -> EngineError {

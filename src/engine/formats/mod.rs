@@ -11,8 +11,10 @@
 //! * [`http`] — a stored HTTP response's head and content, Content-Encoding undone under a cap.
 //! * [`warc`] — WARC/1.1 export (`warcinfo` + `response` records with SHA-1 digests) and import of
 //!   WARC/1.0 and 1.1, plain or gzip-per-record (`.warc.gz`).
+//! * [`warc_stream`] — the same records read one at a time from any reader (plain, gzip per
+//!   record or per file) in bounded memory, damaged records reported by offset and skipped.
 //!
-//! Everything here is pure data in, data out: byte slices and `io::Write`, no paths.
+//! Everything here is pure data in, data out: byte slices, `io::Read` and `io::Write`, no paths.
 //!
 //! ```
 //! use tianwang::engine::formats::tianwang::{RawRecord, parse, write_record};
@@ -36,6 +38,7 @@ pub mod http;
 pub mod index;
 pub mod tianwang;
 pub mod warc;
+pub mod warc_stream;
 
 /// Why a file in one of these formats could not be read. Every content error names the byte
 /// offset (in the input given to the reader) where the problem was found.

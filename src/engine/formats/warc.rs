@@ -222,7 +222,7 @@ fn line(data: &[u8], pos: usize) -> Result<(&[u8], usize), FormatError> {
     Ok((text.strip_suffix(b"\r").unwrap_or(text), pos + n + 1))
 }
 
-fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).trim().to_string()
 }
 
@@ -290,13 +290,8 @@ pub(crate) fn scan_warc(bytes: &[u8]) -> Result<WarcScan, FormatError> {
                 }
             }
         }
-        let get = |name: &str| {
-            fields
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.as_str())
-        };
-        let Some(len) = get("content-length").and_then(|v| v.parse::<usize>().ok()) else {
+        let Some(len) = field(&fields, "content-length").and_then(|v| v.parse::<usize>().ok())
+        else {
             return Err(FormatError::malformed(
                 start,
                 "missing or bad Content-Length",
@@ -307,51 +302,73 @@ pub(crate) fn scan_warc(bytes: &[u8]) -> Result<WarcScan, FormatError> {
             return Err(FormatError::truncated(pos, msg));
         };
         pos += len;
-        if get("warc-block-digest").is_some_and(|d| !digest_matches(d, block)) {
-            return Err(FormatError::malformed(
-                start,
-                "WARC-Block-Digest does not match the block",
-            ));
+        match classify(start as u64, &fields, block)? {
+            Ok(record) => scan.records.push((start as u64, record)),
+            Err(skipped) => scan.skipped.push(skipped),
         }
-        let warc_type = get("warc-type").unwrap_or_default().to_ascii_lowercase();
-        let content_type = get("content-type").unwrap_or_default().to_ascii_lowercase();
-        let skip = if warc_type != "response" {
-            Some(format!("a `{warc_type}` record holds no page"))
-        } else if !content_type.starts_with("application/http") {
-            Some(format!(
-                "not an HTTP response (Content-Type `{content_type}`)"
-            ))
-        } else {
-            None
-        };
-        if let Some(reason) = skip {
-            scan.skipped.push(Skipped {
-                offset: start as u64,
-                warc_type,
-                reason,
-            });
-            continue;
-        }
-        let url = get("warc-target-uri").map(|u| u.trim_start_matches('<').trim_end_matches('>'));
-        let Some(url) = url.filter(|u| !u.is_empty()) else {
-            return Err(FormatError::malformed(
-                start,
-                "response without WARC-Target-URI",
-            ));
-        };
-        let date = get("warc-date").unwrap_or_default();
-        let date = DateTime::parse_from_rfc3339(date)
-            .map_err(|e| FormatError::malformed(start, format!("bad WARC-Date {date:?}: {e}")))?;
-        let record = RawRecord {
-            url: url.to_string(),
-            origin: get(&ORIGIN_FIELD.to_ascii_lowercase()).map(str::to_string),
-            date: date.to_utc(),
-            ip: get("warc-ip-address").map(str::to_string),
-            unzip_length: None,
-            data: block.to_vec(),
-        };
-        scan.records.push((start as u64, record));
     }
+}
+
+/// A field of a record's header (names lower-cased).
+pub(crate) fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    fields
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// One record whose header fields and block were read, starting at `start`: a page, a record
+/// that holds none (`Err(Skipped)`), or a content error (a digest that does not match, a
+/// response without a URI or with a bad date).
+pub(crate) fn classify(
+    start: u64,
+    fields: &[(String, String)],
+    block: &[u8],
+) -> Result<Result<RawRecord, Skipped>, FormatError> {
+    let get = |name: &str| field(fields, name);
+    let at = start as usize;
+    if get("warc-block-digest").is_some_and(|d| !digest_matches(d, block)) {
+        return Err(FormatError::malformed(
+            at,
+            "WARC-Block-Digest does not match the block",
+        ));
+    }
+    let warc_type = get("warc-type").unwrap_or_default().to_ascii_lowercase();
+    let content_type = get("content-type").unwrap_or_default().to_ascii_lowercase();
+    let skip = if warc_type != "response" {
+        Some(format!("a `{warc_type}` record holds no page"))
+    } else if !content_type.starts_with("application/http") {
+        Some(format!(
+            "not an HTTP response (Content-Type `{content_type}`)"
+        ))
+    } else {
+        None
+    };
+    if let Some(reason) = skip {
+        return Ok(Err(Skipped {
+            offset: start,
+            warc_type,
+            reason,
+        }));
+    }
+    let url = get("warc-target-uri").map(|u| u.trim_start_matches('<').trim_end_matches('>'));
+    let Some(url) = url.filter(|u| !u.is_empty()) else {
+        return Err(FormatError::malformed(
+            at,
+            "response without WARC-Target-URI",
+        ));
+    };
+    let date = get("warc-date").unwrap_or_default();
+    let date = DateTime::parse_from_rfc3339(date)
+        .map_err(|e| FormatError::malformed(at, format!("bad WARC-Date {date:?}: {e}")))?;
+    Ok(Ok(RawRecord {
+        url: url.to_string(),
+        origin: get(&ORIGIN_FIELD.to_ascii_lowercase()).map(str::to_string),
+        date: date.to_utc(),
+        ip: get("warc-ip-address").map(str::to_string),
+        unzip_length: None,
+        data: block.to_vec(),
+    }))
 }
 
 /// The pages of a WARC file (see [`scan_warc`]).

@@ -1,5 +1,5 @@
 //! Every panel stays fast on a big workspace: one shared workspace (20,000 pages, 500 of them
-//! crawled, cleaned, grouped and indexed; a stored 200,000-line query log) built once per test
+//! crawled, cleaned, grouped and indexed; a stored 50,000-line query log) built once per test
 //! binary, then each
 //! panel and each of its tabs driven headless and its frames timed while hovering and
 //! scrolling (the UI pass; nothing is rendered). The bounds are generous for a debug build on a
@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 const SIZES: frames::Sizes = frames::Sizes {
     pages: 20_000,
     pipeline_pages: 500,
-    log_lines: 200_000,
+    log_lines: 50_000,
 };
 /// Frames timed per panel or tab; the cache panel's run: all 17 policies at 4 sizes (20 take
 /// 25 s of CPU in a debug build; the benchmark runs 20).

@@ -119,7 +119,7 @@ pub(crate) const QUERYLOG: SchemaDef = SchemaDef {
             "result_page",
             Col::I32,
             true,
-            "the page field, else ⌈rank/10⌉ (Record::result_page)",
+            "the page field, else rank/10 rounded up (Record::result_page)",
         ),
     ],
 };

@@ -55,11 +55,14 @@ pub mod persist;
 pub mod read;
 pub mod stats;
 mod stats_more;
+pub(crate) mod tally;
 
 pub use job::stats_on;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_memory;
 
 /// The book's numbers that every tab shows beside ours (digest Appendix B).
 pub mod book {

@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::error::{EngineError, Result};
 
+pub mod budget;
 pub mod collect;
 pub mod fit;
 pub mod generate;

@@ -72,6 +72,10 @@ pub struct StatsConfig {
     /// Keep only this percentage of users (by a hash of the user id and the seed).
     pub user_sample_pct: Option<f64>,
     pub user_sample_seed: u64,
+    /// The native engine refuses a log whose estimated peak memory exceeds this many MB
+    /// (None: the memory available); see `budget`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limit_mb: Option<u64>,
 }
 
 impl Default for StatsConfig {
@@ -91,6 +95,7 @@ impl Default for StatsConfig {
             time_to: None,
             user_sample_pct: None,
             user_sample_seed: 0,
+            memory_limit_mb: None,
         }
     }
 }

@@ -276,14 +276,6 @@ fn the_collector_holds_under_36_bytes_a_request() {
     c.url.shrink_to_fit();
     c.page.shrink_to_fit();
     let per = c.heap_bytes() as f64 / c.len() as f64;
-    eprintln!(
-        "DBG q {} users {} qbytes {} sess {} umap {}",
-        c.queries.len(),
-        c.user_hashes.len(),
-        c.queries.heap_bytes(),
-        c.sessions.heap_bytes(),
-        c.umap.capacity()
-    );
     // 17 bytes of columns, ~10 of distinct queries (1 in 6 requests is a new one), ~6 of users
     // (1 in 10), map capacities rounded up to powers of two. The old collector: 28 + 47.
     assert!(per < 36.0, "{per:.1} bytes a request");

@@ -50,8 +50,8 @@ fn lines_of(size: u64, head: &[u8]) -> u64 {
     if head.len() as u64 >= size {
         return n + u64::from(head.last().is_some_and(|&b| b != b'\n'));
     }
-    let per_line = (head.len() as u64 / n.max(1)).max(1);
-    size.div_ceil(per_line)
+    // Lines a byte in the head, at least one line a head's length.
+    (size as f64 * n.max(1) as f64 / head.len().max(1) as f64).ceil() as u64
 }
 
 /// The memory available to this process, bytes (Linux: `MemAvailable`; None elsewhere).

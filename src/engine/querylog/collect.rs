@@ -168,6 +168,7 @@ fn split_points(path: &Path, size: u64, parts: u64) -> Result<Vec<u64>> {
 pub(crate) fn merge(a: &mut Collector, b: Collector) {
     let Collector {
         queries,
+        umap,
         user_hashes,
         q,
         u,
@@ -182,8 +183,9 @@ pub(crate) fn merge(a: &mut Collector, b: Collector) {
         page_field,
         ..
     } = b;
-    let qmap: Vec<u32> = queries.iter().map(|q| a.queries.id(q)).collect();
-    drop(queries);
+    drop(umap);
+    let mut qmap: Vec<u32> = Vec::with_capacity(queries.len());
+    queries.drain(|q| qmap.push(a.queries.id(q)));
     let umap: Vec<u32> = user_hashes
         .iter()
         .map(|&h| intern(&mut a.umap, &mut a.user_hashes, h))

@@ -42,11 +42,16 @@ impl Counts {
         tick.tick(0.5, "pages and clicks")?;
         let by_page = histogram_of(c.page.iter());
         let page_pairs = page_pairs(&mut c);
+        let (distinct_users, sessions) = (c.distinct_users() as u64, c.sessions.count);
+        // The user maps go before the query texts become one box each.
+        c.umap = Default::default();
+        c.user_hashes = Vec::new();
+        c.sessions = Default::default();
         Ok(Counts {
             requests: query_counts.iter().sum(),
             filtered_out: c.filtered_out,
-            distinct_users: c.distinct_users() as u64,
-            sessions: c.sessions.count,
+            distinct_users,
+            sessions,
             query_counts,
             groups,
             distinct_per_group,
@@ -267,6 +272,8 @@ fn group_counts(grp: &[u32], buf: &mut Vec<u32>) -> Vec<(u32, u32)> {
             _ => out.push((x, 1)),
         }
     }
+    // Kept in `Counts` for every group of the log: no growth slack.
+    out.shrink_to_fit();
     out
 }
 

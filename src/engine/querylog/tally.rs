@@ -73,18 +73,32 @@ impl QueryTable {
         self.text.get(start..end).unwrap_or("")
     }
 
-    /// Every text in id order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        (0..self.ends.len() as u32).map(|i| self.get(i))
-    }
-
     pub(crate) fn len(&self) -> usize {
         self.ends.len()
     }
 
-    /// The texts in id order, one box each (the table is spent).
+    /// The texts in id order, one box each (the table is spent; its maps are freed before
+    /// the boxes are made).
     pub(crate) fn into_texts(self) -> Vec<Box<str>> {
-        self.iter().map(Box::from).collect()
+        let mut out = Vec::with_capacity(self.len());
+        self.drain(|s| out.push(Box::from(s)));
+        out
+    }
+
+    /// Calls `f` with every text in id order (the table is spent, its maps freed first).
+    pub(crate) fn drain(self, mut f: impl FnMut(&str)) {
+        let QueryTable {
+            by_hash,
+            collide,
+            text,
+            ends,
+        } = self;
+        drop((by_hash, collide));
+        let mut start = 0;
+        for e in ends {
+            f(text.get(start..e as usize).unwrap_or(""));
+            start = e as usize;
+        }
     }
 
     pub(crate) fn heap_bytes(&self) -> usize {

@@ -214,7 +214,7 @@ fn log_file(dir: &std::path::Path, lines: u64) -> std::path::PathBuf {
 fn the_bounded_collector_equals_the_old_one_in_one_thread_and_in_parts() {
     let dir = std::env::temp_dir().join(format!("tw-ql-mem-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let p = log_file(&dir, 20_000);
+    let p = log_file(&dir, 10_000);
     let rc = ReadConfig::new(Format::Sogouq);
     let configs = [
         StatsConfig {

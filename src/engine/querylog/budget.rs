@@ -6,8 +6,8 @@
 //!
 //! ```
 //! use tianwang::engine::querylog::budget::{check, peak_bytes};
-//! // 10 M lines need about 300 MB: fine under a 4 GB limit, refused under 100 MB.
-//! assert!(peak_bytes(10_000_000) < 400 << 20);
+//! // 10 M lines need about 480 MB: fine under a 4 GB limit, refused under 100 MB.
+//! assert!(peak_bytes(10_000_000) < 500 << 20);
 //! assert!(check(10_000_000, Some(4096), "log").is_ok());
 //! let e = check(10_000_000, Some(100), "log").unwrap_err().to_string();
 //! assert!(e.contains("--memory-limit") && e.contains("--engine datafusion"), "{e}");
@@ -18,9 +18,9 @@ use std::path::Path;
 
 use crate::engine::error::{EngineError, Result};
 
-/// Peak bytes a line of a log adds, measured (release build, `bench querylog`, generated
-/// SogouQ logs of 10 M and 100 M lines: 26–28 bytes a line) with a margin.
-pub const PEAK_BYTES_PER_LINE: u64 = 34;
+/// Peak bytes a line of a log adds, measured (`bench querylog`, generated SogouQ logs: 1 M
+/// lines 114 MB, 10 M lines 477 MB — 40 bytes a line over the first million).
+pub const PEAK_BYTES_PER_LINE: u64 = 40;
 /// What the process holds before the first line (code, jieba's dictionary, buffers).
 pub const BASE_BYTES: u64 = 96 << 20;
 

@@ -386,3 +386,45 @@ Fri Mar 21 00:01:00 2003\t202.206.102.169\tDatabase\t虫儿飞\tzero
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The memory budget (issue 30): a log whose estimated peak exceeds `--memory-limit` is
+/// refused before reading, exit 2, naming the flag and the out-of-core engine; under a limit
+/// that fits, the same log is read.
+#[test]
+fn a_log_over_the_memory_limit_is_refused_before_reading() {
+    let d = scratch("budget");
+    let good: String = SOGOU.lines().take(8).map(|l| format!("{l}\n")).collect();
+    // 200,000 lines: about 96 + 6.5 MB estimated.
+    let log = write(&d, "big.log", good.repeat(25_000).as_bytes());
+    let o = run(&[
+        "querylog",
+        "stats",
+        &log,
+        "--json",
+        "--no-words",
+        "--memory-limit",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for want in ["--memory-limit", "--engine datafusion", "big.log"] {
+        assert!(err.contains(want), "{want} missing: {err}");
+    }
+    let about: f64 = err
+        .split("about ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0.0);
+    assert!((about - 200_000.0).abs() < 2_000.0, "{err}");
+    let v = ok_json(&run(&[
+        "querylog",
+        "stats",
+        &log,
+        "--json",
+        "--no-words",
+        "--memory-limit",
+        "200",
+    ]));
+    assert_eq!(v["requests"], 200_000);
+}

@@ -138,6 +138,10 @@ pub struct StatsArgs {
     /// Keep only this percentage of users (hash sample).
     #[arg(long)]
     pub user_sample: Option<f64>,
+    /// Refuse a log whose estimated peak memory (native engine) exceeds this many MB; by
+    /// default the memory available. Over it, `--engine datafusion` runs out of core.
+    #[arg(long, value_name = "MB")]
+    pub memory_limit: Option<u64>,
     /// Add the process's peak memory (VmHWM, MB) to the JSON (the benchmark uses it).
     #[arg(long, hide = true)]
     pub report_memory: bool,
@@ -246,6 +250,7 @@ fn stats_config(a: &StatsArgs) -> Result<StatsConfig, EngineError> {
         time_from: a.time_from,
         time_to: a.time_to,
         user_sample_pct: a.user_sample,
+        memory_limit_mb: a.memory_limit,
         ..StatsConfig::default()
     };
     cfg.validate()?;
@@ -588,13 +593,13 @@ fn list(cli: &Cli, a: &ListArgs) -> anyhow::Result<()> {
 
 #[derive(Debug, Args)]
 pub struct BenchQuerylogArgs {
-    /// Lines of the generated log.
-    #[arg(long, default_value_t = 10_000_000)]
-    pub lines: u64,
+    /// Lines of the generated log; a list (`10000000,100000000`) measures each size in turn.
+    #[arg(long, value_delimiter = ',', default_value = "10000000")]
+    pub lines: Vec<u64>,
     /// Use this log instead of generating one.
     #[arg(long)]
     pub file: Option<PathBuf>,
-    /// Run the pandas implementation of the same statistics side by side.
+    /// Run the pandas implementation of the same statistics side by side (every size).
     #[arg(long)]
     pub peers: bool,
     #[command(flatten)]
@@ -603,30 +608,76 @@ pub struct BenchQuerylogArgs {
     pub json: bool,
 }
 
+/// The peak-memory target of issue 30: a 100 M-line log within 4 GB.
+const TARGET_PEAK_MB_100M: f64 = 4096.0;
+
 pub fn bench(a: &BenchQuerylogArgs) -> anyhow::Result<()> {
-    let path = match &a.file {
-        Some(f) => f.clone(),
-        None => {
-            let dir = std::env::temp_dir().join("tianwang-bench-querylog");
-            std::fs::create_dir_all(&dir)?;
-            let p = dir.join(format!("generated-{}-seed1.sogouq", a.lines));
-            if !p.exists() {
-                eprintln!("generating {} lines to {} …", a.lines, p.display());
-                let cfg = GenConfig {
-                    lines: a.lines,
-                    ..GenConfig::default()
-                };
-                write_file(&cfg, &p, &())?;
-            }
-            p
-        }
+    let logs: Vec<PathBuf> = match &a.file {
+        Some(f) => vec![f.clone()],
+        None => a
+            .lines
+            .iter()
+            .map(|&n| generated_log(n))
+            .collect::<anyhow::Result<_>>()?,
     };
-    // Statistics in a child process, so its peak memory is its own.
+    let mut runs = Vec::new();
+    let mut memory = Vec::new();
+    for path in &logs {
+        let run = bench_one(a, path)?;
+        let ours = &run["rows"][0];
+        let lines = ours["lines"].as_f64().unwrap_or(0.0);
+        let peak = ours["peak_rss_mb"].as_f64();
+        memory.push(json!({
+            "lines": ours["lines"],
+            "seconds": ours["seconds"],
+            "peak_rss_mb": peak,
+            "bytes_per_record": peak.filter(|_| lines > 0.0).map(|mb| mb * 1048576.0 / lines),
+            "target_peak_rss_mb_100m_lines": TARGET_PEAK_MB_100M,
+        }));
+        runs.push(run);
+    }
+    let mut v = json!({
+        "memory": memory,
+        "runs": runs,
+        "targets": {"seconds": 30.0, "peak_rss_mb": 1536.0, "speed_ratio_vs_pandas": 10.0,
+            "peak_rss_mb_100m_lines": TARGET_PEAK_MB_100M},
+    });
+    if let [one] = &runs[..] {
+        for k in ["file", "rows", "speed_ratio_vs_pandas"] {
+            v[k] = one[k].clone();
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string(&v)?);
+    } else {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    }
+    Ok(())
+}
+
+/// The generated log of `lines` lines in the temp folder, generated once.
+fn generated_log(lines: u64) -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join("tianwang-bench-querylog");
+    std::fs::create_dir_all(&dir)?;
+    let p = dir.join(format!("generated-{lines}-seed1.sogouq"));
+    if !p.exists() {
+        eprintln!("generating {lines} lines to {} …", p.display());
+        let cfg = GenConfig {
+            lines,
+            ..GenConfig::default()
+        };
+        write_file(&cfg, &p, &())?;
+    }
+    Ok(p)
+}
+
+/// The statistics of one log in a child process (its peak memory is its own), and the peer.
+fn bench_one(a: &BenchQuerylogArgs, path: &std::path::Path) -> anyhow::Result<Value> {
     let exe = std::env::current_exe()?;
     let t = Instant::now();
     let o = std::process::Command::new(&exe)
         .args(["querylog", "stats"])
-        .arg(&path)
+        .arg(path)
         .args(["--json", "--report-memory"])
         .output()?;
     let wall = t.elapsed().as_secs_f64();
@@ -651,23 +702,16 @@ pub fn bench(a: &BenchQuerylogArgs) -> anyhow::Result<()> {
     })];
     let mut ratio = Value::Null;
     if a.peers {
-        let run = super::peers::run(&a.peer, "querylog_peers.py", &[path.clone().into()])?;
+        let run = super::peers::run(&a.peer, "querylog_peers.py", &[path.into()])?;
         let (mut p, peer_wall) = (run.json, run.seconds);
         p["tool"] = json!("pandas");
         p["seconds"] = json!(peer_wall);
         ratio = json!(peer_wall / wall);
         rows.push(p);
     }
-    let v = json!({
+    Ok(json!({
         "file": path.display().to_string(),
         "rows": rows,
         "speed_ratio_vs_pandas": ratio,
-        "targets": {"seconds": 30.0, "peak_rss_mb": 1536.0, "speed_ratio_vs_pandas": 10.0},
-    });
-    if a.json {
-        println!("{}", serde_json::to_string(&v)?);
-    } else {
-        println!("{}", serde_json::to_string_pretty(&v)?);
-    }
-    Ok(())
+    }))
 }

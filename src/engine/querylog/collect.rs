@@ -163,39 +163,49 @@ fn split_points(path: &Path, size: u64, parts: u64) -> Result<Vec<u64>> {
     Ok(out)
 }
 
-/// Appends `b` (read after `a` in the file) to `a`, remapping its ids.
+/// Appends `b` (read after `a` in the file) to `a`, remapping its ids. Each of `b`'s columns
+/// is freed as soon as it is appended, so the merge never holds two copies of the log.
 pub(crate) fn merge(a: &mut Collector, b: Collector) {
-    let qmap: Vec<u32> = b
-        .queries
-        .into_iter()
-        .map(|q| match a.qmap.get(&*q) {
-            Some(&id) => id,
-            None => {
-                let id = a.queries.len() as u32;
-                a.qmap.insert(q.clone(), id);
-                a.queries.push(q);
-                id
-            }
-        })
-        .collect();
-    let umap: Vec<u32> = b
-        .user_hashes
+    let Collector {
+        queries,
+        umap,
+        user_hashes,
+        q,
+        u,
+        url,
+        page,
+        by_rank,
+        sessions,
+        hours,
+        timed,
+        dated,
+        filtered_out,
+        page_field,
+        ..
+    } = b;
+    drop(umap);
+    let mut qmap: Vec<u32> = Vec::with_capacity(queries.len());
+    queries.drain(|q| qmap.push(a.queries.id(q)));
+    let umap: Vec<u32> = user_hashes
         .iter()
         .map(|&h| intern(&mut a.umap, &mut a.user_hashes, h))
         .collect();
-    let urlmap: Vec<u32> = b
-        .url_hashes
-        .iter()
-        .map(|&h| intern(&mut a.urlmap, &mut a.url_hashes, h))
-        .collect();
+    drop(user_hashes);
     let re = |map: &[u32], v: u32| if v == NONE { NONE } else { map[v as usize] };
-    a.q.extend(b.q.iter().map(|&v| qmap[v as usize]));
-    a.u.extend(b.u.iter().map(|&v| re(&umap, v)));
-    a.url.extend(b.url.iter().map(|&v| re(&urlmap, v)));
-    a.t.extend_from_slice(&b.t);
-    a.page.extend_from_slice(&b.page);
-    a.rank.extend_from_slice(&b.rank);
-    a.dated |= b.dated;
-    a.page_field |= b.page_field;
-    a.filtered_out += b.filtered_out;
+    a.q.extend(q.iter().map(|&v| qmap[v as usize]));
+    drop((q, qmap));
+    a.u.extend(u.iter().map(|&v| re(&umap, v)));
+    drop(u);
+    a.url.extend_from_slice(&url);
+    drop(url);
+    a.page.append(page);
+    a.by_rank.merge(by_rank);
+    a.sessions.merge(sessions, &umap, a.cfg.session_gap_s);
+    for (x, y) in a.hours.iter_mut().zip(hours) {
+        *x += y;
+    }
+    a.timed |= timed;
+    a.dated |= dated;
+    a.page_field |= page_field;
+    a.filtered_out += filtered_out;
 }

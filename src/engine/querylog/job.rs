@@ -112,6 +112,8 @@ pub fn compute(
     let tick: &dyn Tick = &timed;
     let (read, c) = match source {
         LogSource::File { path, read } => {
+            let lines = super::budget::estimate_lines(path)?;
+            super::budget::check(lines, cfg.memory_limit_mb, &path.display().to_string())?;
             let phase = Phase(tick, 0.0, 0.7);
             let (s, c) = collect_file(path, read, cfg, &phase)?;
             (Some(s), c)
@@ -124,10 +126,13 @@ pub fn compute(
                 ));
             };
             let ws = Workspace::open_existing(w)?;
+            let summary = persist::summary_of(ws.conn(), *log_id)?;
+            let what = format!("stored log #{log_id}");
+            super::budget::check(summary.records, cfg.memory_limit_mb, &what)?;
             tick.tick(0.0, "loading the stored log")?;
             let mut c = Collector::new(cfg.clone());
             persist::load(ws.conn(), *log_id, &mut |r| c.push(r))?;
-            (Some(persist::summary_of(ws.conn(), *log_id)?), c)
+            (Some(summary), c)
         }
     };
     timed.mark("reading")?;

@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::error::{EngineError, Result};
 
+pub mod budget;
 pub mod collect;
 pub mod fit;
 pub mod generate;
@@ -55,11 +56,14 @@ pub mod persist;
 pub mod read;
 pub mod stats;
 mod stats_more;
+pub(crate) mod tally;
 
 pub use job::stats_on;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_memory;
 
 /// The book's numbers that every tab shows beside ours (digest Appendix B).
 pub mod book {

@@ -2,8 +2,9 @@
 //! (book §9.0–9.8 [L3166–L3393]).
 //!
 //! A [`Collector`] takes records one at a time (from `read`, the generator or a stored log) and
-//! keeps only compact per-request ids (query, user, URL as `u32`, time, page, rank); distinct
-//! query strings are interned once (normalised — `Normalise` — so "QQ" and "qq " are one
+//! keeps only compact per-request ids (query and user as `u32`, the URL's hash, the page as a
+//! byte), counting
+//! ranks, times and sessions as they pass (`tally`); distinct query strings are interned once (normalised — `Normalise` — so "QQ" and "qq " are one
 //! query by default). [`Collector::finish`] computes [`Stats`].
 //!
 //! Definitions (digest §9.0–9.8; the book's number is beside ours in each struct):
@@ -35,6 +36,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::fit::{self, Hurst, ZipfFit, ZipfRange};
+use super::tally::{self, Hist, QueryTable, Sessions};
 use super::{FxMap, Normalise, Record, book, hash64};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
@@ -70,6 +72,10 @@ pub struct StatsConfig {
     /// Keep only this percentage of users (by a hash of the user id and the seed).
     pub user_sample_pct: Option<f64>,
     pub user_sample_seed: u64,
+    /// The native engine refuses a log whose estimated peak memory exceeds this many MB
+    /// (None: the memory available); see `budget`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limit_mb: Option<u64>,
 }
 
 impl Default for StatsConfig {
@@ -89,6 +95,7 @@ impl Default for StatsConfig {
             time_to: None,
             user_sample_pct: None,
             user_sample_seed: 0,
+            memory_limit_mb: None,
         }
     }
 }
@@ -139,24 +146,28 @@ impl StatsConfig {
 pub(crate) const NONE: u32 = u32::MAX;
 pub(crate) const NO_TIME: i64 = i64::MIN;
 
-/// Accumulates records; see the module doc.
+/// Accumulates records; see the module doc. Per request it keeps only what a statistic needs
+/// record by record — the query and user ids, the URL's hash and the result page (17 bytes); ranks,
+/// times, sessions and hours are counted as the records pass (`tally`).
 pub struct Collector {
     pub(crate) cfg: StatsConfig,
-    pub(crate) qmap: FxMap<Box<str>, u32>,
-    pub(crate) queries: Vec<Box<str>>,
+    pub(crate) queries: QueryTable,
     pub(crate) umap: FxMap<u64, u32>,
-    pub(crate) urlmap: FxMap<u64, u32>,
-    /// The hash of each user and URL id (to merge collectors).
+    /// The hash of each user id (to merge collectors).
     pub(crate) user_hashes: Vec<u64>,
-    pub(crate) url_hashes: Vec<u64>,
     pub(crate) q: Vec<u32>,
     pub(crate) u: Vec<u32>,
-    pub(crate) t: Vec<i64>,
+    /// The clicked URL's hash ([`url_key`]; 0: none). A hash rather than an interned id: most
+    /// clicked URLs are clicked about once, so a map of them costs more than the column.
+    pub(crate) url: Vec<u64>,
     /// Result page (0: unknown).
-    pub(crate) page: Vec<u32>,
-    /// Click rank (0: none).
-    pub(crate) rank: Vec<u32>,
-    pub(crate) url: Vec<u32>,
+    pub(crate) page: tally::Pages,
+    /// Click ranks ≥ 1.
+    pub(crate) by_rank: Hist,
+    pub(crate) sessions: Sessions,
+    /// Requests per hour of the day, and whether any request has a time.
+    pub(crate) hours: [u64; 24],
+    pub(crate) timed: bool,
     pub(crate) dated: bool,
     pub(crate) filtered_out: u64,
     pub(crate) page_field: bool,
@@ -166,18 +177,17 @@ impl Collector {
     pub fn new(cfg: StatsConfig) -> Collector {
         Collector {
             cfg,
-            qmap: FxMap::default(),
-            queries: Vec::new(),
+            queries: QueryTable::default(),
             umap: FxMap::default(),
-            urlmap: FxMap::default(),
             user_hashes: Vec::new(),
-            url_hashes: Vec::new(),
             q: Vec::new(),
             u: Vec::new(),
-            t: Vec::new(),
-            page: Vec::new(),
-            rank: Vec::new(),
             url: Vec::new(),
+            page: tally::Pages::default(),
+            by_rank: Hist::default(),
+            sessions: Sessions::default(),
+            hours: [0; 24],
+            timed: false,
             dated: false,
             filtered_out: 0,
             page_field: false,
@@ -191,6 +201,17 @@ impl Collector {
 
     pub fn is_empty(&self) -> bool {
         self.q.is_empty()
+    }
+
+    /// The heap this collector holds, bytes (capacities; hash maps estimated from theirs) —
+    /// what grows with the log, for the memory budget and its test.
+    pub fn heap_bytes(&self) -> usize {
+        let cols = (self.q.capacity() + self.u.capacity()) * 4 + self.url.capacity() * 8;
+        cols + self.page.heap_bytes()
+            + self.queries.heap_bytes()
+            + tally::map_bytes(self.umap.capacity(), 12)
+            + self.user_hashes.capacity() * 8
+            + self.sessions.heap_bytes()
     }
 
     /// Takes one record (filters applied).
@@ -227,32 +248,28 @@ impl Collector {
                 "more than 4,294,967,293 records: split the log",
             ));
         }
-        let norm = cfg.normalise.apply(r.query);
-        let qid = match self.qmap.get(&*norm) {
-            Some(&id) => id,
-            None => {
-                let id = self.queries.len() as u32;
-                let key: Box<str> = norm.into();
-                self.qmap.insert(key.clone(), id);
-                self.queries.push(key);
+        let gap = cfg.session_gap_s;
+        let qid = self.queries.id(&cfg.normalise.apply(r.query));
+        let t = r.time.unwrap_or(NO_TIME);
+        let uid = match uh {
+            Some(h) => {
+                let id = intern(&mut self.umap, &mut self.user_hashes, h);
+                self.sessions.push(id, t, gap);
                 id
             }
-        };
-        let uid = match uh {
-            Some(h) => intern(&mut self.umap, &mut self.user_hashes, h),
             None => NONE,
         };
-        let url = match r.url {
-            Some(s) if !s.is_empty() => intern(&mut self.urlmap, &mut self.url_hashes, hash64(s)),
-            _ => NONE,
-        };
+        let url = r.url.map_or(0, url_key);
+        if t != NO_TIME {
+            self.timed = true;
+            self.hours[(t.rem_euclid(86_400) / 3600) as usize] += 1;
+        }
+        self.by_rank.add(r.rank.unwrap_or(0), 1);
         self.page_field |= r.page.is_some();
         self.dated |= r.dated;
         self.q.push(qid);
         self.u.push(uid);
-        self.t.push(r.time.unwrap_or(NO_TIME));
         self.page.push(r.result_page().unwrap_or(0));
-        self.rank.push(r.rank.unwrap_or(0));
         self.url.push(url);
         Ok(())
     }
@@ -260,10 +277,6 @@ impl Collector {
     /// Distinct users and URLs seen.
     pub(crate) fn distinct_users(&self) -> usize {
         self.umap.len()
-    }
-
-    pub(crate) fn distinct_urls(&self) -> usize {
-        self.urlmap.len()
     }
 
     /// The request stream as object ids for the cache lab: the query id, or (query, page)
@@ -275,8 +288,8 @@ impl Collector {
         let mut m: FxMap<u64, u32> = FxMap::default();
         self.q
             .iter()
-            .zip(&self.page)
-            .map(|(&q, &p)| {
+            .zip(self.page.iter())
+            .map(|(&q, p)| {
                 let n = m.len() as u32;
                 *m.entry(((q as u64) << 32) | p as u64).or_insert(n)
             })
@@ -285,7 +298,7 @@ impl Collector {
 
     /// The normalised query of id `id`.
     pub fn query(&self, id: u32) -> &str {
-        self.queries.get(id as usize).map(|s| &**s).unwrap_or("")
+        self.queries.get(id)
     }
 
     /// Computes every statistic.
@@ -339,6 +352,11 @@ pub struct PagePairs {
     pub pairs: u64,
     pub pages: u64,
     pub only_first: u64,
+}
+
+/// The key of a clicked URL: its 64-bit hash, never 0 (0: no URL).
+pub(crate) fn url_key(s: &str) -> u64 {
+    if s.is_empty() { 0 } else { hash64(s).max(1) }
 }
 
 /// The id of hash `h`, a new one (recorded in `hashes`) when first seen.

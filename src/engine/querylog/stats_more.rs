@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::fit;
 use super::stats::*;
+use super::tally::Hist;
 use super::{FxMap, book};
 use crate::engine::error::Result;
 use crate::engine::jobs::Tick;
@@ -19,7 +20,9 @@ pub(crate) fn compute(c: Collector, tick: &dyn Tick) -> Result<Stats> {
 impl Counts {
     /// The aggregates of a collector's request stream (the native engine's side of
     /// [`Counts`]).
-    pub(crate) fn of_collector(c: Collector, tick: &dyn Tick) -> Result<Counts> {
+    pub(crate) fn of_collector(mut c: Collector, tick: &dyn Tick) -> Result<Counts> {
+        // Each column is dropped once the last statistic that reads it is done, so the
+        // transient sort keys of the page pairs never sit beside the URL column.
         tick.tick(0.0, "counting queries")?;
         let m = c.queries.len();
         let mut query_counts = vec![0u64; m];
@@ -27,42 +30,39 @@ impl Counts {
             query_counts[q as usize] += 1;
         }
         let order = query_order(&query_counts);
-        tick.tick(0.3, "decay and deviation")?;
+        tick.tick(0.2, "clicked URLs")?;
+        let (url_counts, cosine) = url_counts(&mut c, &order);
+        drop(order);
+        tick.tick(0.35, "decay and deviation")?;
         let groups = group_counts_of(&c.q, c.cfg.group_size);
         let distinct_per_group = selfsim_levels(c.cfg.selfsim_group)
             .into_iter()
             .map(|g| (g, distinct_per_group(&c.q, m, g)))
             .collect();
-        tick.tick(0.45, "pages and clicks")?;
-        let (by_page, page_pairs) = page_counts(&c);
-        let by_rank = histogram_of(c.rank.iter().copied());
-        tick.tick(0.55, "clicked URLs")?;
-        let (url_counts, cosine) = url_counts(&c, &order);
-        let hours = c.t.iter().any(|&t| t != NO_TIME).then(|| {
-            let mut h = vec![0u64; 24];
-            for &t in &c.t {
-                if t != NO_TIME {
-                    h[(t.rem_euclid(86_400) / 3600) as usize] += 1;
-                }
-            }
-            h
-        });
+        tick.tick(0.5, "pages and clicks")?;
+        let by_page = histogram_of(c.page.iter());
+        let page_pairs = page_pairs(&mut c);
+        let (distinct_users, sessions) = (c.distinct_users() as u64, c.sessions.count);
+        // The user maps go before the query texts become one box each.
+        c.umap = Default::default();
+        c.user_hashes = Vec::new();
+        c.sessions = Default::default();
         Ok(Counts {
-            requests: c.q.len() as u64,
+            requests: query_counts.iter().sum(),
             filtered_out: c.filtered_out,
-            distinct_users: c.distinct_users() as u64,
-            sessions: sessions(&c),
+            distinct_users,
+            sessions,
             query_counts,
             groups,
             distinct_per_group,
             by_page,
             page_field: c.page_field,
             page_pairs,
-            by_rank,
+            by_rank: c.by_rank.pairs(),
             url_counts,
             cosine,
-            hours,
-            queries: c.queries,
+            hours: c.timed.then(|| c.hours.to_vec()),
+            queries: c.queries.into_texts(),
             cfg: c.cfg,
         })
     }
@@ -177,60 +177,13 @@ pub(crate) fn selfsim_levels(g: usize) -> Vec<usize> {
     v
 }
 
-/// (value, count) for every non-zero value, ascending.
-/// (value ≥ 1, count), ascending. Small values are counted in an array, larger ones sparsely:
-/// one line's rank or page of 2.9 × 10⁹ once sized a 24 GB array (issue 29, found by the
-/// fuzzer as a hang).
-fn histogram_of(values: impl Iterator<Item = u32>) -> Vec<(u32, u64)> {
-    const DENSE: u32 = 4096;
-    let mut by: Vec<u64> = Vec::new();
-    let mut sparse: std::collections::BTreeMap<u32, u64> = Default::default();
+/// (value ≥ 1, count), ascending (see `tally::Hist`).
+pub(crate) fn histogram_of(values: impl Iterator<Item = u32>) -> Vec<(u32, u64)> {
+    let mut h = Hist::default();
     for v in values {
-        if v == 0 {
-            continue;
-        }
-        if v >= DENSE {
-            *sparse.entry(v).or_insert(0) += 1;
-            continue;
-        }
-        let i = v as usize;
-        if by.len() <= i {
-            by.resize(i + 1, 0);
-        }
-        by[i] += 1;
+        h.add(v, 1);
     }
-    by.iter()
-        .enumerate()
-        .filter(|(_, k)| **k > 0)
-        .map(|(v, k)| (v as u32, *k))
-        .chain(sparse)
-        .collect()
-}
-
-fn sessions(c: &Collector) -> u64 {
-    let users = c.distinct_users();
-    if users == 0 {
-        return 0;
-    }
-    let mut last = vec![NO_TIME; users];
-    let mut seen = vec![false; users];
-    let mut n = 0u64;
-    for (&u, &t) in c.u.iter().zip(&c.t) {
-        if u == NONE {
-            continue;
-        }
-        let i = u as usize;
-        if !seen[i] {
-            seen[i] = true;
-            n += 1;
-        } else if t != NO_TIME && last[i] != NO_TIME && (t - last[i]).abs() > c.cfg.session_gap_s {
-            n += 1;
-        }
-        if t != NO_TIME {
-            last[i] = t;
-        }
-    }
-    n
+    h.pairs()
 }
 
 /// (query, count) of every whole group of `g` requests, each sorted by query id.
@@ -319,6 +272,8 @@ fn group_counts(grp: &[u32], buf: &mut Vec<u32>) -> Vec<(u32, u32)> {
             _ => out.push((x, 1)),
         }
     }
+    // Kept in `Counts` for every group of the log: no growth slack.
+    out.shrink_to_fit();
     out
 }
 
@@ -381,38 +336,72 @@ pub(crate) fn deviation_of(gc: &[Vec<(u32, u32)>], g: usize) -> Deviation {
     }
 }
 
-/// Requests per result page, and the (user, query) pairs' pages.
-fn page_counts(c: &Collector) -> (Vec<(u32, u64)>, PagePairs) {
-    let by_page = histogram_of(c.page.iter().copied());
-    // (user, query) pairs: distinct pages each, and whether they stay on page 1.
-    let mut keys: Vec<(u64, u32)> =
-        c.u.iter()
-            .zip(&c.q)
-            .zip(&c.page)
-            .filter(|(_, p)| **p > 0)
-            .map(|((&u, &q), &p)| (((u as u64) << 32) | q as u64, p))
-            .collect();
+/// The (user, query) pairs' pages; spends the user, query and page columns. The key
+/// (user, query, page) is packed into a `u64` when the ids fit (they do up to billions of
+/// requests), else a `u128`: 8 bytes a request sorted in place.
+fn page_pairs(c: &mut Collector) -> PagePairs {
+    let bits = |x: u64| 64 - x.leading_zeros();
+    // A request without a user is user `users` here (NONE would need all 32 bits).
+    let users = c.distinct_users() as u64;
+    let (bu, bq) = (bits(users), bits(c.queries.len() as u64));
+    let bp = bits(c.page.max() as u64);
+    let n = c.page.iter().filter(|&p| p > 0).count();
+    let user = |u: u32| if u == NONE { users } else { u as u64 };
+    if bu.max(1) + bq + bp <= 64 {
+        let mut keys: Vec<u64> = Vec::with_capacity(n);
+        let (sq, su) = (bp, bp + bq);
+        for ((&u, &q), p) in c.u.iter().zip(&c.q).zip(c.page.iter()) {
+            if p > 0 {
+                keys.push((user(u) << su) | ((q as u64) << sq) | p as u64);
+            }
+        }
+        drop_columns(c);
+        let page_mask = (1u64 << bp) - 1;
+        pairs_of(keys, |k| k >> bp, |k| k & page_mask == 1)
+    } else {
+        let mut keys: Vec<u128> = Vec::with_capacity(n);
+        for ((&u, &q), p) in c.u.iter().zip(&c.q).zip(c.page.iter()) {
+            if p > 0 {
+                keys.push(((user(u) as u128) << 64) | ((q as u128) << 32) | p as u128);
+            }
+        }
+        drop_columns(c);
+        pairs_of(keys, |k| k >> 32, |k| k as u32 == 1)
+    }
+}
+
+fn drop_columns(c: &mut Collector) {
+    c.u = Vec::new();
+    c.q = Vec::new();
+    c.page = Default::default();
+}
+
+/// Counts the distinct (pair, page) keys: pairs, pages, pairs only ever on page 1.
+fn pairs_of<K: Ord + Copy + Send>(
+    mut keys: Vec<K>,
+    pair: impl Fn(K) -> K,
+    first_page: impl Fn(K) -> bool,
+) -> PagePairs {
     keys.par_sort_unstable();
     keys.dedup();
     let (mut pairs, mut only_first) = (0u64, 0u64);
     let mut i = 0;
     while i < keys.len() {
         let mut j = i;
-        while j < keys.len() && keys[j].0 == keys[i].0 {
+        while j < keys.len() && pair(keys[j]) == pair(keys[i]) {
             j += 1;
         }
         pairs += 1;
-        if j - i == 1 && keys[i].1 == 1 {
+        if j - i == 1 && first_page(keys[i]) {
             only_first += 1;
         }
         i = j;
     }
-    let pp = PagePairs {
+    PagePairs {
         pairs,
         pages: keys.len() as u64,
         only_first,
-    };
-    (by_page, pp)
+    }
 }
 
 /// Result-page turning (9-5) from the per-page counts and the (user, query) pairs.
@@ -468,40 +457,54 @@ pub(crate) fn clicks_of(by_rank: &[(u32, u64)]) -> Clicks {
 /// Per top query: (query id, (clicks under the query, the URL's clicks) per URL).
 type CosineInput = Vec<(u32, Vec<(u64, u64)>)>;
 
-/// Clicks per distinct URL, and for the `cosine_top` queries with most requests the (clicks
-/// under the query, the URL's clicks) of every URL clicked under it.
-fn url_counts(c: &Collector, order: &[u32]) -> (Vec<u64>, CosineInput) {
-    let nu = c.distinct_urls();
-    let mut counts = vec![0u64; nu];
-    for &u in &c.url {
-        if u != NONE {
-            counts[u as usize] += 1;
-        }
-    }
+/// Clicks per distinct URL (in order of their hashes), and for the `cosine_top` queries with
+/// most requests the (clicks under the query, the URL's clicks) of every URL clicked under it.
+/// Spends the URL column: it is sorted in place into the distinct URLs.
+fn url_counts(c: &mut Collector, order: &[u32]) -> (Vec<u64>, CosineInput) {
     let mut qrank = vec![u32::MAX; c.queries.len()];
     for (i, &q) in order.iter().take(c.cfg.cosine_top).enumerate() {
         qrank[q as usize] = i as u32;
     }
-    let mut pairs: Vec<u64> =
+    let mut pairs: Vec<(u32, u64)> =
         c.q.iter()
             .zip(&c.url)
-            .filter(|(q, u)| **u != NONE && qrank[**q as usize] != u32::MAX)
-            .map(|(&q, &u)| ((qrank[q as usize] as u64) << 32) | u as u64)
+            .filter(|(q, u)| **u != 0 && qrank[**q as usize] != u32::MAX)
+            .map(|(&q, &u)| (qrank[q as usize], u))
             .collect();
+    drop(qrank);
+    let mut urls = std::mem::take(&mut c.url);
+    urls.retain(|&u| u != 0);
+    urls.par_sort_unstable();
+    let mut counts: Vec<u64> = Vec::new();
+    let mut d = 0;
+    for i in 0..urls.len() {
+        if d > 0 && urls[i] == urls[d - 1] {
+            if let Some(k) = counts.last_mut() {
+                *k += 1;
+            }
+        } else {
+            urls[d] = urls[i];
+            d += 1;
+            counts.push(1);
+        }
+    }
+    urls.truncate(d);
+    urls.shrink_to_fit();
     pairs.par_sort_unstable();
     let mut cosine = Vec::new();
     let mut i = 0;
     while i < pairs.len() {
-        let qr = pairs[i] >> 32;
+        let qr = pairs[i].0;
         let mut dims = Vec::new();
-        while i < pairs.len() && pairs[i] >> 32 == qr {
-            let u = pairs[i] & 0xFFFF_FFFF;
+        while i < pairs.len() && pairs[i].0 == qr {
+            let u = pairs[i].1;
             let mut w = 0u64;
-            while i < pairs.len() && pairs[i] == (qr << 32) | u {
+            while i < pairs.len() && pairs[i] == (qr, u) {
                 w += 1;
                 i += 1;
             }
-            dims.push((w, counts[u as usize]));
+            let all = urls.binary_search(&u).map_or(0, |j| counts[j]);
+            dims.push((w, all));
         }
         cosine.push((order[qr as usize], dims));
     }

@@ -22,7 +22,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -31,7 +31,8 @@ use serde::{Deserialize, Serialize};
 
 use super::codec::Codec;
 use super::disk::{self, DocInfo, Meta, Timings, io_err};
-use super::merge::{Entry, KWay, MemRun, Merged, RunReader, merge, write_run};
+use super::merge::{KWay, MemRun, Merged, RunReader, merge};
+use super::run_sink::RunSink;
 use super::source::{self, Source, SourceDoc};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
@@ -565,133 +566,6 @@ fn count_lines(path: &Path) -> Result<usize> {
         last = buf[got - 1];
     }
     Ok(n + usize::from(last != b'\n'))
-}
-
-/// The native sink: text.bin written as documents pass, entries and positions in a buffer
-/// sized to the budget, a sorted run written before a document would overflow it.
-struct RunSink {
-    runs_dir: PathBuf,
-    text_path: PathBuf,
-    text_out: BufWriter<File>,
-    text_off: u64,
-    docs: Vec<DocInfo>,
-    cap_entries: usize,
-    cap_positions: usize,
-    entries: Vec<Entry>,
-    positions: Vec<u32>,
-    runs: Vec<PathBuf>,
-    peak: u64,
-    occurrences: u64,
-    links: Vec<u8>,
-}
-
-impl RunSink {
-    fn new(generation: &Path, cfg: &IndexConfig, total: usize) -> Result<RunSink> {
-        let runs_dir = generation.join("runs");
-        std::fs::create_dir_all(&runs_dir).map_err(|e| io_err(&runs_dir, e))?;
-        let text_path = generation.join("text.bin");
-        let text_out = BufWriter::new(File::create(&text_path).map_err(|e| io_err(&text_path, e))?);
-        let budget = cfg.memory_mb.saturating_mul(1 << 20);
-        // The book pre-allocates the batch's inversion memory [L2718–L2720]; here the buffer
-        // grows to the budget as it fills (a budget larger than the machine then fails only
-        // if the data needs it, with exit 2, instead of aborting at the start), and a run is
-        // written before a document would overflow it, so it never grows past the budget.
-        let cap_entries = (budget / 5 * 3 / std::mem::size_of::<Entry>()).max(1);
-        let cap_positions = (budget / 5 * 2 / 4).clamp(1, (u32::MAX / 2) as usize);
-        Ok(RunSink {
-            runs_dir,
-            text_path,
-            text_out,
-            text_off: 0,
-            docs: Vec::with_capacity(total.min(1 << 20)),
-            cap_entries,
-            cap_positions,
-            entries: Vec::new(),
-            positions: Vec::new(),
-            runs: Vec::new(),
-            peak: 0,
-            occurrences: 0,
-            links: Vec::new(),
-        })
-    }
-
-    fn write_run(&mut self) -> Result<()> {
-        let n = self.runs.len();
-        self.runs.push(write_run(
-            &self.runs_dir,
-            n,
-            &mut self.entries,
-            &mut self.positions,
-        )?);
-        Ok(())
-    }
-}
-
-impl DocSink for RunSink {
-    fn doc(&mut self, d: DocTerms<'_>) -> Result<()> {
-        let mut info = d.info;
-        info.text_off = self.text_off;
-        info.text_len = d.text.len() as u32;
-        self.text_out
-            .write_all(d.text.as_bytes())
-            .map_err(|e| io_err(&self.text_path, e))?;
-        self.text_off += d.text.len() as u64;
-        self.occurrences += u64::from(info.len);
-        for &to in d.out_docs {
-            self.links.extend_from_slice(&d.doc.to_le_bytes());
-            self.links.extend_from_slice(&to.to_le_bytes());
-        }
-        self.docs.push(info);
-        let need_pos: usize = d.terms.iter().map(|t| t.1.len()).sum();
-        if !self.entries.is_empty()
-            && (self.entries.len() + d.terms.len() > self.cap_entries
-                || self.positions.len() + need_pos > self.cap_positions)
-        {
-            self.write_run()?;
-            self.entries.clear();
-            self.positions.clear();
-        }
-        grow(&mut self.entries, d.terms.len(), self.cap_entries)?;
-        grow(&mut self.positions, need_pos, self.cap_positions)?;
-        for (id, p, w) in d.terms {
-            self.entries.push(Entry {
-                term: *id,
-                doc: d.doc,
-                tf: p.len() as u32,
-                wbt: *w,
-                pos: self.positions.len() as u32,
-            });
-            self.positions.extend_from_slice(p);
-        }
-        // What the buffer holds (its pages are touched only as they fill).
-        let used =
-            (self.entries.len() * std::mem::size_of::<Entry>() + self.positions.len() * 4) as u64;
-        self.peak = self.peak.max(used);
-        Ok(())
-    }
-
-    fn state(&self) -> String {
-        format!("{} runs", self.runs.len())
-    }
-}
-
-/// Room for `more` items in `v`, doubling up to `cap` (more only for one document larger
-/// than the budget); an allocation the machine refuses is the user's `--memory-mb`.
-fn grow<T>(v: &mut Vec<T>, more: usize, cap: usize) -> Result<()> {
-    let need = v.len().saturating_add(more);
-    if need <= v.capacity() {
-        return Ok(());
-    }
-    let want = v.capacity().saturating_mul(2).max(4096).min(cap).max(need);
-    v.try_reserve_exact(want - v.len()).map_err(|_| {
-        EngineError::invalid(
-            "--memory-mb",
-            format!(
-                "the machine has no memory for a postings buffer of {} MB; give a smaller budget",
-                (want * std::mem::size_of::<T>()) >> 20
-            ),
-        )
-    })
 }
 
 fn build_into(

@@ -45,6 +45,7 @@ pub mod peer_tantivy;
 pub mod perfmodel;
 pub mod query;
 pub mod reader;
+mod run_sink;
 pub mod score;
 pub mod seal;
 pub mod search;

@@ -358,11 +358,7 @@ pub fn snapshot(ws: &Workspace, id: i64, hex_bytes: usize) -> Result<SnapshotVie
     let (head, content) = crate::engine::formats::http::snapshot_content(&raw);
     let stored_body = &raw[head.len()..];
     let head = String::from_utf8_lossy(head).trim_end().to_string();
-    let ct = ct.or_else(|| {
-        head.lines()
-            .find(|l| l.to_ascii_lowercase().starts_with("content-type:"))
-            .map(|l| l[13..].trim().to_string())
-    });
+    let ct = ct.or_else(|| crate::engine::formats::http::content_type(head.as_bytes()));
     let (decision, text) =
         crate::engine::text::encoding::decide_and_decode(&content, ct.as_deref(), None, None)
             .map_err(|e| EngineError::Internal(e.to_string()))?;
@@ -401,12 +397,7 @@ pub(crate) fn latest_content(
     Ok(row.map(|(raw, ct)| {
         let raw = raw.unwrap_or_default();
         let (head, content) = crate::engine::formats::http::snapshot_content(&raw);
-        let ct = ct.or_else(|| {
-            String::from_utf8_lossy(head)
-                .lines()
-                .find(|l| l.to_ascii_lowercase().starts_with("content-type:"))
-                .map(|l| l[13..].trim().to_string())
-        });
+        let ct = ct.or_else(|| crate::engine::formats::http::content_type(head));
         (content, ct)
     }))
 }

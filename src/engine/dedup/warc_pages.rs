@@ -24,9 +24,9 @@ use serde::Serialize;
 use super::Doc;
 use super::on_engine::{PAGES, pages_batch_at};
 use crate::engine::docview::plain::doc_from_html;
+use crate::engine::docview::stored::html_response;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::exec::parquet_io::AtomicWriter;
-use crate::engine::formats::http::snapshot_content;
 use crate::engine::formats::warc_stream::{Item, WarcStream};
 use crate::engine::jobs::Tick;
 
@@ -76,19 +76,10 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
-/// A response block as the workspace would clean it: its content (Content-Encoding undone),
-/// kept when the Content-Type says HTML (or says nothing) and the content is not empty.
+/// A response block as the workspace would clean it (the same test of an HTML page,
+/// [`html_response`]), or None.
 fn page_doc(url: &str, block: &[u8]) -> Option<Doc> {
-    let (head, content) = snapshot_content(block);
-    let ct = String::from_utf8_lossy(head)
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("content-type:"))
-        .and_then(|l| l.get(13..))
-        .map(|v| v.trim().to_string());
-    let html = ct.as_deref().is_none_or(|c| c.contains("html"));
-    if !html || content.is_empty() {
-        return None;
-    }
+    let (content, ct) = html_response(block, None).ok()?;
     doc_from_html(url, &content, Some(url), ct.as_deref(), true).ok()
 }
 

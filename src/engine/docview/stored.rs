@@ -111,6 +111,27 @@ struct Row {
     result: std::result::Result<(String, String, String, String, String), String>,
 }
 
+/// The content of a stored response (Content-Encoding undone) and its Content-Type (`stored_ct`,
+/// else the head's), when it is an HTML page DocView cleans: a Content-Type that says HTML or
+/// nothing, and a non-empty body; else why not. A WARC record is judged the same way
+/// (`dedup::warc_pages`).
+pub(crate) fn html_response(
+    raw: &[u8],
+    stored_ct: Option<&str>,
+) -> std::result::Result<(Vec<u8>, Option<String>), String> {
+    let (head, content) = crate::engine::formats::http::snapshot_content(raw);
+    let ct = stored_ct
+        .map(str::to_string)
+        .or_else(|| crate::engine::formats::http::content_type(head));
+    if !ct.as_deref().is_none_or(|c| c.contains("html")) {
+        return Err(format!("not HTML ({})", ct.unwrap_or_default()));
+    }
+    if content.is_empty() {
+        return Err("empty response".into());
+    }
+    Ok((content, ct))
+}
+
 /// DocView's reading of one stored response: (type, title, body, keywords JSON, encoding).
 fn clean_one(
     url: &str,
@@ -118,19 +139,7 @@ fn clean_one(
     stored_ct: Option<&str>,
     params: &Params,
 ) -> std::result::Result<(String, String, String, String, String), String> {
-    let (head, content) = crate::engine::formats::http::snapshot_content(raw);
-    let ct = stored_ct.map(str::to_string).or_else(|| {
-        String::from_utf8_lossy(head)
-            .lines()
-            .find(|l| l.to_ascii_lowercase().starts_with("content-type:"))
-            .map(|l| l[13..].trim().to_string())
-    });
-    if !ct.as_deref().is_none_or(|c| c.contains("html")) {
-        return Err(format!("not HTML ({})", ct.unwrap_or_default()));
-    }
-    if content.is_empty() {
-        return Err("empty response".into());
-    }
+    let (content, ct) = html_response(raw, stored_ct)?;
     let v = super::extract(&content, Some(url), ct.as_deref(), None, params)
         .map_err(|e| e.to_string())?;
     let keywords: Vec<(String, f64)> = v

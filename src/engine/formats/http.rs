@@ -39,6 +39,16 @@ pub fn snapshot_content(raw: &[u8]) -> (&[u8], Vec<u8>) {
     (head, content)
 }
 
+/// The Content-Type a stored response's head declares (the value after `content-type:`, any
+/// case, trimmed), if it has one.
+pub(crate) fn content_type(head: &[u8]) -> Option<String> {
+    String::from_utf8_lossy(head)
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("content-type:"))
+        .and_then(|l| l.get(13..))
+        .map(|v| v.trim().to_string())
+}
+
 /// Undo a gzip or deflate Content-Encoding, capped at `max` bytes.
 pub(crate) fn decode_content(
     encoding: Option<&str>,

@@ -264,7 +264,7 @@ pub(crate) fn scan_warc(bytes: &[u8]) -> Result<WarcScan, FormatError> {
         }
         let start = pos;
         let (version, next) = line(&data, pos)?;
-        if version != b"WARC/1.0" && version != b"WARC/1.1" {
+        if !is_version(version) {
             let found = String::from_utf8_lossy(&version[..version.len().min(40)]).into_owned();
             let msg = format!("expected `WARC/1.0` or `WARC/1.1`, found {found:?}");
             return Err(FormatError::malformed(start, msg));
@@ -274,20 +274,11 @@ pub(crate) fn scan_warc(bytes: &[u8]) -> Result<WarcScan, FormatError> {
         loop {
             let (l, next) = line(&data, pos)?;
             let at = std::mem::replace(&mut pos, next);
-            match (l.first(), fields.last_mut()) {
-                (None, _) => break,
-                (Some(b' ' | b'\t'), Some(last)) => {
-                    last.1 = format!("{} {}", last.1, text(l)); // folded continuation line
-                }
-                _ => {
-                    let Some(colon) = l.iter().position(|&b| b == b':') else {
-                        return Err(FormatError::malformed(at, "WARC field line without ':'"));
-                    };
-                    fields.push((
-                        text(&l[..colon]).to_ascii_lowercase(),
-                        text(&l[colon + 1..]),
-                    ));
-                }
+            if l.is_empty() {
+                break;
+            }
+            if !push_field(&mut fields, l) {
+                return Err(FormatError::malformed(at, "WARC field line without ':'"));
             }
         }
         let Some(len) = field(&fields, "content-length").and_then(|v| v.parse::<usize>().ok())
@@ -306,6 +297,33 @@ pub(crate) fn scan_warc(bytes: &[u8]) -> Result<WarcScan, FormatError> {
             Ok(record) => scan.records.push((start as u64, record)),
             Err(skipped) => scan.skipped.push(skipped),
         }
+    }
+}
+
+/// Whether `l` is a record's first line (the versions read: WARC/1.0 and WARC/1.1).
+pub(crate) fn is_version(l: &[u8]) -> bool {
+    l == b"WARC/1.0" || l == b"WARC/1.1"
+}
+
+/// Adds one non-empty header line to `fields` (name lower-cased, value trimmed); a line
+/// starting with a space or tab continues the previous field's value (folding). False: a line
+/// without ':'.
+pub(crate) fn push_field(fields: &mut Vec<(String, String)>, l: &[u8]) -> bool {
+    match (l.first(), fields.last_mut()) {
+        (Some(b' ' | b'\t'), Some(last)) => {
+            last.1 = format!("{} {}", last.1, text(l));
+            true
+        }
+        _ => match l.iter().position(|&b| b == b':') {
+            Some(colon) => {
+                fields.push((
+                    text(&l[..colon]).to_ascii_lowercase(),
+                    text(&l[colon + 1..]),
+                ));
+                true
+            }
+            None => false,
+        },
     }
 }
 

@@ -23,7 +23,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use flate2::read::MultiGzDecoder;
 
 use super::tianwang::RawRecord;
-use super::warc::{Skipped, classify, field, text};
+use super::warc::{Skipped, classify, field, is_version, push_field};
 
 /// The longest header line read; a longer one is damage, not a header.
 const MAX_LINE: u64 = 64 * 1024;
@@ -165,15 +165,11 @@ impl<'a> WarcStream<'a> {
         let mut fields: Vec<(String, String)> = Vec::new();
         loop {
             let Some((l, complete)) = self.line()? else {
-                let msg =
-                    "truncated: the input ends inside the record's header (file cut mid-record)";
-                return Ok(self.fatal(start, msg.into()));
+                return Ok(self.fatal(start, CUT_HEADER.into()));
             };
             if !complete {
-                let msg =
-                    "truncated: the input ends inside the record's header (file cut mid-record)";
                 if (l.len() as u64) < MAX_LINE {
-                    return Ok(self.fatal(start, msg.into()));
+                    return Ok(self.fatal(start, CUT_HEADER.into()));
                 }
                 self.resync()?;
                 return Ok(Some(damaged(
@@ -181,19 +177,12 @@ impl<'a> WarcStream<'a> {
                     "a header line longer than 64 KiB".into(),
                 )));
             }
-            match (l.first(), fields.last_mut()) {
-                (None, _) => break,
-                (Some(b' ' | b'\t'), Some(last)) => last.1 = format!("{} {}", last.1, text(&l)),
-                _ => {
-                    let Some(colon) = l.iter().position(|&b| b == b':') else {
-                        self.resync()?;
-                        return Ok(Some(damaged(start, "WARC field line without ':'".into())));
-                    };
-                    fields.push((
-                        text(&l[..colon]).to_ascii_lowercase(),
-                        text(&l[colon + 1..]),
-                    ));
-                }
+            if l.is_empty() {
+                break;
+            }
+            if !push_field(&mut fields, &l) {
+                self.resync()?;
+                return Ok(Some(damaged(start, "WARC field line without ':'".into())));
             }
         }
         let Some(len) = field(&fields, "content-length").and_then(|v| v.parse::<u64>().ok()) else {
@@ -228,9 +217,9 @@ impl<'a> WarcStream<'a> {
     }
 }
 
-fn is_version(l: &[u8]) -> bool {
-    l == b"WARC/1.0" || l == b"WARC/1.1"
-}
+/// A file that ends inside a record's header.
+const CUT_HEADER: &str =
+    "truncated: the input ends inside the record's header (file cut mid-record)";
 
 fn damaged(offset: u64, message: String) -> Item {
     Item::Damaged {

@@ -36,15 +36,8 @@ pub fn estimate_lines(path: &Path) -> Result<u64> {
         path: path.to_path_buf(),
         reason: e.to_string(),
     };
-    let meta = std::fs::metadata(path).map_err(bad)?;
-    if meta.is_dir() {
-        // The reader's own words for it (the budget runs first).
-        return Err(EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: "a folder, not a log file".into(),
-        });
-    }
-    let size = meta.len();
+    super::read::refuse_folder(path)?;
+    let size = std::fs::metadata(path).map_err(bad)?.len();
     let mut head = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(1 << 20).read_to_end(&mut head))

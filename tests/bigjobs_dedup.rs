@@ -42,15 +42,21 @@ fn same_outcome(a: &Outcome, b: &Outcome) {
     assert_eq!(own(a), own(b));
 }
 
-#[test]
-fn datafusion_equals_native_on_the_sample_web_and_the_devset() {
-    let dev = scratch("devset");
+/// The dedup development set written into a new scratch folder `name`.
+fn devset(name: &str) -> std::path::PathBuf {
+    let dev = scratch(name);
     ok_json(&run(&[
         "dedup",
         "--make-devset",
         dev.to_str().unwrap(),
         "--json",
     ]));
+    dev
+}
+
+#[test]
+fn datafusion_equals_native_on_the_sample_web_and_the_devset() {
+    let dev = devset("devset");
     for source in [vec!["--sample"], vec!["--dir", dev.to_str().unwrap()]] {
         for m in ["md5", "simhash", "minhash"] {
             let mut base = vec!["dedup"];
@@ -297,34 +303,8 @@ fn logged_job_and_unreachable_cluster() {
     ]));
     let text = jobs.to_string();
     assert!(text.contains("\"datafusion\""), "{text}");
-    let before = job_count(&ws);
-    let bytes = std::fs::read(&ws).unwrap();
     // A closed port on loopback: refused at once.
-    let o = run(&[
-        "--workspace",
-        ws.to_str().unwrap(),
-        "dedup",
-        "--sample",
-        "--method",
-        "md5",
-        "--engine",
-        "spark",
-        "--cluster",
-        "spark://127.0.0.1:9",
-        "--json",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("cannot reach the Spark master spark://127.0.0.1:9"),
-        "{err}"
-    );
-    assert_eq!(
-        std::fs::read(&ws).unwrap(),
-        bytes,
-        "the workspace is untouched"
-    );
-    assert_eq!(job_count(&ws), before);
+    unreachable_master_changes_nothing(&ws, "md5", "spark://127.0.0.1:9");
     // Methods without a plan are refused on an engine, naming the flag.
     let o = run(&[
         "dedup",
@@ -381,13 +361,7 @@ fn cluster_only_an_executor_killed_mid_job_changes_nothing() {
         .trim()
         .parse()
         .unwrap();
-    let dev = scratch("kill-devset");
-    ok_json(&run(&[
-        "dedup",
-        "--make-devset",
-        dev.to_str().unwrap(),
-        "--json",
-    ]));
+    let dev = devset("kill-devset");
     let base = [
         "dedup",
         "--dir",
@@ -504,8 +478,17 @@ fn cluster_only_a_gone_master_fails_in_seconds_with_nothing_written() {
         "--sample",
         "--json",
     ]));
-    let bytes = std::fs::read(&ws).unwrap();
-    let before = job_count(&ws);
+    let (err, took) = unreachable_master_changes_nothing(&ws, "minhash", &url);
+    assert!(err.contains("--cluster"), "{err}");
+    assert!(took < 10.0, "failed in {took:.1} s, not seconds");
+}
+
+/// `dedup --sample --method METHOD` on Spark at `url`, a master that does not answer: exit 2
+/// naming it, the workspace's bytes and its job log unchanged. Returns the stderr and the
+/// seconds the run took.
+fn unreachable_master_changes_nothing(ws: &Path, method: &str, url: &str) -> (String, f64) {
+    let bytes = std::fs::read(ws).unwrap();
+    let before = job_count(ws);
     let t = std::time::Instant::now();
     let o = run(&[
         "--workspace",
@@ -513,27 +496,27 @@ fn cluster_only_a_gone_master_fails_in_seconds_with_nothing_written() {
         "dedup",
         "--sample",
         "--method",
-        "minhash",
+        method,
         "--engine",
         "spark",
         "--cluster",
-        &url,
+        url,
         "--json",
     ]);
     let took = t.elapsed().as_secs_f64();
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(
-        err.contains(&format!("cannot reach the Spark master {url}")) && err.contains("--cluster"),
+        err.contains(&format!("cannot reach the Spark master {url}")),
         "{err}"
     );
-    assert!(took < 10.0, "failed in {took:.1} s, not seconds");
     assert_eq!(
-        std::fs::read(&ws).unwrap(),
+        std::fs::read(ws).unwrap(),
         bytes,
         "the workspace is untouched"
     );
-    assert_eq!(job_count(&ws), before);
+    assert_eq!(job_count(ws), before);
+    (err, took)
 }
 
 /// A `pages` file as name → (title, body, keywords).

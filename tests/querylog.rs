@@ -396,15 +396,18 @@ fn a_log_over_the_memory_limit_is_refused_before_reading() {
     let good: String = SOGOU.lines().take(8).map(|l| format!("{l}\n")).collect();
     // 200,000 lines: about 96 + 6.5 MB estimated.
     let log = write(&d, "big.log", good.repeat(25_000).as_bytes());
-    let o = run(&[
-        "querylog",
-        "stats",
-        &log,
-        "--json",
-        "--no-words",
-        "--memory-limit",
-        "100",
-    ]);
+    let stats = |limit_mb: &str| {
+        run(&[
+            "querylog",
+            "stats",
+            &log,
+            "--json",
+            "--no-words",
+            "--memory-limit",
+            limit_mb,
+        ])
+    };
+    let o = stats("100");
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     for want in ["--memory-limit", "--engine datafusion", "big.log"] {
@@ -417,14 +420,6 @@ fn a_log_over_the_memory_limit_is_refused_before_reading() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(0.0);
     assert!((about - 200_000.0).abs() < 2_000.0, "{err}");
-    let v = ok_json(&run(&[
-        "querylog",
-        "stats",
-        &log,
-        "--json",
-        "--no-words",
-        "--memory-limit",
-        "200",
-    ]));
+    let v = ok_json(&stats("200"));
     assert_eq!(v["requests"], 200_000);
 }

@@ -10,6 +10,10 @@
 
 #![allow(dead_code)]
 
+#[path = "wait.rs"]
+mod wait;
+pub use wait::wait;
+
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -231,21 +235,6 @@ pub fn click(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
         None => panic!("no widget labelled {label:?}"),
     }
     h.step();
-}
-
-/// Steps (sleeping a little between) until `done` holds, for at most `secs` seconds.
-pub fn wait(
-    h: &mut Harness<'_, WorkbenchApp>,
-    what: &str,
-    secs: u64,
-    done: impl Fn(&Harness<'_, WorkbenchApp>) -> bool,
-) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while !done(h) {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 /// Lets background work land: steps while a job runs, then a few frames with short pauses (the

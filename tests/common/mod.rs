@@ -6,9 +6,9 @@
 
 mod cli;
 pub mod mirror;
+mod wait;
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 #[allow(unused_imports)]
 pub use cli::*;
@@ -116,12 +116,7 @@ pub fn wait_secs(
     secs: u64,
     done: impl Fn(&Harness<'_, WorkbenchApp>) -> bool,
 ) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while !done(h) {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait::wait(h, what, secs, done);
     h.step();
 }
 

@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use super::read::{self, BadLines, ReadConfig, ReadSummary};
-use super::stats::{Collector, NONE, StatsConfig, intern};
+use super::stats::{Collector, NONE, StatsConfig};
+use super::tally::intern_hash;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
 
@@ -188,7 +189,7 @@ pub(crate) fn merge(a: &mut Collector, b: Collector) {
     queries.drain(|q| qmap.push(a.queries.id(q)));
     let umap: Vec<u32> = user_hashes
         .iter()
-        .map(|&h| intern(&mut a.umap, &mut a.user_hashes, h))
+        .map(|&h| intern_hash(&mut a.umap, &mut a.user_hashes, h))
         .collect();
     drop(user_hashes);
     let re = |map: &[u32], v: u32| if v == NONE { NONE } else { map[v as usize] };

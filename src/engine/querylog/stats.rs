@@ -36,7 +36,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::fit::{self, Hurst, ZipfFit, ZipfRange};
-use super::tally::{self, Hist, QueryTable, Sessions};
+use super::tally::{self, HashIds, Hist, QueryTable, Sessions, intern_hash};
 use super::{FxMap, Normalise, Record, book, hash64};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
@@ -152,7 +152,7 @@ pub(crate) const NO_TIME: i64 = i64::MIN;
 pub struct Collector {
     pub(crate) cfg: StatsConfig,
     pub(crate) queries: QueryTable,
-    pub(crate) umap: FxMap<u64, u32>,
+    pub(crate) umap: HashIds,
     /// The hash of each user id (to merge collectors).
     pub(crate) user_hashes: Vec<u64>,
     pub(crate) q: Vec<u32>,
@@ -178,7 +178,7 @@ impl Collector {
         Collector {
             cfg,
             queries: QueryTable::default(),
-            umap: FxMap::default(),
+            umap: HashIds::default(),
             user_hashes: Vec::new(),
             q: Vec::new(),
             u: Vec::new(),
@@ -209,7 +209,7 @@ impl Collector {
         let cols = (self.q.capacity() + self.u.capacity()) * 4 + self.url.capacity() * 8;
         cols + self.page.heap_bytes()
             + self.queries.heap_bytes()
-            + tally::map_bytes(self.umap.capacity(), 12)
+            + self.umap.heap_bytes()
             + self.user_hashes.capacity() * 8
             + self.sessions.heap_bytes()
     }
@@ -253,7 +253,7 @@ impl Collector {
         let t = r.time.unwrap_or(NO_TIME);
         let uid = match uh {
             Some(h) => {
-                let id = intern(&mut self.umap, &mut self.user_hashes, h);
+                let id = intern_hash(&mut self.umap, &mut self.user_hashes, h);
                 self.sessions.push(id, t, gap);
                 id
             }
@@ -357,16 +357,6 @@ pub struct PagePairs {
 /// The key of a clicked URL: its 64-bit hash, never 0 (0: no URL).
 pub(crate) fn url_key(s: &str) -> u64 {
     if s.is_empty() { 0 } else { hash64(s).max(1) }
-}
-
-/// The id of hash `h`, a new one (recorded in `hashes`) when first seen.
-pub(crate) fn intern(map: &mut FxMap<u64, u32>, hashes: &mut Vec<u64>, h: u64) -> u32 {
-    let n = hashes.len() as u32;
-    let id = *map.entry(h).or_insert(n);
-    if id == n {
-        hashes.push(h);
-    }
-    id
 }
 
 /// Volume figures.

@@ -26,58 +26,107 @@
 
 use std::collections::BTreeMap;
 
+use super::hash64;
 use super::stats::NO_TIME;
-use super::{FxMap, hash64};
+
+/// Ids found by hash: a table of 4-byte ids (one control byte a slot) whose keys live in the
+/// caller's own column — hashes or texts — instead of a `(u64, u32)` map's 16 bytes a slot.
+/// At 100 M requests the query and user tables are the largest maps (issue 30).
+#[derive(Default)]
+pub(crate) struct HashIds(hashbrown::HashTable<u32>);
+
+impl HashIds {
+    /// The id with hash `h` whose key `is(id)` matches, or `new` inserted. `rehash(id)` gives
+    /// the hash of an id already in the table when the table grows.
+    pub(crate) fn find_or_insert(
+        &mut self,
+        h: u64,
+        new: u32,
+        is: impl Fn(u32) -> bool,
+        rehash: impl Fn(u32) -> u64,
+    ) -> u32 {
+        match self.0.entry(h, |&id| is(id), |&id| rehash(id)) {
+            hashbrown::hash_table::Entry::Occupied(e) => *e.get(),
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                v.insert(new);
+                new
+            }
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub(crate) fn heap_bytes(&self) -> usize {
+        map_bytes(self.0.capacity(), 4)
+    }
+}
+
+/// The id of the 64-bit hash `h` (a user's), a new one recorded in `hashes` when first seen.
+pub(crate) fn intern_hash(ids: &mut HashIds, hashes: &mut Vec<u64>, h: u64) -> u32 {
+    let n = hashes.len() as u32;
+    let id = ids.find_or_insert(
+        h,
+        n,
+        |id| hashes[id as usize] == h,
+        |id| hashes[id as usize],
+    );
+    if id == n {
+        hashes.push(h);
+    }
+    id
+}
 
 /// Distinct queries in order of first appearance; see the module doc. The texts sit end to
-/// end in one string (no allocation per query).
+/// end in one string (no allocation per query), found through a [`HashIds`] of their hashes.
 #[derive(Default)]
 pub(crate) struct QueryTable {
-    by_hash: FxMap<u64, u32>,
-    collide: FxMap<Box<str>, u32>,
+    ids: HashIds,
     text: String,
     /// Where each query's text ends in `text`.
     ends: Vec<u64>,
 }
 
+/// The text of query `id` in `text` cut at `ends` ("" past the end).
+fn text_of<'a>(text: &'a str, ends: &[u64], id: u32) -> &'a str {
+    let i = id as usize;
+    let end = ends.get(i).copied().unwrap_or(0) as usize;
+    let start = match i {
+        0 => 0,
+        _ => ends.get(i - 1).copied().unwrap_or(0) as usize,
+    };
+    text.get(start..end).unwrap_or("")
+}
+
 impl QueryTable {
     /// The id of `s`, a new one when first seen.
     pub(crate) fn id(&mut self, s: &str) -> u32 {
-        let h = hash64(s);
-        let id = self.ends.len() as u32;
-        match self.by_hash.get(&h) {
-            None => {
-                self.by_hash.insert(h, id);
-            }
-            Some(&old) if self.get(old) == s => return old,
-            Some(_) => match self.collide.get(s) {
-                Some(&old) => return old,
-                None => {
-                    self.collide.insert(s.into(), id);
-                }
-            },
+        let new = self.ends.len() as u32;
+        let (text, ends) = (&self.text, &self.ends);
+        let id = self.ids.find_or_insert(
+            hash64(s),
+            new,
+            |id| text_of(text, ends, id) == s,
+            |id| hash64(text_of(text, ends, id)),
+        );
+        if id == new {
+            self.text.push_str(s);
+            self.ends.push(self.text.len() as u64);
         }
-        self.text.push_str(s);
-        self.ends.push(self.text.len() as u64);
         id
     }
 
     /// The text of query `id` ("" past the end).
     pub(crate) fn get(&self, id: u32) -> &str {
-        let i = id as usize;
-        let end = self.ends.get(i).copied().unwrap_or(0) as usize;
-        let start = match i {
-            0 => 0,
-            _ => self.ends.get(i - 1).copied().unwrap_or(0) as usize,
-        };
-        self.text.get(start..end).unwrap_or("")
+        text_of(&self.text, &self.ends, id)
     }
 
     pub(crate) fn len(&self) -> usize {
         self.ends.len()
     }
 
-    /// The texts in id order, one box each (the table is spent; its maps are freed before
+    /// The texts in id order, one box each (the table is spent; its map is freed before
     /// the boxes are made).
     pub(crate) fn into_texts(self) -> Vec<Box<str>> {
         let mut out = Vec::with_capacity(self.len());
@@ -85,15 +134,10 @@ impl QueryTable {
         out
     }
 
-    /// Calls `f` with every text in id order (the table is spent, its maps freed first).
+    /// Calls `f` with every text in id order (the table is spent, its map freed first).
     pub(crate) fn drain(self, mut f: impl FnMut(&str)) {
-        let QueryTable {
-            by_hash,
-            collide,
-            text,
-            ends,
-        } = self;
-        drop((by_hash, collide));
+        let QueryTable { ids, text, ends } = self;
+        drop(ids);
         let mut start = 0;
         for e in ends {
             f(text.get(start..e as usize).unwrap_or(""));
@@ -102,10 +146,7 @@ impl QueryTable {
     }
 
     pub(crate) fn heap_bytes(&self) -> usize {
-        map_bytes(self.by_hash.capacity(), 12)
-            + map_bytes(self.collide.capacity(), 20)
-            + self.text.capacity()
-            + self.ends.capacity() * 8
+        self.ids.heap_bytes() + self.text.capacity() + self.ends.capacity() * 8
     }
 }
 
@@ -306,15 +347,43 @@ mod tests {
 
     #[test]
     fn a_hash_collision_still_gets_its_own_id() {
+        // Two keys with one hash: each keeps its own id, found again by its key.
+        let mut ids = HashIds::default();
+        let keys = ["a", "b", "c"];
+        let same = |_: u32| 7u64;
+        let mut get = |k: usize| {
+            let new = ids.len() as u32;
+            ids.find_or_insert(7, new, |id| keys[id as usize] == keys[k], same)
+        };
+        assert_eq!((get(0), get(1), get(0), get(2), get(1)), (0, 1, 0, 2, 1));
         let mut t = QueryTable::default();
-        let a = t.id("a");
-        // Pretend "b" hashed like "a": its id must come from the text table.
-        t.by_hash.insert(hash64("b"), a);
-        let b = t.id("b");
+        let (a, b) = (t.id("a"), t.id("b"));
         assert_ne!(a, b);
         assert_eq!((t.id("b"), t.id("a"), t.len()), (b, a, 2));
         assert_eq!((t.id("c"), t.get(b), t.get(9)), (2, "b", ""));
         assert_eq!(t.into_texts(), vec!["a".into(), "b".into(), "c".into()]);
+    }
+
+    #[test]
+    fn tables_keep_ids_through_growth() {
+        let mut t = QueryTable::default();
+        let mut ids = HashIds::default();
+        let mut hashes = Vec::new();
+        for i in 0..50_000u32 {
+            assert_eq!(t.id(&format!("q{i}")), i);
+            assert_eq!(
+                intern_hash(&mut ids, &mut hashes, hash64(&i.to_string())),
+                i
+            );
+        }
+        for i in (0..50_000u32).step_by(997) {
+            assert_eq!(t.id(&format!("q{i}")), i);
+            assert_eq!(
+                intern_hash(&mut ids, &mut hashes, hash64(&i.to_string())),
+                i
+            );
+        }
+        assert_eq!((t.len(), ids.len(), hashes.len()), (50_000, 50_000, 50_000));
     }
 
     #[test]

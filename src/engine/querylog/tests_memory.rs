@@ -6,10 +6,21 @@
 
 use super::generate::{GenConfig, write_log};
 use super::read::{ReadConfig, read_file};
-use super::stats::{Collector, Counts, NO_TIME, NONE, PagePairs, StatsConfig, intern};
+use super::stats::{Collector, Counts, NO_TIME, NONE, PagePairs, StatsConfig};
 use super::stats_more::{distinct_per_group, group_counts_of, histogram_of, query_order};
+use super::tally::intern_hash;
 use super::tests::SOGOU;
 use super::*;
+
+/// The id of hash `h` in an ordinary map (the old collector's URL ids).
+fn intern(map: &mut FxMap<u64, u32>, hashes: &mut Vec<u64>, h: u64) -> u32 {
+    let n = hashes.len() as u32;
+    let id = *map.entry(h).or_insert(n);
+    if id == n {
+        hashes.push(h);
+    }
+    id
+}
 
 /// The pre-issue-30 collector: 28 bytes of columns a request plus two copies of each query.
 struct Reference {
@@ -61,7 +72,7 @@ impl Reference {
         };
         let c = &mut self.c;
         let uid = match (!r.user.is_empty()).then(|| hash64(r.user)) {
-            Some(h) => intern(&mut c.umap, &mut c.user_hashes, h),
+            Some(h) => intern_hash(&mut c.umap, &mut c.user_hashes, h),
             None => NONE,
         };
         let url = match r.url {

@@ -11,7 +11,7 @@
 
 mod bigjobs_common;
 
-use bigjobs_common::{ok_json, run, scratch, spark_flags, spark_ready};
+use bigjobs_common::{ok_json, run, scratch, shared_data, spark_flags, spark_ready};
 use std::path::Path;
 
 use serde_json::Value;
@@ -44,11 +44,16 @@ fn same_outcome(a: &Outcome, b: &Outcome) {
 
 /// The dedup development set written into a new scratch folder `name`.
 fn devset(name: &str) -> std::path::PathBuf {
+    // The development set is cut from the ccwe data set: the binary is given the data folder
+    // (it does not inherit `TIANWANG_DATA`); missing data fails under CI.
+    let data = shared_data("").expect("the data sets (TIANWANG_DATA) are needed");
     let dev = scratch(name);
     ok_json(&run(&[
         "dedup",
         "--make-devset",
         dev.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
         "--json",
     ]));
     dev
@@ -182,13 +187,7 @@ fn signatures_round_trip_with_signed_hashes() {
 /// as the folder; `--what signatures` writes both files.
 #[test]
 fn pages_round_trip_through_the_cli() {
-    let dev = scratch("dev2");
-    ok_json(&run(&[
-        "dedup",
-        "--make-devset",
-        dev.to_str().unwrap(),
-        "--json",
-    ]));
+    let dev = devset("dev2");
     let out = scratch("pages");
     let v = ok_json(&run(&[
         "export-parquet",

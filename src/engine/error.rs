@@ -756,6 +756,8 @@ mod tests {
             }),
             data(DataProblem::Missing { path: "p".into() }),
             data(DataProblem::DiskFull { path: "p".into() }),
+            EngineError::unreadable("f", Reason::cannot_open("d")),
+            EngineError::unreadable("f", Reason::folder_not_file("WARC")),
         ];
         for e in &all {
             let c = e.code();

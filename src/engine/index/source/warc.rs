@@ -47,7 +47,7 @@ const LISTED: usize = 1_000;
 /// The documents of a list of WARC files, in batches.
 pub(crate) struct WarcDocs {
     /// Files not opened yet, in the order given.
-    files: std::vec::IntoIter<PathBuf>,
+    files: std::collections::VecDeque<PathBuf>,
     /// The file being read.
     current: Option<(PathBuf, WarcStream<'static>)>,
     /// Bytes read from the files so far (before inflating), of `total_bytes`.
@@ -73,7 +73,7 @@ impl WarcDocs {
     pub(crate) fn open(paths: &[PathBuf]) -> Result<WarcDocs> {
         let total_bytes = check_files(paths)?;
         Ok(WarcDocs {
-            files: paths.to_vec().into_iter(),
+            files: paths.iter().cloned().collect(),
             current: None,
             read: Arc::new(AtomicU64::new(0)),
             total_bytes,
@@ -91,7 +91,7 @@ impl WarcDocs {
         let mut out = Vec::new();
         while out.len() < n {
             if self.current.is_none() {
-                let Some(f) = self.files.next() else { break };
+                let Some(f) = self.files.pop_front() else { break };
                 let s = open_counted(&f, self.read.clone())?;
                 self.current = Some((f, s));
             }

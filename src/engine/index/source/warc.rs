@@ -91,7 +91,9 @@ impl WarcDocs {
         let mut out = Vec::new();
         while out.len() < n {
             if self.current.is_none() {
-                let Some(f) = self.files.pop_front() else { break };
+                let Some(f) = self.files.pop_front() else {
+                    break;
+                };
                 let s = open_counted(&f, self.read.clone())?;
                 self.current = Some((f, s));
             }
@@ -301,6 +303,47 @@ mod tests {
             skipped[0].starts_with(&format!("{}: byte {last}: truncated", cut.display())),
             "{skipped:?}"
         );
+    }
+
+    /// Every progress report, in order.
+    struct Record(std::sync::Mutex<Vec<(f32, String)>>);
+
+    impl crate::engine::jobs::Tick for Record {
+        fn tick(&self, f: f32, m: &str) -> Result<()> {
+            self.0.lock().unwrap().push((f, m.to_string()));
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_index_built_from_warc_reports_growing_progress_and_finds_the_pages() {
+        use crate::engine::index::build::{IndexConfig, build};
+        use crate::engine::index::source::Source;
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("a.warc.gz");
+        let mut bytes = Vec::new();
+        write_warc_gz(&mut bytes, &pages(9)).unwrap();
+        std::fs::write(&f, bytes).unwrap();
+        let cfg = IndexConfig {
+            batch_docs: 2,
+            ..IndexConfig::default()
+        };
+        let ticks = Record(std::sync::Mutex::new(Vec::new()));
+        let src = Source::Warc { paths: vec![f] };
+        let meta = build(&src, None, &d.path().join("ix"), &cfg, &ticks).unwrap();
+        assert_eq!(meta.docs, 9);
+        assert_eq!(meta.source, "warc 1 files");
+        let ticks = ticks.0.into_inner().unwrap();
+        let f: Vec<f32> = ticks.iter().map(|t| t.0).collect();
+        assert!(f.windows(2).all(|w| w[0] <= w[1]), "{f:?}");
+        assert!(
+            ticks.iter().any(|t| t.1.starts_with("9 pages")),
+            "{ticks:?}"
+        );
+        let ix = crate::engine::index::reader::Index::open(&d.path().join("ix")).unwrap();
+        assert_eq!(ix.docs[4].key, "http://a.cn/4.html");
+        assert_eq!(ix.docs[4].title, "第4页");
+        assert!(ix.term("北京").is_some());
     }
 
     #[test]

@@ -4,14 +4,16 @@
 //! bytes, the meta equal but for timings and the engine's own fields — on the sample web in a
 //! workspace, on THUCNews titles and on a generated corpus; a DataFusion pool far smaller than
 //! the postings spills and changes nothing; `postings-input` round-trips; a file of another
-//! schema is exit 2 naming it; the logged job runs with `--engine datafusion`.
+//! schema is exit 2 naming it; the logged job runs with `--engine datafusion`; WARC files reach
+//! the index on DataFusion through `export-parquet --warc --what postings-input`.
 //!
 //! Run with `cargo test --features bigjobs --test bigjobs_index`. Spark cases skip (saying so)
 //! without the venv of `scale/setup.sh`, unless `TIANWANG_REQUIRE_SPARK=1`.
 mod bigjobs_common;
 
 use bigjobs_common::{
-    ok_json, path_str, run, sample_workspace, scratch, spark_config, spark_ready,
+    exits_2_naming, ok_json, path_str, run, run_ws, sample_workspace, scratch, spark_config,
+    spark_ready,
 };
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -493,4 +495,92 @@ fn the_logged_job_builds_on_datafusion_in_a_workspace() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--cluster"));
+}
+
+/// WARC files to the index on an engine: `export-parquet --warc FILE --what postings-input`
+/// writes the analysis of every HTML response, `index build --postings-input DIR --engine
+/// datafusion` sorts it into the index `index build --warc FILE` builds natively (the same
+/// bytes and meta); a missing file exits 2 naming it and writes nothing; `--warc` writes
+/// pages or postings-input only.
+#[test]
+fn warc_files_reach_the_index_through_postings_input_on_datafusion() {
+    let d = scratch("warc");
+    let ws = sample_workspace(&d);
+    let warc = d.join("web.warc");
+    ok_json(&run_ws(
+        &ws,
+        &[
+            "export",
+            "--format",
+            "warc",
+            "--out",
+            path_str(&warc),
+            "--json",
+        ],
+    ));
+    let n = ok_json(&run(&[
+        "index",
+        "build",
+        "--warc",
+        path_str(&warc),
+        "--out",
+        path_str(&d.join("native")),
+        "--json",
+    ]));
+    assert!(n["docs"].as_u64().unwrap() > 20, "{n}");
+    let pq = d.join("pq");
+    let e = ok_json(&run(&[
+        "export-parquet",
+        "--warc",
+        path_str(&warc),
+        "--what",
+        "postings-input",
+        "--out",
+        path_str(&pq),
+        "--json",
+    ]));
+    assert_eq!(e["docs"], n["docs"], "{e}");
+    assert_eq!(e["rows"], n["postings"], "{e}");
+    let v = ok_json(&run(&[
+        "index",
+        "build",
+        "--postings-input",
+        path_str(&pq),
+        "--engine",
+        "datafusion",
+        "--pool-mb",
+        "64",
+        "--out",
+        path_str(&d.join("df")),
+        "--json",
+    ]));
+    assert_eq!(v["engine"]["engine"], "datafusion", "{v}");
+    assert_eq!(v["source"], "warc 1 files", "{v}");
+    assert_same_index(&d.join("native"), &d.join("df"), "warc on datafusion");
+    let none = d.join("none");
+    exits_2_naming(
+        &[
+            "export-parquet",
+            "--warc",
+            path_str(&d.join("nope.warc")),
+            "--what",
+            "postings-input",
+            "--out",
+            path_str(&none),
+        ],
+        "nope.warc",
+    );
+    assert!(!none.join("postings-input.parquet").exists());
+    exits_2_naming(
+        &[
+            "export-parquet",
+            "--warc",
+            path_str(&warc),
+            "--what",
+            "links",
+            "--out",
+            path_str(&none),
+        ],
+        "--what",
+    );
 }

@@ -1,13 +1,13 @@
 //! The search engine's CLI contract (issue 15): `index build`, `search`, `rank eval --index`
-//! on real files and a real workspace; bad input; kill -9 during a build; the THUCNews titles
-//! P@10 target.
+//! on real files and a real workspace; WARC files indexed as the workspace indexes its pages;
+//! bad input; kill -9 during a build; the THUCNews titles P@10 target.
 mod common;
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use common::{bin, ok_json, path_str, run, sample_workspace, scratch};
+use common::{bin, exits_2_naming, ok_json, path_str, run, run_ws, sample_workspace, scratch};
 
 /// `tianwang index build --tsv TSV --out OUT EXTRA… --json`, successful.
 fn build(tsv: &Path, out: &Path, extra: &[&str]) -> Value {
@@ -504,6 +504,133 @@ fn the_workspace_is_indexed_searched_and_goes_stale_after_a_recrawl() {
         "--json",
     ]));
     assert_eq!(r["stale"], true, "{}", r["stale"]);
+}
+
+/// An index's titles by document key (read back with the library's reader).
+fn titles(dir: &Path) -> std::collections::BTreeMap<String, String> {
+    let ix = tianwang::engine::index::reader::Index::open(dir).unwrap();
+    ix.docs
+        .iter()
+        .map(|d| (d.key.clone(), d.title.clone()))
+        .collect()
+}
+
+/// `index build --warc`: the sample web exported with `tianwang export --format warc` and
+/// indexed into a fresh workspace gives one document per HTML page the workspace's own index
+/// has, with the same titles (DocView's cleaning), and a page's title searched finds the page.
+/// A copy cut mid-record, then the whole file gzipped: the cut is reported by file and offset,
+/// the rest indexed, and each URL once (the gzipped copy's pages answer URLs already indexed
+/// but the one cut). A missing file or a folder exits 2 naming it.
+#[test]
+fn warc_files_are_indexed_as_the_workspace_indexes_its_pages() {
+    use std::io::Write as _;
+    let d = scratch("warc");
+    let ws = sample_workspace(&d);
+    let plain = d.join("web.warc");
+    ok_json(&run_ws(
+        &ws,
+        &[
+            "export",
+            "--format",
+            "warc",
+            "--out",
+            path_str(&plain),
+            "--json",
+        ],
+    ));
+    let own = ok_json(&run_ws(&ws, &["index", "build", "--json"]));
+    let want = titles(&ws.with_extension("tianwang.index"));
+    assert!(want.len() > 20, "the sample web has pages: {}", want.len());
+    assert_eq!(own["docs"], want.len());
+    // A title only one page has; its longest run of Chinese characters is the query.
+    let mut count = std::collections::HashMap::new();
+    for t in want.values() {
+        *count.entry(t.as_str()).or_insert(0) += 1;
+    }
+    let han = |t: &str| -> String {
+        t.split(|c: char| !('\u{4e00}'..='\u{9fff}').contains(&c))
+            .max_by_key(|r| r.chars().count())
+            .unwrap_or("")
+            .to_string()
+    };
+    let (key, query) = want
+        .iter()
+        .filter(|(_, t)| count[t.as_str()] == 1)
+        .map(|(k, t)| (k, han(t)))
+        .max_by_key(|(_, q)| q.chars().count())
+        .expect("a page with a title of its own");
+    assert!(query.chars().count() >= 4, "{query}");
+    let fresh = d.join("fresh.tianwang");
+    let v = ok_json(&run_ws(
+        &fresh,
+        &["index", "build", "--warc", path_str(&plain), "--json"],
+    ));
+    assert_eq!(v["docs"], want.len(), "{v}");
+    assert_eq!(v["skipped"], serde_json::json!([]), "{v}");
+    assert_eq!(v["source"], "warc 1 files");
+    assert_eq!(titles(&fresh.with_extension("tianwang.index")), want);
+    let r = ok_json(&run_ws(
+        &fresh,
+        &["search", &query, "--no-fold", "--no-log", "--json"],
+    ));
+    let hits: Vec<&str> = r["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["doc"].as_str().unwrap())
+        .collect();
+    assert!(
+        hits.contains(&key.as_str()),
+        "{query:?} → {hits:?}, not {key}"
+    );
+    // Cut inside the last record, then the whole file gzipped.
+    let bytes = std::fs::read(&plain).unwrap();
+    let last = bytes.windows(9).rposition(|w| w == b"WARC/1.1\r").unwrap();
+    let cut = d.join("cut.warc");
+    std::fs::write(&cut, &bytes[..last + 300]).unwrap();
+    let gz = d.join("web.warc.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&bytes).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let out = d.join("cut.index");
+    let o = run(&[
+        "index",
+        "build",
+        "--warc",
+        path_str(&cut),
+        path_str(&gz),
+        "--out",
+        path_str(&out),
+        "--json",
+    ]);
+    let v = ok_json(&o);
+    assert_eq!(v["docs"], want.len(), "{v}");
+    let skipped: Vec<&str> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let at = format!("{}: byte {last}: truncated", cut.display());
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert!(skipped[0].starts_with(&at), "{skipped:?}");
+    assert!(skipped[1].contains("later responses"), "{skipped:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains(&at));
+    assert_eq!(titles(&out), want);
+    // Bad input: exit 2 naming the file; no index written.
+    let bad = d.join("bad.index");
+    for f in [&d.join("nope.warc"), &d] {
+        let args = [
+            "index",
+            "build",
+            "--warc",
+            path_str(f),
+            "--out",
+            path_str(&bad),
+        ];
+        exits_2_naming(&args, path_str(f));
+    }
+    assert!(!bad.join("CURRENT").exists());
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The big jobs' shared flags (`--engine`, `--cluster`, `--pool-mb`, `--partitions`), which
 //! `dedup`, `index build`, `querylog stats` and `rank pagerank` flatten into their own, and
 //! `export-parquet`, which writes the Parquet contract (`engine::exec::schema`) of a
-//! workspace or a folder, or the `pages` of WARC files without a workspace (`--warc`).
+//! workspace or a folder, or the `pages` or `postings-input` of WARC files without a
+//! workspace (`--warc`).
 
 use std::path::PathBuf;
 
@@ -54,8 +55,9 @@ pub struct ExportParquetArgs {
     /// workspace.
     #[arg(long)]
     pub dir: Option<PathBuf>,
-    /// For pages: WARC files (plain, .warc.gz per record or per file) streamed through DocView
-    /// without a workspace; damaged records are reported by file and offset and skipped.
+    /// For pages or postings-input: WARC files (plain, .warc.gz per record or per file)
+    /// streamed through DocView without a workspace; damaged records are reported by file and
+    /// offset and skipped.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "dir")]
     pub warc: Vec<PathBuf>,
     /// What to write: pages, signatures, postings-input, links, querylog.
@@ -138,10 +140,24 @@ mod export {
         })
     }
 
-    /// `--warc FILE… --what pages`: stream the files into `out/pages.parquet`.
-    fn warc_pages(a: &ExportParquetArgs, out: &std::path::Path) -> anyhow::Result<()> {
-        if a.what.as_deref() != Some("pages") {
-            return Err(EngineError::invalid("--what", "--warc writes `pages` only").into());
+    /// `--warc FILE… --what pages`: stream the files into `out/pages.parquet`; `--what
+    /// postings-input`: the index's analysis of them ([`postings_input`]).
+    fn from_warc(a: &ExportParquetArgs, out: &std::path::Path) -> anyhow::Result<()> {
+        match a.what.as_deref() {
+            Some("pages") => {}
+            Some("postings-input") => {
+                let src = crate::engine::index::source::Source::Warc {
+                    paths: a.warc.clone(),
+                };
+                return print_json_or_line(a, postings_input(&src, out)?);
+            }
+            _ => {
+                return Err(EngineError::invalid(
+                    "--what",
+                    "--warc writes `pages` or `postings-input`",
+                )
+                .into());
+            }
         }
         let bar = crate::cli::Bar::new();
         let r = crate::engine::dedup::warc_pages::export(&a.warc, out, &bar);
@@ -179,6 +195,36 @@ mod export {
         }
     }
 
+    /// `--what postings-input`: the index build's analysis of `src` into `postings-input` and
+    /// `postings-docs` (`index build --postings-input DIR --engine …` sorts them).
+    fn postings_input(
+        src: &crate::engine::index::source::Source,
+        out: &std::path::Path,
+    ) -> anyhow::Result<serde_json::Value> {
+        let cfg = crate::engine::index::build::IndexConfig::default();
+        let bar = crate::cli::Bar::new();
+        let r = crate::engine::index::on_engine::export(src, None, &cfg, out, &bar);
+        bar.0.finish_and_clear();
+        let e = r?;
+        for s in &e.skipped {
+            eprintln!("warning: {s}");
+        }
+        Ok(
+            json!({"what": "postings-input", "rows": e.tuples, "docs": e.n_docs,
+                   "terms": e.terms, "files": [e.postings, e.docs], "skipped": e.skipped,
+                   "config": cfg}),
+        )
+    }
+
+    fn print_json_or_line(a: &ExportParquetArgs, v: serde_json::Value) -> anyhow::Result<()> {
+        if a.json {
+            print_json(&v)
+        } else {
+            println!("{v}");
+            Ok(())
+        }
+    }
+
     pub fn run(cli: &Cli, a: &ExportParquetArgs) -> anyhow::Result<()> {
         if a.schemas {
             for s in crate::workbench::schemas() {
@@ -191,7 +237,7 @@ mod export {
             .clone()
             .ok_or_else(|| EngineError::invalid("--out", "give --out DIR"))?;
         if !a.warc.is_empty() {
-            return warc_pages(a, &out);
+            return from_warc(a, &out);
         }
         let v = match a.what.as_deref().unwrap_or("") {
             "pages" => {
@@ -217,7 +263,6 @@ mod export {
                 json!({"what": "signatures", "rows": n, "files": [s, b], "config": cfg.to_json()})
             }
             "postings-input" => {
-                use crate::engine::index::on_engine;
                 use crate::engine::index::source::Source;
                 let src = match (&a.tsv, &a.dir, &cli.workspace) {
                     (Some(t), _, _) => Source::Tsv { path: t.clone() },
@@ -228,19 +273,12 @@ mod export {
                     (None, None, None) => {
                         return Err(EngineError::invalid(
                             "--tsv",
-                            "give --tsv FILE, --dir DIR or --workspace W",
+                            "give --tsv FILE, --dir DIR, --warc FILE… or --workspace W",
                         )
                         .into());
                     }
                 };
-                let cfg = crate::engine::index::build::IndexConfig::default();
-                let bar = crate::cli::Bar::new();
-                let r = on_engine::export(&src, None, &cfg, &out, &bar);
-                bar.0.finish_and_clear();
-                let e = r?;
-                json!({"what": "postings-input", "rows": e.tuples, "docs": e.n_docs,
-                       "terms": e.terms, "files": [e.postings, e.docs], "skipped": e.skipped,
-                       "config": cfg})
+                postings_input(&src, &out)?
             }
             "links" => {
                 let g = match (&a.graph, &cli.workspace) {
@@ -313,11 +351,6 @@ mod export {
                 .into());
             }
         };
-        if a.json {
-            print_json(&v)
-        } else {
-            println!("{v}");
-            Ok(())
-        }
+        print_json_or_line(a, v)
     }
 }

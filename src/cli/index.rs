@@ -30,7 +30,7 @@ pub struct IndexArgs {
 #[derive(Debug, Subcommand)]
 pub enum IndexCommand {
     /// Build an inverted file (runs under a memory budget, multiway merge) from the
-    /// workspace's pages (the global --workspace), a folder of txt/html, or a TSV.
+    /// workspace's pages (the global --workspace), a folder of txt/html, a TSV or WARC files.
     Build(BuildArgs),
     /// A term's postings: documents, tf, positions, gaps and their bytes in every codec.
     Term(TermArgs),
@@ -50,6 +50,12 @@ pub struct BuildArgs {
     /// sorted on --engine datafusion or spark into the index.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["dir", "tsv"])]
     pub postings_input: Option<PathBuf>,
+    /// WARC files (plain, .warc.gz per record or one gzip): each HTML response indexed as the
+    /// workspace's pages are (DocView's title and body, the URL, the crawl time; no in-link
+    /// anchors or LHN). Damaged records are listed and skipped. With --workspace W the index is
+    /// W's.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["dir", "tsv", "postings_input"])]
+    pub warc: Vec<PathBuf>,
     /// Where the index goes (default `<source>.index` beside it).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -213,13 +219,16 @@ fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
         _ if a.postings_input.is_some() => Source::Parquet {
             path: a.postings_input.clone().unwrap_or_default(),
         },
+        _ if !a.warc.is_empty() => Source::Warc {
+            paths: a.warc.clone(),
+        },
         (Some(d), _, _) => Source::Dir { path: d.clone() },
         (_, Some(t), _) => Source::Tsv { path: t.clone() },
         (None, None, Some(_)) => Source::Workspace { path: None },
         (None, None, None) => {
             return Err(EngineError::invalid(
                 "--workspace",
-                "say what to index: --workspace W, --dir DIR or --tsv FILE",
+                "say what to index: --workspace W, --dir DIR, --tsv FILE or --warc FILE…",
             )
             .into());
         }
@@ -257,6 +266,13 @@ fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
         (Some(o), _) => o.clone(),
         (None, o) => o.clone(),
     };
+    for s in meta.skipped.iter().take(SKIPPED_SHOWN) {
+        eprintln!("warning: {s}");
+    }
+    if meta.skipped.len() > SKIPPED_SHOWN {
+        let more = meta.skipped.len() - SKIPPED_SHOWN;
+        eprintln!("warning: and {more} more (the JSON's `skipped` lists them)");
+    }
     let mut v = meta_json(&meta);
     v["out"] = json!(out.display().to_string());
     if a.report_memory {
@@ -282,9 +298,15 @@ fn build(cli: &Cli, a: &BuildArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Skipped inputs (damaged records, unreadable files) shown on stderr.
+const SKIPPED_SHOWN: usize = 20;
+
 fn params_out(cli: &Cli, a: &BuildArgs) -> PathBuf {
     if let Some(p) = &a.postings_input {
         return sidecar(p);
+    }
+    if let (Some(f), None) = (a.warc.first(), &cli.workspace) {
+        return sidecar(f);
     }
     match (&a.dir, &a.tsv, &cli.workspace) {
         (Some(d), _, _) => sidecar(d),

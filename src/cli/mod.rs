@@ -120,8 +120,8 @@ pub enum Command {
     /// import into the workspace, a calibrated synthetic log, the request stream for the cache
     /// lab.
     Querylog(querylog::QuerylogArgs),
-    /// The inverted file (book ch. 4.4, 8): build from the workspace's pages, a folder or a
-    /// TSV (runs under a memory budget, multiway merge, every codec sized); browse a term's
+    /// The inverted file (book ch. 4.4, 8): build from the workspace's pages, a folder, a
+    /// TSV or WARC files (runs under a memory budget, multiway merge, every codec sized); browse a term's
     /// postings or a document's terms.
     Index(index::IndexArgs),
     /// Query the index (book ch. 5, 10): AND / OR / "phrases", BM25, TF-IDF or Tianwang's

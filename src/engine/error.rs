@@ -269,6 +269,8 @@ impl ErrorCode {
         ("error.no_valid_record", 4),
         ("error.line_too_long", 2),
         ("error.unreadable_line", 1),
+        ("error.cannot_open", 2),
+        ("error.folder_not_file", 2),
         ("error.invalid_param", 2),
         ("error.cancelled", 0),
         ("error.io", 2),
@@ -373,6 +375,25 @@ impl Reason {
             "error.line_too_long",
             vec![max.to_string()],
             format!("a line longer than {max} bytes: not {what}"),
+        )
+    }
+
+    /// A file that cannot be opened (missing, no permission …): the system's `detail`.
+    pub(crate) fn cannot_open(detail: impl std::fmt::Display) -> Reason {
+        let detail = detail.to_string();
+        Reason::new(
+            "error.cannot_open",
+            vec![detail.clone()],
+            format!("cannot be opened ({detail})"),
+        )
+    }
+
+    /// A folder given where a file of kind `kind` (`WARC`) is wanted.
+    pub(crate) fn folder_not_file(kind: &str) -> Reason {
+        Reason::new(
+            "error.folder_not_file",
+            vec![kind.to_string()],
+            format!("a folder, not a {kind} file"),
         )
     }
 
@@ -735,6 +756,8 @@ mod tests {
             }),
             data(DataProblem::Missing { path: "p".into() }),
             data(DataProblem::DiskFull { path: "p".into() }),
+            EngineError::unreadable("f", Reason::cannot_open("d")),
+            EngineError::unreadable("f", Reason::folder_not_file("WARC")),
         ];
         for e in &all {
             let c = e.code();

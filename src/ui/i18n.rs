@@ -314,6 +314,14 @@ mod tests {
             EngineError::corrupt("/w/a.tianwang", "stored model 3"),
             EngineError::corrupt("/w/t.txt", "x"),
             EngineError::bad_input("/w/t.tsv", 7, "no tab"),
+            EngineError::unreadable(
+                "/w/a.warc",
+                crate::engine::error::Reason::cannot_open("No such file"),
+            ),
+            EngineError::unreadable(
+                "/w/dir",
+                crate::engine::error::Reason::folder_not_file("WARC"),
+            ),
             EngineError::invalid("--top", "must be at least 1"),
             EngineError::Cancelled,
             EngineError::Io {

@@ -12,7 +12,6 @@
 //! # Ok::<(), tianwang::engine::error::EngineError>(())
 //! ```
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,11 +22,10 @@ use serde::Serialize;
 
 use super::Doc;
 use super::on_engine::{PAGES, pages_batch_at};
-use crate::engine::docview::plain::doc_from_html;
-use crate::engine::docview::stored::html_response;
-use crate::engine::error::{EngineError, Result};
+use crate::engine::docview::plain::response_page;
+use crate::engine::error::Result;
 use crate::engine::exec::parquet_io::AtomicWriter;
-use crate::engine::formats::warc_stream::{Item, WarcStream};
+use crate::engine::formats::warc_stream::{Item, check_files, open_counted};
 use crate::engine::jobs::Tick;
 
 /// Pages cleaned and written together (one row group).
@@ -62,44 +60,10 @@ pub struct WarcExport {
     pub seconds: f64,
 }
 
-/// Counts the bytes read from the file (before inflating), for progress.
-struct Counted<R> {
-    r: R,
-    n: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let k = self.r.read(buf)?;
-        self.n.fetch_add(k as u64, Ordering::Relaxed);
-        Ok(k)
-    }
-}
-
-/// A response block as the workspace would clean it (the same test of an HTML page,
-/// [`html_response`]), or None.
-fn page_doc(url: &str, block: &[u8]) -> Option<Doc> {
-    let (content, ct) = html_response(block, None).ok()?;
-    doc_from_html(url, &content, Some(url), ct.as_deref(), true).ok()
-}
-
 /// Reads every file in `inputs` (plain or gzip WARC) into `out/pages.parquet`.
 pub fn export(inputs: &[PathBuf], out: &Path, tick: &dyn Tick) -> Result<WarcExport> {
     let t0 = Instant::now();
-    let mut total = 0u64;
-    for f in inputs {
-        let m = std::fs::metadata(f).map_err(|e| EngineError::BadPath {
-            path: f.clone(),
-            reason: format!("cannot read this WARC file: {e}"),
-        })?;
-        if !m.is_file() {
-            return Err(EngineError::BadPath {
-                path: f.clone(),
-                reason: "not a file".into(),
-            });
-        }
-        total += m.len();
-    }
+    let total = check_files(inputs)?;
     let file = out.join("pages.parquet");
     let mut w = AtomicWriter::create(&file, PAGES.arrow(), &[])?;
     let mut r = WarcExport {
@@ -114,7 +78,10 @@ pub fn export(inputs: &[PathBuf], out: &Path, tick: &dyn Tick) -> Result<WarcExp
     let read = Arc::new(AtomicU64::new(0));
     let mut batch: Vec<(String, Vec<u8>)> = Vec::with_capacity(BATCH);
     let mut flush = |batch: &mut Vec<(String, Vec<u8>)>, r: &mut WarcExport| -> Result<()> {
-        let docs: Vec<Option<Doc>> = batch.par_iter().map(|(u, b)| page_doc(u, b)).collect();
+        let docs: Vec<Option<Doc>> = batch
+            .par_iter()
+            .map(|(u, b)| response_page(u, b).map(|p| p.doc))
+            .collect();
         r.not_pages += docs.iter().filter(|d| d.is_none()).count();
         let docs: Vec<Doc> = docs.into_iter().flatten().collect();
         batch.clear();
@@ -126,18 +93,7 @@ pub fn export(inputs: &[PathBuf], out: &Path, tick: &dyn Tick) -> Result<WarcExp
         Ok(())
     };
     for f in inputs {
-        let fh = std::fs::File::open(f).map_err(|e| EngineError::Io {
-            path: f.clone(),
-            source: e,
-        })?;
-        let counted = Counted {
-            r: fh,
-            n: read.clone(),
-        };
-        let mut s = WarcStream::new(counted).map_err(|e| EngineError::Io {
-            path: f.clone(),
-            source: e,
-        })?;
+        let mut s = open_counted(f, read.clone())?;
         while let Some(item) = s.next_item() {
             match item {
                 Item::Page { record, .. } => {

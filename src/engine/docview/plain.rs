@@ -136,3 +136,28 @@ pub(crate) fn doc_from_html(
             .collect(),
     })
 }
+
+/// An HTTP response (a WARC `response` record's block: head and content) that holds an HTML
+/// page, as DocView reads it.
+pub(crate) struct ResponsePage {
+    /// DocView's title, cleaned body and keywords, named by the URL.
+    pub(crate) doc: Doc,
+    /// The content, Content-Encoding undone.
+    pub(crate) content: Vec<u8>,
+    /// The head's Content-Type.
+    pub(crate) content_type: Option<String>,
+}
+
+/// The page in an HTTP response `block` fetched from `url`, judged and cleaned exactly as a
+/// workspace's stored page is (the same test of an HTML page, [`super::stored::html_response`],
+/// then [`doc_from_html`]); None when it holds no HTML page or DocView cannot read it. The
+/// dedup lab's WARC export and the index's WARC source both read WARC responses this way.
+pub(crate) fn response_page(url: &str, block: &[u8]) -> Option<ResponsePage> {
+    let (content, ct) = super::stored::html_response(block, None).ok()?;
+    let doc = doc_from_html(url, &content, Some(url), ct.as_deref(), true).ok()?;
+    Some(ResponsePage {
+        doc,
+        content,
+        content_type: ct,
+    })
+}

@@ -114,7 +114,7 @@ struct Row {
 /// The content of a stored response (Content-Encoding undone) and its Content-Type (`stored_ct`,
 /// else the head's), when it is an HTML page DocView cleans: a Content-Type that says HTML or
 /// nothing, and a non-empty body; else why not. A WARC record is judged the same way
-/// (`dedup::warc_pages`).
+/// ([`super::plain::response_page`]).
 pub(crate) fn html_response(
     raw: &[u8],
     stored_ct: Option<&str>,

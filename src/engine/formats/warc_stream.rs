@@ -19,11 +19,15 @@
 //! ```
 
 use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use flate2::read::MultiGzDecoder;
 
 use super::tianwang::RawRecord;
 use super::warc::{Skipped, classify, field, is_version, push_field};
+use crate::engine::error::{EngineError, Reason, Result};
 
 /// The longest header line read; a longer one is damage, not a header.
 const MAX_LINE: u64 = 64 * 1024;
@@ -214,6 +218,47 @@ impl<'a> WarcStream<'a> {
             Ok(Err(skipped)) => Item::NotPage(skipped),
             Err(e) => damaged(start, e.message()),
         }))
+    }
+}
+
+/// The WARC files a job will read, checked before any work: each must be a file that can be
+/// opened (a missing file or a folder is the user's error, naming it). Their total size in
+/// bytes, the measure of progress ([`open_counted`] counts the bytes read).
+pub(crate) fn check_files(paths: &[PathBuf]) -> Result<u64> {
+    let mut total = 0u64;
+    for f in paths {
+        let m = std::fs::metadata(f)
+            .map_err(|e| EngineError::unreadable(f.display(), Reason::cannot_open(e)))?;
+        if m.is_dir() {
+            return Err(EngineError::unreadable(
+                f.display(),
+                Reason::folder_not_file("WARC"),
+            ));
+        }
+        total += m.len();
+    }
+    Ok(total)
+}
+
+/// A stream over the WARC file at `path` (plain or gzip), adding the bytes it reads from the
+/// disk (before inflating) to `read`.
+pub(crate) fn open_counted(path: &Path, read: Arc<AtomicU64>) -> Result<WarcStream<'static>> {
+    let open = |e: io::Error| EngineError::unreadable(path.display(), Reason::cannot_open(e));
+    let f = std::fs::File::open(path).map_err(open)?;
+    WarcStream::new(Counted { r: f, n: read }).map_err(open)
+}
+
+/// Counts the bytes read from the file (before inflating), for progress.
+struct Counted<R> {
+    r: R,
+    n: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let k = self.r.read(buf)?;
+        self.n.fetch_add(k as u64, Ordering::Relaxed);
+        Ok(k)
     }
 }
 

@@ -242,6 +242,7 @@ pub(crate) enum Stream {
         line: usize,
     },
     Dir(std::vec::IntoIter<PathBuf>),
+    Warc(Box<source::warc::WarcDocs>),
 }
 
 impl Stream {
@@ -284,8 +285,21 @@ impl Stream {
                 out.extend(docs);
                 skipped.extend(errs);
             }
+            Stream::Warc(w) => out = w.next_batch(n, skipped)?,
         }
         Ok(out)
+    }
+
+    /// How far the reading is (0 to 1, never going back) after `ndocs` documents of the
+    /// `total` announced, and a few words on it.
+    fn progress(&self, ndocs: usize, total: usize) -> (f32, String) {
+        match self {
+            Stream::Warc(w) => w.progress(ndocs),
+            _ => (
+                ndocs as f32 / total.max(1) as f32,
+                format!("{ndocs} of {total} documents"),
+            ),
+        }
     }
 }
 
@@ -328,6 +342,12 @@ pub(crate) fn open_source(src: &Source, ws: Option<&Workspace>) -> Result<Opened
             let n = files.len();
             (Stream::Dir(files.into_iter()), n)
         }
+        // How many pages the files hold is known at the end only: progress is the share of
+        // their bytes read.
+        Source::Warc { paths } => (
+            Stream::Warc(Box::new(source::warc::WarcDocs::open(paths)?)),
+            0,
+        ),
         Source::Workspace { path } => {
             let opened;
             let w = match (path, ws) {
@@ -470,14 +490,12 @@ pub(crate) fn analyse_all(
             ndocs += 1;
         }
         timings.invert_s += ti.elapsed().as_secs_f64();
-        tick.tick(
-            share * ndocs as f32 / total.max(1) as f32,
-            &format!("{ndocs} of {total} documents, {}", sink.state()),
-        )?;
+        let (done, read) = opened.stream.progress(ndocs, total);
+        tick.tick(share * done.min(1.0), &format!("{read}, {}", sink.state()))?;
     }
     if ndocs == 0 {
         return Err(EngineError::invalid(
-            "--tsv",
+            src.flag(),
             format!("{}: no document to index", src.describe()),
         ));
     }

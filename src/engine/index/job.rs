@@ -48,6 +48,13 @@ pub fn default_out(source: &Source, ws: Option<&Path>) -> Result<PathBuf> {
             sidecar(ws.ok_or_else(|| EngineError::invalid("--workspace", "no workspace is open"))?)
         }
         Source::Dir { path } | Source::Tsv { path } | Source::Parquet { path } => sidecar(path),
+        // The open workspace's index when there is one (the CLI's `--workspace W`, the job),
+        // else beside the first file.
+        Source::Warc { paths } => match (ws, paths.first()) {
+            (Some(w), _) => sidecar(w),
+            (None, Some(f)) => sidecar(f),
+            (None, None) => return Err(EngineError::invalid("--warc", "give WARC files")),
+        },
     })
 }
 

@@ -3,7 +3,7 @@
 //!
 //! | module | question |
 //! |---|---|
-//! | `source` | What is indexed? A TSV, a folder of txt/html, the workspace's pages (DocView title and body, in-link anchors, URL words, LHN, crawl time) |
+//! | `source` | What is indexed? A TSV, a folder of txt/html, the workspace's pages (DocView title and body, in-link anchors, URL words, LHN, crawl time), WARC files (the same pages without in-link anchors or LHN) |
 //! | `tagweight` | How much does a tag lift a word? Table 10-2's weights, the page's text runs with their tag sums |
 //! | `build` | How is the inverted file made? Segmentation, runs under a memory budget, the multiway merge |
 //! | `merge` | How do the runs become one file? Sorted runs written and read back, the multiway merge |

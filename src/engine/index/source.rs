@@ -1,7 +1,7 @@
 //! What gets indexed: a corpus read into [`SourceDoc`]s, one per document, in docID order
 //! (book §6.3 [L1719]: smaller IDs for pages crawled earlier, so postings come out sorted).
 //!
-//! Three sources, as `tianwang index build` takes them:
+//! Four sources of documents, as `tianwang index build` takes them:
 //! - **a TSV** whose first column is the text (`doc` = the line number from 1; the title is
 //!   the text itself, cut at 60 characters);
 //! - **a folder** of `.txt` (first paragraph = title) and `.html` files (DocView's title and
@@ -10,7 +10,10 @@
 //!   and cleaned body (book §8.2.2 [L2712]: ads, navigation and templates stay out of the
 //!   index; read from the cleaned pages the workspace keeps, `docview::stored`, when the page's
 //!   latest snapshot was cleaned), the anchor text of its in-links, its URL's words, the external in-degree LHN
-//!   (§10.3.2 [L3795–L3805]) and the crawl time (`doc` = the URL).
+//!   (§10.3.2 [L3795–L3805]) and the crawl time (`doc` = the URL);
+//! - **WARC files** ([`warc`]), streamed: each HTML response read as the workspace reads a
+//!   stored page (DocView's title and body, the URL, the crawl time), without in-link anchors,
+//!   LHN or links between documents (a stream cannot know them; `doc` = the URL).
 //!
 //! Each document keeps its raw HTML when it has one, so the builder can weigh terms by their
 //! tags (Table 10-2 [L3749–L3764]).
@@ -31,6 +34,8 @@ use serde::{Deserialize, Serialize};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::store::Workspace;
 
+pub(crate) mod warc;
+
 /// Where the documents come from (the parameters of an index build).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "snake_case")]
@@ -45,6 +50,8 @@ pub enum Source {
     /// `export-parquet --what postings-input`, or by any job keeping that contract): the
     /// analysis already done, sorted on DataFusion or Spark (`index::on_engine`).
     Parquet { path: PathBuf },
+    /// WARC files (plain, gzip per record or whole-file gzip), streamed in order ([`warc`]).
+    Warc { paths: Vec<PathBuf> },
 }
 
 impl Source {
@@ -58,6 +65,18 @@ impl Source {
             Source::Dir { path } => format!("folder {}", path.display()),
             Source::Tsv { path } => format!("tsv {}", path.display()),
             Source::Parquet { path } => format!("postings-input {}", path.display()),
+            Source::Warc { paths } => format!("warc {} files", paths.len()),
+        }
+    }
+
+    /// The command-line flag that names this source (for errors about it).
+    pub(crate) fn flag(&self) -> &'static str {
+        match self {
+            Source::Workspace { .. } => "--workspace",
+            Source::Dir { .. } => "--dir",
+            Source::Tsv { .. } => "--tsv",
+            Source::Parquet { .. } => "--postings-input",
+            Source::Warc { .. } => "--warc",
         }
     }
 }

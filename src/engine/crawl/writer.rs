@@ -6,11 +6,17 @@
 //!
 //! The coordinator sends [`Unit`]s in order: all the writes one result causes (a fetched page
 //! with its snapshot, fetch row, frontier state, links and the URLs it discovered). The writer
-//! applies them in that order inside batch transactions of whole units (1,024 fetches or
-//! 250 ms, or whenever the channel runs dry), so what is committed is always a prefix of what
-//! the coordinator decided: a page is never in without its frontier state and links, and a
-//! frontier row is never marked done before the row itself is in. A crash loses the open
+//! applies them inside batch transactions of whole units (1,024 fetches or 250 ms, or whenever
+//! the channel runs dry), so what is committed is always a prefix of what the coordinator
+//! decided: a page is never in without its frontier state and links. A crash loses the open
 //! batch, whose URLs are still `queued` in SQLite and are fetched again on resume.
+//!
+//! Within a batch the rows that land in large indexes at random places are written at its
+//! end, sorted: the links (the `links_to` index on the target URL) and the new frontier rows
+//! (unique URL) — sorted, one batch's inserts walk each index once instead of jumping
+//! around it (and a larger page cache keeps the walk in memory). The frontier's state
+//! changes follow its new rows, in the order decided, so a row is never updated before it
+//! is in.
 //!
 //! ```ignore
 //! let w = Writer::start(ws_path, job_id)?;
@@ -41,6 +47,9 @@ const CHANNEL: usize = 4096;
 /// The writer's connection checkpoints its WAL after this many pages (SQLite's default is
 /// 1,000): fewer, larger checkpoints while snapshots stream in.
 const WAL_CHECKPOINT_PAGES: i64 = 16_384;
+/// The writer's page cache, in KiB (SQLite's default is 2 MB): the indexes the crawl grows
+/// stay in memory longer.
+const CACHE_KIB: i64 = 64 * 1024;
 
 /// A frontier row numbered by the coordinator.
 pub(super) struct FrontierRow {
@@ -139,6 +148,7 @@ impl Writer {
         let ws = Workspace::open_existing(path)?;
         ws.conn()
             .pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
+        ws.conn().pragma_update(None, "cache_size", -CACHE_KIB)?;
         // A workspace without snapshots needs no SQL to find replicas: this crawl's are known.
         let had_snapshots =
             ws.conn()
@@ -155,6 +165,9 @@ impl Writer {
             host_ips: HashSet::new(),
             first_by_md5: HashMap::new(),
             last_md5: HashMap::new(),
+            rows: Vec::new(),
+            updates: Vec::new(),
+            links: Vec::new(),
             stats: stats.clone(),
         };
         let thread = std::thread::Builder::new()
@@ -210,7 +223,24 @@ struct Store {
     /// Without earlier snapshots: the first page stored with each MD5, and each page's last.
     first_by_md5: HashMap<[u8; 16], i64>,
     last_md5: HashMap<i64, [u8; 16]>,
+    /// The open batch's new frontier rows, frontier changes and links, written at its end.
+    rows: Vec<FrontierRow>,
+    updates: Vec<Update>,
+    links: Vec<(i64, url::Url)>,
     stats: Arc<WriterStats>,
+}
+
+/// A change to a frontier row, applied after the batch's new rows.
+enum Update {
+    State {
+        id: i64,
+        state: &'static str,
+        why: Option<&'static str>,
+    },
+    Backlink {
+        id: i64,
+        priority: Option<(f64, String)>,
+    },
 }
 
 impl Store {
@@ -253,6 +283,9 @@ impl Store {
                 if batch.is_some() {
                     let _ = self.ws.conn().execute_batch("ROLLBACK");
                 }
+                self.rows.clear();
+                self.updates.clear();
+                self.links.clear();
                 Err(e)
             }
         }
@@ -264,6 +297,7 @@ impl Store {
             && (force || n >= BATCH_FETCHES || t.elapsed() >= BATCH_TIME)
         {
             let t0 = Instant::now();
+            self.write_deferred()?;
             self.ws.conn().execute_batch("COMMIT")?;
             *batch = None;
             self.stats
@@ -274,34 +308,10 @@ impl Store {
     }
 
     fn apply(&mut self, op: Op) -> Result<()> {
-        let conn = self.ws.conn();
         match op {
-            Op::Frontier(r) => {
-                conn.prepare_cached(
-                    "INSERT INTO frontier(id, url, host, depth, priority, why, backlinks, state, discovered_at, job_id)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT(url) DO NOTHING",
-                )?
-                .execute(params![
-                    r.id, r.url, r.host, r.depth, r.priority, r.why, r.backlinks, r.state, &*r.at,
-                    self.job_id
-                ])?;
-            }
-            Op::State { id, state, why } => {
-                conn.prepare_cached(
-                    "UPDATE frontier SET state = ?2, why = coalesce(?3, why) WHERE id = ?1",
-                )?
-                .execute(params![id, state, why])?;
-            }
-            Op::Backlink { id, priority } => {
-                conn.prepare_cached("UPDATE frontier SET backlinks = backlinks + 1 WHERE id = ?1")?
-                    .execute([id])?;
-                if let Some((priority, why)) = priority {
-                    conn.prepare_cached(
-                        "UPDATE frontier SET priority = ?1, why = ?2 WHERE id = ?3",
-                    )?
-                    .execute(params![priority, why, id])?;
-                }
-            }
+            Op::Frontier(r) => self.rows.push(r),
+            Op::State { id, state, why } => self.updates.push(Update::State { id, state, why }),
+            Op::Backlink { id, priority } => self.updates.push(Update::Backlink { id, priority }),
             Op::Failed {
                 id,
                 url,
@@ -309,13 +319,60 @@ impl Store {
                 message,
                 at,
             } => {
-                conn.prepare_cached("INSERT INTO fetches(job_id, url, error_kind, error, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)")?
+                self.ws.conn().prepare_cached("INSERT INTO fetches(job_id, url, error_kind, error, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)")?
                     .execute(params![self.job_id, url, kind, message, &*at])?;
-                conn.prepare_cached("UPDATE frontier SET state = 'failed' WHERE id = ?1")?
-                    .execute([id])?;
+                self.updates.push(Update::State {
+                    id,
+                    state: "failed",
+                    why: None,
+                });
             }
             Op::Page(r) => self.page(*r)?,
         }
+        Ok(())
+    }
+
+    /// The batch's new frontier rows (sorted by URL), then its frontier changes (in the order
+    /// decided), then its links (sorted by target URL).
+    fn write_deferred(&mut self) -> Result<()> {
+        let conn = self.ws.conn();
+        self.rows.sort_unstable_by(|a, b| a.url.cmp(&b.url));
+        for r in self.rows.drain(..) {
+            conn.prepare_cached(
+                "INSERT INTO frontier(id, url, host, depth, priority, why, backlinks, state, discovered_at, job_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT(url) DO NOTHING",
+            )?
+            .execute(params![
+                r.id, r.url, r.host, r.depth, r.priority, r.why, r.backlinks, r.state, &*r.at,
+                self.job_id
+            ])?;
+        }
+        for u in self.updates.drain(..) {
+            match u {
+                Update::State { id, state, why } => {
+                    conn.prepare_cached(
+                        "UPDATE frontier SET state = ?2, why = coalesce(?3, why) WHERE id = ?1",
+                    )?
+                    .execute(params![id, state, why])?;
+                }
+                Update::Backlink { id, priority } => {
+                    conn.prepare_cached(
+                        "UPDATE frontier SET backlinks = backlinks + 1 WHERE id = ?1",
+                    )?
+                    .execute([id])?;
+                    if let Some((priority, why)) = priority {
+                        conn.prepare_cached(
+                            "UPDATE frontier SET priority = ?1, why = ?2 WHERE id = ?3",
+                        )?
+                        .execute(params![priority, why, id])?;
+                    }
+                }
+            }
+        }
+        self.links
+            .sort_unstable_by(|a, b| a.1.as_str().cmp(b.1.as_str()).then(a.0.cmp(&b.0)));
+        insert_links(conn, &self.links)?;
+        self.links.clear();
         Ok(())
     }
 
@@ -455,25 +512,29 @@ impl Store {
                 replica_of
             ],
         )?;
-        conn.prepare_cached("UPDATE frontier SET state = 'done' WHERE id = ?1")?
-            .execute([r.frontier_id])?;
-        insert_links(conn, page_id, &r.links)
+        self.updates.push(Update::State {
+            id: r.frontier_id,
+            state: "done",
+            why: None,
+        });
+        self.links.extend(r.links.into_iter().map(|u| (page_id, u)));
+        Ok(())
     }
 }
 
 /// Rows per multi-row `INSERT INTO links`: one statement per 16 links, then 8, 4, 2, 1.
 const LINK_CHUNKS: [usize; 5] = [16, 8, 4, 2, 1];
 
-/// The page's out-links, in as few statements as the chunk sizes allow.
-fn insert_links(conn: &rusqlite::Connection, page_id: i64, links: &[url::Url]) -> Result<()> {
+/// Links as (page, target) rows, in as few statements as the chunk sizes allow.
+fn insert_links(conn: &rusqlite::Connection, links: &[(i64, url::Url)]) -> Result<()> {
     let mut rest = links;
     for n in LINK_CHUNKS {
         while rest.len() >= n {
             let (chunk, tail) = rest.split_at(n);
             let mut stmt = conn.prepare_cached(links_sql(n))?;
-            stmt.raw_bind_parameter(1, page_id)?;
-            for (i, u) in chunk.iter().enumerate() {
-                stmt.raw_bind_parameter(i + 2, u.as_str())?;
+            for (i, (page, u)) in chunk.iter().enumerate() {
+                stmt.raw_bind_parameter(2 * i + 1, *page)?;
+                stmt.raw_bind_parameter(2 * i + 2, u.as_str())?;
             }
             stmt.raw_execute()?;
             rest = tail;
@@ -482,13 +543,15 @@ fn insert_links(conn: &rusqlite::Connection, page_id: i64, links: &[url::Url]) -
     Ok(())
 }
 
-/// `INSERT OR IGNORE INTO links … VALUES (?1, ?2), (?1, ?3), …` with `n` rows.
+/// `INSERT OR IGNORE INTO links … VALUES (?1, ?2), (?3, ?4), …` with `n` rows.
 fn links_sql(n: usize) -> &'static str {
     static SQL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     let all = SQL.get_or_init(|| {
         (0..=LINK_CHUNKS[0])
             .map(|n| {
-                let rows: Vec<String> = (0..n).map(|i| format!("(?1, ?{})", i + 2)).collect();
+                let rows: Vec<String> = (0..n)
+                    .map(|i| format!("(?{}, ?{})", 2 * i + 1, 2 * i + 2))
+                    .collect();
                 format!(
                     "INSERT OR IGNORE INTO links(from_page, to_url) VALUES {}",
                     rows.join(", ")
@@ -502,6 +565,86 @@ fn links_sql(n: usize) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn row(id: i64, url: &str, state: &'static str) -> Op {
+        Op::Frontier(FrontierRow {
+            id,
+            url: url.into(),
+            host: "h".into(),
+            depth: 0,
+            priority: -(id as f64),
+            why: "BFS: discovery order".into(),
+            backlinks: 1,
+            state,
+            at: "2026-01-01T00:00:00.000Z".into(),
+        })
+    }
+
+    /// A row discovered and changed within one batch is in, changed (its change is applied
+    /// after the batch's new rows); a stopped writer has committed everything it was sent.
+    #[test]
+    fn frontier_changes_follow_their_rows_and_finish_commits_all() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("w.tianwang");
+        drop(Workspace::open_or_create(&path).unwrap());
+        let mut w = Writer::start(&path, None).unwrap();
+        w.send(Unit {
+            ops: vec![
+                row(2, "http://h/b", "queued"),
+                row(1, "http://h/a", "queued"),
+            ],
+            fetch: false,
+        })
+        .unwrap();
+        w.send(Unit {
+            ops: vec![
+                Op::State {
+                    id: 2,
+                    state: "robots",
+                    why: Some("robots.txt disallows"),
+                },
+                row(3, "http://h/c", "queued"),
+                Op::Failed {
+                    id: 3,
+                    url: "http://h/c".into(),
+                    kind: "timeout",
+                    message: "slow".into(),
+                    at: "2026-01-01T00:00:00.000Z".into(),
+                },
+            ],
+            fetch: true,
+        })
+        .unwrap();
+        w.finish().unwrap();
+        let ws = Workspace::open_existing(&path).unwrap();
+        let mut st = ws
+            .conn()
+            .prepare("SELECT id, url, state, why FROM frontier ORDER BY id")
+            .unwrap();
+        let got: Vec<(i64, String, String, String)> = st
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<std::result::Result<_, _>>()
+            .unwrap();
+        let s = |x: &str| x.to_string();
+        assert_eq!(
+            got,
+            [
+                (1, s("http://h/a"), s("queued"), s("BFS: discovery order")),
+                (2, s("http://h/b"), s("robots"), s("robots.txt disallows")),
+                (3, s("http://h/c"), s("failed"), s("BFS: discovery order")),
+            ]
+        );
+        let fetches: i64 = ws
+            .conn()
+            .query_row(
+                "SELECT count(*) FROM fetches WHERE error_kind = 'timeout'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(fetches, 1);
+    }
 
     #[test]
     fn multi_row_link_inserts_keep_every_link_once() {
@@ -527,7 +670,8 @@ mod tests {
             if let Some(u) = links.first().cloned() {
                 links.push(u);
             }
-            insert_links(c, 1, &links).unwrap();
+            let rows: Vec<(i64, url::Url)> = links.into_iter().map(|u| (1, u)).collect();
+            insert_links(c, &rows).unwrap();
             let got: i64 = c
                 .query_row("SELECT count(DISTINCT to_url) FROM links", [], |r| r.get(0))
                 .unwrap();

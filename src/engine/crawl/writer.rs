@@ -6,7 +6,7 @@
 //!
 //! The coordinator sends [`Unit`]s in order: all the writes one result causes (a fetched page
 //! with its snapshot, fetch row, frontier state, links and the URLs it discovered). The writer
-//! applies them inside batch transactions of whole units (1,024 fetches or 250 ms, or whenever
+//! applies them inside batch transactions of whole units (4,096 fetches or 1 s, or whenever
 //! the channel runs dry), so what is committed is always a prefix of what the coordinator
 //! decided: a page is never in without its frontier state and links. A crash loses the open
 //! batch, whose URLs are still `queued` in SQLite and are fetched again on resume.
@@ -38,9 +38,11 @@ use crate::engine::formats::index::hex;
 use crate::engine::store::Workspace;
 
 /// Commit a batch after this many fetches or this long, whichever comes first (or when the
-/// coordinator has sent nothing for [`IDLE`]).
-const BATCH_FETCHES: usize = 1024;
-const BATCH_TIME: Duration = Duration::from_millis(250);
+/// coordinator has sent nothing for [`IDLE`]). Larger batches write the index pages they
+/// touch to the WAL fewer times (1,024 fetches or 250 ms cost ~15 % more per page); a crash
+/// loses at most this much, fetched again on resume.
+const BATCH_FETCHES: usize = 4096;
+const BATCH_TIME: Duration = Duration::from_secs(1);
 const IDLE: Duration = Duration::from_millis(20);
 /// Units in flight between coordinator and writer at most (back-pressure: pages hold bodies).
 const CHANNEL: usize = 4096;
@@ -251,7 +253,9 @@ impl Store {
                 let unit = match rx.recv_timeout(IDLE) {
                     Ok(u) => u,
                     Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                        let t = Instant::now();
                         self.commit(&mut batch, true)?;
+                        self.busy(t);
                         continue;
                     }
                     Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return Ok(()),
@@ -270,14 +274,17 @@ impl Store {
                     b.1 += 1;
                 }
                 self.commit(&mut batch, false)?;
-                self.stats
-                    .busy_ns
-                    .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                self.busy(t);
             }
         })();
         match r {
             // Everything sent is in.
-            Ok(()) => self.commit(&mut batch, true),
+            Ok(()) => {
+                let t = Instant::now();
+                self.commit(&mut batch, true)?;
+                self.busy(t);
+                Ok(())
+            }
             // Half a batch is not committed: its URLs are still queued.
             Err(e) => {
                 if batch.is_some() {
@@ -296,15 +303,18 @@ impl Store {
         if let Some((t, n)) = *batch
             && (force || n >= BATCH_FETCHES || t.elapsed() >= BATCH_TIME)
         {
-            let t0 = Instant::now();
             self.write_deferred()?;
             self.ws.conn().execute_batch("COMMIT")?;
             *batch = None;
-            self.stats
-                .busy_ns
-                .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
         }
         Ok(())
+    }
+
+    /// Count the time since `t` as the writer's work.
+    fn busy(&self, t: Instant) {
+        self.stats
+            .busy_ns
+            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 
     fn apply(&mut self, op: Op) -> Result<()> {

@@ -184,6 +184,7 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
                 "decode": per_page_ms(pr.decode_s),
                 "links": per_page_ms(pr.links_s),
                 "frontier": per_page_ms(pr.frontier_s),
+                "record": per_page_ms(pr.record_s),
                 "sqlite": per_page_ms(pr.sqlite_s),
                 "coordinator_idle": per_page_ms(pr.idle_s),
             },
@@ -196,13 +197,14 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
             r.fetched, r.stored, r.elapsed_s, r.pages_per_s, a.workers, ceiling, vs_ceiling
         );
         println!(
-            "per page (ms): workers (summed over threads) fetch {:.3} · decode {:.3} · links {:.3}; coordinator frontier {:.3} · SQLite {:.3} · idle {:.3}",
+            "per page (ms): workers (summed over threads) fetch {:.3} · decode {:.3} · links {:.3}; coordinator frontier {:.3} · record {:.3} · idle {:.3}; writer thread SQLite {:.3}",
             per_page_ms(pr.fetch_s),
             per_page_ms(pr.decode_s),
             per_page_ms(pr.links_s),
             per_page_ms(pr.frontier_s),
+            per_page_ms(pr.record_s),
+            per_page_ms(pr.idle_s),
             per_page_ms(pr.sqlite_s),
-            per_page_ms(pr.idle_s)
         );
         Ok(())
     }

@@ -89,6 +89,8 @@ pub(crate) struct Fetched {
     pub elapsed: Duration,
     /// Out-links, parsed by the worker (HTML parsing is the costly part: it runs in parallel).
     pub links: Option<Vec<url::Url>>,
+    /// MD5 of `body`, computed by the worker (off the coordinator's path).
+    pub md5: Option<[u8; 16]>,
 }
 
 /// Why a fetch failed. `kind` is a short stable name (timeout, connect, too_large …).
@@ -252,6 +254,7 @@ pub(crate) fn fetch(
         ip,
         elapsed: started.elapsed(),
         links: None,
+        md5: None,
     })
 }
 

@@ -9,8 +9,13 @@
 //! sub-queues so politeness never blocks the others (the digest's note on [L1186]).
 //! robots.txt is honoured (texting_robots; Crawl-delay raises the per-host delay).
 //!
-//! A coordinator (the job's thread) owns the SQLite connection and the scheduler; workers only
-//! fetch. Every result is committed in its own transaction.
+//! A coordinator (the job's thread) owns the scheduler and the in-memory visited set (URL
+//! hash → frontier row id; this crawl numbers its frontier rows from max(id) + 1 at start);
+//! workers fetch, decode, scan links and hash; a writer thread with its own SQLite connection
+//! commits what the coordinator decided, in batch transactions of whole results ([`writer`]):
+//! what is committed is always whole, and resume after a crash or cancel loses no committed
+//! page and fetches again what was not committed. One crawl at a time uses a workspace's
+//! frontier (a fresh crawl clears it).
 //!
 //! ```no_run
 //! use tianwang::engine::crawl::{Crawl, CrawlParams};
@@ -21,6 +26,7 @@
 pub(crate) mod ceiling;
 pub(crate) mod fetch;
 mod frontier;
+mod gather;
 pub(crate) mod links;
 mod probe;
 mod record;
@@ -28,13 +34,14 @@ pub mod report;
 mod scan;
 #[cfg(test)]
 mod tests;
+mod writer;
 pub(crate) use probe::frontier_probe;
 pub use report::{CrawlCounters, CrawlProfile, CrawlResult};
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::error::{EngineError, Result};
@@ -44,6 +51,8 @@ use crate::engine::store::{Workspace, now_rfc3339};
 use crate::engine::urls;
 use fetch::FetchLimits;
 use frontier::{Entry, Outcome, Scheduler, Stats, Task, host_of};
+use gather::{StageTimes, Validators};
+use writer::{FrontierRow, Op, Writer};
 
 /// Progress counters named `in-flight <host>` carry the requests in flight per host.
 pub(crate) const IN_FLIGHT_PREFIX: &str = "in-flight ";
@@ -247,20 +256,6 @@ impl Crawl {
     }
 }
 
-/// ETag and Last-Modified of the page's latest snapshot: a re-crawl asks conditionally.
-fn validators(ws: &Workspace, url: &str) -> Result<(Option<String>, Option<String>)> {
-    Ok(ws
-        .conn()
-        .query_row(
-            "SELECT s.etag, s.last_modified FROM snapshots s JOIN pages p ON p.id = s.page_id
-             WHERE p.url = ?1 ORDER BY s.id DESC LIMIT 1",
-            [url],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?
-        .unwrap_or((None, None)))
-}
-
 impl TypedJob for Crawl {
     const KIND: &'static str = "crawl";
     type Params = CrawlParams;
@@ -281,21 +276,26 @@ impl TypedJob for Crawl {
 
 struct Ctx<'a> {
     p: &'a CrawlParams,
+    /// The coordinator's own connection: setup and reads of earlier crawls only (validators,
+    /// the snapshot behind a 304); every write goes through `writer`.
     ws: Workspace,
-    job_id: Option<i64>,
+    writer: Writer,
+    /// Writes decided for the result being handled, sent to the writer as one unit.
+    ops: Vec<Op>,
     sched: Scheduler,
     stats: Stats,
     scope_hosts: HashSet<String>,
     filter: urls::UrlFilter,
-    /// Hashes of every URL in the frontier (queued or done).
-    seen: HashSet<u64>,
-    /// The open batch transaction: when it began and how many fetches it holds.
-    batch: Option<(Instant, usize)>,
+    /// Every URL in the frontier (queued or done): its 64-bit hash → its frontier row id.
+    seen: HashMap<u64, i64>,
+    /// The next frontier row id (this crawl numbers its rows: max(id) + 1 at start).
+    next_id: i64,
+    /// In-link counts by frontier id (the backlinks order only).
+    backlinks: HashMap<i64, i64>,
+    /// The time written on the rows of the result being handled.
+    now: Arc<str>,
     /// Time spent in the frontier (discovering URLs, picking the next).
     frontier_time: Duration,
-    /// Site ids and (host, IP) pairs already written in this crawl.
-    site_ids: std::collections::HashMap<String, i64>,
-    host_ips: HashSet<(String, String)>,
 }
 
 /// A 64-bit hash of a canonical URL, for the in-memory visited set.
@@ -306,34 +306,10 @@ pub(crate) fn url_hash(u: &str) -> u64 {
     h.finish()
 }
 
-/// Commit a batch after this many fetches or this long, whichever comes first. A crash loses
-/// at most the open batch, whose URLs are still queued and are fetched again on resume.
-const BATCH_FETCHES: usize = 1024;
-const BATCH_TIME: Duration = Duration::from_millis(250);
-/// The crawl's connection checkpoints its WAL after this many pages (SQLite's default is
-/// 1,000): fewer, larger checkpoints while snapshots stream in.
-const WAL_CHECKPOINT_PAGES: i64 = 16_384;
+/// Progress counters are refreshed at most this often (and at the end).
+const PROGRESS_EVERY: Duration = Duration::from_millis(25);
 
 impl Ctx<'_> {
-    fn begin(&mut self) -> Result<()> {
-        if self.batch.is_none() {
-            self.ws.conn().execute_batch("BEGIN IMMEDIATE")?;
-            self.batch = Some((Instant::now(), 0));
-        }
-        Ok(())
-    }
-
-    /// Commit the open batch if it is full or old enough (`force`: now).
-    fn commit(&mut self, force: bool) -> Result<()> {
-        if let Some((t, n)) = self.batch
-            && (force || n >= BATCH_FETCHES || t.elapsed() >= BATCH_TIME)
-        {
-            self.ws.conn().execute_batch("COMMIT")?;
-            self.batch = None;
-        }
-        Ok(())
-    }
-
     fn in_scope(&self, u: &url::Url) -> bool {
         let host = u.host_str().unwrap_or_default().to_ascii_lowercase();
         match &self.p.scope {
@@ -343,89 +319,171 @@ impl Ctx<'_> {
         }
     }
 
-    /// Add a discovered URL to the frontier (in SQLite and in memory) unless seen or filtered.
-    fn discover(&mut self, raw: &url::Url, depth: u32) -> Result<()> {
+    /// Send the decided writes to the writer as one unit (`fetch`: it records a fetch).
+    fn flush(&mut self, fetch: bool) -> Result<()> {
+        let ops = std::mem::take(&mut self.ops);
+        self.writer.send(writer::Unit { ops, fetch })
+    }
+
+    /// Add a discovered URL to the frontier (in memory, its row to the writer) unless seen or
+    /// filtered.
+    fn discover(&mut self, raw: &url::Url, depth: u32) {
         self.discover_canonical(&urls::canonicalize(raw), depth)
     }
 
     /// [`Self::discover`] for a URL already in canonical form.
-    fn discover_canonical(&mut self, u: &url::Url, depth: u32) -> Result<()> {
+    fn discover_canonical(&mut self, u: &url::Url, depth: u32) {
         let t = Instant::now();
-        let r = self.discover_timed(u, depth);
+        self.discover_timed(u, depth);
         self.frontier_time += t.elapsed();
-        r
     }
 
-    fn discover_timed(&mut self, u: &url::Url, depth: u32) -> Result<()> {
+    fn discover_timed(&mut self, u: &url::Url, depth: u32) {
+        let hash = url_hash(u.as_str());
+        let backlinks = self.sched.strategy == Strategy::Backlinks;
+        // The visited/queued set lives in memory (a 64-bit hash per URL); only the backlinks
+        // order does more for a URL seen before.
+        if !backlinks && self.seen.contains_key(&hash) {
+            return;
+        }
         if !self.in_scope(u) {
-            return Ok(());
+            return;
         }
         if let Some(max) = self.p.max_depth
             && depth > max
         {
-            return Ok(());
+            return;
         }
-        let s = u.to_string();
-        let host = host_of(&s);
-        // The visited/queued set lives in memory (a 64-bit hash per URL); SQLite is asked only
-        // when the strategy needs the in-link count of a URL seen before.
-        let fresh = self.seen.insert(url_hash(&s));
-        if !fresh && self.sched.strategy != Strategy::Backlinks {
-            return Ok(());
+        let host = u.host_str().unwrap_or_default().to_ascii_lowercase();
+        if let Some(&id) = self.seen.get(&hash) {
+            let n = self.backlinks.entry(id).or_insert(0);
+            *n += 1;
+            let n = *n;
+            // Still queued (not in flight, done or dropped): re-queued at its new priority.
+            let priority = if self.sched.current.contains_key(&id) {
+                let (priority, why) = self.sched.priority(u, n);
+                self.sched
+                    .enqueue(&host, priority, id, u.to_string(), depth);
+                Some((priority, why))
+            } else {
+                None
+            };
+            self.ops.push(Op::Backlink { id, priority });
+            return;
         }
-        let conn = self.ws.conn();
-        let existing: Option<(i64, String, i64)> = if fresh {
-            None
-        } else {
-            conn.prepare_cached("SELECT id, state, backlinks FROM frontier WHERE url = ?1")?
-                .query_row([&s], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                .optional()?
-        };
-        if let Some((id, state, backlinks)) = existing {
-            conn.prepare_cached("UPDATE frontier SET backlinks = backlinks + 1 WHERE id = ?1")?
-                .execute([id])?;
-            if state == "queued" && self.sched.strategy == Strategy::Backlinks {
-                let (priority, why) = self.sched.priority(u, backlinks + 1);
-                conn.prepare_cached("UPDATE frontier SET priority = ?1, why = ?2 WHERE id = ?3")?
-                    .execute(params![priority, why, id])?;
-                self.sched.enqueue(&host, priority, id, s, depth);
-            }
-            return Ok(());
-        }
-        let (state, why_reject) = match self.filter.check(&s) {
+        let (state, why_reject) = match self.filter.check(u.as_str()) {
             Ok(()) => ("queued", None),
             Err(r) => ("filtered", Some(r)),
         };
         let (priority, why) = self.sched.priority(u, 1);
         let why = why_reject.map_or(why, |r| format!("filtered: {r:?}"));
-        let inserted = conn
-            .prepare_cached(
-                "INSERT INTO frontier(url, host, depth, priority, why, backlinks, state, discovered_at, job_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7, ?8) ON CONFLICT(url) DO NOTHING",
-            )?
-            .execute(params![s, host, depth, priority, why, state, now_rfc3339(), self.job_id])?;
-        if inserted == 0 {
-            return Ok(());
+        let id = self.next_id;
+        self.next_id += 1;
+        self.seen.insert(hash, id);
+        if backlinks {
+            self.backlinks.insert(id, 1);
         }
-        let id = conn.last_insert_rowid();
         if state == "queued" {
-            self.sched.enqueue(&host, priority, id, s, depth);
+            self.sched
+                .enqueue(&host, priority, id, u.to_string(), depth);
         } else {
             self.stats.filtered += 1;
         }
-        Ok(())
+        self.ops.push(Op::Frontier(FrontierRow {
+            id,
+            url: u.to_string(),
+            host,
+            depth,
+            priority,
+            why,
+            backlinks: 1,
+            state,
+            at: self.now.clone(),
+        }));
     }
 
     fn error(&mut self, kind: &str) {
         *self.stats.errors.entry(kind.to_string()).or_default() += 1;
     }
+
+    /// Publish the progress and counters.
+    fn progress(&self, cx: &JobContext) {
+        let total = self.p.max_pages.map_or(
+            (self.stats.fetched + self.sched.queued() as u64).max(1),
+            |m| m,
+        );
+        cx.progress(self.stats.fetched as f32 / total as f32, "crawling");
+        cx.counters(&CrawlCounters {
+            fetched: self.stats.fetched,
+            stored: self.writer.stats.stored(),
+            replicas: self.writer.stats.replicas(),
+            frontier: self.sched.queued() as u64,
+            bytes: self.stats.bytes,
+        });
+        for (host, h) in &self.sched.hosts {
+            cx.counter(&format!("{IN_FLIGHT_PREFIX}{host}"), h.in_flight as f64);
+        }
+    }
+}
+
+/// Load the frontier of an earlier crawl to resume it: every URL into the visited set, the
+/// queued ones into the scheduler.
+fn load_frontier(c: &mut Ctx<'_>) -> Result<()> {
+    {
+        let mut stmt =
+            c.ws.conn()
+                .prepare("SELECT id, url, backlinks FROM frontier")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })?;
+        let backlinks = c.sched.strategy == Strategy::Backlinks;
+        for row in rows {
+            let (id, u, n) = row?;
+            c.seen.insert(url_hash(&u), id);
+            if backlinks {
+                c.backlinks.insert(id, n);
+            }
+        }
+    }
+    let mut stmt = c.ws.conn().prepare(
+        "SELECT id, url, host, depth, priority FROM frontier WHERE state = 'queued' ORDER BY id",
+    )?;
+    let rows: Vec<(i64, String, String, u32, f64)> = stmt
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?
+        .collect::<std::result::Result<_, _>>()?;
+    drop(stmt);
+    for (id, url, host, depth, priority) in rows {
+        c.sched.seq += 1;
+        let seq = c.sched.seq;
+        c.scope_hosts.insert(host.clone());
+        c.sched.push(
+            &host,
+            Entry {
+                priority,
+                seq,
+                id,
+                url,
+                depth,
+            },
+        );
+    }
+    let max_seq: Option<f64> =
+        c.ws.conn()
+            .prepare_cached("SELECT max(abs(priority)) FROM frontier")?
+            .query_row([], |r| r.get(0))?;
+    c.sched.seq = c.sched.seq.max(max_seq.unwrap_or(0.0) as u64 + 1);
+    Ok(())
 }
 
 fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
     let p = &job.p;
     let ws = Workspace::open_existing(cx.workspace_path())?;
-    ws.conn()
-        .pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
     // The runner hands the job its own row id (two crawls at once each get theirs).
     let job_id: Option<i64> = cx.job_id();
     let limits = FetchLimits {
@@ -437,17 +495,29 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
     };
     let resolver = std::sync::Arc::new(fetch::Resolver::default());
     let client = fetch::client(&limits, resolver.clone()).map_err(EngineError::Internal)?;
+    if !p.resume {
+        ws.conn()
+            .prepare_cached("DELETE FROM frontier")?
+            .execute([])?;
+    }
+    let next_id: i64 =
+        ws.conn()
+            .query_row("SELECT coalesce(max(id), 0) + 1 FROM frontier", [], |r| {
+                r.get(0)
+            })?;
+    let validators = Validators::load(&ws)?;
     let mut c = Ctx {
         p,
         ws,
-        job_id,
+        writer: Writer::start(cx.workspace_path(), job_id)?,
+        ops: Vec::new(),
         sched: Scheduler::new(p.strategy, (p.mix_weight, p.mix_random)),
         stats: Stats::default(),
-        seen: HashSet::new(),
-        batch: None,
+        seen: HashMap::new(),
+        next_id,
+        backlinks: HashMap::new(),
+        now: now_rfc3339().into(),
         frontier_time: Duration::ZERO,
-        site_ids: Default::default(),
-        host_ips: HashSet::new(),
         scope_hosts: job
             .seeds
             .iter()
@@ -460,136 +530,32 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
         },
     };
     if p.resume {
-        {
-            let mut stmt = c.ws.conn().prepare("SELECT url FROM frontier")?;
-            let urls = stmt.query_map([], |r| r.get::<_, String>(0))?;
-            for u in urls {
-                c.seen.insert(url_hash(&u?));
-            }
-        }
-        let mut stmt = c.ws.conn().prepare(
-            "SELECT id, url, host, depth, priority FROM frontier WHERE state = 'queued' ORDER BY id",
-        )?;
-        let rows: Vec<(i64, String, String, u32, f64)> = stmt
-            .query_map([], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-            })?
-            .collect::<std::result::Result<_, _>>()?;
-        drop(stmt);
-        for (id, url, host, depth, priority) in rows {
-            c.sched.seq += 1;
-            let seq = c.sched.seq;
-            c.scope_hosts.insert(host.clone());
-            c.sched.push(
-                &host,
-                Entry {
-                    priority,
-                    seq,
-                    id,
-                    url,
-                    depth,
-                },
-            );
-        }
-        let max_seq: Option<f64> =
-            c.ws.conn()
-                .prepare_cached("SELECT max(abs(priority)) FROM frontier")?
-                .query_row([], |r| r.get(0))?;
-        c.sched.seq = c.sched.seq.max(max_seq.unwrap_or(0.0) as u64 + 1);
-    } else {
-        c.ws.conn()
-            .prepare_cached("DELETE FROM frontier")?
-            .execute([])?;
+        load_frontier(&mut c)?;
     }
-    c.begin()?;
     for s in &job.seeds {
-        c.discover(s, 0)?;
+        c.discover(s, 0);
     }
-    c.commit(true)?;
+    c.flush(false)?;
 
     // Workers: fetch only.
     let worker_times = std::sync::Arc::new(StageTimes::default());
     let (task_tx, task_rx) = crossbeam_channel::unbounded::<Task>();
     let (out_tx, out_rx) = crossbeam_channel::unbounded::<Outcome>();
-    let mut workers = Vec::new();
-    for i in 0..p.workers {
-        let rx = task_rx.clone();
-        let tx = out_tx.clone();
-        let client = client.clone();
-        let limits = limits.clone();
-        let times = worker_times.clone();
-        let w = std::thread::Builder::new()
-            .name(format!("gatherer-{i}"))
-            .spawn(move || {
-                while let Ok(task) = rx.recv() {
-                    let out = match task {
-                        Task::Robots { host, url } => {
-                            let body = fetch::fetch(&client, &url, &limits, None, None)
-                                .ok()
-                                .filter(|f| f.status == 200)
-                                .map(|f| f.body);
-                            Outcome::Robots { host, body }
-                        }
-                        Task::Page {
-                            entry,
-                            attempt,
-                            validators: (etag, modified),
-                        } => {
-                            let t0 = Instant::now();
-                            let result = fetch::fetch(
-                                &client,
-                                &entry.url,
-                                &limits,
-                                etag.as_deref(),
-                                modified.as_deref(),
-                            )
-                            .map(|mut f| {
-                                let t1 = Instant::now();
-                                times.add(0, t1 - t0);
-                                let html = f
-                                    .content_type
-                                    .as_deref()
-                                    .is_some_and(|ct| ct.to_ascii_lowercase().contains("html"));
-                                if f.status < 300
-                                    && html
-                                    && let Ok(base) = url::Url::parse(&f.final_url)
-                                {
-                                    let (enc, text) =
-                                        links::decode(&base, f.content_type.as_deref(), &f.body);
-                                    let t2 = Instant::now();
-                                    times.add(1, t2 - t1);
-                                    // Canonical already: the coordinator need not redo it.
-                                    f.links = Some(
-                                        links::links_in(&base, &text, enc)
-                                            .iter()
-                                            .map(urls::canonicalize)
-                                            .collect(),
-                                    );
-                                    times.add(2, t2.elapsed());
-                                }
-                                Box::new(f)
-                            });
-                            Outcome::Page {
-                                entry,
-                                attempt,
-                                result,
-                            }
-                        }
-                    };
-                    if tx.send(out).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| EngineError::Internal(format!("worker thread: {e}")))?;
-        workers.push(w);
-    }
+    let workers = gather::spawn(
+        p.workers,
+        &client,
+        &limits,
+        &worker_times,
+        &task_rx,
+        &out_tx,
+    )?;
     drop(out_tx);
 
     let started = Instant::now();
-    let (mut idle, mut sqlite) = (Duration::ZERO, Duration::ZERO);
+    let (mut idle, mut record_time) = (Duration::ZERO, Duration::ZERO);
     let mut in_flight = 0usize;
     let mut retry_wait: Vec<(Instant, Entry, u32)> = Vec::new();
+    let mut last_progress = Instant::now();
     let result = (|| -> Result<()> {
         loop {
             if cx.is_cancelled() {
@@ -599,22 +565,24 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
                 .max_pages
                 .is_none_or(|m| c.stats.fetched + (in_flight as u64) < m);
             // Retries whose backoff is over go back to their host's queue.
-            let now = Instant::now();
-            let (due, later): (Vec<_>, Vec<_>) =
-                retry_wait.drain(..).partition(|(t, _, _)| *t <= now);
-            retry_wait = later;
-            for (_, e, attempt) in due {
-                in_flight += 1;
-                let host = host_of(&e.url);
-                if let Some(h) = c.sched.hosts.get_mut(&host) {
-                    h.in_flight += 1;
+            if !retry_wait.is_empty() {
+                let now = Instant::now();
+                let (due, later): (Vec<_>, Vec<_>) =
+                    retry_wait.drain(..).partition(|(t, _, _)| *t <= now);
+                retry_wait = later;
+                for (_, e, attempt) in due {
+                    in_flight += 1;
+                    let host = host_of(&e.url);
+                    if let Some(h) = c.sched.hosts.get_mut(&host) {
+                        h.in_flight += 1;
+                    }
+                    let validators = validators.of(&c.ws, &e.url)?;
+                    let _ = task_tx.send(Task::Page {
+                        entry: e,
+                        attempt,
+                        validators,
+                    });
                 }
-                let validators = validators(&c.ws, &e.url)?;
-                let _ = task_tx.send(Task::Page {
-                    entry: e,
-                    attempt,
-                    validators,
-                });
             }
             // Paused: finish what is in flight, start nothing new.
             while budget_left && !cx.is_paused() && in_flight < p.workers {
@@ -630,7 +598,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
                     ..
                 } = &mut task
                 {
-                    *v = validators(&c.ws, &entry.url)?;
+                    *v = validators.of(&c.ws, &entry.url)?;
                 }
                 in_flight += 1;
                 let _ = task_tx.send(task);
@@ -660,34 +628,24 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
                     in_flight -= 1;
                     let t = Instant::now();
                     let before = c.frontier_time;
-                    c.begin()?;
-                    handle(&mut c, out, &mut retry_wait)?;
-                    c.commit(false)?;
-                    sqlite += t.elapsed().saturating_sub(c.frontier_time - before);
-                    let total = p
-                        .max_pages
-                        .map_or((c.stats.fetched + c.sched.queued() as u64).max(1), |m| m);
-                    cx.progress(c.stats.fetched as f32 / total as f32, "crawling");
-                    cx.counters(&CrawlCounters {
-                        fetched: c.stats.fetched,
-                        stored: c.stats.stored,
-                        replicas: c.stats.replicas,
-                        frontier: c.sched.queued() as u64,
-                        bytes: c.stats.bytes,
-                    });
-                    for (host, h) in &c.sched.hosts {
-                        cx.counter(&format!("{IN_FLIGHT_PREFIX}{host}"), h.in_flight as f64);
+                    c.now = now_rfc3339().into();
+                    let fetch = handle(&mut c, out, &mut retry_wait)?;
+                    c.flush(fetch)?;
+                    record_time += t.elapsed().saturating_sub(c.frontier_time - before);
+                    if last_progress.elapsed() >= PROGRESS_EVERY {
+                        last_progress = Instant::now();
+                        c.progress(cx);
                     }
                 }
-                Err(crossbeam_channel::RecvTimeoutError::Timeout) => c.commit(true)?,
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
                     return Err(EngineError::Internal("all workers stopped".into()));
                 }
             }
         }
     })();
-    // What is committed stays committed, also when cancelled.
-    let committed = c.commit(true);
+    // What was sent is committed, also when cancelled.
+    let committed = c.writer.finish();
     drop(task_tx);
     // Let in-flight fetches finish in the background; their results are not committed.
     for w in workers {
@@ -697,12 +655,13 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
     }
     result?;
     committed?;
+    c.progress(cx);
     let elapsed = started.elapsed().as_secs_f64();
     cx.progress(1.0, "done");
     Ok(CrawlResult {
         fetched: c.stats.fetched,
-        stored: c.stats.stored,
-        replicas: c.stats.replicas,
+        stored: c.writer.stats.stored(),
+        replicas: c.writer.stats.replicas(),
         errors: c.stats.errors.clone(),
         robots_blocked: c.stats.robots_blocked,
         not_modified: c.stats.not_modified,
@@ -722,30 +681,19 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
             decode_s: worker_times.secs(1),
             links_s: worker_times.secs(2),
             frontier_s: c.frontier_time.as_secs_f64(),
-            sqlite_s: sqlite.as_secs_f64(),
+            record_s: record_time.as_secs_f64(),
+            sqlite_s: c.writer.stats.busy_s(),
             idle_s: idle.as_secs_f64(),
         },
     })
 }
 
-/// Nanoseconds the workers spent per stage (fetch, decode, links), summed over threads.
-#[derive(Debug, Default)]
-struct StageTimes([std::sync::atomic::AtomicU64; 3]);
-
-impl StageTimes {
-    fn add(&self, stage: usize, d: Duration) {
-        self.0[stage].fetch_add(d.as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
-    }
-    fn secs(&self, stage: usize) -> f64 {
-        self.0[stage].load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e9
-    }
-}
-
+/// Handle one outcome; true when it recorded a fetch (a retry waits, robots.txt is no fetch).
 fn handle(
     c: &mut Ctx<'_>,
     out: Outcome,
     retry_wait: &mut Vec<(Instant, Entry, u32)>,
-) -> Result<()> {
+) -> Result<bool> {
     match out {
         Outcome::Robots { host, body } => {
             let robot = body.and_then(|b| texting_robots::Robot::new(&c.p.user_agent, &b).ok());
@@ -765,14 +713,17 @@ fn handle(
                     h.queue.extend(keep);
                     for e in blocked {
                         c.sched.current.remove(&e.id);
-                        c.ws.conn().prepare_cached("UPDATE frontier SET state = 'robots', why = 'robots.txt disallows' WHERE id = ?1")?.execute(
-                            [e.id],
-                        )?;
+                        c.ops.push(Op::State {
+                            id: e.id,
+                            state: "robots",
+                            why: Some("robots.txt disallows"),
+                        });
                         c.stats.robots_blocked += 1;
                     }
                 }
                 h.robots = Some(robot);
             }
+            Ok(false)
         }
         Outcome::Page {
             entry,
@@ -790,11 +741,11 @@ fn handle(
             if transient && attempt < c.p.retries {
                 let backoff = Duration::from_millis(200u64.saturating_mul(1u64 << attempt.min(20)));
                 retry_wait.push((Instant::now() + backoff, entry, attempt + 1));
-                return Ok(());
+                return Ok(false);
             }
             // Newly allowed links must still pass robots of their host when it is known.
-            record::record(c, &entry, result)?;
+            record::record(c, entry, result)?;
+            Ok(true)
         }
     }
-    Ok(())
 }

@@ -1,12 +1,12 @@
 //! The frontier's memory, measured (`tianwang bench frontier`): a scheduler filled with N
-//! queued URLs over H hosts and the visited set, and how much the process grew — the book's
-//! URL store kept in memory [L731–735].
+//! queued URLs over H hosts and the visited set (URL hash → frontier id), and how much the
+//! process grew — the book's URL store kept in memory [L731–735].
 //!
 //! ```ignore
 //! let p = frontier_probe(1_000_000, 1000)?;
 //! ```
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde::Serialize;
 
@@ -36,7 +36,7 @@ pub(crate) fn rss_bytes() -> Option<u64> {
 pub(crate) fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe> {
     let before = rss_bytes().ok_or_else(|| EngineError::Internal("no /proc/self/statm".into()))?;
     let mut sched = Scheduler::new(Strategy::Weight, (1, 0));
-    let mut seen: HashSet<u64> = HashSet::with_capacity(urls);
+    let mut seen: HashMap<u64, i64> = HashMap::with_capacity(urls);
     for i in 0..urls {
         let host = format!("www.site{}.example.localhost", i % hosts.max(1));
         let url = format!(
@@ -44,7 +44,7 @@ pub(crate) fn frontier_probe(urls: usize, hosts: usize) -> Result<FrontierProbe>
             1 + i % 12,
             1 + i % 28
         );
-        seen.insert(url_hash(&url));
+        seen.insert(url_hash(&url), i as i64);
         let parsed = url::Url::parse(&url).map_err(|e| EngineError::Internal(e.to_string()))?;
         let (priority, _) = sched.priority(&parsed, 1);
         let seq = sched.seq;

@@ -238,8 +238,10 @@ pub struct CrawlResult {
 }
 
 /// Where a crawl's time went, in seconds. The workers' stages are summed over their threads
-/// (they overlap); the coordinator's are its own wall time (they add up to the crawl's).
+/// (they overlap); the coordinator's are its own wall time (they add up to the crawl's); the
+/// writer's runs on its own thread, beside the coordinator.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
 pub struct CrawlProfile {
     /// Workers: the HTTP GET, body read and content decoding.
     pub fetch_s: f64,
@@ -249,7 +251,10 @@ pub struct CrawlProfile {
     pub links_s: f64,
     /// Coordinator: the frontier (visited set, queues, frontier rows, picking the next URL).
     pub frontier_s: f64,
-    /// Coordinator: SQLite writes of fetches, pages, snapshots, links, and the batch commits.
+    /// Coordinator: deciding each result (outside the frontier) and handing it to the writer.
+    pub record_s: f64,
+    /// Writer thread: SQLite writes of fetches, pages, snapshots, links, frontier rows, and
+    /// the batch commits.
     pub sqlite_s: f64,
     /// Coordinator: waiting for a worker's result.
     pub idle_s: f64,

@@ -62,8 +62,9 @@ fn search_builds_its_index_on_datafusion() {
     h.run();
     h.get_by_label("DataFusion（进程内）").click();
     h.run();
-    h.query_all_by_label_contains("建立索引")
-        .chain(h.query_all_by_label_contains("重建索引"))
+    // The button by its whole label: other texts of the panel mention 建立索引 too.
+    h.query_all_by_label("建立索引")
+        .chain(h.query_all_by_label("重建索引"))
         .next()
         .expect("a build button")
         .click();

@@ -52,7 +52,7 @@ use crate::engine::urls;
 use fetch::FetchLimits;
 use frontier::{Entry, Outcome, Scheduler, Stats, Task, host_of};
 use gather::{StageTimes, Validators};
-use writer::{FrontierRow, Op, Writer};
+use writer::{FrontierRow, Op, Update, Writer};
 
 /// Progress counters named `in-flight <host>` carry the requests in flight per host.
 pub(crate) const IN_FLIGHT_PREFIX: &str = "in-flight ";
@@ -368,7 +368,7 @@ impl Ctx<'_> {
             } else {
                 None
             };
-            self.ops.push(Op::Backlink { id, priority });
+            self.ops.push(Op::Update(Update::Backlink { id, priority }));
             return;
         }
         let (state, why_reject) = match self.filter.check(u.as_str()) {
@@ -377,9 +377,20 @@ impl Ctx<'_> {
         };
         let (priority, why) = self.sched.priority(u, 1);
         let why = why_reject.map_or(why, |r| format!("filtered: {r:?}"));
-        let id = self.next_id;
-        self.next_id += 1;
-        self.seen.insert(hash, id);
+        let id = self.add_row(
+            hash,
+            FrontierRow {
+                id: 0,
+                url: u.to_string(),
+                host: host.clone(),
+                depth,
+                priority,
+                why,
+                backlinks: 1,
+                state,
+                at: self.now.clone(),
+            },
+        );
         if backlinks {
             self.backlinks.insert(id, 1);
         }
@@ -389,17 +400,17 @@ impl Ctx<'_> {
         } else {
             self.stats.filtered += 1;
         }
-        self.ops.push(Op::Frontier(FrontierRow {
-            id,
-            url: u.to_string(),
-            host,
-            depth,
-            priority,
-            why,
-            backlinks: 1,
-            state,
-            at: self.now.clone(),
-        }));
+    }
+
+    /// Numbers a URL not seen before, records it in the visited set and has `row` (its id
+    /// set here) written to the frontier; the new id.
+    fn add_row(&mut self, hash: u64, mut row: FrontierRow) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.seen.insert(hash, id);
+        row.id = id;
+        self.ops.push(Op::Frontier(row));
+        id
     }
 
     fn error(&mut self, kind: &str) {
@@ -713,11 +724,11 @@ fn handle(
                     h.queue.extend(keep);
                     for e in blocked {
                         c.sched.current.remove(&e.id);
-                        c.ops.push(Op::State {
+                        c.ops.push(Op::Update(Update::State {
                             id: e.id,
                             state: "robots",
                             why: Some("robots.txt disallows"),
-                        });
+                        }));
                         c.stats.robots_blocked += 1;
                     }
                 }

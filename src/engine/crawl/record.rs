@@ -3,11 +3,9 @@
 //! it discovered — the writer commits it within one batch transaction, so a crash never leaves
 //! half a page (a whole batch is either in or out; see [`super::writer`]).
 
-use std::collections::hash_map::Entry as MapEntry;
-
 use super::fetch::{FetchError, Fetched};
 use super::frontier::{Entry, host_of};
-use super::writer::{FrontierRow, Op, PageRec};
+use super::writer::{FrontierRow, Op, PageRec, Update};
 use super::{Ctx, links, url_hash};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::urls;
@@ -44,31 +42,31 @@ pub(super) fn record(
     let host = host_of(&final_url);
     if redirected {
         // The redirected-to URL is visited too.
-        match c.seen.entry(url_hash(&final_url)) {
-            MapEntry::Occupied(o) => {
-                let id = *o.get();
+        let h = url_hash(&final_url);
+        match c.seen.get(&h).copied() {
+            Some(id) => {
                 c.sched.current.remove(&id);
-                c.ops.push(Op::State {
+                c.ops.push(Op::Update(Update::State {
                     id,
                     state: "done",
                     why: None,
-                });
-            }
-            MapEntry::Vacant(v) => {
-                let id = c.next_id;
-                c.next_id += 1;
-                v.insert(id);
-                c.ops.push(Op::Frontier(FrontierRow {
-                    id,
-                    url: final_url.clone(),
-                    host: host.clone(),
-                    depth: entry.depth,
-                    priority: 0.0,
-                    why: "redirect target".into(),
-                    backlinks: 0,
-                    state: "done",
-                    at: at.clone(),
                 }));
+            }
+            None => {
+                c.add_row(
+                    h,
+                    FrontierRow {
+                        id: 0,
+                        url: final_url.clone(),
+                        host: host.clone(),
+                        depth: entry.depth,
+                        priority: 0.0,
+                        why: "redirect target".into(),
+                        backlinks: 0,
+                        state: "done",
+                        at: at.clone(),
+                    },
+                );
             }
         }
     }
@@ -105,21 +103,24 @@ pub(super) fn record(
             };
         if allowed {
             c.discover_canonical(u, entry.depth + 1);
-        } else if let MapEntry::Vacant(v) = c.seen.entry(url_hash(u.as_str())) {
-            let id = c.next_id;
-            c.next_id += 1;
-            v.insert(id);
-            c.ops.push(Op::Frontier(FrontierRow {
-                id,
-                url: u.to_string(),
-                host: host_of(u.as_str()),
-                depth: entry.depth + 1,
-                priority: 0.0,
-                why: "robots.txt disallows".into(),
-                backlinks: 0,
-                state: "robots",
-                at: at.clone(),
-            }));
+            continue;
+        }
+        let h = url_hash(u.as_str());
+        if !c.seen.contains_key(&h) {
+            c.add_row(
+                h,
+                FrontierRow {
+                    id: 0,
+                    url: u.to_string(),
+                    host: host_of(u.as_str()),
+                    depth: entry.depth + 1,
+                    priority: 0.0,
+                    why: "robots.txt disallows".into(),
+                    backlinks: 0,
+                    state: "robots",
+                    at: at.clone(),
+                },
+            );
             c.stats.robots_blocked += 1;
         }
     }

@@ -20,7 +20,7 @@
 //!
 //! ```ignore
 //! let w = Writer::start(ws_path, job_id)?;
-//! w.send(Unit { ops: vec![Op::State { id: 7, state: "failed", why: None }], fetch: true })?;
+//! w.send(Unit { ops: vec![Op::Update(Update::State { id: 7, state: "failed", why: None })], fetch: true })?;
 //! let stats = w.finish()?; // commits everything sent
 //! ```
 
@@ -89,17 +89,8 @@ pub(super) struct PageRec {
 
 pub(super) enum Op {
     Frontier(FrontierRow),
-    /// A frontier row changes state (`done`, `robots`), with a new reason if given.
-    State {
-        id: i64,
-        state: &'static str,
-        why: Option<&'static str>,
-    },
-    /// One more in-link (backlinks order); the new priority if the row is queued.
-    Backlink {
-        id: i64,
-        priority: Option<(f64, String)>,
-    },
+    /// A change to a frontier row already numbered.
+    Update(Update),
     /// A fetch that got no response: its log row, its frontier row failed.
     Failed {
         id: i64,
@@ -233,12 +224,14 @@ struct Store {
 }
 
 /// A change to a frontier row, applied after the batch's new rows.
-enum Update {
+pub(super) enum Update {
+    /// The row changes state (`done`, `robots`, `failed`), with a new reason if given.
     State {
         id: i64,
         state: &'static str,
         why: Option<&'static str>,
     },
+    /// One more in-link (backlinks order); the new priority if the row is queued.
     Backlink {
         id: i64,
         priority: Option<(f64, String)>,
@@ -320,8 +313,7 @@ impl Store {
     fn apply(&mut self, op: Op) -> Result<()> {
         match op {
             Op::Frontier(r) => self.rows.push(r),
-            Op::State { id, state, why } => self.updates.push(Update::State { id, state, why }),
-            Op::Backlink { id, priority } => self.updates.push(Update::Backlink { id, priority }),
+            Op::Update(u) => self.updates.push(u),
             Op::Failed {
                 id,
                 url,
@@ -608,11 +600,11 @@ mod tests {
         .unwrap();
         w.send(Unit {
             ops: vec![
-                Op::State {
+                Op::Update(Update::State {
                     id: 2,
                     state: "robots",
                     why: Some("robots.txt disallows"),
-                },
+                }),
                 row(3, "http://h/c", "queued"),
                 Op::Failed {
                     id: 3,

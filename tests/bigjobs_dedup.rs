@@ -539,13 +539,8 @@ fn pages_by_name(path: &Path) -> std::collections::BTreeMap<String, (String, Str
 fn warc_straight_to_pages_and_a_file_cut_mid_record() {
     use std::io::Write as _;
     let d = scratch("warc");
-    let ws = bigjobs_common::sample_workspace(&d);
-    let plain = d.join("web.warc");
+    let (ws, plain) = bigjobs_common::sample_warc(&d);
     let p = |p: &Path| p.to_str().unwrap().to_string();
-    ok_json(&bigjobs_common::run_ws(
-        &ws,
-        &["export", "--format", "warc", "--out", &p(&plain), "--json"],
-    ));
     let own = d.join("own");
     ok_json(&bigjobs_common::run_ws(
         &ws,

@@ -12,7 +12,7 @@
 mod bigjobs_common;
 
 use bigjobs_common::{
-    exits_2_naming, ok_json, path_str, run, run_ws, sample_workspace, scratch, spark_config,
+    exits_2_naming, ok_json, path_str, run, sample_warc, sample_workspace, scratch, spark_config,
     spark_ready,
 };
 use std::path::{Path, PathBuf};
@@ -505,19 +505,7 @@ fn the_logged_job_builds_on_datafusion_in_a_workspace() {
 #[test]
 fn warc_files_reach_the_index_through_postings_input_on_datafusion() {
     let d = scratch("warc");
-    let ws = sample_workspace(&d);
-    let warc = d.join("web.warc");
-    ok_json(&run_ws(
-        &ws,
-        &[
-            "export",
-            "--format",
-            "warc",
-            "--out",
-            path_str(&warc),
-            "--json",
-        ],
-    ));
+    let (_, warc) = sample_warc(&d);
     let n = ok_json(&run(&[
         "index",
         "build",

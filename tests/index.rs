@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use common::{bin, exits_2_naming, ok_json, path_str, run, run_ws, sample_workspace, scratch};
+use common::{
+    bin, exits_2_naming, ok_json, path_str, run, run_ws, sample_warc, sample_workspace, scratch,
+};
 
 /// `tianwang index build --tsv TSV --out OUT EXTRA… --json`, successful.
 fn build(tsv: &Path, out: &Path, extra: &[&str]) -> Value {
@@ -525,19 +527,7 @@ fn titles(dir: &Path) -> std::collections::BTreeMap<String, String> {
 fn warc_files_are_indexed_as_the_workspace_indexes_its_pages() {
     use std::io::Write as _;
     let d = scratch("warc");
-    let ws = sample_workspace(&d);
-    let plain = d.join("web.warc");
-    ok_json(&run_ws(
-        &ws,
-        &[
-            "export",
-            "--format",
-            "warc",
-            "--out",
-            path_str(&plain),
-            "--json",
-        ],
-    ));
+    let (ws, plain) = sample_warc(&d);
     let own = ok_json(&run_ws(&ws, &["index", "build", "--json"]));
     let want = titles(&ws.with_extension("tianwang.index"));
     assert!(want.len() > 20, "the sample web has pages: {}", want.len());

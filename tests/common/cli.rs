@@ -59,6 +59,25 @@ pub fn sample_workspace(dir: &Path) -> PathBuf {
     ws
 }
 
+/// [`sample_workspace`] in `dir` and its pages exported to `dir/web.warc` (plain WARC):
+/// (workspace, WARC file).
+pub fn sample_warc(dir: &Path) -> (PathBuf, PathBuf) {
+    let ws = sample_workspace(dir);
+    let warc = dir.join("web.warc");
+    ok_json(&run_ws(
+        &ws,
+        &[
+            "export",
+            "--format",
+            "warc",
+            "--out",
+            path_str(&warc),
+            "--json",
+        ],
+    ));
+    (ws, warc)
+}
+
 /// The one JSON document a run printed, after checking that it exited 0 (else its stderr).
 pub fn ok_json(o: &Output) -> Value {
     assert!(

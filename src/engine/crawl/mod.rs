@@ -471,18 +471,8 @@ fn load_frontier(c: &mut Ctx<'_>) -> Result<()> {
     drop(stmt);
     for (id, url, host, depth, priority) in rows {
         c.sched.seq += 1;
-        let seq = c.sched.seq;
         c.scope_hosts.insert(host.clone());
-        c.sched.push(
-            &host,
-            Entry {
-                priority,
-                seq,
-                id,
-                url,
-                depth,
-            },
-        );
+        c.sched.enqueue(&host, priority, id, url, depth);
     }
     let max_seq: Option<f64> =
         c.ws.conn()

@@ -11,6 +11,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+mod input;
+pub use input::Reason;
+
+/// The file formats' mistakes: key and English template (for the UI's table tests).
+pub(crate) fn input_templates() -> &'static [(&'static str, &'static str)] {
+    input::INPUT
+}
+
 /// Everything the engine can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -285,6 +293,15 @@ impl ErrorCode {
         ("error.interrupted", 0),
     ];
 
+    /// [`ErrorCode::KEYS`] and the file formats' own mistakes ([`input::INPUT`]), each with
+    /// its number of arguments.
+    pub(crate) fn all_keys() -> Vec<(&'static str, usize)> {
+        let input = input::INPUT
+            .iter()
+            .filter_map(|(k, _)| Some((*k, Reason::input_arity(k)?)));
+        Self::KEYS.iter().copied().chain(input).collect()
+    }
+
     /// The code of a job whose process stopped before it finished (no error was returned).
     pub fn interrupted() -> Self {
         ErrorCode {
@@ -303,7 +320,7 @@ impl ErrorCode {
     pub(crate) fn from_json(text: &str) -> Option<Self> {
         let v: serde_json::Value = serde_json::from_str(text).ok()?;
         let key = v.get("key")?.as_str()?;
-        let (key, _) = Self::KEYS.iter().find(|(k, _)| *k == key)?;
+        let (key, _) = Self::all_keys().into_iter().find(|(k, _)| *k == key)?;
         let args = v
             .get("args")?
             .as_array()?
@@ -311,99 +328,6 @@ impl ErrorCode {
             .map(|a| a.as_str().map(str::to_string))
             .collect::<Option<Vec<_>>>()?;
         Some(ErrorCode { key, args })
-    }
-}
-
-/// Why the user's input cannot be read: a key of the UI's string tables (one of
-/// [`ErrorCode::KEYS`], whose `{0}` is the location) with its arguments `{1}` …, and the
-/// English the CLI prints. Built by the constructors below, one per kind of mistake.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reason {
-    pub key: &'static str,
-    pub args: Vec<String>,
-    pub english: String,
-}
-
-impl Reason {
-    fn new(key: &'static str, args: Vec<String>, english: String) -> Reason {
-        Reason { key, args, english }
-    }
-
-    /// A file with no document (or record) in it at all.
-    pub(crate) fn no_document(unit: &str) -> Reason {
-        Reason::new("error.no_document", vec![], format!("no {unit} in it"))
-    }
-
-    /// A file whose every record is bad: how many were skipped, where the first is, and (in
-    /// English only) the first few with why.
-    pub(crate) fn no_readable_document(
-        unit: &str,
-        skipped: usize,
-        first_location: &str,
-        first_few: &str,
-    ) -> Reason {
-        Reason::new(
-            "error.no_readable_document",
-            vec![skipped.to_string(), first_location.to_string()],
-            format!(
-                "no readable document: every {unit} is bad ({skipped} skipped; first: {first_few})"
-            ),
-        )
-    }
-
-    /// A log file with no line.
-    pub(crate) fn empty_log() -> Reason {
-        Reason::new(
-            "error.empty_log",
-            vec![],
-            "empty file: no log records".into(),
-        )
-    }
-
-    /// A log file with lines but not one valid record of `format`.
-    pub(crate) fn no_valid_record(format: &str, lines: u64, bad: u64, first: &str) -> Reason {
-        Reason::new(
-            "error.no_valid_record",
-            vec![format.to_string(), lines.to_string(), bad.to_string()],
-            format!("no valid {format} record in {lines} lines ({bad} bad; first: {first})"),
-        )
-    }
-
-    /// A line longer than `max` bytes: not a file of kind `what` (`trace`, `access log`).
-    pub(crate) fn line_too_long(max: usize, what: &str) -> Reason {
-        Reason::new(
-            "error.line_too_long",
-            vec![max.to_string()],
-            format!("a line longer than {max} bytes: not {what}"),
-        )
-    }
-
-    /// A file that cannot be opened (missing, no permission …): the system's `detail`.
-    pub(crate) fn cannot_open(detail: impl std::fmt::Display) -> Reason {
-        let detail = detail.to_string();
-        Reason::new(
-            "error.cannot_open",
-            vec![detail.clone()],
-            format!("cannot be opened ({detail})"),
-        )
-    }
-
-    /// A folder given where a file of kind `kind` (`WARC`) is wanted.
-    pub(crate) fn folder_not_file(kind: &str) -> Reason {
-        Reason::new(
-            "error.folder_not_file",
-            vec![kind.to_string()],
-            format!("a folder, not a {kind} file"),
-        )
-    }
-
-    /// A line that cannot be read from the disk (an I/O error, not UTF-8 …).
-    pub(crate) fn unreadable_line(detail: impl std::fmt::Display) -> Reason {
-        Reason::new(
-            "error.unreadable_line",
-            vec![],
-            format!("cannot be read: {detail}"),
-        )
     }
 }
 
@@ -758,14 +682,15 @@ mod tests {
             data(DataProblem::DiskFull { path: "p".into() }),
             EngineError::unreadable("f", Reason::cannot_open("d")),
             EngineError::unreadable("f", Reason::folder_not_file("WARC")),
+            EngineError::bad_line("f", 4, "error.node_id_range", &[&9, &3]),
         ];
         for e in &all {
             let c = e.code();
-            let (_, n) = ErrorCode::KEYS
-                .iter()
+            let (_, n) = ErrorCode::all_keys()
+                .into_iter()
                 .find(|(k, _)| *k == c.key)
                 .unwrap_or_else(|| panic!("{} not in KEYS", c.key));
-            assert_eq!(c.args.len(), *n, "{}", c.key);
+            assert_eq!(c.args.len(), n, "{}", c.key);
             // Through JSON (the experiment log) and back.
             assert_eq!(ErrorCode::from_json(&c.to_json()), Some(c.clone()));
             // Relayed across a thread: the same message, exit code and code.

@@ -49,46 +49,36 @@ pub fn read_access_log_from(
         if !next_line(&mut reader, &mut buf, name, &mut lineno, "an access log")? {
             break;
         }
-        let bad = |reason: String| EngineError::bad_input(name, lineno, reason);
+        let bad = |key: &'static str, args: &[&dyn std::fmt::Display]| {
+            EngineError::bad_line(name, lineno, key, args)
+        };
         let text = std::str::from_utf8(&buf)
-            .map_err(|e| bad(format!("not UTF-8 text (byte {})", e.valid_up_to() + 1)))?;
+            .map_err(|e| bad("error.not_utf8_byte", &[&(e.valid_up_to() + 1)]))?;
         let line = text.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
         if out.len() as u64 >= MAX_TRACE_REQUESTS {
-            return Err(bad(format!(
-                "more than {MAX_TRACE_REQUESTS} accesses: too many to hold"
-            )));
+            return Err(bad("error.too_many_accesses", &[&MAX_TRACE_REQUESTS]));
         }
         let f: Vec<&str> = line.split_whitespace().collect();
         let num = |j: usize| -> Result<u64> {
             match f.get(j).map(|s| s.parse::<u64>()) {
                 Some(Ok(v)) if f.len() == 4 => Ok(v),
-                Some(Err(_)) if f.len() == 4 => Err(bad(format!(
-                    "field {} is `{}`, not a whole number below 2⁶⁴",
-                    j + 1,
-                    f[j]
-                ))),
-                _ => Err(bad(
-                    "expected `term access_type offset length` (four whole numbers)".into(),
-                )),
+                Some(Err(_)) if f.len() == 4 => {
+                    Err(bad("error.field_not_number", &[&(j + 1), &f[j]]))
+                }
+                _ => Err(bad("error.access_fields", &[])),
             }
         };
         let (term, kind, offset, length) = (num(0)?, num(1)?, num(2)?, num(3)?);
-        let access_type = u32::try_from(kind)
-            .map_err(|_| bad(format!("access type {kind} is larger than 2³²")))?;
+        let access_type =
+            u32::try_from(kind).map_err(|_| bad("error.access_type_too_large", &[&kind]))?;
         let length = u32::try_from(length)
-            .map_err(|_| {
-                bad(format!(
-                    "length {length} is larger than one read can be (4 GB)"
-                ))
-            })?
+            .map_err(|_| bad("error.length_too_large", &[&length]))?
             .max(1);
         if offset.checked_add(u64::from(length)).is_none() {
-            return Err(bad(format!(
-                "offset {offset} + length {length} lies past 2⁶⁴ bytes"
-            )));
+            return Err(bad("error.offset_overflow", &[&offset, &length]));
         }
         out.push(FileAccess {
             term,

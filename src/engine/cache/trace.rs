@@ -300,10 +300,11 @@ pub fn read_from(
             break;
         }
         if reqs.len() as u64 >= MAX_TRACE_REQUESTS {
-            return Err(EngineError::bad_input(
+            return Err(EngineError::bad_line(
                 &name,
                 lineno,
-                format!("more than {MAX_TRACE_REQUESTS} requests: too many to hold"),
+                "error.too_many_requests",
+                &[&MAX_TRACE_REQUESTS],
             ));
         }
         let mut raw: &[u8] = &buf;
@@ -323,35 +324,34 @@ pub fn read_from(
             continue;
         }
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        let col = |c: usize, what: &str| {
-            fields.get(c.wrapping_sub(1)).copied().ok_or_else(|| {
-                EngineError::bad_input(
-                    &name,
-                    lineno,
-                    format!("no column {c} ({what}); the line has {}", fields.len()),
-                )
-            })
+        let col = |c: usize, key: &'static str| {
+            fields
+                .get(c.wrapping_sub(1))
+                .copied()
+                .ok_or_else(|| EngineError::bad_line(&name, lineno, key, &[&c, &fields.len()]))
         };
-        let key = col(opt.key_column, "key")?;
+        let key = col(opt.key_column, "error.no_key_column")?;
         let size = match opt.size_column {
             None => 1,
             Some(c) => {
-                let raw = col(c, "size")?;
+                let raw = col(c, "error.no_size_column")?;
                 match raw.parse::<u64>() {
                     Ok(v) if v <= u64::from(u32::MAX) => (v as u32).max(1),
                     Ok(v) => {
-                        return Err(EngineError::bad_input(
+                        return Err(EngineError::bad_line(
                             &name,
                             lineno,
-                            format!("size {v} is larger than an object can be (4 GB)"),
+                            "error.size_too_large",
+                            &[&v],
                         ));
                     }
                     Err(_) if reqs.is_empty() && lineno == 1 => continue, // header
                     Err(_) => {
-                        return Err(EngineError::bad_input(
+                        return Err(EngineError::bad_line(
                             &name,
                             lineno,
-                            format!("size column {c} is `{raw}`, not a whole number"),
+                            "error.size_not_number",
+                            &[&c, &raw],
                         ));
                     }
                 }

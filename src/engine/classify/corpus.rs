@@ -101,10 +101,11 @@ fn class_file(file: &Path) -> Result<Option<Vec<String>>> {
         .filter(|l| !l.is_empty())
         .collect();
     if names.is_empty() {
-        return Err(EngineError::bad_input(
+        return Err(EngineError::bad_line(
             p.display(),
             1,
-            "class.txt has no class names",
+            "error.no_class_names",
+            &[],
         ));
     }
     Ok(Some(names))
@@ -361,10 +362,11 @@ pub fn parse_sogou(file: &Path, bytes: &[u8], strict: bool) -> Result<Corpus> {
         });
     }
     if corpus.docs.is_empty() && corpus.skipped.is_empty() {
-        return Err(EngineError::bad_input(
+        return Err(EngineError::bad_line(
             file.display(),
             1,
-            "no <doc> records",
+            "error.no_doc_records",
+            &[],
         ));
     }
     readable(corpus, file, "<doc> record")

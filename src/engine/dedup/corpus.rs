@@ -165,17 +165,18 @@ pub fn read_truth(dir: &Path) -> Result<Option<Truth>> {
         return Ok(None);
     };
     let v: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| EngineError::bad_input(p.display(), e.line(), e.to_string()))?;
+        .map_err(|e| EngineError::bad_line(p.display(), e.line(), "error.bad_json", &[&e]))?;
     let mut t = Truth::default();
     for key in ["near", "contains"] {
         for pair in v[key].as_array().into_iter().flatten() {
             match (pair[0].as_str(), pair[1].as_str()) {
                 (Some(a), Some(b)) => t.add(a, b, key),
                 _ => {
-                    return Err(EngineError::bad_input(
+                    return Err(EngineError::bad_line(
                         p.display(),
                         1,
-                        format!("`{key}` holds a pair that is not two names"),
+                        "error.truth_pair",
+                        &[&key],
                     ));
                 }
             }

@@ -119,7 +119,7 @@ pub fn read_tsv(path: &Path) -> Result<Vec<SourceDoc>> {
         Err(e) => {
             let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-            return Err(EngineError::bad_input(&name, line, "not UTF-8 text"));
+            return Err(EngineError::bad_line(&name, line, "error.not_utf8", &[]));
         }
     };
     read_tsv_text(&text, &name)

@@ -398,24 +398,23 @@ pub fn parse_qrels(text: &str, name: &str) -> Result<Qrels> {
             [qid, _iter, doc, rel] => (qid, doc, rel),
             [qid, doc, rel] => (qid, doc, rel),
             _ => {
-                return Err(EngineError::bad_input(
+                return Err(EngineError::bad_line(
                     name,
                     ln,
-                    format!(
-                        "expected `qid 0 doc rel` (TREC) or `qid<TAB>doc<TAB>rel`, found {} fields",
-                        f.len()
-                    ),
+                    "error.qrels_fields",
+                    &[&f.len()],
                 ));
             }
         };
-        let rel: i32 = rel.parse().map_err(|_| {
-            EngineError::bad_input(name, ln, format!("relevance `{rel}` is not an integer"))
-        })?;
+        let rel: i32 = rel
+            .parse()
+            .map_err(|_| EngineError::bad_line(name, ln, "error.relevance_not_integer", &[&rel]))?;
         if qid.is_empty() || doc.is_empty() {
-            return Err(EngineError::bad_input(
+            return Err(EngineError::bad_line(
                 name,
                 ln,
-                "empty query or document id",
+                "error.empty_query_or_doc",
+                &[],
             ));
         }
         q.entry(qid.to_string())
@@ -423,11 +422,7 @@ pub fn parse_qrels(text: &str, name: &str) -> Result<Qrels> {
             .insert(doc.to_string(), rel);
     }
     if q.is_empty() {
-        return Err(EngineError::bad_input(
-            name,
-            1,
-            "no judgements in the qrels file",
-        ));
+        return Err(EngineError::bad_line(name, 1, "error.no_judgements", &[]));
     }
     Ok(q)
 }
@@ -442,7 +437,7 @@ pub fn parse_run(text: &str, name: &str) -> Result<Run> {
         let (qid, doc, score) = match f.as_slice() {
             [qid, _q0, doc, rank, score, _tag] => {
                 rank.parse::<i64>().map_err(|_| {
-                    EngineError::bad_input(name, ln, format!("rank `{rank}` is not an integer"))
+                    EngineError::bad_line(name, ln, "error.rank_not_integer", &[rank])
                 })?;
                 trec = true;
                 (qid, doc, Some(*score))
@@ -450,23 +445,26 @@ pub fn parse_run(text: &str, name: &str) -> Result<Run> {
             [qid, doc] => (qid, doc, None),
             [qid, doc, score] => (qid, doc, Some(*score)),
             _ => {
-                return Err(EngineError::bad_input(
+                return Err(EngineError::bad_line(
                     name,
                     ln,
-                    format!(
-                        "expected `qid Q0 doc rank score tag` (TREC) or `qid<TAB>doc[<TAB>score]`, found {} fields",
-                        f.len()
-                    ),
+                    "error.run_fields",
+                    &[&f.len()],
                 ));
             }
         };
         let score = match score {
             Some(s) => {
                 let v: f64 = s.parse().map_err(|_| {
-                    EngineError::bad_input(name, ln, format!("score `{s}` is not a number"))
+                    EngineError::bad_line(name, ln, "error.score_not_number", &[&s])
                 })?;
                 if !v.is_finite() {
-                    return Err(EngineError::bad_input(name, ln, "score is not finite"));
+                    return Err(EngineError::bad_line(
+                        name,
+                        ln,
+                        "error.score_not_finite",
+                        &[],
+                    ));
                 }
                 Some(v)
             }
@@ -477,11 +475,7 @@ pub fn parse_run(text: &str, name: &str) -> Result<Run> {
         list.push((score.unwrap_or(0.0), pos, doc.to_string()));
     }
     if rows.is_empty() {
-        return Err(EngineError::bad_input(
-            name,
-            1,
-            "no results in the run file",
-        ));
+        return Err(EngineError::bad_line(name, 1, "error.no_results", &[]));
     }
     Ok(rows
         .into_iter()
@@ -503,23 +497,24 @@ pub fn parse_queries(text: &str, name: &str) -> Result<Vec<(String, String)>> {
     let mut seen = std::collections::HashSet::new();
     for (ln, l) in data_lines(text) {
         let Some((qid, q)) = l.split_once('\t') else {
-            return Err(EngineError::bad_input(name, ln, "expected `qid<TAB>query`"));
+            return Err(EngineError::bad_line(name, ln, "error.queries_fields", &[]));
         };
         let (qid, q) = (qid.trim(), q.trim());
         if qid.is_empty() || q.is_empty() {
-            return Err(EngineError::bad_input(name, ln, "empty query id or query"));
+            return Err(EngineError::bad_line(name, ln, "error.empty_query", &[]));
         }
         if !seen.insert(qid.to_string()) {
-            return Err(EngineError::bad_input(
+            return Err(EngineError::bad_line(
                 name,
                 ln,
-                format!("query id `{qid}` repeated"),
+                "error.query_repeated",
+                &[&qid],
             ));
         }
         out.push((qid.to_string(), q.to_string()));
     }
     if out.is_empty() {
-        return Err(EngineError::bad_input(name, 1, "no queries"));
+        return Err(EngineError::bad_line(name, 1, "error.no_queries", &[]));
     }
     Ok(out)
 }

@@ -246,43 +246,47 @@ fn looks_like_header_format(text: &str) -> bool {
 fn parse_header_format(text: &str, name: &str) -> Result<Graph> {
     let mut lines = data_lines(text).peekable();
     let Some((hl, header)) = lines.next() else {
-        return Err(EngineError::bad_input(name, 1, "empty graph file"));
+        return Err(EngineError::bad_line(name, 1, "error.empty_graph", &[]));
     };
     let f: Vec<&str> = header.split_whitespace().collect();
-    let parse = |s: &str, what: &str| {
-        s.parse::<usize>().map_err(|_| {
-            EngineError::bad_input(name, hl, format!("header {what} `{s}` is not a count"))
-        })
+    let parse = |s: &str, key: &'static str| {
+        s.parse::<usize>()
+            .map_err(|_| EngineError::bad_line(name, hl, key, &[&s]))
     };
-    let n = parse(f.first().copied().unwrap_or(""), "node count")?;
-    let m = parse(f.get(1).copied().unwrap_or(""), "edge count")?;
+    let n = parse(
+        f.first().copied().unwrap_or(""),
+        "error.node_count_not_count",
+    )?;
+    let m = parse(
+        f.get(1).copied().unwrap_or(""),
+        "error.edge_count_not_count",
+    )?;
     if n > u32::MAX as usize {
-        return Err(EngineError::bad_input(name, hl, "more nodes than u32 ids"));
+        return Err(EngineError::bad_line(name, hl, "error.too_many_nodes", &[]));
     }
     // The counts size allocations: check them against the bytes that must hold their lines
     // (`id url` and `src dst` take at least 4 bytes each) before anything is allocated.
     let room = text.len() / 4;
     if n > room || m > room {
-        return Err(EngineError::bad_input(
+        return Err(EngineError::bad_line(
             name,
             hl,
-            format!(
-                "header promises {n} nodes and {m} edges, more lines than the file's {} bytes hold",
-                text.len()
-            ),
+            "error.header_too_big",
+            &[&n, &m, &text.len()],
         ));
     }
     let mut urls: Vec<Option<String>> = vec![None; n];
     let mut seen_ids = 0usize;
     let parse_id = |tok: &str, line: usize| -> Result<u32> {
-        let id: usize = tok.parse().map_err(|_| {
-            EngineError::bad_input(name, line, format!("node id `{tok}` is not an integer"))
-        })?;
+        let id: usize = tok
+            .parse()
+            .map_err(|_| EngineError::bad_line(name, line, "error.node_id_not_integer", &[&tok]))?;
         if id == 0 || id > n {
-            return Err(EngineError::bad_input(
+            return Err(EngineError::bad_line(
                 name,
                 line,
-                format!("node id {id} out of range 1..={n} (ids are 1-based)"),
+                "error.node_id_range",
+                &[&id, &n],
             ));
         }
         Ok((id - 1) as u32)
@@ -290,30 +294,33 @@ fn parse_header_format(text: &str, name: &str) -> Result<Graph> {
     // `id url` lines: exactly n of them.
     while seen_ids < n {
         let Some((ln, l)) = lines.next() else {
-            return Err(EngineError::bad_input(
+            return Err(EngineError::bad_line(
                 name,
                 text.lines().count().max(1),
-                format!("header promises {n} `id url` lines, found {seen_ids}"),
+                "error.too_few_url_lines",
+                &[&n, &seen_ids],
             ));
         };
         let mut t = l.split_whitespace();
         let id = parse_id(t.next().unwrap_or(""), ln)?;
         let url = t
             .next()
-            .ok_or_else(|| EngineError::bad_input(name, ln, "expected `id url`, found no URL"))?;
+            .ok_or_else(|| EngineError::bad_line(name, ln, "error.no_url", &[]))?;
         if t.next().is_some() {
-            return Err(EngineError::bad_input(
+            return Err(EngineError::bad_line(
                 name,
                 ln,
-                "expected `id url`, found more fields",
+                "error.url_extra_fields",
+                &[],
             ));
         }
         let slot = &mut urls[id as usize];
         if slot.is_some() {
-            return Err(EngineError::bad_input(
+            return Err(EngineError::bad_line(
                 name,
                 ln,
-                format!("node id {} listed twice", id + 1),
+                "error.node_listed_twice",
+                &[&(id + 1)],
             ));
         }
         *slot = Some(url.to_string());
@@ -323,22 +330,16 @@ fn parse_header_format(text: &str, name: &str) -> Result<Graph> {
     for (ln, l) in lines {
         let mut t = l.split_whitespace();
         let (Some(s), Some(d), None) = (t.next(), t.next(), t.next()) else {
-            return Err(EngineError::bad_input(
-                name,
-                ln,
-                "expected `src dst` (two ids)",
-            ));
+            return Err(EngineError::bad_line(name, ln, "error.edge_fields", &[]));
         };
         edges.push((parse_id(s, ln)?, parse_id(d, ln)?));
     }
     if edges.len() != m {
-        return Err(EngineError::bad_input(
+        return Err(EngineError::bad_line(
             name,
             hl,
-            format!(
-                "header promises {m} edges, found {} `src dst` lines",
-                edges.len()
-            ),
+            "error.edge_count_mismatch",
+            &[&m, &edges.len()],
         ));
     }
     let ids = (1..=n).map(|i| i.to_string()).collect();
@@ -356,10 +357,11 @@ fn parse_edge_list(text: &str, name: &str) -> Result<Graph> {
     for (ln, l) in data_lines(text) {
         let mut t = l.split_whitespace();
         let (Some(s), Some(d), None) = (t.next(), t.next(), t.next()) else {
-            return Err(EngineError::bad_input(
+            return Err(EngineError::bad_line(
                 name,
                 ln,
-                format!("expected `src dst` (two fields), found `{l}`"),
+                "error.edge_list_fields",
+                &[&l],
             ));
         };
         let sv = dense_id(&mut map, &mut ids, s, name, ln)?;
@@ -367,7 +369,7 @@ fn parse_edge_list(text: &str, name: &str) -> Result<Graph> {
         edges.push((sv, dv));
     }
     if ids.is_empty() {
-        return Err(EngineError::bad_input(name, 1, "no edges in the edge list"));
+        return Err(EngineError::bad_line(name, 1, "error.no_edges", &[]));
     }
     let urls = vec![None; ids.len()];
     let stats = GraphStats {
@@ -388,7 +390,7 @@ fn dense_id<'a>(
         return Ok(v);
     }
     let v = u32::try_from(ids.len())
-        .map_err(|_| EngineError::bad_input(name, ln, "more nodes than u32 ids"))?;
+        .map_err(|_| EngineError::bad_line(name, ln, "error.too_many_nodes", &[]))?;
     ids.push(tok.to_string());
     map.insert(tok, v);
     Ok(v)

@@ -159,10 +159,11 @@ pub fn read_graph(links: &Path, nodes: &Path) -> Result<Graph> {
     }
     rows.sort_by_key(|r| r.0);
     if let Some((i, r)) = rows.iter().enumerate().find(|(i, r)| r.0 != *i as i64) {
-        return Err(EngineError::bad_input(
+        return Err(EngineError::bad_line(
             nodes.display(),
             0,
-            format!("node ids must be 0..N; row {i} has {}", r.0),
+            "error.parquet_node_ids",
+            &[&i, &r.0],
         ));
     }
     let n = rows.len() as i64;
@@ -172,10 +173,11 @@ pub fn read_graph(links: &Path, nodes: &Path) -> Result<Graph> {
         let (s, d) = (ints(b, "src")?, ints(b, "dst")?);
         for i in 0..b.num_rows() {
             if !(0..n).contains(&s[i]) || !(0..n).contains(&d[i]) {
-                return Err(EngineError::bad_input(
+                return Err(EngineError::bad_line(
                     links.display(),
                     0,
-                    format!("edge {} -> {} names a node outside 0..{n}", s[i], d[i]),
+                    "error.parquet_edge_range",
+                    &[&s[i], &d[i], &n],
                 ));
             }
             edges.push((s[i] as u32, d[i] as u32));

@@ -78,18 +78,16 @@ pub fn read_utf8(path: &Path, flag: &str) -> Result<String> {
             .rposition(|&c| c == b'\n')
             .map_or(0, |i| i + 1);
         let binary = b.iter().take(8192).any(|&c| c == 0);
-        EngineError::bad_input(
-            path.display(),
-            line,
-            if binary {
-                "a binary file, not text".to_string()
-            } else {
-                format!(
-                    "not valid UTF-8 at byte {} of the line (save the file as UTF-8)",
-                    at - start + 1
-                )
-            },
-        )
+        if binary {
+            EngineError::bad_line(path.display(), line, "error.binary_file", &[])
+        } else {
+            EngineError::bad_line(
+                path.display(),
+                line,
+                "error.not_utf8_at",
+                &[&(at - start + 1)],
+            )
+        }
     })
 }
 

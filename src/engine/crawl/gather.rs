@@ -1,10 +1,13 @@
-//! The gatherer threads ("workers", TSE's NUM_WORKERS [L1186]): each takes a task from the
+//! The gatherers ("workers", TSE's NUM_WORKERS [L1186]): each takes a task from the
 //! coordinator, fetches it, and — for an HTML page — decodes it, scans its links (canonical)
 //! and hashes its content, all in parallel, so the coordinator only decides and the writer
 //! only stores. Also the conditional-GET validators the coordinator looks up per task.
 //!
-//! The gatherers are tasks on a tokio runtime of a few threads (not a thread each): the
-//! async client drives each request on the thread that runs its task.
+//! A gatherer is a task on a tokio runtime of a few threads (at most the cores, 4), not a
+//! thread of its own: the async client drives each request on the thread that runs its task,
+//! where reqwest's blocking client handed every request to its one runtime thread and back
+//! (two wake-ups and a channel per request). The coordinator still bounds the fetches in
+//! flight (`workers`) and per host (`per_host`), so politeness is unchanged.
 //!
 //! ```ignore
 //! let g = Gatherers::start(2, &limits, resolver, per_host, &times, &out_tx)?;

@@ -11,7 +11,8 @@
 //!
 //! A coordinator (the job's thread) owns the scheduler and the in-memory visited set (URL
 //! hash → frontier row id; this crawl numbers its frontier rows from max(id) + 1 at start);
-//! workers fetch, decode, scan links and hash; a writer thread with its own SQLite connection
+//! workers — tasks on a small async runtime ([`gather`]) — fetch, decode, scan links and
+//! hash; a writer thread with its own SQLite connection
 //! commits what the coordinator decided, in batch transactions of whole results ([`writer`]):
 //! what is committed is always whole, and resume after a crash or cancel loses no committed
 //! page and fetches again what was not committed. One crawl at a time uses a workspace's

@@ -1,8 +1,16 @@
 //! One fetch: an HTTP GET with the crawler's limits (timeouts, at most N redirects with the
 //! origin kept [L1070], a size cap [L1372]), the raw response kept byte-exact, every failure
 //! classified into an error kind. `*.localhost` resolves to loopback (RFC 6761).
+//!
+//! The client is reqwest's async one: the gatherers are tasks on a small tokio runtime
+//! ([`super::gather`]), so a request is driven by the thread that asked for it — no hop to a
+//! client thread and back per request, as reqwest's blocking client makes.
+//!
+//! ```ignore
+//! let client = client(&limits, resolver, 32)?; // inside the runtime
+//! let page = fetch(&client, "http://bench.localhost:8080/", &limits, None, None).await?;
+//! ```
 
-use std::io::Read;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -102,12 +110,15 @@ pub(crate) struct FetchError {
     pub transient: bool,
 }
 
+/// The crawler's HTTP client; `idle_per_host`: connections kept open per host between
+/// requests (at least the requests in flight to one host, so none is closed and re-opened).
 pub(crate) fn client(
     limits: &FetchLimits,
     resolver: Arc<Resolver>,
-) -> Result<reqwest::blocking::Client, String> {
+    idle_per_host: usize,
+) -> Result<reqwest::Client, String> {
     let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::blocking::Client::builder()
+    reqwest::Client::builder()
         .user_agent(limits.user_agent.clone())
         .connect_timeout(limits.connect_timeout)
         .timeout(limits.timeout)
@@ -117,7 +128,7 @@ pub(crate) fn client(
         // Compressed bodies are kept as received (byte-exact) and decoded here, not by reqwest.
         .no_gzip()
         .no_deflate()
-        .pool_max_idle_per_host(4)
+        .pool_max_idle_per_host(idle_per_host.max(1))
         .build()
         .map_err(|e| e.to_string())
 }
@@ -151,8 +162,8 @@ fn classify(e: &reqwest::Error) -> FetchError {
 }
 
 /// GET `url` (with conditional headers when re-crawling).
-pub(crate) fn fetch(
-    client: &reqwest::blocking::Client,
+pub(crate) async fn fetch(
+    client: &reqwest::Client,
     url: &str,
     limits: &FetchLimits,
     if_none_match: Option<&str>,
@@ -182,7 +193,7 @@ pub(crate) fn fetch(
     if let Some(v) = if_modified_since {
         req = req.header("If-Modified-Since", v);
     }
-    let mut resp = req.send().map_err(|e| classify(&e))?;
+    let mut resp = req.send().await.map_err(|e| classify(&e))?;
     let status = resp.status().as_u16();
     let final_url = resp.url().to_string();
     let ip = resp.remote_addr().map(|a| a.ip().to_string());
@@ -211,33 +222,20 @@ pub(crate) fn fetch(
         });
     }
     let content_encoding = header("content-encoding").map(|v| v.to_ascii_lowercase());
-    let mut body = Vec::new();
-    (&mut resp)
-        .take(limits.max_bytes + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| {
-            // reqwest wraps its own timeout inside an io::Error of kind Other.
-            let inner = e.get_ref().and_then(|i| i.downcast_ref::<reqwest::Error>());
-            let timed_out = e.kind() == std::io::ErrorKind::TimedOut
-                || inner.is_some_and(reqwest::Error::is_timeout);
-            match inner {
-                Some(re) => FetchError {
-                    kind: if timed_out { "timeout" } else { "body" },
-                    ..classify(re)
-                },
-                None => FetchError {
-                    kind: if timed_out { "timeout" } else { "body" },
-                    message: e.to_string(),
-                    transient: true,
-                },
-            }
-        })?;
-    if body.len() as u64 > limits.max_bytes {
-        return Err(FetchError {
-            kind: "too_large",
-            message: format!("body over the {} byte cap: aborted", limits.max_bytes),
-            transient: false,
-        });
+    let mut body = Vec::with_capacity(resp.content_length().unwrap_or(0) as usize);
+    // The client's total timeout covers the body too: a stalled body is a timeout.
+    while let Some(chunk) = resp.chunk().await.map_err(|e| FetchError {
+        kind: if e.is_timeout() { "timeout" } else { "body" },
+        ..classify(&e)
+    })? {
+        body.extend_from_slice(&chunk);
+        if body.len() as u64 > limits.max_bytes {
+            return Err(FetchError {
+                kind: "too_large",
+                message: format!("body over the {} byte cap: aborted", limits.max_bytes),
+                transient: false,
+            });
+        }
     }
     let raw_body = body;
     let body = decode_content(content_encoding.as_deref(), &raw_body, limits.max_bytes)?;

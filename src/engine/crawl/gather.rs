@@ -1,10 +1,17 @@
-//! The gatherer threads ("workers", TSE's NUM_WORKERS [L1186]): each takes a task from the
+//! The gatherers ("workers", TSE's NUM_WORKERS [L1186]): each takes a task from the
 //! coordinator, fetches it, and — for an HTML page — decodes it, scans its links (canonical)
 //! and hashes its content, all in parallel, so the coordinator only decides and the writer
 //! only stores. Also the conditional-GET validators the coordinator looks up per task.
 //!
+//! A gatherer is a task on a tokio runtime of a few threads (at most the cores, 4), not a
+//! thread of its own: the async client drives each request on the thread that runs its task,
+//! where reqwest's blocking client handed every request to its one runtime thread and back
+//! (two wake-ups and a channel per request). The coordinator still bounds the fetches in
+//! flight (`workers`) and per host (`per_host`), so politeness is unchanged.
+//!
 //! ```ignore
-//! let workers = spawn(10, &client, &limits, &times, task_rx, out_tx)?;
+//! let g = Gatherers::start(2, &limits, resolver, per_host, &times, &out_tx)?;
+//! g.send(task); // its Outcome arrives on out_rx
 //! ```
 
 use std::collections::HashSet;
@@ -34,40 +41,121 @@ impl StageTimes {
     }
 }
 
-/// Start `n` workers taking tasks from `tasks` and sending outcomes to `out`.
-pub(super) fn spawn(
-    n: usize,
-    client: &reqwest::blocking::Client,
-    limits: &FetchLimits,
-    times: &Arc<StageTimes>,
-    tasks: &crossbeam_channel::Receiver<Task>,
-    out: &crossbeam_channel::Sender<Outcome>,
-) -> Result<Vec<std::thread::JoinHandle<()>>> {
-    let mut workers = Vec::new();
-    for i in 0..n {
-        let rx = tasks.clone();
-        let tx = out.clone();
-        let client = client.clone();
-        let limits = limits.clone();
-        let times = times.clone();
-        let w = std::thread::Builder::new()
-            .name(format!("gatherer-{i}"))
-            .spawn(move || {
-                while let Ok(task) = rx.recv() {
-                    if tx.send(work(&client, &limits, &times, task)).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| EngineError::Internal(format!("worker thread: {e}")))?;
-        workers.push(w);
+/// The gatherers: fetch tasks on a small tokio runtime of their own, each sending its outcome
+/// to the coordinator. The coordinator bounds how many are in flight (its `workers`), so a
+/// task per fetch is all the pool there is.
+pub(super) struct Gatherers {
+    rt: Option<tokio::runtime::Runtime>,
+    client: reqwest::Client,
+    limits: Arc<FetchLimits>,
+    times: Arc<StageTimes>,
+    out: crossbeam_channel::Sender<Outcome>,
+}
+
+impl Gatherers {
+    /// A runtime of `threads` threads and the crawl's client on it; `idle_per_host`: see
+    /// [`fetch::client`].
+    pub(super) fn start(
+        threads: usize,
+        limits: &FetchLimits,
+        resolver: Arc<fetch::Resolver>,
+        idle_per_host: usize,
+        times: &Arc<StageTimes>,
+        out: &crossbeam_channel::Sender<Outcome>,
+    ) -> Result<Gatherers> {
+        let rt = runtime(threads)?;
+        let client = {
+            let _in_rt = rt.enter();
+            fetch::client(limits, resolver, idle_per_host).map_err(EngineError::Internal)?
+        };
+        Ok(Gatherers {
+            rt: Some(rt),
+            client,
+            limits: Arc::new(limits.clone()),
+            times: times.clone(),
+            out: out.clone(),
+        })
     }
-    Ok(workers)
+
+    /// Start fetching `task`; its outcome goes to the coordinator (a task that panics still
+    /// reports: a failed fetch, or robots.txt unavailable).
+    pub(super) fn send(&self, task: Task) {
+        let Some(rt) = &self.rt else { return };
+        let (client, limits, times) =
+            (self.client.clone(), self.limits.clone(), self.times.clone());
+        let mut reply = Reply {
+            out: self.out.clone(),
+            fallback: Some(match &task {
+                Task::Robots { host, .. } => Outcome::Robots {
+                    host: host.clone(),
+                    body: None,
+                },
+                Task::Page { entry, attempt, .. } => Outcome::Page {
+                    entry: entry.clone(),
+                    attempt: *attempt,
+                    result: Err(fetch::FetchError {
+                        kind: "internal",
+                        message: "the gatherer failed".into(),
+                        transient: false,
+                    }),
+                },
+            }),
+        };
+        drop(rt.spawn(async move {
+            let outcome = work(&client, &limits, &times, task).await;
+            reply.fallback = None;
+            let _ = reply.out.send(outcome);
+        }));
+    }
+
+    /// Stop: `wait` lets nothing run on (everything sent has reported); otherwise fetches in
+    /// flight are dropped in the background, their results not wanted.
+    pub(super) fn finish(mut self, wait: bool) {
+        if let Some(rt) = self.rt.take() {
+            if wait {
+                drop(rt);
+            } else {
+                rt.shutdown_background();
+            }
+        }
+    }
+}
+
+impl Drop for Gatherers {
+    fn drop(&mut self) {
+        if let Some(rt) = self.rt.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+/// A multi-thread tokio runtime of `threads` threads named `gatherer`.
+pub(super) fn runtime(threads: usize) -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads.max(1))
+        .enable_all()
+        .thread_name("gatherer")
+        .build()
+        .map_err(|e| EngineError::Internal(format!("gatherer runtime: {e}")))
+}
+
+/// Sends the fallback outcome if the task ends without its own (a panic).
+struct Reply {
+    out: crossbeam_channel::Sender<Outcome>,
+    fallback: Option<Outcome>,
+}
+
+impl Drop for Reply {
+    fn drop(&mut self) {
+        if let Some(o) = self.fallback.take() {
+            let _ = self.out.send(o);
+        }
+    }
 }
 
 /// One task: fetch, and for an HTML page decode, scan links and hash the content.
-fn work(
-    client: &reqwest::blocking::Client,
+async fn work(
+    client: &reqwest::Client,
     limits: &FetchLimits,
     times: &StageTimes,
     task: Task,
@@ -75,6 +163,7 @@ fn work(
     match task {
         Task::Robots { host, url } => {
             let body = fetch::fetch(client, &url, limits, None, None)
+                .await
                 .ok()
                 .filter(|f| f.status == 200)
                 .map(|f| f.body);
@@ -93,31 +182,10 @@ fn work(
                 etag.as_deref(),
                 modified.as_deref(),
             )
-            .map(|mut f| {
-                let t1 = Instant::now();
-                times.add(0, t1 - t0);
-                f.md5 = Some(crate::engine::formats::index::md5(&f.body));
-                let html = f
-                    .content_type
-                    .as_deref()
-                    .is_some_and(|ct| ct.to_ascii_lowercase().contains("html"));
-                if f.status < 300
-                    && html
-                    && let Ok(base) = url::Url::parse(&f.final_url)
-                {
-                    let (enc, text) = links::decode(&base, f.content_type.as_deref(), &f.body);
-                    let t2 = Instant::now();
-                    times.add(1, t2 - t1);
-                    // Canonical already: the coordinator need not redo it.
-                    f.links = Some(
-                        links::links_in(&base, &text, enc)
-                            .iter()
-                            .map(urls::canonicalize)
-                            .collect(),
-                    );
-                    times.add(2, t2.elapsed());
-                }
-                Box::new(f)
+            .await
+            .map(|f| {
+                times.add(0, t0.elapsed());
+                Box::new(scan(f, times))
             });
             Outcome::Page {
                 entry,
@@ -126,6 +194,33 @@ fn work(
             }
         }
     }
+}
+
+/// Hash the content and, for an HTML page, decode it and scan its links (canonical).
+fn scan(mut f: fetch::Fetched, times: &StageTimes) -> fetch::Fetched {
+    let t1 = Instant::now();
+    f.md5 = Some(crate::engine::formats::index::md5(&f.body));
+    let html = f
+        .content_type
+        .as_deref()
+        .is_some_and(|ct| ct.to_ascii_lowercase().contains("html"));
+    if f.status < 300
+        && html
+        && let Ok(base) = url::Url::parse(&f.final_url)
+    {
+        let (enc, text) = links::decode(&base, f.content_type.as_deref(), &f.body);
+        let t2 = Instant::now();
+        times.add(1, t2 - t1);
+        // Canonical already: the coordinator need not redo it.
+        f.links = Some(
+            links::links_in(&base, &text, enc)
+                .iter()
+                .map(urls::canonicalize)
+                .collect(),
+        );
+        times.add(2, t2.elapsed());
+    }
+    f
 }
 
 /// Conditional-GET validators of earlier crawls: which URLs have a snapshot carrying an ETag

@@ -11,7 +11,8 @@
 //!
 //! A coordinator (the job's thread) owns the scheduler and the in-memory visited set (URL
 //! hash → frontier row id; this crawl numbers its frontier rows from max(id) + 1 at start);
-//! workers fetch, decode, scan links and hash; a writer thread with its own SQLite connection
+//! workers — tasks on a small async runtime ([`gather`]) — fetch, decode, scan links and
+//! hash; a writer thread with its own SQLite connection
 //! commits what the coordinator decided, in batch transactions of whole results ([`writer`]):
 //! what is committed is always whole, and resume after a crash or cancel loses no committed
 //! page and fetches again what was not committed. One crawl at a time uses a workspace's
@@ -51,7 +52,7 @@ use crate::engine::store::{Workspace, now_rfc3339};
 use crate::engine::urls;
 use fetch::FetchLimits;
 use frontier::{Entry, Outcome, Scheduler, Stats, Task, host_of};
-use gather::{StageTimes, Validators};
+use gather::{Gatherers, StageTimes, Validators};
 use writer::{FrontierRow, Op, Update, Writer};
 
 /// Progress counters named `in-flight <host>` carry the requests in flight per host.
@@ -306,6 +307,13 @@ pub(crate) fn url_hash(u: &str) -> u64 {
     h.finish()
 }
 
+/// Threads of the gatherers' runtime for `workers` fetches in flight: the machine's cores, at
+/// most 4 and at most one per worker (a fetch mostly waits; the threads only parse).
+fn gather_threads(workers: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    cores.clamp(1, 4).min(workers.max(1))
+}
+
 /// Progress counters are refreshed at most this often (and at the end).
 const PROGRESS_EVERY: Duration = Duration::from_millis(25);
 
@@ -495,7 +503,6 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
         user_agent: p.user_agent.clone(),
     };
     let resolver = std::sync::Arc::new(fetch::Resolver::default());
-    let client = fetch::client(&limits, resolver.clone()).map_err(EngineError::Internal)?;
     if !p.resume {
         ws.conn()
             .prepare_cached("DELETE FROM frontier")?
@@ -538,16 +545,15 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
     }
     c.flush(false)?;
 
-    // Workers: fetch only.
+    // Gatherers: fetch, decode, scan links, hash — tasks on a runtime of their own.
     let worker_times = std::sync::Arc::new(StageTimes::default());
-    let (task_tx, task_rx) = crossbeam_channel::unbounded::<Task>();
     let (out_tx, out_rx) = crossbeam_channel::unbounded::<Outcome>();
-    let workers = gather::spawn(
-        p.workers,
-        &client,
+    let gatherers = Gatherers::start(
+        gather_threads(p.workers),
         &limits,
+        resolver.clone(),
+        p.per_host.min(p.workers),
         &worker_times,
-        &task_rx,
         &out_tx,
     )?;
     drop(out_tx);
@@ -578,7 +584,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
                         h.in_flight += 1;
                     }
                     let validators = validators.of(&c.ws, &e.url)?;
-                    let _ = task_tx.send(Task::Page {
+                    gatherers.send(Task::Page {
                         entry: e,
                         attempt,
                         validators,
@@ -602,7 +608,7 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
                     *v = validators.of(&c.ws, &entry.url)?;
                 }
                 in_flight += 1;
-                let _ = task_tx.send(task);
+                gatherers.send(task);
                 if p.max_pages
                     .is_some_and(|m| c.stats.fetched + (in_flight as u64) >= m)
                 {
@@ -647,13 +653,9 @@ fn run_crawl(job: &Crawl, cx: &JobContext) -> Result<CrawlResult> {
     })();
     // What was sent is committed, also when cancelled.
     let committed = c.writer.finish();
-    drop(task_tx);
-    // Let in-flight fetches finish in the background; their results are not committed.
-    for w in workers {
-        if result.is_ok() {
-            let _ = w.join();
-        }
-    }
+    // In-flight fetches (after an error or a cancel) are dropped; their results are not
+    // committed.
+    gatherers.finish(result.is_ok());
     result?;
     committed?;
     c.progress(cx);

@@ -20,7 +20,6 @@
 //! println!("{} docs, {} terms", meta.docs, meta.terms);
 //! ```
 
-use std::borrow::Cow;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -37,8 +36,10 @@ use super::source::{self, Source, SourceDoc};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::Tick;
 use crate::engine::store::Workspace;
-use crate::engine::text::fxhash::FxMap;
 use crate::engine::text::segment::{Method, Segmenter};
+
+mod analysis;
+use analysis::{Analysed, Inverter, Lexicon, analyse};
 
 /// How to build. Raw CLI/GUI parameters → [`IndexConfig::validate`] → the builder.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -104,133 +105,6 @@ impl IndexConfig {
         }
         Ok(w)
     }
-}
-
-/// One document analysed: its terms with positions and tag weight.
-struct Analysed {
-    info: DocInfo,
-    out_docs: Vec<u32>,
-    text: String,
-    terms: Vec<(String, Vec<u32>, f32)>,
-}
-
-/// Fields are placed in one position stream, this many characters apart, so a phrase never
-/// spans two of them.
-const FIELD_GAP: u32 = 16;
-
-fn analyse(
-    d: SourceDoc,
-    seg: &Segmenter,
-    cfg: &IndexConfig,
-    weights: &super::tagweight::TagWeights,
-) -> Analysed {
-    let mut map: FxMap<Cow<'_, str>, (Vec<u32>, f32)> = FxMap::default();
-    let title_w = weights.get("title");
-    let mut base = 0u32;
-    let html_wbt = d
-        .html
-        .as_deref()
-        .map(|h| html_term_weights(h, seg, cfg, weights));
-    let add =
-        |text: &str, base: u32, extra: f32, map: &mut FxMap<Cow<'_, str>, (Vec<u32>, f32)>| {
-            seg.for_each_token_at(text, cfg.method, cfg.stop_words, cfg.all_tokens, |t, at| {
-                // A word seen before in this document costs a lookup, not a new String.
-                let e = match map.get_mut(t.as_ref()) {
-                    Some(e) => e,
-                    None => map.entry(Cow::Owned(t.into_owned())).or_default(),
-                };
-                e.0.push(base + at as u32);
-                e.1 += cfg.w0 + extra;
-            });
-        };
-    let title_chars = d.title.chars().count() as u32;
-    let body_chars = d.body.chars().count() as u32;
-    add(&d.title, base, title_w, &mut map);
-    base += title_chars + 1;
-    add(&d.body, base, 0.0, &mut map);
-    base += body_chars + FIELD_GAP;
-    for a in &d.anchors {
-        add(a, base, 0.0, &mut map);
-        base += a.chars().count() as u32 + FIELD_GAP;
-    }
-    if !d.url.is_empty() {
-        add(&source::url_words(&d.url), base, 0.0, &mut map);
-    }
-    let mut len = 0u32;
-    let mut terms: Vec<(String, Vec<u32>, f32)> = map
-        .into_iter()
-        .map(|(t, (mut p, w))| {
-            p.sort_unstable();
-            len += p.len() as u32;
-            (t.into_owned(), p, w)
-        })
-        .collect();
-    if let Some(h) = html_wbt {
-        // A page: WBT sums W0 + the enclosing tags' weights over the term's occurrences in
-        // the page as the browser shows it [L3766–L3772]; anchor and URL words add W0 each.
-        for (t, p, w) in &mut terms {
-            if let Some(&(n, sum)) = h.get(t.as_str()) {
-                *w = sum + cfg.w0 * (p.len() as f32 - n as f32).max(0.0);
-            }
-        }
-    }
-    terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let ln = len.max(1) as f32;
-    let norm_tf = terms
-        .iter()
-        .map(|(_, p, _)| (p.len() as f32 / ln).powi(2))
-        .sum::<f32>()
-        .sqrt();
-    let text = format!("{}\n{}", d.title, d.body);
-    Analysed {
-        out_docs: d.out_docs,
-        info: DocInfo {
-            key: d.key,
-            title: if d.title.is_empty() {
-                d.body.chars().take(60).collect()
-            } else {
-                d.title
-            },
-            url: d.url,
-            len,
-            distinct: terms.len() as u32,
-            chars: title_chars + body_chars,
-            lhn: d.lhn,
-            raw_lhn: d.raw_lhn,
-            crawled_at: d.crawled_at,
-            norms: [norm_tf, (terms.len() as f32).sqrt(), 0.0],
-            ..DocInfo::default()
-        },
-        text,
-        terms,
-    }
-}
-
-/// (occurrences, Σ (W0 + tag weights)) of each term of a page's visible text.
-fn html_term_weights(
-    html: &str,
-    seg: &Segmenter,
-    cfg: &IndexConfig,
-    w: &super::tagweight::TagWeights,
-) -> FxMap<String, (u32, f32)> {
-    let mut out: FxMap<String, (u32, f32)> = FxMap::default();
-    for run in super::tagweight::weighted_runs(html, w) {
-        seg.for_each_token_at(
-            &run.text,
-            cfg.method,
-            cfg.stop_words,
-            cfg.all_tokens,
-            |t, _| {
-                let e = match out.get_mut(t.as_ref()) {
-                    Some(e) => e,
-                    None => out.entry(t.into_owned()).or_default(),
-                };
-                e.0 += 1;
-                e.1 += cfg.w0 + run.weight;
-            },
-        );
-    }
-    out
 }
 
 /// Documents in batches, without holding the whole corpus when the source can stream.
@@ -388,8 +262,10 @@ pub(crate) struct DocTerms<'a> {
     pub(crate) info: DocInfo,
     pub(crate) text: &'a str,
     pub(crate) out_docs: &'a [u32],
-    /// (term id, positions, WBT), in the terms' byte order.
-    pub(crate) terms: &'a [(u32, Vec<u32>, f32)],
+    /// (term id, its positions' range in `positions`, WBT), in the terms' byte order.
+    pub(crate) terms: &'a [(u32, std::ops::Range<usize>, f32)],
+    /// The document's term positions, term after term.
+    pub(crate) positions: &'a [u32],
     /// Every term's text so far, by id (the Parquet exporter writes it; the runs need not).
     #[cfg_attr(not(feature = "bigjobs"), allow(dead_code))]
     pub(crate) names: &'a [String],
@@ -415,8 +291,10 @@ pub(crate) struct Analysis {
 
 /// The analysis pass, shared by every engine: documents read in batches, segmented in
 /// parallel (positions, WBT, the document's entry), numbered in source order, their terms
-/// given lexicon ids by first appearance, and handed to `sink` one by one. Progress runs
-/// from 0 to `share`.
+/// given lexicon ids by first appearance, and handed to `sink` one by one. A batch is
+/// segmented on the thread pool while this thread inverts the one before it, so the
+/// serial half overlaps the parallel one (`segment_s` and `invert_s` are each one's own
+/// time, and overlap). Progress runs from 0 to `share`.
 pub(crate) fn analyse_all(
     opened: &mut Opened,
     src: &Source,
@@ -429,80 +307,61 @@ pub(crate) fn analyse_all(
     let seg = Segmenter::shared();
     let weights = cfg.weights()?;
     let total = opened.total;
-    let mut lexicon: FxMap<String, u32> = FxMap::default();
-    let mut names: Vec<String> = Vec::new();
-    let mut skipped = Vec::new();
-    let mut ndocs = 0usize;
-    let mut ids: Vec<(u32, Vec<u32>, f32)> = Vec::new();
+    let mut inv = Inverter {
+        sink,
+        lexicon: Lexicon::default(),
+        ndocs: 0,
+        skipped: Vec::new(),
+        ids: Vec::new(),
+    };
+    let mut pending: Option<Vec<Analysed>> = None;
     loop {
         let tr = Instant::now();
-        let batch = opened.stream.next_batch(cfg.batch_docs, &mut skipped)?;
+        let batch = opened.stream.next_batch(cfg.batch_docs, &mut inv.skipped)?;
         timings.read_s += tr.elapsed().as_secs_f64();
-        if batch.is_empty() {
+        if batch.is_empty() && pending.is_none() {
             break;
         }
-        let ts = Instant::now();
-        let analysed: Vec<Analysed> = batch
-            .into_par_iter()
-            .map(|d| analyse(d, seg, cfg, &weights))
-            .collect();
-        timings.segment_s += ts.elapsed().as_secs_f64();
-        let ti = Instant::now();
-        for a in analysed {
-            let doc = u32::try_from(ndocs).map_err(|_| {
-                EngineError::invalid("source", "more than 4 294 967 295 documents in one index")
-            })?;
-            ids.clear();
-            for (t, p, w) in a.terms {
-                if t.len() > disk::MAX_TERM_BYTES {
-                    // An index term's length is 16 bits: leave the word out, and say so.
-                    if skipped.len() < 1000 {
-                        skipped.push(format!(
-                            "document {}: a word of {} bytes left out (an index term holds at most {} bytes)",
-                            a.info.key,
-                            t.len(),
-                            disk::MAX_TERM_BYTES
-                        ));
-                    }
-                    continue;
-                }
-                let id = match lexicon.get(t.as_str()) {
-                    Some(&id) => id,
-                    None => {
-                        let id = u32::try_from(names.len()).map_err(|_| {
-                            EngineError::invalid("source", "more than 4 294 967 295 distinct terms")
-                        })?;
-                        names.push(t.clone());
-                        lexicon.insert(t, id);
-                        id
-                    }
-                };
-                ids.push((id, p, w));
+        let mut next: Option<Vec<Analysed>> = None;
+        let mut segment_s = 0f64;
+        let inverted = rayon::in_place_scope(|s| {
+            if !batch.is_empty() {
+                let (next, segment_s, weights) = (&mut next, &mut segment_s, &weights);
+                s.spawn(move |_| {
+                    let ts = Instant::now();
+                    *next = Some(
+                        batch
+                            .into_par_iter()
+                            .map(|d| analyse(d, seg, cfg, weights))
+                            .collect(),
+                    );
+                    *segment_s = ts.elapsed().as_secs_f64();
+                });
             }
-            sink.doc(DocTerms {
-                doc,
-                info: a.info,
-                text: &a.text,
-                out_docs: &a.out_docs,
-                terms: &ids,
-                names: &names,
-            })?;
-            ndocs += 1;
-        }
-        timings.invert_s += ti.elapsed().as_secs_f64();
-        let (done, read) = opened.stream.progress(ndocs, total);
-        tick.tick(share * done.min(1.0), &format!("{read}, {}", sink.state()))?;
+            let ti = Instant::now();
+            let r = pending.take().map_or(Ok(()), |p| inv.batch(p));
+            (r, ti.elapsed().as_secs_f64())
+        });
+        timings.segment_s += segment_s;
+        timings.invert_s += inverted.1;
+        inverted.0?;
+        pending = next;
+        let (done, read) = opened.stream.progress(inv.ndocs, total);
+        tick.tick(
+            share * done.min(1.0),
+            &format!("{read}, {}", inv.sink.state()),
+        )?;
     }
-    if ndocs == 0 {
+    if inv.ndocs == 0 {
         return Err(EngineError::invalid(
             src.flag(),
             format!("{}: no document to index", src.describe()),
         ));
     }
     Ok(Analysis {
-        names,
-        docs: ndocs,
-        skipped,
+        names: inv.lexicon.names,
+        docs: inv.ndocs,
+        skipped: inv.skipped,
     })
 }
 
@@ -544,8 +403,9 @@ pub(crate) fn in_generation(
             let meta_path = generation.join("meta.json");
             let written = serde_json::to_vec_pretty(&meta)
                 .map_err(internal)
-                .and_then(|j| disk::write_sealed(&meta_path, &j))
-                .and_then(|()| disk::commit_generation(out, &generation));
+                .and_then(|j| disk::write_sealed_unsynced(&meta_path, &j))
+                .and_then(|_| generation_files(&generation))
+                .and_then(|files| disk::commit_generation_syncing(out, &generation, files));
             match written {
                 Ok(()) => Ok(meta),
                 Err(e) => {
@@ -559,6 +419,20 @@ pub(crate) fn in_generation(
             Err(e)
         }
     }
+}
+
+/// Every file of a finished generation, and the folder itself: what is flushed to disk
+/// before anything names it current (issue 29) — together, one `fsync` each at once
+/// ([`disk::commit_generation_syncing`]), not one after another as each file is written.
+fn generation_files(generation: &Path) -> Result<Vec<PathBuf>> {
+    let mut paths = vec![generation.to_path_buf()];
+    for e in std::fs::read_dir(generation).map_err(|e| io_err(generation, e))? {
+        let e = e.map_err(|e| io_err(generation, e))?;
+        if e.file_type().is_ok_and(|t| t.is_file()) {
+            paths.push(e.path());
+        }
+    }
+    Ok(paths)
 }
 
 fn internal(e: impl std::fmt::Display) -> EngineError {
@@ -608,7 +482,7 @@ fn build_into(
             std::mem::take(&mut sink.entries),
             std::mem::take(&mut sink.positions),
         );
-        let merged = merge(generation, &mut run, &an.names, &mut docs, cfg.codec, tick)?;
+        let merged = merge(generation, &mut run, an.names, &mut docs, cfg.codec, tick)?;
         timings.merge_s = tm.elapsed().as_secs_f64();
         merged
     } else {
@@ -626,7 +500,7 @@ fn build_into(
         let merged = merge(
             generation,
             &mut KWay::new(readers)?,
-            &an.names,
+            an.names,
             &mut docs,
             cfg.codec,
             tick,
@@ -677,15 +551,17 @@ pub(crate) fn finish(
     timings: &mut Timings,
     t0: Instant,
 ) -> Result<Meta> {
+    // Written sealed, not yet flushed: `in_generation` syncs every file of the generation
+    // together before naming it current.
     if !f.links.is_empty() {
-        disk::write_sealed(&generation.join("links.bin"), &f.links)?;
+        disk::write_sealed_unsynced(&generation.join("links.bin"), &f.links)?;
     }
     let docs_path = generation.join("docs.json");
     let docs_json = serde_json::to_vec(&f.docs).map_err(internal)?;
-    disk::write_sealed(&docs_path, &docs_json)?;
+    disk::write_sealed_unsynced(&docs_path, &docs_json)?;
     // The streamed files get their footers now (the lexicon and meta are written sealed).
-    disk::seal(&generation.join("text.bin"))?;
-    disk::seal(&generation.join(disk::POSTINGS_FILE))?;
+    disk::seal_unsynced(&generation.join("text.bin"))?;
+    disk::seal_unsynced(&generation.join(disk::POSTINGS_FILE))?;
     let merged = f.merged;
     let mut bytes = merged.parts;
     bytes.docs_file = docs_json.len() as u64;

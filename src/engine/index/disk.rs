@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use super::codec::{self, Codec, Encoded};
 use crate::engine::error::{EngineError, Result};
 
+pub(crate) use super::generations::commit_generation_syncing;
 pub use super::generations::{
     BUILD_LOCK, BuildLock, ReadLock, commit_generation, current_generation, hold_current,
     new_generation,
@@ -49,6 +50,7 @@ pub use super::generations::{
 pub use super::seal::{
     FOOTER_LEN, has_footer, read_sealed, seal, unseal, verify_sealed, write_sealed,
 };
+pub(crate) use super::seal::{seal_unsynced, write_sealed_unsynced};
 
 /// The on-disk format's version; a reader refuses a newer one. Version 1 had no footers
 /// (still read, unverified); version 2 seals every file with [`FOOTER_LEN`] bytes.
@@ -132,7 +134,10 @@ pub struct PartBytes {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Timings {
     pub read_s: f64,
+    /// Segmenting the batches on the thread pool (wall time per batch, summed).
     pub segment_s: f64,
+    /// Numbering and inverting the segmented batches on the build's thread; it runs while
+    /// the pool segments the next batch, so it overlaps `segment_s`.
     pub invert_s: f64,
     pub merge_s: f64,
     pub total_s: f64,
@@ -358,7 +363,9 @@ pub(crate) fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Resu
     })
 }
 
-/// Write the lexicon (terms already sorted), sealed. Returns its bytes before the footer.
+/// Write the lexicon (terms already sorted), sealed but not yet flushed to disk (the build
+/// syncs its generation's files together before naming it current). Returns its bytes
+/// before the footer.
 pub fn write_lexicon(path: &Path, terms: &[Term]) -> Result<u64> {
     let mut out = Vec::with_capacity(terms.len() * 32);
     out.extend_from_slice(b"TWLX");
@@ -382,7 +389,7 @@ pub fn write_lexicon(path: &Path, terms: &[Term]) -> Result<u64> {
         out.extend_from_slice(&t.off.to_le_bytes());
         out.extend_from_slice(&t.len.to_le_bytes());
     }
-    write_sealed(path, &out)?;
+    write_sealed_unsynced(path, &out)?;
     Ok(out.len() as u64)
 }
 

@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::disk::{io_err, write_file};
+use super::disk::io_err;
 use crate::engine::error::{EngineError, Result};
 
 /// The generation `CURRENT` names in `dir`, if any.
@@ -159,12 +159,26 @@ pub fn new_generation(dir: &Path) -> Result<PathBuf> {
 /// left over from a killed build — but not one a reader holds ([`hold_current`]): that one
 /// goes with a later build.
 pub fn commit_generation(dir: &Path, generation: &Path) -> Result<()> {
+    commit_generation_syncing(dir, generation, Vec::new())
+}
+
+/// [`commit_generation`] that first flushes `files` (the generation's, written unsynced) to
+/// disk together with `CURRENT.tmp` — one batch of concurrent `fsync`s
+/// ([`super::seal::sync_files`]) — so every one of them is on disk before `CURRENT` names
+/// the generation.
+pub(crate) fn commit_generation_syncing(
+    dir: &Path,
+    generation: &Path,
+    mut files: Vec<PathBuf>,
+) -> Result<()> {
     let name = generation
         .file_name()
         .and_then(|n| n.to_str())
         .ok_or_else(|| EngineError::Internal("a generation without a name".into()))?;
     let tmp = dir.join("CURRENT.tmp");
-    write_file(&tmp, name.as_bytes())?;
+    std::fs::write(&tmp, name.as_bytes()).map_err(|e| io_err(&tmp, e))?;
+    files.push(tmp.clone());
+    super::seal::sync_files(&files)?;
     let cur = dir.join("CURRENT");
     std::fs::rename(&tmp, &cur).map_err(|e| io_err(&cur, e))?;
     if let Ok(d) = std::fs::File::open(dir) {

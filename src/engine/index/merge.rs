@@ -19,6 +19,8 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use rayon::slice::ParallelSliceMut;
+
 use super::codec::{self, Codec};
 use super::disk::{self, DocInfo, PartBytes, Term, io_err};
 use crate::engine::error::{EngineError, Result};
@@ -81,7 +83,8 @@ pub(crate) fn write_run(
 /// One posting: a term's occurrences in one document.
 /// Order a run's entries by (term, document): the order the merge reads.
 fn sort_entries(entries: &mut [Entry]) {
-    entries.sort_unstable_by_key(|e| (e.term, e.doc));
+    // In place on the pool's threads: no memory beyond the buffer's.
+    entries.par_sort_unstable_by_key(|e| (e.term, e.doc));
 }
 
 /// A build's only run, merged straight from its buffer: when the whole corpus fits the
@@ -269,12 +272,12 @@ pub(crate) struct Merged {
 }
 
 /// The multiway merge: postings sorted by (term, doc) → postings.bin + lexicon.bin, with
-/// every codec sized on the way. `names[t]` is term `t`'s text; a stream out of order, or
+/// every codec sized on the way. `names[t]` is term `t`'s text (moved into the lexicon); a stream out of order, or
 /// naming a term or document that does not exist, is refused.
 pub(crate) fn merge(
     generation: &Path,
     stream: &mut dyn PostingStream,
-    names: &[String],
+    mut names: Vec<String>,
     docs: &mut [DocInfo],
     codec: Codec,
     tick: &dyn Tick,
@@ -379,7 +382,8 @@ pub(crate) fn merge(
         parts.wbt += p.wbt;
         parts.positions += p.positions;
         lex.push(Term {
-            term: names[term as usize].clone(),
+            // Each term comes once (ids ascend strictly): its text moves to the lexicon.
+            term: std::mem::take(&mut names[term as usize]),
             df: df as u32,
             cf,
             off,
@@ -394,14 +398,12 @@ pub(crate) fn merge(
             )?;
         }
     }
+    // Flushed to disk with the rest of the generation, before it is named current.
     out.flush().map_err(|e| io_err(&post_path, e))?;
-    out.get_ref()
-        .sync_all()
-        .map_err(|e| io_err(&post_path, e))?;
     for (d, s) in docs.iter_mut().zip(norm3) {
         d.norms[2] = s.sqrt() as f32;
     }
-    lex.sort_unstable_by(|a, b| a.term.cmp(&b.term));
+    lex.par_sort_unstable_by(|a, b| a.term.cmp(&b.term));
     parts.postings_file = off;
     parts.lexicon_file = disk::write_lexicon(&generation.join("lexicon.bin"), &lex)?;
     Ok(Merged {
@@ -469,7 +471,7 @@ mod tests {
         let ok = merge(
             &dir,
             &mut stream(vec![p(0, 0), p(0, 2), p(1, 1)]),
-            &names,
+            names.clone(),
             &mut docs,
             Codec::VByte,
             &(),
@@ -483,7 +485,17 @@ mod tests {
             vec![p(2, 0)],
             vec![p(0, 3)],
         ] {
-            assert!(merge(&dir, &mut stream(bad), &names, &mut docs, Codec::VByte, &()).is_err());
+            assert!(
+                merge(
+                    &dir,
+                    &mut stream(bad),
+                    names.clone(),
+                    &mut docs,
+                    Codec::VByte,
+                    &()
+                )
+                .is_err()
+            );
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -103,15 +103,15 @@ impl DocSink for RunSink {
         }
         grow(&mut self.entries, d.terms.len(), self.cap_entries)?;
         grow(&mut self.positions, need_pos, self.cap_positions)?;
-        for (id, p, w) in d.terms {
+        for (id, r, w) in d.terms {
             self.entries.push(Entry {
                 term: *id,
                 doc: d.doc,
-                tf: p.len() as u32,
+                tf: r.len() as u32,
                 wbt: *w,
                 pos: self.positions.len() as u32,
             });
-            self.positions.extend_from_slice(p);
+            self.positions.extend_from_slice(&d.positions[r.clone()]);
         }
         // What the buffer holds (its pages are touched only as they fill).
         let used =

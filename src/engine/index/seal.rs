@@ -105,8 +105,15 @@ pub fn verify_sealed(path: &Path) -> Result<u64> {
     Ok(body)
 }
 
-/// Append the footer to a file written unsealed (streamed: the file is not held in memory).
+/// Append the footer to a file written unsealed (streamed: the file is not held in memory),
+/// and flush it to disk.
 pub fn seal(path: &Path) -> Result<()> {
+    seal_unsynced(path)?.sync_all().map_err(|e| io_err(path, e))
+}
+
+/// [`seal`] without the flush to disk: the caller syncs the file (with the rest of its
+/// generation, [`sync_files`]) before anything names it. Returns the open file.
+pub(crate) fn seal_unsynced(path: &Path) -> Result<std::fs::File> {
     use std::io::Read;
     let mut f = std::fs::OpenOptions::new()
         .read(true)
@@ -123,16 +130,48 @@ pub fn seal(path: &Path) -> Result<()> {
         c.update(&buf[..n]);
     }
     f.write_all(&footer(c.sum())).map_err(|e| io_err(path, e))?;
-    f.sync_all().map_err(|e| io_err(path, e))
+    Ok(f)
 }
 
 /// Write a whole file sealed with its footer, and flush it to disk.
 pub fn write_sealed(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_sealed_unsynced(path, bytes)?
+        .sync_all()
+        .map_err(|e| io_err(path, e))
+}
+
+/// [`write_sealed`] without the flush to disk (the caller syncs it, [`sync_files`]).
+pub(crate) fn write_sealed_unsynced(path: &Path, bytes: &[u8]) -> Result<std::fs::File> {
     let mut f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
     f.write_all(bytes).map_err(|e| io_err(path, e))?;
     f.write_all(&footer(crc32(bytes)))
         .map_err(|e| io_err(path, e))?;
-    f.sync_all().map_err(|e| io_err(path, e))
+    Ok(f)
+}
+
+/// Flush every file of `paths` to disk (`fsync`), all at once: one thread each, so the
+/// file system commits them together (ext4 joins concurrent `fsync`s into one journal
+/// commit) instead of one commit after another. The first failure is returned.
+pub(crate) fn sync_files(paths: &[std::path::PathBuf]) -> Result<()> {
+    let sync = |p: &std::path::PathBuf| -> Result<()> {
+        std::fs::File::open(p)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| io_err(p, e))
+    };
+    let Some((first, rest)) = paths.split_first() else {
+        return Ok(());
+    };
+    std::thread::scope(|s| {
+        let others: Vec<_> = rest.iter().map(|p| s.spawn(move || sync(p))).collect();
+        let mut r = sync(first);
+        for h in others {
+            let got = h
+                .join()
+                .unwrap_or_else(|_| Err(EngineError::Internal("an fsync thread panicked".into())));
+            r = r.and(got);
+        }
+        r
+    })
 }
 
 #[cfg(test)]
@@ -163,5 +202,27 @@ mod tests {
         std::fs::write(&p, &body).unwrap();
         seal(&p).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), good);
+        // The unsynced writers make the same bytes.
+        write_sealed_unsynced(&p, &body).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), good);
+        std::fs::write(&p, &body).unwrap();
+        seal_unsynced(&p).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), good);
+    }
+
+    #[test]
+    fn sync_files_flushes_every_file_and_names_one_it_cannot() {
+        let d = tempfile::tempdir().unwrap();
+        let files: Vec<_> = (0..5).map(|i| d.path().join(format!("f{i}"))).collect();
+        for f in &files {
+            write_sealed_unsynced(f, b"x").unwrap();
+        }
+        let mut all = files.clone();
+        all.push(d.path().to_path_buf());
+        sync_files(&all).unwrap();
+        sync_files(&[]).unwrap();
+        all.insert(2, d.path().join("gone.bin"));
+        let e = sync_files(&all).unwrap_err();
+        assert!(e.to_string().contains("gone.bin"), "{e}");
     }
 }

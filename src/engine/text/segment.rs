@@ -696,6 +696,16 @@ impl Segmenter {
         all_tokens: bool,
         mut f: impl FnMut(Cow<'a, str>, usize),
     ) {
+        if drop_stop_words && !all_tokens && !method.is_matching() {
+            // The index's default analysis: `term_kind` decides a token that starts with a
+            // main-block Han character from that character (as `for_each_term` does).
+            self.scan_jieba(text, method, &mut |w, start| {
+                if let Some(kind) = term_kind(w) {
+                    f(lowercase(w, kind), start);
+                }
+            });
+            return;
+        }
         let mut keep = |w: &'a str, start: usize, kind: TokenKind| {
             let wanted = if all_tokens {
                 kind != TokenKind::Space

@@ -216,7 +216,8 @@ impl DocCols {
 impl DocSink for ExportSink {
     fn doc(&mut self, d: DocTerms<'_>) -> Result<()> {
         self.d.push(d.doc, &d.info, d.text, d.out_docs);
-        for (id, pos, w) in d.terms {
+        for (id, r, w) in d.terms {
+            let pos = &d.positions[r.clone()];
             let term = &d.names[*id as usize];
             self.p.term_id.append_value(i64::from(*id));
             self.p.term.append_value(term);
@@ -533,7 +534,7 @@ fn read_back(
     let merged = merge(
         generation,
         &mut KWay::new(streams)?,
-        &names,
+        names,
         &mut docs,
         cfg.codec,
         tick,

@@ -447,11 +447,13 @@ fn book_row(lang: Lang, rep: &SimReport, size: u64) -> Option<(String, f64, f64)
     Some((lang.tf("cache.book_at", &[&size]), *lru, *lfu))
 }
 
+/// One policy's line over time as drawn: (policy, points, warm-up end, colour).
+type TimeLine = (PolicyKind, Vec<PlotPoint>, Option<f64>, [u8; 3]);
+
 /// The hit-ratio-over-time plot's data (the last run's largest size).
 struct OverTime {
     title: String,
-    /// (policy, points, warm-up end, colour).
-    series: Vec<(PolicyKind, Vec<PlotPoint>, Option<f64>, [u8; 3])>,
+    series: Vec<TimeLine>,
     /// The same points as pairs, for the export.
     raw: TimeSeries,
     book: Option<(String, f64, f64)>,

@@ -5,8 +5,11 @@
 //!
 //! ```text
 //! cargo bench --bench gui -- --json [--pages N] [--pipeline-pages N] [--log-lines N]
-//!     [--frames N] [--cache-sizes N] [--workspace DIR]
+//!     [--frames N] [--cache-sizes N] [--workspace DIR] [--panels ID,ID]
 //! ```
+//!
+//! `--panels Jobs,cache` drives only those panels (ids of `workbench::PANELS`) after the cold
+//! start, to profile one panel without waiting for the others.
 //!
 //! `--pipeline-pages N` crawls and processes only N of the pages (the rest are page rows
 //! without snapshots) for a quick run; by default all are.
@@ -27,6 +30,8 @@ struct Args {
     frames: usize,
     cache_sizes: usize,
     workspace: PathBuf,
+    /// Only these panels (all when empty).
+    panels: Vec<String>,
 }
 
 fn args() -> Args {
@@ -38,6 +43,7 @@ fn args() -> Args {
         frames: 200,
         cache_sizes: 20,
         workspace: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gui-bench"),
+        panels: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(s) = it.next() {
@@ -55,6 +61,12 @@ fn args() -> Args {
             "--frames" => a.frames = num("--frames") as usize,
             "--workspace" => {
                 a.workspace = PathBuf::from(it.next().expect("--workspace takes a folder"))
+            }
+            "--panels" => {
+                let v = it
+                    .next()
+                    .expect("--panels takes panel ids, comma-separated");
+                a.panels = v.split(',').map(str::to_string).collect();
             }
             // `cargo bench` passes --bench; other flags are not ours.
             _ => {}
@@ -81,14 +93,20 @@ fn main() {
     );
     eprintln!("workspace: {}", ws.display());
     let (mut h, cold) = frames::open(&ws, a.pages);
-    let timed = frames::drive(
-        &mut h,
-        frames::Drive {
-            frames: a.frames,
-            secs: 1800,
-            cache_sizes: a.cache_sizes,
-        },
-    );
+    eprintln!("cold start: {:.3} s", cold.as_secs_f64());
+    let d = frames::Drive {
+        frames: a.frames,
+        secs: 1800,
+        cache_sizes: a.cache_sizes,
+    };
+    let timed = if a.panels.is_empty() {
+        frames::drive(&mut h, d)
+    } else {
+        a.panels
+            .iter()
+            .flat_map(|p| frames::drive_panel(&mut h, p, d))
+            .collect()
+    };
     if a.json {
         let doc = serde_json::json!({
             "panels": timed.iter().map(frames::Timed::json).collect::<Vec<_>>(),

@@ -532,3 +532,53 @@ fn code_view_contains(h: &Harness<'_, WorkbenchApp>, text: &str) -> bool {
     h.query_all_by_role(egui::accesskit::Role::MultilineTextInput)
         .any(|n| n.value().is_some_and(|v| v.contains(text)))
 }
+
+/// The experiment log is virtualised: of 2,000 runs only those in view are laid out, the newest
+/// first; scrolling the table brings the oldest into view.
+#[test]
+fn job_log_shows_the_newest_run_and_scrolls_to_the_oldest() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("w.tianwang");
+    Workspace::open_or_create(&path).unwrap();
+    {
+        let mut c = rusqlite::Connection::open(&path).unwrap();
+        let tx = c.transaction().unwrap();
+        for i in 0..2000 {
+            tx.execute(
+                "INSERT INTO jobs(kind, params, status, started_at, ended_at, result)
+                 VALUES ('calibrate', ?1, 'done', '2026-01-01T00:00:00Z', '2026-01-01T00:00:01Z', '{}')",
+                [format!("{{\"seconds\":{i}}}")],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+    }
+    let mut h = harness(&path);
+    opened(&mut h);
+    h.get_by_label("任务").click();
+    wait_for(&mut h, "the newest run", |h| {
+        h.query_by_label("#2000").is_some()
+    });
+    h.get_by_label("显示 2000 / 共 2000 条");
+    assert!(
+        h.query_by_label("#1").is_none(),
+        "the oldest run is laid out"
+    );
+    let at = h.get_by_label("#2000").rect().center();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while h.query_by_label("#1").is_none() {
+        assert!(Instant::now() < deadline, "scrolling never reached #1");
+        h.event(egui::Event::PointerMoved(at));
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Page,
+            delta: egui::vec2(0.0, -50.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(2);
+    }
+    h.get_by_label("#1").click();
+    h.run_steps(2);
+    h.get_by_label("运行 #1 · calibrate");
+}

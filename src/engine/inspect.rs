@@ -48,57 +48,66 @@ pub struct PageList {
     /// Every host and every status in the workspace.
     pub hosts: Vec<String>,
     pub statuses: Vec<i64>,
-    /// Every media type stored (without parameters).
-    pub types: Vec<String>,
     /// How many pages match in all (`items` stops at the limit).
     pub total: i64,
 }
 
-/// Pages matching `f`, by URL (at most `f.limit`); also the distinct hosts and statuses (for
-/// the filter menus) and how many pages match in all.
-pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
-    let c = ws.conn();
-    let total: i64 = c.query_row(
-        "SELECT count(*) FROM pages p JOIN sites s ON s.id = p.site_id
-         WHERE instr(lower(p.url), lower(?1)) > 0
+/// The page filter's conditions (`?1` text, `?2` host, `?3` status, `?4` content type).
+const PAGE_WHERE: &str = "instr(lower(p.url), lower(?1)) > 0
            AND (?2 IS NULL OR s.host = ?2) AND (?3 IS NULL OR p.status = ?3)
            AND (?4 IS NULL OR EXISTS (SELECT 1 FROM snapshots x WHERE x.page_id = p.id
-                                      AND lower(x.content_type) LIKE lower(?4) || '%'))",
-        params![f.text, f.host, f.status, f.content_type],
-        |r| r.get(0),
-    )?;
-    let mut st = c.prepare(
-        "SELECT p.url, s.host, p.status, (SELECT count(*) FROM snapshots x WHERE x.page_id = p.id),
+                                      AND lower(x.content_type) LIKE lower(?4) || '%'))";
+
+/// Pages matching `f` in natural URL order ([`natural_cmp`]: `p2` before `p10`), at most
+/// `f.limit` (0: all, and then `total` is their number without a second count); also the
+/// distinct hosts and statuses (for the filter menus). The media types the filter offers are
+/// [`content_types`]' (a scan of every stored response: load it apart).
+///
+/// All pages are read in table order and sorted here (an `ORDER BY url` visited the rows in
+/// index order, one random read each: 2 s instead of 0.1 s on 100,000 pages).
+pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
+    let c = ws.conn();
+    let args = params![f.text, f.host, f.status, f.content_type];
+    let cols = "SELECT p.url, s.host, p.status,
+                (SELECT count(*) FROM snapshots x WHERE x.page_id = p.id),
                 (SELECT url FROM pages r WHERE r.id = p.replica_of)
-         FROM pages p JOIN sites s ON s.id = p.site_id
-         WHERE instr(lower(p.url), lower(?1)) > 0
-           AND (?2 IS NULL OR s.host = ?2) AND (?3 IS NULL OR p.status = ?3)
-           AND (?5 IS NULL OR EXISTS (SELECT 1 FROM snapshots x WHERE x.page_id = p.id
-                                      AND lower(x.content_type) LIKE lower(?5) || '%'))
-         ORDER BY p.url LIMIT ?4",
-    )?;
-    // 0: every matching page (the Pages panel lists them all, virtualised).
-    let limit = if f.limit == 0 {
-        i64::MAX
-    } else {
-        i64::try_from(f.limit).unwrap_or(i64::MAX)
+         FROM pages p JOIN sites s ON s.id = p.site_id";
+    let row = |r: &rusqlite::Row<'_>| {
+        Ok(PageItem {
+            url: r.get(0)?,
+            host: r.get(1)?,
+            status: r.get(2)?,
+            snapshots: r.get(3)?,
+            replica_of: r.get(4)?,
+        })
     };
-    let items = st
+    let mut items: Vec<PageItem> = if f.limit == 0 {
+        c.prepare(&format!("{cols} WHERE {PAGE_WHERE}"))?
+            .query_map(args, row)?
+            .collect::<std::result::Result<_, _>>()?
+    } else {
+        let limit = i64::try_from(f.limit).unwrap_or(i64::MAX);
+        c.prepare(&format!(
+            "{cols} WHERE {PAGE_WHERE} ORDER BY p.url LIMIT ?5"
+        ))?
         .query_map(
-            params![f.text, f.host, f.status, limit, f.content_type],
-            |r| {
-                Ok(PageItem {
-                    url: r.get(0)?,
-                    host: r.get(1)?,
-                    status: r.get(2)?,
-                    snapshots: r.get(3)?,
-                    replica_of: r.get(4)?,
-                })
-            },
+            params![f.text, f.host, f.status, f.content_type, limit],
+            row,
         )?
-        .collect::<std::result::Result<_, _>>()?;
-    let mut items: Vec<PageItem> = items;
-    items.sort_by(|a, b| natural_cmp(&a.url, &b.url));
+        .collect::<std::result::Result<_, _>>()?
+    };
+    items.sort_by(|a, b| natural_cmp(&a.url, &b.url).then_with(|| a.url.cmp(&b.url)));
+    let total: i64 = if f.limit == 0 {
+        items.len() as i64
+    } else {
+        c.query_row(
+            &format!(
+                "SELECT count(*) FROM pages p JOIN sites s ON s.id = p.site_id WHERE {PAGE_WHERE}"
+            ),
+            args,
+            |r| r.get(0),
+        )?
+    };
     let mut st = c.prepare("SELECT host FROM sites ORDER BY host")?;
     let hosts = st
         .query_map([], |r| r.get(0))?
@@ -108,8 +117,21 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
     let statuses = st
         .query_map([], |r| r.get(0))?
         .collect::<std::result::Result<_, _>>()?;
-    let mut st =
-        c.prepare("SELECT DISTINCT content_type FROM snapshots WHERE content_type IS NOT NULL")?;
+    Ok(PageList {
+        items,
+        hosts,
+        statuses,
+        total,
+    })
+}
+
+/// Every media type stored (without parameters), sorted: the Pages filter's menu. Reads every
+/// snapshot row (the type is stored after the response body), so it takes a while on a big
+/// workspace: the panel loads it apart from the list.
+pub fn content_types(ws: &Workspace) -> Result<Vec<String>> {
+    let mut st = ws
+        .conn()
+        .prepare("SELECT DISTINCT content_type FROM snapshots WHERE content_type IS NOT NULL")?;
     let mut types: Vec<String> = st
         .query_map([], |r| r.get::<_, String>(0))?
         .filter_map(|t| t.ok())
@@ -123,13 +145,7 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
         .collect();
     types.sort();
     types.dedup();
-    Ok(PageList {
-        items,
-        hosts,
-        statuses,
-        types,
-        total,
-    })
+    Ok(types)
 }
 
 /// One stored page, as `tianwang pages --json` lists it.

@@ -35,6 +35,9 @@ pub(crate) struct PagesPanel {
     status: Option<i64>,
     content_type: Option<String>,
     list: Loaded<PageList>,
+    /// The media types the filter offers: a scan of every stored response, so loaded apart
+    /// from the list (which shows first).
+    types: Loaded<Vec<String>>,
     applied: (String, Option<String>, Option<i64>, Option<String>),
     selected: Option<String>,
     detail: Option<Task<Result<PageDetail, String>>>,
@@ -95,12 +98,7 @@ fn filters(lang: Lang, ui: &mut Ui, p: &mut PagesPanel) {
         .as_ref()
         .map(|l| l.hosts.clone())
         .unwrap_or_default();
-    let types = p
-        .list
-        .value
-        .as_ref()
-        .map(|l| l.types.clone())
-        .unwrap_or_default();
+    let types = p.types.value.clone().unwrap_or_default();
     let statuses = p
         .list
         .value
@@ -152,6 +150,9 @@ fn filters(lang: Lang, ui: &mut Ui, p: &mut PagesPanel) {
             });
         if let Some(l) = &p.list.value {
             ui.label(RichText::new(lang.tf("pages.count", &[&l.items.len(), &l.total])).weak());
+        } else if p.list.is_loading() {
+            ui.spinner();
+            ui.label(RichText::new(lang.t("pages.loading")).weak());
         }
     });
 }
@@ -399,6 +400,15 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
             })
             .map_err(|e| lang.error(&e))
     });
+    // After the list: the scan must not slow the list's first load.
+    let pp = path.clone();
+    if p.list.value.is_some() {
+        p.types.update(ui.ctx(), move || {
+            Workspace::open_existing(&pp)
+                .and_then(|ws| inspect::content_types(&ws))
+                .map_err(|e| lang.error(&e))
+        });
+    }
     if let Some(e) = &p.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
     }

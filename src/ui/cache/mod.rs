@@ -82,6 +82,9 @@ pub(crate) struct CachePanel {
     local: Vec<(String, Task<Result<SimReport, String>>)>,
     /// Finished runs, by label (a new run with the same label replaces it).
     pub(crate) reports: Vec<(String, SimReport)>,
+    /// Grows whenever `reports` changes (the plots' data is remade then).
+    reports_gen: u64,
+    plots: plots::PlotCache,
     tune_task: Option<Task<Result<Tuned, String>>>,
     tuned: Vec<(u64, f64, f64)>,
     error: Option<String>,
@@ -124,6 +127,8 @@ impl Default for CachePanel {
             running: JobWatches::default(),
             local: Vec::new(),
             reports: Vec::new(),
+            reports_gen: 0,
+            plots: Default::default(),
             tune_task: None,
             tuned: Vec::new(),
             error: None,
@@ -242,6 +247,7 @@ impl CachePanel {
         self.stats = Some(r.trace.clone());
         self.reports.retain(|(l, _)| *l != label);
         self.reports.push((label, r));
+        self.reports_gen += 1;
     }
 
     fn poll(&mut self, lang: Lang) {
@@ -613,12 +619,19 @@ impl LabPanel for CachePanel {
                     );
                     if !self.reports.is_empty() && ui.button(lang.t("cache.clear")).clicked() {
                         self.reports.clear();
+                        self.reports_gen += 1;
                     }
                 });
                 let ex = &mut cx.hub.exports;
-                plots::curves_ui(lang, ui, ex, &self.reports, self.metric);
-                plots::over_time_ui(lang, ui, ex, &self.reports);
-                plots::cost_ui(lang, ui, ex, &self.reports);
+                plots::plots_ui(
+                    lang,
+                    ui,
+                    ex,
+                    &self.reports,
+                    self.reports_gen,
+                    self.metric,
+                    &mut self.plots,
+                );
                 ui.separator();
                 stepper::stepper_ui(lang, ui, &mut self.stepper);
                 ui.separator();

@@ -11,10 +11,13 @@ use super::export::table_button;
 use super::job_watch::{Finished, JobWatch};
 use super::panel::{Cx, LabPanel, Request};
 use crate::engine::calibrate::{Calibrate, CalibrateParams, MAX_SECONDS, MIN_SECONDS};
-use crate::engine::jobs::{JobRecord, JobState, STATUSES};
+use crate::engine::jobs::{JobRecord, JobSnapshot, JobState, STATUSES};
 
-/// At most this many log rows are drawn (the filter narrows the rest).
-const MAX_ROWS: usize = 300;
+/// The height of the log's scrolled table, points.
+const LOG_HEIGHT: f32 = 420.0;
+
+/// Characters of a run's result the filter searches (a cache run's result is megabytes).
+const HAYSTACK_RESULT: usize = 4096;
 
 #[derive(Default)]
 pub(crate) struct JobsPanel {
@@ -30,11 +33,15 @@ pub(crate) struct JobsPanel {
     view: Option<LogView>,
     /// Runs ticked for side-by-side comparison, and the comparison drawn.
     compare: compare::CompareState,
+    /// The last finished job's line, made once per job.
+    last: Option<(LastKey, Option<(String, String)>)>,
 }
 
 /// One log row's display strings, computed once per log load.
 struct RowView {
     id: i64,
+    /// "#id".
+    label: String,
     kind: String,
     status: String,
     started: String,
@@ -65,12 +72,13 @@ impl LogView {
             .map(|r| {
                 let params = r.params.to_string();
                 let result = match (&r.result, &r.error) {
-                    (Some(v), _) => v.to_string(),
+                    (Some(v), _) => capped_json(v, HAYSTACK_RESULT),
                     (None, Some(_)) => failure(lang, r),
                     _ => String::new(),
                 };
                 RowView {
                     id: r.id,
+                    label: format!("#{}", r.id),
                     kind: r.kind.clone(),
                     status: r.status.clone(),
                     started: r
@@ -131,26 +139,84 @@ fn status_color(ui: &Ui, s: &str) -> egui::Color32 {
     }
 }
 
-/// Floats rounded for display (the log keeps full precision).
-fn rounded(v: &serde_json::Value) -> serde_json::Value {
-    use serde_json::Value;
-    match v {
-        Value::Number(n) if n.is_f64() => n
-            .as_f64()
-            .and_then(|f| serde_json::Number::from_f64((f * 100.0).round() / 100.0))
-            .map_or_else(|| v.clone(), Value::Number),
-        Value::Array(a) => Value::Array(a.iter().map(rounded).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), rounded(x))).collect()),
-        _ => v.clone(),
+/// A JSON value with its floats rounded for display (the log keeps full precision),
+/// serialised as it is walked: nothing is copied.
+struct Rounded<'a>(&'a serde_json::Value);
+
+impl serde::Serialize for Rounded<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        use serde_json::Value;
+        match self.0 {
+            Value::Number(n) if n.is_f64() => match n.as_f64() {
+                Some(f) if f.is_finite() => s.serialize_f64((f * 100.0).round() / 100.0),
+                _ => n.serialize(s),
+            },
+            Value::Array(a) => {
+                let mut q = s.serialize_seq(Some(a.len()))?;
+                for x in a {
+                    q.serialize_element(&Rounded(x))?;
+                }
+                q.end()
+            }
+            Value::Object(o) => {
+                let mut m = s.serialize_map(Some(o.len()))?;
+                for (k, x) in o {
+                    m.serialize_entry(k, &Rounded(x))?;
+                }
+                m.end()
+            }
+            v => v.serialize(s),
+        }
     }
 }
 
-fn compact_json(v: &serde_json::Value, max: usize) -> String {
-    let mut s = rounded(v).to_string();
-    if s.chars().count() > max {
-        s = s.chars().take(max).collect::<String>() + "…";
+/// A writer that takes `cap` bytes and then refuses (which stops the serialiser).
+struct Capped {
+    buf: Vec<u8>,
+    cap: usize,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let room = self.cap - self.buf.len();
+        if room == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        let n = b.len().min(room);
+        self.buf.extend_from_slice(&b[..n]);
+        Ok(n)
     }
-    s
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `v` as compact JSON with rounded floats, cut to `max` characters (then "…").
+fn compact_json(v: &serde_json::Value, max: usize) -> String {
+    capped_json(&Rounded(v), max)
+}
+
+/// `v` as compact JSON cut to `max` characters (then "…"). Only the first `max` characters
+/// are ever serialised, so a result of megabytes costs no more than a small one.
+fn capped_json(v: &impl serde::Serialize, max: usize) -> String {
+    // A character takes at most 4 bytes; one more byte tells "longer than max".
+    let mut w = Capped {
+        buf: Vec::new(),
+        cap: 4 * max + 1,
+    };
+    // An error means the cap was reached: the text so far is what we show.
+    let cut = serde_json::to_writer(&mut w, v).is_err();
+    let text = match std::str::from_utf8(&w.buf) {
+        Ok(t) => t,
+        Err(e) => std::str::from_utf8(&w.buf[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None if cut => format!("{text}…"),
+        None => text.to_string(),
+    }
 }
 
 fn new_job_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
@@ -260,29 +326,44 @@ fn running_section(cx: &Cx<'_>, ui: &mut Ui) {
     }
 }
 
-fn last_finished_section(cx: &Cx<'_>, ui: &mut Ui) {
-    let lang = cx.lang;
-    let Some(s) = &cx.hub.last_finished else {
-        return;
-    };
-    ui.add_space(10.0);
+/// Which finished job the last-finished line was made for (job id, kind, when it finished,
+/// language).
+type LastKey = (Option<i64>, &'static str, Option<std::time::Duration>, Lang);
+
+/// The last finished job's heading and outcome, made once per job (a cache run's result is
+/// megabytes of JSON: formatting it every frame cost 10 ms).
+fn last_finished_text(lang: Lang, s: &JobSnapshot) -> Option<(String, String)> {
     let (word, detail) = match &s.state {
         JobState::Done(v) => (lang.t("jobstatus.done"), compact_json(v, 400)),
         JobState::Cancelled => (lang.t("jobstatus.cancelled"), String::new()),
         JobState::Failed { code, .. } => (lang.t("jobstatus.failed"), lang.error_code(code)),
-        _ => return,
+        _ => return None,
     };
-    ui.label(
-        RichText::new(lang.tf(
-            "jobs.last_finished",
-            &[
-                &s.kind,
-                &word,
-                &format!("{:.1}", s.finished_after.unwrap_or(s.elapsed).as_secs_f64()),
-            ],
-        ))
-        .strong(),
+    let heading = lang.tf(
+        "jobs.last_finished",
+        &[
+            &s.kind,
+            &word,
+            &format!("{:.1}", s.finished_after.unwrap_or(s.elapsed).as_secs_f64()),
+        ],
     );
+    Some((heading, detail))
+}
+
+fn last_finished_section(cx: &Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
+    let lang = cx.lang;
+    let Some(s) = &cx.hub.last_finished else {
+        return;
+    };
+    let key = (s.id, s.kind, s.finished_after, lang);
+    if me.last.as_ref().is_none_or(|(k, _)| *k != key) {
+        me.last = Some((key, last_finished_text(lang, s)));
+    }
+    let Some((_, Some((heading, detail)))) = &me.last else {
+        return;
+    };
+    ui.add_space(10.0);
+    ui.label(RichText::new(heading).strong());
     if !detail.is_empty() {
         ui.label(RichText::new(detail).monospace());
     }
@@ -378,46 +459,7 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
         me.view = Some(view);
         return;
     }
-    egui::Grid::new("job_log")
-        .striped(true)
-        .num_columns(8)
-        .spacing([14.0, 6.0])
-        .show(ui, |ui| {
-            ui.label(RichText::new(lang.t("jobs.col_compare")).strong());
-            for h in [
-                lang.t("jobs.col_id"),
-                lang.t("jobs.col_kind"),
-                lang.t("jobs.col_status"),
-                lang.t("jobs.col_started"),
-                lang.t("jobs.col_duration"),
-                lang.t("jobs.col_params"),
-                lang.t("jobs.col_result"),
-            ] {
-                ui.label(RichText::new(h).strong());
-            }
-            ui.end_row();
-            for r in view.shown.iter().take(MAX_ROWS).map(|&i| &view.rows[i]) {
-                let mut ticked = p.compare.ids.contains(&r.id);
-                if ui
-                    .checkbox(&mut ticked, "")
-                    .on_hover_text(lang.t("jobs.compare_tick"))
-                    .changed()
-                {
-                    p.compare.toggle(r.id);
-                }
-                let sel = p.selected == Some(r.id);
-                if ui.selectable_label(sel, format!("#{}", r.id)).clicked() {
-                    p.selected = if sel { None } else { Some(r.id) };
-                }
-                ui.label(&r.kind);
-                ui.colored_label(status_color(ui, &r.status), status_word(lang, &r.status));
-                ui.label(&r.started);
-                ui.label(&r.duration);
-                ui.label(RichText::new(&r.params).monospace());
-                ui.label(RichText::new(&r.result).monospace());
-                ui.end_row();
-            }
-        });
+    log_table(lang, ui, p, &view);
     me.view = Some(view);
     // The ticked runs are what a new lesson starts from (the Lessons menu).
     cx.hub.ticked_runs.clone_from(&me.compare.ids);
@@ -428,6 +470,97 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
     if let Some(r) = selected {
         details(cx, ui, r);
     }
+}
+
+/// The log's rows, virtualised: rows of one height, only those in view laid out (their
+/// strings were made when the log loaded), so 2,000 runs cost a frame what 20 do. Newest first.
+fn log_table(lang: Lang, ui: &mut Ui, p: &mut JobsPanel, view: &LogView) {
+    use egui_extras::{Column, TableBuilder};
+    let row_h = ui
+        .spacing()
+        .interact_size
+        .y
+        .max(ui.text_style_height(&egui::TextStyle::Body))
+        + 4.0;
+    ui.push_id("job_log", |ui| {
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+        TableBuilder::new(ui)
+            .id_salt("job_log")
+            .striped(true)
+            .max_scroll_height(LOG_HEIGHT)
+            .auto_shrink([false, true])
+            .column(Column::exact(28.0))
+            .column(Column::auto().at_least(44.0))
+            .column(Column::auto().at_least(96.0))
+            .column(Column::auto().at_least(56.0))
+            .column(Column::auto().at_least(150.0))
+            .column(Column::auto().at_least(56.0))
+            .column(
+                Column::initial(260.0)
+                    .at_least(80.0)
+                    .resizable(true)
+                    .clip(true),
+            )
+            .column(Column::remainder().at_least(80.0).clip(true))
+            .header(row_h, |mut h| {
+                for k in [
+                    "jobs.col_compare",
+                    "jobs.col_id",
+                    "jobs.col_kind",
+                    "jobs.col_status",
+                    "jobs.col_started",
+                    "jobs.col_duration",
+                    "jobs.col_params",
+                    "jobs.col_result",
+                ] {
+                    h.col(|ui| {
+                        ui.label(RichText::new(lang.t(k)).strong());
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(row_h, view.shown.len(), |mut row| {
+                    let Some(r) = view.shown.get(row.index()).and_then(|&i| view.rows.get(i))
+                    else {
+                        return;
+                    };
+                    row.col(|ui| {
+                        let mut ticked = p.compare.ids.contains(&r.id);
+                        if ui
+                            .checkbox(&mut ticked, "")
+                            .on_hover_text(lang.t("jobs.compare_tick"))
+                            .changed()
+                        {
+                            p.compare.toggle(r.id);
+                        }
+                    });
+                    row.col(|ui| {
+                        let sel = p.selected == Some(r.id);
+                        if ui.selectable_label(sel, &r.label).clicked() {
+                            p.selected = if sel { None } else { Some(r.id) };
+                        }
+                    });
+                    row.col(|ui| {
+                        ui.label(&r.kind);
+                    });
+                    row.col(|ui| {
+                        ui.colored_label(status_color(ui, &r.status), status_word(lang, &r.status));
+                    });
+                    row.col(|ui| {
+                        ui.label(&r.started);
+                    });
+                    row.col(|ui| {
+                        ui.label(&r.duration);
+                    });
+                    row.col(|ui| {
+                        ui.label(RichText::new(&r.params).monospace());
+                    });
+                    row.col(|ui| {
+                        ui.label(RichText::new(&r.result).monospace());
+                    });
+                });
+            });
+    });
 }
 
 /// A logged run's failure in the UI's language: its code when the row has one (written since
@@ -516,7 +649,7 @@ impl LabPanel for JobsPanel {
         ui.add_space(6.0);
         new_job_section(cx, self, ui);
         running_section(cx, ui);
-        last_finished_section(cx, ui);
+        last_finished_section(cx, self, ui);
         log_section(cx, self, ui);
     }
 

@@ -36,7 +36,9 @@ pub mod eval;
 mod keywords;
 pub mod plain;
 pub mod stored;
+mod stream;
 mod title;
+mod tokenize;
 pub(crate) mod tree;
 
 use serde::{Deserialize, Serialize};
@@ -541,7 +543,37 @@ pub(crate) fn extract_decoded(
     seg: &Segmenter,
     detail: Detail,
 ) -> DocView {
-    let tree = tree::build(html);
+    extract_tree(tree::build(html), html, url, encoding, params, seg, detail)
+}
+
+/// Which parser builds the block tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TreePath {
+    /// The streaming tokenizer (`stream`), the default.
+    Stream,
+    /// html5ever's spec tree: the reference, kept for comparison.
+    Html5ever,
+}
+
+impl TreePath {
+    pub(crate) fn build(self, html: &str) -> tree::PageTree {
+        match self {
+            TreePath::Stream => tree::build(html),
+            TreePath::Html5ever => tree::build_html5ever(html),
+        }
+    }
+}
+
+/// The DocView of a decoded page from its block tree.
+pub(crate) fn extract_tree(
+    tree: tree::PageTree,
+    html: &str,
+    url: Option<&url::Url>,
+    encoding: EncodingInfo,
+    params: &Params,
+    seg: &Segmenter,
+    detail: Detail,
+) -> DocView {
     let analysis = body::analyse(&tree, params);
     let kw = match detail {
         Detail::Full => keywords::analyse(&tree, &analysis, params, seg),

@@ -499,10 +499,20 @@ pub(crate) fn extract_with(
     params: &Params,
     seg: &Segmenter,
 ) -> Result<DocView> {
-    extract_detail(bytes, url, content_type, charset, params, seg, Detail::Full)
+    extract_detail(
+        bytes,
+        url,
+        content_type,
+        charset,
+        params,
+        seg,
+        Detail::Full,
+        TreePath::Stream,
+    )
 }
 
-/// [`extract_with`] at a chosen [`Detail`].
+/// [`extract_with`] at a chosen [`Detail`], the block tree built by `path`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn extract_detail(
     bytes: &[u8],
     url: Option<&str>,
@@ -511,6 +521,7 @@ pub(crate) fn extract_detail(
     params: &Params,
     seg: &Segmenter,
     detail: Detail,
+    path: TreePath,
 ) -> Result<DocView> {
     let parsed = url.and_then(|u| url::Url::parse(u).ok());
     // The host is the TLD hint (encoding takes its last label).
@@ -524,7 +535,8 @@ pub(crate) fn extract_detail(
         declared: decision.declared_label.clone(),
         note: decision.note.clone(),
     };
-    Ok(extract_decoded(
+    Ok(extract_tree(
+        path.build(&text),
         &text,
         parsed.as_ref(),
         info,
@@ -532,18 +544,6 @@ pub(crate) fn extract_detail(
         seg,
         detail,
     ))
-}
-
-/// Clean an already decoded page.
-pub(crate) fn extract_decoded(
-    html: &str,
-    url: Option<&url::Url>,
-    encoding: EncodingInfo,
-    params: &Params,
-    seg: &Segmenter,
-    detail: Detail,
-) -> DocView {
-    extract_tree(tree::build(html), html, url, encoding, params, seg, detail)
 }
 
 /// Which parser builds the block tree.
@@ -653,7 +653,11 @@ pub(crate) fn extract_tree(
 /// Where cleaning spends its time: milliseconds per page for each stage (decode, parse and
 /// block tree, block analysis, keywords, title and links, abstract), single-threaded, over
 /// `pages` (raw bytes). For `tianwang bench clean`.
-pub(crate) fn stage_times(pages: &[Vec<u8>], params: &Params) -> Vec<(&'static str, f64)> {
+pub(crate) fn stage_times(
+    pages: &[Vec<u8>],
+    params: &Params,
+    path: TreePath,
+) -> Vec<(&'static str, f64)> {
     use std::time::Instant;
     let seg = Segmenter::shared();
     let mut t = [0f64; 6];
@@ -663,7 +667,7 @@ pub(crate) fn stage_times(pages: &[Vec<u8>], params: &Params) -> Vec<(&'static s
             continue;
         };
         let t1 = Instant::now();
-        let tree = tree::build(&text);
+        let tree = path.build(&text);
         let t2 = Instant::now();
         let a = body::analyse(&tree, params);
         let t3 = Instant::now();

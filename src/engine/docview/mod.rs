@@ -595,7 +595,7 @@ pub(crate) fn extract_tree(
             id,
             parent: b.parent,
             depth: b.depth,
-            tag: b.tag.clone(),
+            tag: b.tag.to_string(),
             hint: b.hint.clone(),
             text: tree.lines[b.line_start..b.line_end]
                 .iter()

@@ -103,7 +103,7 @@ pub(crate) struct TreeBlock {
     pub parent: Option<usize>,
     pub children: Vec<usize>,
     pub depth: usize,
-    pub tag: String,
+    pub tag: &'static str,
     /// `#id.class.class`, for hints and display.
     pub hint: String,
     pub chars: usize,
@@ -234,14 +234,14 @@ impl Builder {
         self.stack.last().copied().unwrap_or(0)
     }
 
-    fn open_block(&mut self, tag: &str, hint: String) {
+    fn open_block(&mut self, tag: &'static str, hint: String) {
         let parent = self.stack.last().copied();
         let id = self.tree.blocks.len();
         let depth = self.stack.len();
         self.tree.blocks.push(TreeBlock {
             parent,
             depth,
-            tag: tag.to_string(),
+            tag,
             hint,
             line_start: self.tree.lines.len(),
             ..TreeBlock::default()
@@ -261,31 +261,13 @@ impl Builder {
     }
 
     fn add_text(&mut self, raw: &str) {
-        // HTML whitespace rules: runs of white space collapse to one space. One pass counts the
-        // letters and digits and the sentence punctuation too.
-        let mut norm = String::with_capacity(raw.len());
-        let (mut last_space, mut counted, mut punct, mut visible) = (false, 0usize, 0usize, false);
-        for c in raw.chars() {
-            if c.is_whitespace() {
-                if !last_space {
-                    norm.push(' ');
-                }
-                last_space = true;
-            } else {
-                norm.push(c);
-                last_space = false;
-                visible = true;
-                if is_counted(c) {
-                    counted += 1;
-                } else if is_sentence_punct(c) {
-                    punct += 1;
-                }
-            }
-        }
-        if !visible {
-            if !norm.is_empty()
-                && let Some(l) = self.tree.lines.last_mut()
+        // HTML whitespace rules: runs of white space collapse to one space. One pass writes the
+        // collapsed text straight onto the line and counts the letters, digits and sentence
+        // punctuation; anchors and weighty tags copy it from there.
+        if raw.chars().all(char::is_whitespace) {
+            if !raw.is_empty()
                 && !self.line_break
+                && let Some(l) = self.tree.lines.last_mut()
                 && !l.text.ends_with(' ')
             {
                 l.text.push(' ');
@@ -297,33 +279,52 @@ impl Builder {
         if self.line_break || self.tree.lines.last().is_none_or(|l| l.block != block) {
             self.tree.lines.push(Line {
                 block,
-                text: String::new(),
+                text: String::with_capacity(raw.len()),
                 chars: 0,
                 anchor_chars: 0,
             });
             self.line_break = false;
         }
-        if let Some(l) = self.tree.lines.last_mut() {
-            l.text.push_str(&norm);
-            l.chars += counted;
-            if in_anchor {
-                l.anchor_chars += counted;
+        let Some(l) = self.tree.lines.last_mut() else {
+            return;
+        };
+        let from = l.text.len();
+        let (mut last_space, mut counted, mut punct) = (false, 0usize, 0usize);
+        for c in raw.chars() {
+            if c.is_whitespace() {
+                if !last_space {
+                    l.text.push(' ');
+                }
+                last_space = true;
+            } else {
+                l.text.push(c);
+                last_space = false;
+                if is_counted(c) {
+                    counted += 1;
+                } else if is_sentence_punct(c) {
+                    punct += 1;
+                }
             }
         }
+        l.chars += counted;
+        if in_anchor {
+            l.anchor_chars += counted;
+        }
+        let norm = &l.text[from..];
         let b = &mut self.tree.blocks[block];
         b.chars += counted;
         b.punct += punct;
         if in_anchor {
             b.anchor_chars += counted;
             if let Some(&li) = self.anchors.last() {
-                self.tree.links[li].anchor.push_str(&norm);
+                self.tree.links[li].anchor.push_str(norm);
             }
         }
         // Emphasis is short; a <font> around a whole article is styling, not emphasis, so
         // weighty text is kept up to WEIGHTY_MAX bytes (and copying stays cheap).
         for w in &mut self.weighty {
             if w.2.len() < WEIGHTY_MAX {
-                w.2.push_str(&norm);
+                w.2.push_str(norm);
             }
         }
     }
@@ -351,8 +352,8 @@ impl Builder {
             self.skip += 1;
             return;
         }
-        if BLOCK_TAGS.contains(&name) {
-            self.open_block(name, el.hint());
+        if let Some(tag) = BLOCK_TAGS.iter().find(|t| **t == name) {
+            self.open_block(tag, el.hint());
         }
         match name {
             "a" => {
@@ -411,7 +412,7 @@ impl Builder {
         if WEIGHTY_TAGS.contains(&name)
             && let Some((tag, block, text)) = self.weighty.pop()
         {
-            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = collapse(text);
             if !text.is_empty() {
                 self.tree.weighty.push(RawWeighty {
                     tag: tag.to_string(),
@@ -441,7 +442,7 @@ impl Builder {
             self.close_block();
         }
         let mut tree = self.tree;
-        tree.title = tree.title.split_whitespace().collect::<Vec<_>>().join(" ");
+        tree.title = collapse(std::mem::take(&mut tree.title));
         for l in &mut tree.lines {
             let t = l.text.trim();
             if t.len() != l.text.len() {
@@ -449,10 +450,25 @@ impl Builder {
             }
         }
         for link in &mut tree.links {
-            link.anchor = link.anchor.split_whitespace().collect::<Vec<_>>().join(" ");
+            link.anchor = collapse(std::mem::take(&mut link.anchor));
         }
         totals(&mut tree);
         tree
+    }
+}
+
+/// `s` with runs of white space as one space and none at the ends (`split_whitespace` joined
+/// by spaces), reusing `s` when it is already so.
+fn collapse(s: String) -> String {
+    let b = s.as_bytes();
+    let clean = !s.starts_with(char::is_whitespace)
+        && !s.ends_with(char::is_whitespace)
+        && !b.windows(2).any(|w| w[0] == b' ' && w[1] == b' ')
+        && !s.chars().any(|c| c.is_whitespace() && c != ' ');
+    if clean {
+        s
+    } else {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -596,7 +612,7 @@ mod tests {
              <img src=x.png><!-- 注释 --></div></body></html>",
         );
         assert_eq!(t.title, "标题 页");
-        let tags: Vec<&str> = t.blocks.iter().map(|b| b.tag.as_str()).collect();
+        let tags: Vec<&str> = t.blocks.iter().map(|b| b.tag).collect();
         assert_eq!(tags, ["#document", "html", "body", "div", "div", "h1", "p"]);
         assert_eq!(t.blocks[3].hint, "#nav");
         assert_eq!(t.blocks[4].hint, ".main");

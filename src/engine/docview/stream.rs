@@ -132,6 +132,9 @@ enum Afe<'a> {
     },
 }
 
+/// An element's `id` and `class`.
+type IdClass<'a> = (Option<Cow<'a, str>>, Option<Cow<'a, str>>);
+
 struct Parser<'a> {
     tok: Tokenizer<'a>,
     out: Out<'a>,
@@ -148,7 +151,7 @@ struct Parser<'a> {
     /// The page needs a DOM rewrite: html5ever builds its tree instead.
     bail: bool,
     /// `id` and `class` of `<html>` and `<body>` as they stand (a repeated tag adds missing ones).
-    root_attrs: [(Option<Cow<'a, str>>, Option<Cow<'a, str>>); 2],
+    root_attrs: [IdClass<'a>; 2],
 }
 
 fn is_special(name: &str) -> bool {
@@ -645,6 +648,7 @@ impl<'a> Parser<'a> {
 }
 
 mod rules;
+mod table;
 
 /// Parse `html` into the block tree in one streaming pass (html5ever for a page whose tree needs
 /// the adoption agency's rewrite).

@@ -194,12 +194,12 @@ fn char_ref(s: &str, at: usize, attr: bool) -> Option<(usize, char, Option<char>
         }
     }
     let (len, c1, c2) = best?;
-    if attr && b[at + len - 1] != b';' {
-        if let Some(&next) = b.get(at + len)
-            && (next == b'=' || next.is_ascii_alphanumeric())
-        {
-            return None;
-        }
+    if attr
+        && b[at + len - 1] != b';'
+        && let Some(&next) = b.get(at + len)
+        && (next == b'=' || next.is_ascii_alphanumeric())
+    {
+        return None;
     }
     let c1 = char::from_u32(c1)?;
     let c2 = if c2 == 0 { None } else { char::from_u32(c2) };
@@ -380,9 +380,8 @@ impl<'a> Tokenizer<'a> {
                 }
                 k += 1;
             }
-            match b.get(k)? {
-                b'>' => return Some((a, false, k + 1)),
-                _ => {}
+            if *b.get(k)? == b'>' {
+                return Some((a, false, k + 1));
             }
             // The name: a first `=` belongs to it.
             let n0 = k;

@@ -387,8 +387,31 @@ pub struct BenchCleanArgs {
     /// Best of this many timed passes.
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
+    /// Which parser builds the block tree in the timed runs: the streaming tokenizer (the
+    /// default, what `clean` and the panel use) or html5ever's spec tree (the reference).
+    #[arg(long, value_enum, default_value = "stream")]
+    pub tree: TreeArg,
+    /// Clean on this many threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
     #[arg(long)]
     pub json: bool,
+}
+
+/// `bench clean --tree`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TreeArg {
+    Stream,
+    Html5ever,
+}
+
+impl TreeArg {
+    fn path(self) -> docview::TreePath {
+        match self {
+            TreeArg::Stream => docview::TreePath::Stream,
+            TreeArg::Html5ever => docview::TreePath::Html5ever,
+        }
+    }
 }
 
 /// `tianwang bench segment`.
@@ -409,11 +432,18 @@ fn bench_ours(
     html: &std::path::Path,
     truth: &std::path::Path,
     repeat: usize,
+    tree: docview::TreePath,
 ) -> anyhow::Result<serde_json::Value> {
     let params = Params::default();
     let mut best: Option<EvalReport> = None;
     for _ in 0..repeat.max(1) {
-        let r = crate::engine::docview::eval::eval_dir(html, truth, &params, &mut |_, _| Ok(()))?;
+        let r = crate::engine::docview::eval::eval_dir_with(
+            html,
+            truth,
+            &params,
+            tree,
+            &mut |_, _| Ok(()),
+        )?;
         if best.as_ref().is_none_or(|b| r.seconds < b.seconds) {
             best = Some(r);
         }
@@ -426,6 +456,7 @@ fn bench_ours(
         "pages_per_s": r.pages_per_s,
         "macro_p": r.body.p, "macro_r": r.body.r, "macro_f1": r.body.f1,
         "errors": r.errors,
+        "threads": rayon::current_num_threads(),
     }))
 }
 
@@ -435,6 +466,7 @@ fn bench_ours_body(
     html: &std::path::Path,
     truth: &std::path::Path,
     repeat: usize,
+    tree: docview::TreePath,
 ) -> anyhow::Result<serde_json::Value> {
     use rayon::prelude::*;
     let mut pairs = Vec::new();
@@ -458,9 +490,18 @@ fn bench_ours_body(
         bodies = pairs
             .par_iter()
             .map(|(b, _)| {
-                docview::extract_detail(b, None, None, None, &params, seg, docview::Detail::Body)
-                    .map(|d| d.body)
-                    .unwrap_or_default()
+                docview::extract_detail(
+                    b,
+                    None,
+                    None,
+                    None,
+                    &params,
+                    seg,
+                    docview::Detail::Body,
+                    tree,
+                )
+                .map(|d| d.body)
+                .unwrap_or_default()
             })
             .collect();
         best = best.min(t0.elapsed().as_secs_f64());
@@ -516,8 +557,22 @@ pub fn bench_clean(a: &BenchCleanArgs, data: Option<&std::path::Path>) -> anyhow
     let mut results = serde_json::Map::new();
     for (name, h, t) in &corpora {
         let mut tools = serde_json::Map::new();
-        tools.insert("tianwang".into(), bench_ours(h, t, a.repeat)?);
-        tools.insert("tianwang-body".into(), bench_ours_body(h, t, a.repeat)?);
+        let (repeat, tree) = (a.repeat, a.tree.path());
+        let ours = || -> anyhow::Result<_> {
+            Ok((
+                bench_ours(h, t, repeat, tree)?,
+                bench_ours_body(h, t, repeat, tree)?,
+            ))
+        };
+        let (full, body) = match a.threads {
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build()?
+                .install(ours)?,
+            None => ours()?,
+        };
+        tools.insert("tianwang".into(), full);
+        tools.insert("tianwang-body".into(), body);
         if a.peers {
             let args = [
                 "--html-dir".into(),
@@ -548,13 +603,16 @@ pub fn bench_clean(a: &BenchCleanArgs, data: Option<&std::path::Path>) -> anyhow
             pages.push(std::fs::read(e.path())?);
         }
     }
-    let stages = docview::stage_times(&pages, &Params::default());
+    // The profile of the chosen tree path, and html5ever's beside it (before and after).
+    let stages = docview::stage_times(&pages, &Params::default(), a.tree.path());
+    let reference = docview::stage_times(&pages, &Params::default(), docview::TreePath::Html5ever);
     results.insert(
         "stages_ms_per_page".into(),
         json!(
             stages
                 .iter()
-                .map(|(k, v)| json!({"stage": k, "ms": v}))
+                .zip(&reference)
+                .map(|((k, v), (_, h))| json!({"stage": k, "ms": v, "html5ever_ms": h}))
                 .collect::<Vec<_>>()
         ),
     );
@@ -587,12 +645,20 @@ pub fn bench_clean(a: &BenchCleanArgs, data: Option<&std::path::Path>) -> anyhow
         }
     }
     println!(
-        "single-threaded ms per page on {}:",
-        corpora.first().map_or("", |c| c.0.as_str())
+        "single-threaded ms per page on {} ({:?} tree; html5ever's beside it):",
+        corpora.first().map_or("", |c| c.0.as_str()),
+        a.tree
     );
-    for (k, ms) in &stages {
-        println!("  {k:<22} {ms:>7.3}");
+    let total = |v: &[(&str, f64)]| v.iter().map(|x| x.1).sum::<f64>();
+    for ((k, ms), (_, h)) in stages.iter().zip(&reference) {
+        println!("  {k:<22} {ms:>7.3} {h:>7.3}");
     }
+    println!(
+        "  {:<22} {:>7.3} {:>7.3}",
+        "total",
+        total(&stages),
+        total(&reference)
+    );
     Ok(())
 }
 

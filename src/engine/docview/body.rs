@@ -119,7 +119,7 @@ fn hint_tokens(hint: &str) -> impl Iterator<Item = String> + '_ {
 
 /// The role a class/id hint gives, if any.
 fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
-    match b.tag.as_str() {
+    match b.tag {
         "nav" => return Some((Role::Navigation, Why::of("tag", ["nav"]))),
         "footer" => return Some((Role::Footer, Why::of("tag", ["footer"]))),
         "aside" => return Some((Role::LinkList, Why::of("tag", ["aside"]))),
@@ -340,7 +340,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
         // A short leaf container (a teaser <div>, a caption <td>) is a paragraph of its
         // parent; a long one holds an article by itself.
         let short_leaf = b.children.is_empty() && b.chars.saturating_sub(b.anchor_chars) < 150;
-        let mut target = if PARAGRAPH_TAGS.contains(&b.tag.as_str()) || short_leaf {
+        let mut target = if PARAGRAPH_TAGS.contains(&b.tag) || short_leaf {
             b.parent
         } else {
             Some(id)
@@ -687,10 +687,7 @@ fn line_role(
     let mut cur = Some(l.block);
     while let Some(b) = cur {
         if kinds[b] == BlockKind::Hub && !region.contains(&b) {
-            return (
-                Role::LinkList,
-                Why::of("hub_block", [tree.blocks[b].tag.as_str()]),
-            );
+            return (Role::LinkList, Why::of("hub_block", [tree.blocks[b].tag]));
         }
         if region.contains(&b) {
             break;

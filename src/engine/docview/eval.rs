@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Params, extract_with};
+use super::{Detail, Params, TreePath, extract_detail};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobContext, load_detail, save_detail};
@@ -98,14 +98,16 @@ pub(crate) type ProgressFn<'a> = dyn FnMut(usize, usize) -> Result<()> + 'a;
 /// Pages cleaned in parallel per step between progress reports.
 const CHUNK: usize = 16;
 
-fn score(c: Case, params: &Params, seg: &Segmenter) -> EvalPage {
-    let res = extract_with(
+fn score(c: Case, params: &Params, seg: &Segmenter, path: TreePath) -> EvalPage {
+    let res = extract_detail(
         &c.bytes,
         c.url.as_deref(),
         c.content_type.as_deref(),
         None,
         params,
         seg,
+        Detail::Full,
+        path,
     );
     let truth_chars = c.truth_body.as_deref().map_or(0, |t| t.chars().count());
     match res {
@@ -157,6 +159,7 @@ fn run(
     source: String,
     cases: Vec<Case>,
     params: &Params,
+    path: TreePath,
     progress: &mut ProgressFn,
 ) -> Result<EvalReport> {
     use rayon::prelude::*;
@@ -177,7 +180,7 @@ fn run(
         let t0 = Instant::now();
         let scored: Vec<EvalPage> = chunk
             .into_par_iter()
-            .map(|c| score(c, params, seg))
+            .map(|c| score(c, params, seg, path))
             .collect();
         seconds += t0.elapsed().as_secs_f64();
         pages.extend(scored);
@@ -248,6 +251,17 @@ pub(crate) fn eval_dir(
     params: &Params,
     progress: &mut ProgressFn,
 ) -> Result<EvalReport> {
+    eval_dir_with(html_dir, truth_dir, params, TreePath::Stream, progress)
+}
+
+/// [`eval_dir`] with the block tree built by `path` (`bench clean --tree`).
+pub(crate) fn eval_dir_with(
+    html_dir: &Path,
+    truth_dir: &Path,
+    params: &Params,
+    path: TreePath,
+    progress: &mut ProgressFn,
+) -> Result<EvalReport> {
     let entries = std::fs::read_dir(html_dir).map_err(|e| EngineError::BadPath {
         path: html_dir.to_path_buf(),
         reason: e.to_string(),
@@ -301,6 +315,7 @@ pub(crate) fn eval_dir(
         format!("dir:{}", html_dir.display()),
         cases,
         params,
+        path,
         progress,
     )
 }
@@ -324,7 +339,7 @@ pub fn eval_sample(params: &Params, progress: &mut ProgressFn) -> Result<EvalRep
             truth_title: Some(p.title.clone()),
         });
     }
-    run("sample".into(), cases, params, progress)
+    run("sample".into(), cases, params, TreePath::Stream, progress)
 }
 
 /// Clean every page stored in the workspace; pages of the sample web are scored against its
@@ -367,7 +382,13 @@ pub(crate) fn eval_workspace(
             truth_title: t.map(|t| t.title.clone()),
         });
     }
-    run("workspace".into(), cases, params, progress)
+    run(
+        "workspace".into(),
+        cases,
+        params,
+        TreePath::Stream,
+        progress,
+    )
 }
 
 /// What to evaluate.

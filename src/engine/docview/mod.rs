@@ -36,7 +36,9 @@ pub mod eval;
 mod keywords;
 pub mod plain;
 pub mod stored;
+mod stream;
 mod title;
+mod tokenize;
 pub(crate) mod tree;
 
 use serde::{Deserialize, Serialize};
@@ -497,10 +499,20 @@ pub(crate) fn extract_with(
     params: &Params,
     seg: &Segmenter,
 ) -> Result<DocView> {
-    extract_detail(bytes, url, content_type, charset, params, seg, Detail::Full)
+    extract_detail(
+        bytes,
+        url,
+        content_type,
+        charset,
+        params,
+        seg,
+        Detail::Full,
+        TreePath::Stream,
+    )
 }
 
-/// [`extract_with`] at a chosen [`Detail`].
+/// [`extract_with`] at a chosen [`Detail`], the block tree built by `path`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn extract_detail(
     bytes: &[u8],
     url: Option<&str>,
@@ -509,6 +521,7 @@ pub(crate) fn extract_detail(
     params: &Params,
     seg: &Segmenter,
     detail: Detail,
+    path: TreePath,
 ) -> Result<DocView> {
     let parsed = url.and_then(|u| url::Url::parse(u).ok());
     // The host is the TLD hint (encoding takes its last label).
@@ -522,7 +535,8 @@ pub(crate) fn extract_detail(
         declared: decision.declared_label.clone(),
         note: decision.note.clone(),
     };
-    Ok(extract_decoded(
+    Ok(extract_tree(
+        path.build(&text),
         &text,
         parsed.as_ref(),
         info,
@@ -532,8 +546,27 @@ pub(crate) fn extract_detail(
     ))
 }
 
-/// Clean an already decoded page.
-pub(crate) fn extract_decoded(
+/// Which parser builds the block tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TreePath {
+    /// The streaming tokenizer (`stream`), the default.
+    Stream,
+    /// html5ever's spec tree: the reference, kept for comparison.
+    Html5ever,
+}
+
+impl TreePath {
+    pub(crate) fn build(self, html: &str) -> tree::PageTree {
+        match self {
+            TreePath::Stream => tree::build(html),
+            TreePath::Html5ever => tree::build_html5ever(html),
+        }
+    }
+}
+
+/// The DocView of a decoded page from its block tree.
+pub(crate) fn extract_tree(
+    tree: tree::PageTree,
     html: &str,
     url: Option<&url::Url>,
     encoding: EncodingInfo,
@@ -541,7 +574,6 @@ pub(crate) fn extract_decoded(
     seg: &Segmenter,
     detail: Detail,
 ) -> DocView {
-    let tree = tree::build(html);
     let analysis = body::analyse(&tree, params);
     let kw = match detail {
         Detail::Full => keywords::analyse(&tree, &analysis, params, seg),
@@ -563,7 +595,7 @@ pub(crate) fn extract_decoded(
             id,
             parent: b.parent,
             depth: b.depth,
-            tag: b.tag.clone(),
+            tag: b.tag.to_string(),
             hint: b.hint.clone(),
             text: tree.lines[b.line_start..b.line_end]
                 .iter()
@@ -621,7 +653,11 @@ pub(crate) fn extract_decoded(
 /// Where cleaning spends its time: milliseconds per page for each stage (decode, parse and
 /// block tree, block analysis, keywords, title and links, abstract), single-threaded, over
 /// `pages` (raw bytes). For `tianwang bench clean`.
-pub(crate) fn stage_times(pages: &[Vec<u8>], params: &Params) -> Vec<(&'static str, f64)> {
+pub(crate) fn stage_times(
+    pages: &[Vec<u8>],
+    params: &Params,
+    path: TreePath,
+) -> Vec<(&'static str, f64)> {
     use std::time::Instant;
     let seg = Segmenter::shared();
     let mut t = [0f64; 6];
@@ -631,7 +667,7 @@ pub(crate) fn stage_times(pages: &[Vec<u8>], params: &Params) -> Vec<(&'static s
             continue;
         };
         let t1 = Instant::now();
-        let tree = tree::build(&text);
+        let tree = path.build(&text);
         let t2 = Instant::now();
         let a = body::analyse(&tree, params);
         let t3 = Instant::now();

@@ -103,7 +103,7 @@ pub(crate) struct TreeBlock {
     pub parent: Option<usize>,
     pub children: Vec<usize>,
     pub depth: usize,
-    pub tag: String,
+    pub tag: &'static str,
     /// `#id.class.class`, for hints and display.
     pub hint: String,
     pub chars: usize,
@@ -150,43 +150,98 @@ pub(crate) fn is_sentence_punct(c: char) -> bool {
 /// ([`crate::engine::text::metric::is_kept`], Python's `isalnum`).
 pub(crate) use crate::engine::text::metric::is_kept as is_counted;
 
-fn attr_hint(el: &scraper::node::Element) -> String {
+/// What the block tree reads of an element's attributes, whichever parser found them.
+pub(crate) trait Attrs {
+    /// The value of the attribute `name` (lower case), entities decoded.
+    fn attr(&self, name: &str) -> Option<&str>;
+    /// `#id.class.class` with the classes sorted and deduplicated (as scraper lists them).
+    fn hint(&self) -> String;
+}
+
+impl Attrs for scraper::node::Element {
+    fn attr(&self, name: &str) -> Option<&str> {
+        scraper::node::Element::attr(self, name)
+    }
+    fn hint(&self) -> String {
+        let mut s = String::new();
+        if let Some(id) = self.id() {
+            s.push('#');
+            s.push_str(id);
+        }
+        for c in self.classes() {
+            s.push('.');
+            s.push_str(c);
+        }
+        s
+    }
+}
+
+/// `#id.class.class` from an `id` and a `class` attribute: what [`Attrs::hint`] gives.
+pub(crate) fn hint_of(id: Option<&str>, class: Option<&str>) -> String {
     let mut s = String::new();
-    if let Some(id) = el.id() {
+    if let Some(id) = id {
         s.push('#');
         s.push_str(id);
     }
-    for c in el.classes() {
-        s.push('.');
-        s.push_str(c);
+    if let Some(class) = class {
+        let mut cs: Vec<&str> = class.split_ascii_whitespace().collect();
+        cs.sort_unstable();
+        cs.dedup();
+        for c in cs {
+            s.push('.');
+            s.push_str(c);
+        }
     }
     s
 }
 
-struct Builder {
+/// Builds the block tree from a document's elements and text in tree order: `start` when an
+/// element opens, `text` for a text node (adjacent text merged), `end` when it closes. The
+/// html5ever walk ([`build_html5ever`]) and the streaming path (`stream`) both drive it.
+pub(crate) struct Builder {
     tree: PageTree,
     stack: Vec<usize>,
     /// Open `<a>` elements: index into `tree.links`.
     anchors: Vec<usize>,
     /// Open weighty tags: (tag, block, text accumulated so far).
-    weighty: Vec<(String, usize, String)>,
+    weighty: Vec<(&'static str, usize, String)>,
     /// Whether the next text starts a new line.
     line_break: bool,
+    /// Depth inside skipped elements (`head`, `script`, …).
+    skip: usize,
+    in_title: bool,
+    have_title: bool,
 }
 
 impl Builder {
+    pub(crate) fn new() -> Self {
+        let mut b = Builder {
+            tree: PageTree::default(),
+            stack: Vec::new(),
+            anchors: Vec::new(),
+            weighty: Vec::new(),
+            line_break: true,
+            skip: 0,
+            in_title: false,
+            have_title: false,
+        };
+        // A root block so that text outside <html>/<body> still has an owner.
+        b.open_block("#document", String::new());
+        b
+    }
+
     fn current(&self) -> usize {
         self.stack.last().copied().unwrap_or(0)
     }
 
-    fn open_block(&mut self, tag: &str, hint: String) {
+    fn open_block(&mut self, tag: &'static str, hint: String) {
         let parent = self.stack.last().copied();
         let id = self.tree.blocks.len();
         let depth = self.stack.len();
         self.tree.blocks.push(TreeBlock {
             parent,
             depth,
-            tag: tag.to_string(),
+            tag,
             hint,
             line_start: self.tree.lines.len(),
             ..TreeBlock::default()
@@ -205,32 +260,14 @@ impl Builder {
         self.line_break = true;
     }
 
-    fn text(&mut self, raw: &str) {
-        // HTML whitespace rules: runs of white space collapse to one space. One pass counts the
-        // letters and digits and the sentence punctuation too.
-        let mut norm = String::with_capacity(raw.len());
-        let (mut last_space, mut counted, mut punct, mut visible) = (false, 0usize, 0usize, false);
-        for c in raw.chars() {
-            if c.is_whitespace() {
-                if !last_space {
-                    norm.push(' ');
-                }
-                last_space = true;
-            } else {
-                norm.push(c);
-                last_space = false;
-                visible = true;
-                if is_counted(c) {
-                    counted += 1;
-                } else if is_sentence_punct(c) {
-                    punct += 1;
-                }
-            }
-        }
-        if !visible {
-            if !norm.is_empty()
-                && let Some(l) = self.tree.lines.last_mut()
+    fn add_text(&mut self, raw: &str) {
+        // HTML whitespace rules: runs of white space collapse to one space. One pass writes the
+        // collapsed text straight onto the line and counts the letters, digits and sentence
+        // punctuation; anchors and weighty tags copy it from there.
+        if raw.chars().all(char::is_whitespace) {
+            if !raw.is_empty()
                 && !self.line_break
+                && let Some(l) = self.tree.lines.last_mut()
                 && !l.text.ends_with(' ')
             {
                 l.text.push(' ');
@@ -242,35 +279,230 @@ impl Builder {
         if self.line_break || self.tree.lines.last().is_none_or(|l| l.block != block) {
             self.tree.lines.push(Line {
                 block,
-                text: String::new(),
+                text: String::with_capacity(raw.len()),
                 chars: 0,
                 anchor_chars: 0,
             });
             self.line_break = false;
         }
-        if let Some(l) = self.tree.lines.last_mut() {
-            l.text.push_str(&norm);
-            l.chars += counted;
-            if in_anchor {
-                l.anchor_chars += counted;
+        let Some(l) = self.tree.lines.last_mut() else {
+            return;
+        };
+        let from = l.text.len();
+        let (mut last_space, mut counted, mut punct) = (false, 0usize, 0usize);
+        for c in raw.chars() {
+            if c.is_whitespace() {
+                if !last_space {
+                    l.text.push(' ');
+                }
+                last_space = true;
+            } else {
+                l.text.push(c);
+                last_space = false;
+                if is_counted(c) {
+                    counted += 1;
+                } else if is_sentence_punct(c) {
+                    punct += 1;
+                }
             }
         }
+        l.chars += counted;
+        if in_anchor {
+            l.anchor_chars += counted;
+        }
+        let norm = &l.text[from..];
         let b = &mut self.tree.blocks[block];
         b.chars += counted;
         b.punct += punct;
         if in_anchor {
             b.anchor_chars += counted;
             if let Some(&li) = self.anchors.last() {
-                self.tree.links[li].anchor.push_str(&norm);
+                self.tree.links[li].anchor.push_str(norm);
             }
         }
         // Emphasis is short; a <font> around a whole article is styling, not emphasis, so
         // weighty text is kept up to WEIGHTY_MAX bytes (and copying stays cheap).
         for w in &mut self.weighty {
             if w.2.len() < WEIGHTY_MAX {
-                w.2.push_str(&norm);
+                w.2.push_str(norm);
             }
         }
+    }
+
+    /// An element opens. Head metadata is read here too: the first `<title>`, `<meta name>`,
+    /// `<base href>`.
+    pub(crate) fn start(&mut self, name: &str, el: &impl Attrs) {
+        match name {
+            "title" if !self.have_title => self.in_title = true,
+            "meta" => {
+                let content = || el.attr("content").unwrap_or("").trim().to_string();
+                let n = el.attr("name");
+                if n.is_some_and(|n| n.eq_ignore_ascii_case("keywords")) {
+                    self.tree.meta_keywords = content();
+                } else if n.is_some_and(|n| n.eq_ignore_ascii_case("description")) {
+                    self.tree.meta_description = content();
+                }
+            }
+            "base" if self.tree.base_href.is_none() => {
+                self.tree.base_href = el.attr("href").map(str::to_string);
+            }
+            _ => {}
+        }
+        if self.skip > 0 || SKIP_TAGS.contains(&name) {
+            self.skip += 1;
+            return;
+        }
+        if let Some(tag) = BLOCK_TAGS.iter().find(|t| **t == name) {
+            self.open_block(tag, el.hint());
+        }
+        match name {
+            "a" => {
+                if let Some(href) = el.attr("href") {
+                    let block = self.current();
+                    self.tree.links.push(RawLink {
+                        href: href.trim().to_string(),
+                        anchor: String::new(),
+                        block,
+                    });
+                    self.tree.blocks[block].links += 1;
+                    self.anchors.push(self.tree.links.len() - 1);
+                } else {
+                    self.anchors.push(usize::MAX);
+                }
+            }
+            "img" => {
+                let block = self.current();
+                self.tree.blocks[block].images += 1;
+            }
+            "br" | "hr" => self.line_break = true,
+            _ => {}
+        }
+        if let Some(tag) = WEIGHTY_TAGS.iter().find(|t| **t == name) {
+            let block = self.current();
+            self.weighty.push((tag, block, String::new()));
+        }
+    }
+
+    /// A text node (all of it: adjacent text is one node).
+    pub(crate) fn text(&mut self, t: &str) {
+        if self.in_title {
+            self.tree.title.push_str(t);
+        } else if self.skip == 0 {
+            if self.anchors.last() == Some(&usize::MAX) {
+                // An <a> without href: plain text.
+                let saved = std::mem::take(&mut self.anchors);
+                self.add_text(t);
+                self.anchors = saved;
+            } else {
+                self.add_text(t);
+            }
+        }
+    }
+
+    /// The element `name` closes.
+    pub(crate) fn end(&mut self, name: &str) {
+        if name == "title" && self.in_title {
+            self.in_title = false;
+            self.have_title = true;
+        }
+        if self.skip > 0 {
+            self.skip -= 1;
+            return;
+        }
+        if WEIGHTY_TAGS.contains(&name)
+            && let Some((tag, block, text)) = self.weighty.pop()
+        {
+            let text = collapse(text);
+            if !text.is_empty() {
+                self.tree.weighty.push(RawWeighty {
+                    tag: tag.to_string(),
+                    text,
+                    block,
+                });
+            }
+        }
+        if name == "a" {
+            self.anchors.pop();
+        }
+        if BLOCK_TAGS.contains(&name) {
+            self.close_block();
+        }
+    }
+
+    /// Set the hint of the first block `tag` (attributes added to `<html>` or `<body>` later).
+    pub(crate) fn set_hint(&mut self, tag: &str, hint: String) {
+        if let Some(b) = self.tree.blocks.iter_mut().find(|b| b.tag == tag) {
+            b.hint = hint;
+        }
+    }
+
+    /// Close what is open and total the subtrees.
+    pub(crate) fn finish(mut self) -> PageTree {
+        while !self.stack.is_empty() {
+            self.close_block();
+        }
+        let mut tree = self.tree;
+        tree.title = collapse(std::mem::take(&mut tree.title));
+        for l in &mut tree.lines {
+            let t = l.text.trim();
+            if t.len() != l.text.len() {
+                l.text = t.to_string();
+            }
+        }
+        for link in &mut tree.links {
+            link.anchor = collapse(std::mem::take(&mut link.anchor));
+        }
+        totals(&mut tree);
+        tree
+    }
+}
+
+/// `s` with runs of white space as one space and none at the ends (`split_whitespace` joined
+/// by spaces), reusing `s` when it is already so.
+fn collapse(s: String) -> String {
+    let b = s.as_bytes();
+    let clean = !s.starts_with(char::is_whitespace)
+        && !s.ends_with(char::is_whitespace)
+        && !b.windows(2).any(|w| w[0] == b' ' && w[1] == b' ')
+        && !s.chars().any(|c| c.is_whitespace() && c != ' ');
+    if clean {
+        s
+    } else {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// Subtree totals and ends, children before parents (ids grow with depth-first order).
+fn totals(tree: &mut PageTree) {
+    for id in (0..tree.blocks.len()).rev() {
+        let (c, a, l, i, p, end) = {
+            let bl = &tree.blocks[id];
+            let mut t = (
+                bl.chars,
+                bl.anchor_chars,
+                bl.links,
+                bl.images,
+                bl.punct,
+                id + 1,
+            );
+            for &ch in &bl.children {
+                let cb = &tree.blocks[ch];
+                t.0 += cb.sub_chars;
+                t.1 += cb.sub_anchor;
+                t.2 += cb.sub_links;
+                t.3 += cb.sub_images;
+                t.4 += cb.sub_punct;
+                t.5 = t.5.max(cb.sub_end);
+            }
+            t
+        };
+        let bl = &mut tree.blocks[id];
+        bl.sub_end = end;
+        bl.sub_chars = c;
+        bl.sub_anchor = a;
+        bl.sub_links = l;
+        bl.sub_images = i;
+        bl.sub_punct = p;
     }
 }
 
@@ -321,161 +553,32 @@ pub(crate) fn strip_inert(html: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Parse `html` into the block tree.
+/// Parse `html` into the block tree by the default path: the streaming tokenizer.
 pub(crate) fn build(html: &str) -> PageTree {
+    super::stream::build(html)
+}
+
+/// Parse `html` into the block tree through html5ever's spec tree (scraper): the reference the
+/// streaming path is checked against, and `bench clean --tree html5ever`.
+pub(crate) fn build_html5ever(html: &str) -> PageTree {
     let stripped = strip_inert(html);
     let doc = Html::parse_document(&stripped);
-    let mut b = Builder {
-        tree: PageTree::default(),
-        stack: Vec::new(),
-        anchors: Vec::new(),
-        weighty: Vec::new(),
-        line_break: true,
-    };
-    // A root block so that text outside <html>/<body> still has an owner.
-    b.open_block("#document", String::new());
-    let mut skip = 0usize;
-    // Head metadata is read in the same walk: the first <title>, <meta name>, <base href>.
-    let (mut in_title, mut have_title) = (false, false);
+    let mut b = Builder::new();
     for edge in doc.tree.root().traverse() {
         match edge {
             Edge::Open(node) => match node.value() {
-                Node::Element(el) => {
-                    let name = el.name();
-                    match name {
-                        "title" if !have_title => in_title = true,
-                        "meta" => {
-                            let content = || el.attr("content").unwrap_or("").trim().to_string();
-                            match el.attr("name").map(str::to_ascii_lowercase).as_deref() {
-                                Some("keywords") => b.tree.meta_keywords = content(),
-                                Some("description") => b.tree.meta_description = content(),
-                                _ => {}
-                            }
-                        }
-                        "base" if b.tree.base_href.is_none() => {
-                            b.tree.base_href = el.attr("href").map(str::to_string);
-                        }
-                        _ => {}
-                    }
-                    if skip > 0 || SKIP_TAGS.contains(&name) {
-                        skip += 1;
-                        continue;
-                    }
-                    if BLOCK_TAGS.contains(&name) {
-                        b.open_block(name, attr_hint(el));
-                    }
-                    match name {
-                        "a" => {
-                            if let Some(href) = el.attr("href") {
-                                let block = b.current();
-                                b.tree.links.push(RawLink {
-                                    href: href.trim().to_string(),
-                                    anchor: String::new(),
-                                    block,
-                                });
-                                b.tree.blocks[block].links += 1;
-                                b.anchors.push(b.tree.links.len() - 1);
-                            } else {
-                                b.anchors.push(usize::MAX);
-                            }
-                        }
-                        "img" => {
-                            let block = b.current();
-                            b.tree.blocks[block].images += 1;
-                        }
-                        "br" | "hr" => b.line_break = true,
-                        _ => {}
-                    }
-                    if WEIGHTY_TAGS.contains(&name) {
-                        let block = b.current();
-                        b.weighty.push((name.to_string(), block, String::new()));
-                    }
-                }
-                Node::Text(t) if in_title => b.tree.title.push_str(t),
-                Node::Text(t) if skip == 0 => {
-                    if b.anchors.last() == Some(&usize::MAX) {
-                        // An <a> without href: plain text.
-                        let saved = std::mem::take(&mut b.anchors);
-                        b.text(t);
-                        b.anchors = saved;
-                    } else {
-                        b.text(t);
-                    }
-                }
+                Node::Element(el) => b.start(el.name(), el),
+                Node::Text(t) => b.text(t),
                 _ => {}
             },
             Edge::Close(node) => {
                 if let Node::Element(el) = node.value() {
-                    let name = el.name();
-                    if name == "title" && in_title {
-                        in_title = false;
-                        have_title = true;
-                    }
-                    if skip > 0 {
-                        skip -= 1;
-                        continue;
-                    }
-                    if WEIGHTY_TAGS.contains(&name)
-                        && let Some((tag, block, text)) = b.weighty.pop()
-                    {
-                        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                        if !text.is_empty() {
-                            b.tree.weighty.push(RawWeighty { tag, text, block });
-                        }
-                    }
-                    if name == "a" {
-                        b.anchors.pop();
-                    }
-                    if BLOCK_TAGS.contains(&name) {
-                        b.close_block();
-                    }
+                    b.end(el.name());
                 }
             }
         }
     }
-    while !b.stack.is_empty() {
-        b.close_block();
-    }
-    let mut tree = b.tree;
-    tree.title = tree.title.split_whitespace().collect::<Vec<_>>().join(" ");
-    for l in &mut tree.lines {
-        l.text = l.text.trim().to_string();
-    }
-    for link in &mut tree.links {
-        link.anchor = link.anchor.split_whitespace().collect::<Vec<_>>().join(" ");
-    }
-    // Subtree totals and ends, children before parents (ids grow with depth-first order).
-    for id in (0..tree.blocks.len()).rev() {
-        let (c, a, l, i, p, end) = {
-            let bl = &tree.blocks[id];
-            let mut t = (
-                bl.chars,
-                bl.anchor_chars,
-                bl.links,
-                bl.images,
-                bl.punct,
-                id + 1,
-            );
-            for &ch in &bl.children {
-                let cb = &tree.blocks[ch];
-                t.0 += cb.sub_chars;
-                t.1 += cb.sub_anchor;
-                t.2 += cb.sub_links;
-                t.3 += cb.sub_images;
-                t.4 += cb.sub_punct;
-                t.5 = t.5.max(cb.sub_end);
-            }
-            t
-        };
-        let bl = &mut tree.blocks[id];
-        bl.sub_end = end;
-        bl.sub_chars = c;
-        bl.sub_anchor = a;
-        bl.sub_links = l;
-        bl.sub_images = i;
-        bl.sub_punct = p;
-    }
-    tree
+    b.finish()
 }
 
 impl PageTree {
@@ -509,7 +612,7 @@ mod tests {
              <img src=x.png><!-- 注释 --></div></body></html>",
         );
         assert_eq!(t.title, "标题 页");
-        let tags: Vec<&str> = t.blocks.iter().map(|b| b.tag.as_str()).collect();
+        let tags: Vec<&str> = t.blocks.iter().map(|b| b.tag).collect();
         assert_eq!(tags, ["#document", "html", "body", "div", "div", "h1", "p"]);
         assert_eq!(t.blocks[3].hint, "#nav");
         assert_eq!(t.blocks[4].hint, ".main");

@@ -31,7 +31,7 @@ fn bylines_and_boilerplate() {
 fn hint_matching_is_token_based_for_short_words() {
     let b = |hint: &str| TreeBlock {
         hint: hint.into(),
-        tag: "div".into(),
+        tag: "div",
         ..TreeBlock::default()
     };
     assert!(negative_hint(&b("#footer")).is_some());

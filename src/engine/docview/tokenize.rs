@@ -1,0 +1,572 @@
+//! A small streaming HTML tokenizer for the content-block tag tree [L2216–L2237]: the book's
+//! builder "scans container tags in order" [L2234]; this scanner does that over the decoded page
+//! in one pass, without building a DOM, and yields start tags (with only the attributes the block
+//! tree reads), end tags, text with its character references decoded, and the doctype. It follows
+//! the WHATWG tokenizer where real pages need it — raw text (`<script>`, `<style>`, …), RCDATA
+//! (`<title>`, `<textarea>`), comments, bogus comments, `</>`, a lone `<`, unquoted and
+//! malformed attributes, named and numeric character references with the attribute rule — and
+//! `stream` builds the tree from these tokens.
+//!
+//! ```ignore
+//! let mut t = Tokenizer::new("<p class=x>a &amp; b</p>");
+//! assert!(matches!(t.next(), Some(Token::Start(tag)) if tag.name == "p"));
+//! ```
+
+use std::borrow::Cow;
+
+use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
+
+/// The attributes the block tree reads; the first occurrence of each wins (as in html5ever).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TagAttrs<'a> {
+    pub id: Option<Cow<'a, str>>,
+    pub class: Option<Cow<'a, str>>,
+    pub href: Option<Cow<'a, str>>,
+    pub name: Option<Cow<'a, str>>,
+    pub content: Option<Cow<'a, str>>,
+    pub kind: Option<Cow<'a, str>>,
+}
+
+impl super::tree::Attrs for TagAttrs<'_> {
+    fn attr(&self, name: &str) -> Option<&str> {
+        match name {
+            "id" => self.id.as_deref(),
+            "class" => self.class.as_deref(),
+            "href" => self.href.as_deref(),
+            "name" => self.name.as_deref(),
+            "content" => self.content.as_deref(),
+            "type" => self.kind.as_deref(),
+            _ => None,
+        }
+    }
+    fn hint(&self) -> String {
+        super::tree::hint_of(self.id.as_deref(), self.class.as_deref())
+    }
+}
+
+/// A start tag.
+#[derive(Debug, Clone)]
+pub(crate) struct Tag<'a> {
+    /// Lower case.
+    pub name: Cow<'a, str>,
+    pub attrs: TagAttrs<'a>,
+    pub self_closing: bool,
+}
+
+/// One token.
+#[derive(Debug)]
+pub(crate) enum Token<'a> {
+    Start(Tag<'a>),
+    End(Cow<'a, str>),
+    Text(Cow<'a, str>),
+    /// Whether the doctype puts the document in quirks mode.
+    Doctype {
+        quirks: bool,
+    },
+}
+
+/// How the text after a start tag is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TextMode {
+    Data,
+    /// Entities decoded, no tags until the end tag (`title`, `textarea`).
+    Rcdata,
+    /// No entities, no tags until the end tag.
+    Rawtext,
+    /// Everything to the end is text.
+    Plaintext,
+}
+
+pub(crate) struct Tokenizer<'a> {
+    src: &'a str,
+    pos: usize,
+    /// Set by the tree builder after a start tag: how to read what follows, up to `</end_tag`.
+    pub mode: TextMode,
+    pub end_tag: &'static str,
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+}
+
+fn lower(s: &str) -> Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+fn starts_ci(b: &[u8], at: usize, pat: &[u8]) -> bool {
+    b.len() >= at + pat.len() && b[at..at + pat.len()].eq_ignore_ascii_case(pat)
+}
+
+fn find_ci(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
+    let first = pat[0].to_ascii_lowercase();
+    let mut i = from;
+    while i + pat.len() <= b.len() {
+        let k = i + memchr::memchr2(first, first.to_ascii_uppercase(), &b[i..])?;
+        if starts_ci(b, k, pat) {
+            return Some(k);
+        }
+        i = k + 1;
+    }
+    None
+}
+
+/// Decode character references in `s` (text, or an attribute value when `attr`).
+pub(crate) fn decode(s: &str, attr: bool) -> Cow<'_, str> {
+    let b = s.as_bytes();
+    let Some(first) = memchr::memchr(b'&', b) else {
+        return Cow::Borrowed(s);
+    };
+    let mut out = String::with_capacity(s.len());
+    let (mut copied, mut i) = (0usize, first);
+    while i < b.len() {
+        if b[i] != b'&' {
+            i += 1;
+            continue;
+        }
+        if let Some((len, c1, c2)) = char_ref(s, i + 1, attr) {
+            out.push_str(&s[copied..i]);
+            out.push(c1);
+            if let Some(c2) = c2 {
+                out.push(c2);
+            }
+            i += 1 + len;
+            copied = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&s[copied..]);
+    Cow::Owned(out)
+}
+
+/// The character reference right after an `&` at `at`: bytes consumed and the characters.
+fn char_ref(s: &str, at: usize, attr: bool) -> Option<(usize, char, Option<char>)> {
+    let b = s.as_bytes();
+    if b.get(at) == Some(&b'#') {
+        let hex = matches!(b.get(at + 1), Some(b'x' | b'X'));
+        let start = at + 1 + hex as usize;
+        let mut k = start;
+        let mut n: u64 = 0;
+        while let Some(&c) = b.get(k) {
+            let d = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' if hex => c - b'a' + 10,
+                b'A'..=b'F' if hex => c - b'A' + 10,
+                _ => break,
+            };
+            n = (n * if hex { 16 } else { 10 } + d as u64).min(0x11_0000);
+            k += 1;
+        }
+        if k == start {
+            return None;
+        }
+        if b.get(k) == Some(&b';') {
+            k += 1;
+        }
+        let n = n as u32;
+        let c = match n {
+            0 | 0xD800..=0xDFFF | 0x11_0000.. => '\u{fffd}',
+            0x80..=0x9F => C1_REPLACEMENTS[(n - 0x80) as usize]
+                .unwrap_or_else(|| char::from_u32(n).unwrap_or('\u{fffd}')),
+            _ => char::from_u32(n).unwrap_or('\u{fffd}'),
+        };
+        return Some((k - at, c, None));
+    }
+    // Named: the longest name in the table that the text starts with.
+    let (mut best, mut k) = (None, at);
+    while k < b.len() && k - at < 40 {
+        let Some(ch) = s[k..].chars().next() else {
+            break;
+        };
+        let end = k + ch.len_utf8();
+        match NAMED_ENTITIES.get(&s[at..end]) {
+            Some(&(c1, c2)) => {
+                if c1 != 0 {
+                    best = Some((end - at, c1, c2));
+                }
+                k = end;
+            }
+            None => break,
+        }
+    }
+    let (len, c1, c2) = best?;
+    if attr
+        && b[at + len - 1] != b';'
+        && let Some(&next) = b.get(at + len)
+        && (next == b'=' || next.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    let c1 = char::from_u32(c1)?;
+    let c2 = if c2 == 0 { None } else { char::from_u32(c2) };
+    Some((len, c1, c2))
+}
+
+impl<'a> Tokenizer<'a> {
+    pub(crate) fn new(src: &'a str) -> Self {
+        Tokenizer {
+            src,
+            pos: 0,
+            mode: TextMode::Data,
+            end_tag: "",
+        }
+    }
+
+    /// The next token; `None` at the end.
+    pub(crate) fn next_token(&mut self) -> Option<Token<'a>> {
+        let b = self.src.as_bytes();
+        loop {
+            if self.pos >= b.len() {
+                return None;
+            }
+            match self.mode {
+                TextMode::Data => {}
+                TextMode::Plaintext => {
+                    let t = &self.src[self.pos..];
+                    self.pos = b.len();
+                    return Some(Token::Text(Cow::Borrowed(t)));
+                }
+                TextMode::Rcdata | TextMode::Rawtext => return Some(self.raw_text()),
+            }
+            let start = self.pos;
+            if b[start] != b'<' {
+                let end = memchr::memchr(b'<', &b[start..]).map_or(b.len(), |k| start + k);
+                self.pos = end;
+                return Some(Token::Text(decode(&self.src[start..end], false)));
+            }
+            if let Some(t) = self.markup(start) {
+                return Some(t);
+            }
+        }
+    }
+
+    /// Text of a raw-text or RCDATA element up to its end tag (which is then the next token).
+    fn raw_text(&mut self) -> Token<'a> {
+        let b = self.src.as_bytes();
+        let start = self.pos;
+        let mut k = start;
+        let end = loop {
+            match memchr::memmem::find(&b[k..], b"</") {
+                None => break b.len(),
+                Some(off) => {
+                    let lt = k + off;
+                    let n = self.end_tag.len();
+                    if starts_ci(b, lt + 2, self.end_tag.as_bytes())
+                        && b.get(lt + 2 + n)
+                            .is_none_or(|&c| is_ws(c) || c == b'/' || c == b'>')
+                    {
+                        break lt;
+                    }
+                    k = lt + 2;
+                }
+            }
+        };
+        let raw = &self.src[start..end];
+        let rcdata = self.mode == TextMode::Rcdata;
+        self.pos = end;
+        self.mode = TextMode::Data;
+        Token::Text(if rcdata {
+            decode(raw, false)
+        } else {
+            Cow::Borrowed(raw)
+        })
+    }
+
+    /// What starts with `<` at `lt`: a token, or `None` when it was skipped (a comment, a script
+    /// or style stripped as [`super::tree::strip_inert`] strips them).
+    fn markup(&mut self, lt: usize) -> Option<Token<'a>> {
+        let b = self.src.as_bytes();
+        let to_gt = |from: usize| {
+            memchr::memchr(b'>', &b[from.min(b.len())..]).map_or(b.len(), |k| from + k + 1)
+        };
+        if starts_ci(b, lt, b"<!--") {
+            self.pos = find_ci(b, lt + 4, b"-->").map_or(b.len(), |k| k + 3);
+            return None;
+        }
+        for (open, close) in [(&b"<script"[..], &b"</script"[..]), (b"<style", b"</style")] {
+            if starts_ci(b, lt, open)
+                && b.get(lt + open.len())
+                    .is_some_and(|&c| is_ws(c) || c == b'>' || c == b'/')
+                && let Some(k) = find_ci(b, lt, close)
+                && let Some(g) = memchr::memchr(b'>', &b[k..])
+            {
+                self.pos = k + g + 1;
+                return None;
+            }
+        }
+        match b.get(lt + 1) {
+            Some(b'!') => {
+                self.pos = to_gt(lt + 2);
+                if starts_ci(b, lt + 2, b"doctype") {
+                    return Some(Token::Doctype {
+                        quirks: quirks(&self.src[lt + 9..self.pos.saturating_sub(1).max(lt + 9)]),
+                    });
+                }
+                None
+            }
+            Some(b'?') => {
+                self.pos = to_gt(lt + 2);
+                None
+            }
+            Some(b'/') => match b.get(lt + 2) {
+                Some(b'>') => {
+                    self.pos = lt + 3;
+                    None
+                }
+                Some(c) if c.is_ascii_alphabetic() => {
+                    let name_end = self.name_end(lt + 2);
+                    let name = lower(&self.src[lt + 2..name_end]);
+                    // An end tag's attributes are read (quotes may hide a `>`) and dropped.
+                    let (_, _, end) = self.attrs(name_end)?;
+                    self.pos = end;
+                    Some(Token::End(name))
+                }
+                Some(_) => {
+                    self.pos = to_gt(lt + 2);
+                    None
+                }
+                None => {
+                    self.pos = b.len();
+                    Some(Token::Text(Cow::Borrowed("</")))
+                }
+            },
+            Some(c) if c.is_ascii_alphabetic() => {
+                let name_end = self.name_end(lt + 1);
+                let name = lower(&self.src[lt + 1..name_end]);
+                let Some((attrs, self_closing, end)) = self.attrs(name_end) else {
+                    // The page ends inside the tag: html5ever drops it.
+                    self.pos = b.len();
+                    return None;
+                };
+                self.pos = end;
+                Some(Token::Start(Tag {
+                    name,
+                    attrs,
+                    self_closing,
+                }))
+            }
+            _ => {
+                // A lone `<` is text.
+                let end = memchr::memchr(b'<', &b[lt + 1..]).map_or(b.len(), |k| lt + 1 + k);
+                self.pos = end;
+                Some(Token::Text(decode(&self.src[lt..end], false)))
+            }
+        }
+    }
+
+    fn name_end(&self, from: usize) -> usize {
+        let b = self.src.as_bytes();
+        let mut k = from;
+        while k < b.len() && !is_ws(b[k]) && b[k] != b'/' && b[k] != b'>' {
+            k += 1;
+        }
+        k
+    }
+
+    /// Attributes from `at` to the tag's `>`: (attributes, self-closing, one past `>`); `None`
+    /// when the page ends first.
+    fn attrs(&self, at: usize) -> Option<(TagAttrs<'a>, bool, usize)> {
+        let (src, b) = (self.src, self.src.as_bytes());
+        let mut a = TagAttrs::default();
+        let mut k = at;
+        loop {
+            while k < b.len() && (is_ws(b[k]) || b[k] == b'/') {
+                if b[k] == b'/' && b.get(k + 1) == Some(&b'>') {
+                    return Some((a, true, k + 2));
+                }
+                k += 1;
+            }
+            if *b.get(k)? == b'>' {
+                return Some((a, false, k + 1));
+            }
+            // The name: a first `=` belongs to it.
+            let n0 = k;
+            k += 1;
+            while k < b.len() && !is_ws(b[k]) && !matches!(b[k], b'/' | b'>' | b'=') {
+                k += 1;
+            }
+            let name = &src[n0..k];
+            while k < b.len() && is_ws(b[k]) {
+                k += 1;
+            }
+            let mut value: &str = "";
+            if b.get(k) == Some(&b'=') {
+                k += 1;
+                while k < b.len() && is_ws(b[k]) {
+                    k += 1;
+                }
+                match *b.get(k)? {
+                    q @ (b'"' | b'\'') => {
+                        let close = k + 1 + memchr::memchr(q, &b[k + 1..])?;
+                        value = &src[k + 1..close];
+                        k = close + 1;
+                    }
+                    b'>' => {}
+                    _ => {
+                        let v0 = k;
+                        while k < b.len() && !is_ws(b[k]) && b[k] != b'>' {
+                            k += 1;
+                        }
+                        value = &src[v0..k];
+                    }
+                }
+            }
+            let slot = if name.eq_ignore_ascii_case("id") {
+                &mut a.id
+            } else if name.eq_ignore_ascii_case("class") {
+                &mut a.class
+            } else if name.eq_ignore_ascii_case("href") {
+                &mut a.href
+            } else if name.eq_ignore_ascii_case("name") {
+                &mut a.name
+            } else if name.eq_ignore_ascii_case("content") {
+                &mut a.content
+            } else if name.eq_ignore_ascii_case("type") {
+                &mut a.kind
+            } else {
+                continue;
+            };
+            if slot.is_none() {
+                *slot = Some(decode(value, true));
+            }
+        }
+    }
+}
+
+/// Whether a doctype's text (after `<!doctype`) puts the page in quirks mode (the part of the
+/// WHATWG rules that matters here: a `<table>` then does not close an open `<p>`).
+fn quirks(decl: &str) -> bool {
+    let d = decl.trim().to_ascii_lowercase();
+    let name_end = d.find(|c: char| c.is_ascii_whitespace()).unwrap_or(d.len());
+    if &d[..name_end] != "html" {
+        return true;
+    }
+    let rest = d[name_end..].trim_start();
+    let quoted = |s: &str| -> Option<String> {
+        let s = s.trim_start();
+        let q = s.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+        s[1..].find(q).map(|e| s[1..1 + e].to_string())
+    };
+    let Some(after) = rest.strip_prefix("public") else {
+        return false;
+    };
+    let Some(public) = quoted(after) else {
+        return true;
+    };
+    let after_pub = after.trim_start();
+    let system = quoted(&after_pub[public.len() + 2..]);
+    const QUIRKY: &[&str] = &[
+        "-//w3c//dtd html 4.0 transitional//",
+        "-//w3c//dtd html 4.0 frameset//",
+        "-//w3c//dtd html 3",
+        "-//w3c//dtd w3 html//",
+        "-//w3c//dtd html experimental",
+        "-//ietf//",
+        "-//w3o//",
+        "-//microsoft//",
+        "-//netscape comm. corp.//",
+        "-//webtechs//",
+        "-//advasoft",
+        "-//as//",
+        "-//metrius//",
+        "-//o'reilly",
+        "-//softquad",
+        "-//spyglass",
+        "-//sq//",
+        "-//sun microsystems",
+    ];
+    if public == "html" || public == "-/w3c/dtd html 4.0 transitional/en" {
+        return true;
+    }
+    if QUIRKY.iter().any(|p| public.starts_with(p)) {
+        return true;
+    }
+    let html4 = public.starts_with("-//w3c//dtd html 4.01 transitional//")
+        || public.starts_with("-//w3c//dtd html 4.01 frameset//");
+    html4 && system.is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(s: &str) -> Vec<String> {
+        let mut t = Tokenizer::new(s);
+        let mut out = Vec::new();
+        while let Some(tok) = t.next_token() {
+            out.push(match tok {
+                Token::Start(tag) => {
+                    if tag.name == "title" {
+                        t.mode = TextMode::Rcdata;
+                        t.end_tag = "title";
+                    }
+                    format!(
+                        "<{}{}{}>",
+                        tag.name,
+                        tag.attrs
+                            .href
+                            .map(|h| format!(" href={h}"))
+                            .unwrap_or_default(),
+                        if tag.self_closing { "/" } else { "" }
+                    )
+                }
+                Token::End(n) => format!("</{n}>"),
+                Token::Text(x) => x.into_owned(),
+                Token::Doctype { quirks } => format!("doctype {quirks}"),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn tags_text_comments_and_raw_text() {
+        assert_eq!(
+            tokens(
+                "<!DOCTYPE html><P>a&amp;b&nbsp<!-- <p> --><br/><A HREF='x?a=1&copy=2&amp;b'>c</a><title>a<b>&lt;</title></x y=\">\">"
+            ),
+            [
+                "doctype false",
+                "<p>",
+                "a&b\u{a0}",
+                "<br/>",
+                "<a href=x?a=1&copy=2&b>",
+                "c",
+                "</a>",
+                "<title>",
+                "a<b><",
+                "</title>",
+                "</x>"
+            ]
+        );
+        assert_eq!(
+            tokens("a < b <3 &#x4e2d;&#20013;&#0;"),
+            ["a ", "< b ", "<3 中中\u{fffd}"]
+        );
+        assert_eq!(
+            tokens("x<script>if(a<b)</script>y<style>p{}</style >z<?php ?>"),
+            ["x", "y", "z"]
+        );
+        assert_eq!(tokens("<p class=a"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn doctype_quirks() {
+        assert!(!quirks(" html"));
+        assert!(quirks(
+            " html public \"-//W3C//DTD HTML 4.01 Transitional//EN\""
+        ));
+        assert!(!quirks(
+            " html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" \"http://www.w3.org/TR/html4/loose.dtd\""
+        ));
+        assert!(!quirks(
+            " html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"x\""
+        ));
+        assert!(quirks(
+            " HTML PUBLIC \"-//W3C//DTD HTML 4.0 Transitional//EN\""
+        ));
+    }
+}

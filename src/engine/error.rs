@@ -15,6 +15,7 @@ mod input;
 pub use input::Reason;
 
 /// The file formats' mistakes: key and English template (for the UI's table tests).
+#[cfg(test)]
 pub(crate) fn input_templates() -> &'static [(&'static str, &'static str)] {
     input::INPUT
 }

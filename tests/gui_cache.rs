@@ -38,7 +38,8 @@ fn run_lru_and_fifo_and_see_the_curves_and_table_9_2() {
     });
     // Finished: one cost row per (policy, size), 2 × 6, each with the book's section. The
     // table lays out only the rows in view: scroll to the note under it, so all 12 are.
-    h.get_by_label_contains("书中因 LFU 衰减每次替换").scroll_to_me();
+    h.get_by_label_contains("书中因 LFU 衰减每次替换")
+        .scroll_to_me();
     h.run();
     assert_eq!(h.query_all_by_label("§9.10 [L3423]").count(), 12);
     assert!(h.query_by_label("尚未运行：点“运行”或书中实验。").is_none());

@@ -302,8 +302,15 @@ impl<'a> Tokenizer<'a> {
             Some(b'!') => {
                 self.pos = to_gt(lt + 2);
                 if starts_ci(b, lt + 2, b"doctype") {
+                    // Up to the `>`, or to the end when there is none (never inside a
+                    // character: `self.pos - 1` is the `>` only when one was found).
+                    let end = if b.get(self.pos.wrapping_sub(1)) == Some(&b'>') {
+                        self.pos - 1
+                    } else {
+                        b.len()
+                    };
                     return Some(Token::Doctype {
-                        quirks: quirks(&self.src[lt + 9..self.pos.saturating_sub(1).max(lt + 9)]),
+                        quirks: quirks(&self.src[lt + 9..end.max(lt + 9)]),
                     });
                 }
                 None
@@ -321,7 +328,12 @@ impl<'a> Tokenizer<'a> {
                     let name_end = self.name_end(lt + 2);
                     let name = lower(&self.src[lt + 2..name_end]);
                     // An end tag's attributes are read (quotes may hide a `>`) and dropped.
-                    let (_, _, end) = self.attrs(name_end)?;
+                    let Some((_, _, end)) = self.attrs(name_end) else {
+                        // The page ends inside the tag: html5ever drops it (and the caller
+                        // must not see the same `<` again: the fuzzer's hang).
+                        self.pos = b.len();
+                        return None;
+                    };
                     self.pos = end;
                     Some(Token::End(name))
                 }
@@ -551,6 +563,20 @@ mod tests {
             ["x", "y", "z"]
         );
         assert_eq!(tokens("<p class=a"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_page_ending_inside_a_tag_or_doctype_ends_the_tokens() {
+        // The fuzzer's hang: `</d` and bytes to the end (an end tag never closed).
+        for s in [
+            "<p>a</d\u{fffd}\u{fffd} x",
+            "<p>a</div class=\"x",
+            "<!doctype html 天",
+            "<a href=\"x",
+        ] {
+            let t = tokens(s);
+            assert!(t.len() <= 3, "{s}: {t:?}");
+        }
     }
 
     #[test]

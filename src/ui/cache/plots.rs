@@ -700,10 +700,30 @@ fn cost_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, d: Option<&Cost>) {
     ui.label(RichText::new(lang.t("cache.cost_note")).weak());
 }
 
+/// Rows a table lays out whole (a frame's cost that does not grow with the data).
+const SHORT_TABLE: usize = 40;
+
 /// A table in a scrolled area, virtualised: rows of one height, only those in view laid out
 /// (17 policies × 20 sizes are 340 rows).
 pub(crate) fn table_rows(ui: &mut Ui, id: &str, t: &Table) {
     use egui_extras::{Column, TableBuilder};
+    // A short table is laid out whole (every row readable by a screen reader and a test,
+    // wherever the panel is scrolled); only a long one is virtualised.
+    if t.rows.len() <= SHORT_TABLE {
+        egui::Grid::new(id).striped(true).show(ui, |ui| {
+            for h in &t.headers {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            for row in &t.rows {
+                for c in row {
+                    ui.label(c);
+                }
+                ui.end_row();
+            }
+        });
+        return;
+    }
     let row_h = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     ui.push_id(id, |ui| {
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);

@@ -6,6 +6,7 @@
 //! book experiments and the teaching stepper. Plain data is drawn; loading, simulation and
 //! tuning run in jobs and tasks.
 
+mod cost;
 mod plots;
 mod stepper;
 

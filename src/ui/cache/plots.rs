@@ -11,19 +11,20 @@ use egui_plot::{
 };
 
 use super::Metric;
+use super::cost::{Cost, cost_data, cost_ui};
 use crate::engine::cache::policy::PolicyKind;
 use crate::engine::cache::sim::{BOOK_CEILING, RunResult, SimReport, TABLE_9_2};
 use crate::engine::export::plot::{MARK_COLOR, PALETTE};
 use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries, Table};
 use crate::ui::Lang;
-use crate::ui::export::{Exports, plot_buttons, table_button};
+use crate::ui::export::{Exports, plot_buttons};
 
 /// Series colour `i`, the same on screen and in the export.
-fn color(i: usize) -> [u8; 3] {
+pub(super) fn color(i: usize) -> [u8; 3] {
     PALETTE[i % PALETTE.len()]
 }
 
-fn c32(c: [u8; 3]) -> Color32 {
+pub(super) fn c32(c: [u8; 3]) -> Color32 {
     Color32::from_rgb(c[0], c[1], c[2])
 }
 
@@ -32,12 +33,12 @@ const BOOK_LFU_COLOR: [u8; 3] = [0x6a, 0x2c, 0x8a];
 
 /// Grid marks of the size axis: decades thick; 2, 3 and 5 of each decade get labels (when
 /// they fit), the other digits thin lines.
-fn log_grid(input: GridInput) -> Vec<GridMark> {
+pub(super) fn log_grid(input: GridInput) -> Vec<GridMark> {
     crate::ui::log_axis::log_grid(input, &[2, 3, 5])
 }
 
 /// The label of a log10 grid mark: sizes with leading digit 1, 2, 3 or 5, compact from 10⁵.
-fn log_tick(v: f64) -> String {
+pub(super) fn log_tick(v: f64) -> String {
     let n = 10f64.powf(v);
     let lead = (n / 10f64.powf(n.log10().floor())).round();
     if ![1.0, 2.0, 3.0, 5.0].contains(&lead) {
@@ -77,7 +78,7 @@ fn ratio_tick(mark: GridMark) -> String {
 
 /// y bounds that keep `entries` legend rows (in a bottom corner when `below`, else a top
 /// corner) clear of data spanning [lo, hi], within `clamp`.
-fn legend_room(
+pub(super) fn legend_room(
     lo: f64,
     hi: f64,
     entries: usize,
@@ -99,7 +100,7 @@ fn legend_room(
 }
 
 /// The (min, max) of the y values.
-fn y_span<'a>(ys: impl Iterator<Item = &'a f64>) -> (f64, f64) {
+pub(super) fn y_span<'a>(ys: impl Iterator<Item = &'a f64>) -> (f64, f64) {
     ys.filter(|y| y.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
             (a.min(*y), b.max(*y))
@@ -124,7 +125,7 @@ fn metric_axis(lang: Lang, m: Metric) -> &'static str {
 }
 
 /// The x axis title: sizes count objects, or bytes.
-fn size_axis(lang: Lang, bytes: bool) -> &'static str {
+pub(super) fn size_axis(lang: Lang, bytes: bool) -> &'static str {
     if bytes {
         lang.t("cache.axis_size_bytes")
     } else {
@@ -138,7 +139,7 @@ fn all_bytes(reports: &[(String, SimReport)]) -> bool {
 }
 
 /// Table 9-2's values at `size` for a policy the table has (LRU, tuned LFU-decay).
-fn book_value(kind: PolicyKind, size: u64) -> Option<f64> {
+pub(super) fn book_value(kind: PolicyKind, size: u64) -> Option<f64> {
     let row = TABLE_9_2.iter().find(|t| t.0 == size)?;
     match kind {
         PolicyKind::Lru => Some(row.1),
@@ -252,7 +253,7 @@ struct Curves {
 
 const CURVES_HEIGHT: f32 = 300.0;
 
-fn log_points(pts: &[[f64; 2]]) -> Vec<PlotPoint> {
+pub(super) fn log_points(pts: &[[f64; 2]]) -> Vec<PlotPoint> {
     log_x(pts).into_iter().map(PlotPoint::from).collect()
 }
 
@@ -396,7 +397,7 @@ fn over_time(reports: &[(String, SimReport)]) -> Option<(&str, &SimReport, u64)>
 
 /// The colour of the last run's first policy in the curves plot (the plots below use the
 /// same colour for the same policy).
-fn last_offset(reports: &[(String, SimReport)]) -> usize {
+pub(super) fn last_offset(reports: &[(String, SimReport)]) -> usize {
     let n = reports.len().saturating_sub(1);
     reports[..n]
         .iter()
@@ -409,7 +410,7 @@ fn last_offset(reports: &[(String, SimReport)]) -> usize {
 }
 
 /// The last run's policies, in the order the curves plot has them.
-fn kinds(rep: &SimReport) -> Vec<PolicyKind> {
+pub(super) fn kinds(rep: &SimReport) -> Vec<PolicyKind> {
     let mut k: Vec<PolicyKind> = rep.results.iter().map(|r| r.policy).collect();
     k.dedup();
     k
@@ -571,194 +572,6 @@ fn over_time_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, d: Option<&OverTime>)
                 );
             }
         });
-}
-
-/// The cost table as shown: one row per (policy, size) of the last run.
-fn cost_table(lang: Lang, label: &str, rep: &SimReport) -> Table {
-    let title = format!("{} {label}", lang.t("cache.cost"));
-    let mut t = Table::new(
-        title,
-        [
-            lang.t("cache.policy"),
-            lang.t("cache.size"),
-            lang.t("cache.ns_per_request"),
-            lang.t("cache.hit_ratio"),
-            lang.t("cache.col_table_9_2"),
-            lang.t("cache.book"),
-        ],
-    );
-    for r in &rep.results {
-        let b = (!rep.bytes).then(|| book_value(r.policy, r.size)).flatten();
-        t.push([
-            r.policy.name().to_string(),
-            r.size.to_string(),
-            format!("{:.0}", r.ns_per_request),
-            format!("{:.4}", r.hit_ratio),
-            b.map_or("—".into(), |b| format!("{b:.4}")),
-            r.book
-                .clone()
-                .unwrap_or_else(|| lang.t("cache.not_in_book").into()),
-        ]);
-    }
-    t
-}
-
-/// The replacement-cost plot and table of the last run.
-struct Cost {
-    title: String,
-    bytes: bool,
-    /// (policy, points (size, ns per request), colour).
-    raw: Vec<(String, Vec<[f64; 2]>, [u8; 3])>,
-    /// The same with log10 x, as drawn.
-    series: Vec<(String, Vec<PlotPoint>, Color32)>,
-    y1: f64,
-    table: Table,
-}
-
-const COST_HEIGHT: f32 = 200.0;
-
-fn cost_data(lang: Lang, reports: &[(String, SimReport)]) -> Option<Cost> {
-    let (label, rep) = reports.last()?;
-    // ns per request against size, one line per policy, coloured as in the curves plot.
-    let off = last_offset(reports);
-    let raw: Vec<(String, Vec<[f64; 2]>, [u8; 3])> = kinds(rep)
-        .iter()
-        .enumerate()
-        .map(|(j, &k)| {
-            let mut pts: Vec<[f64; 2]> = rep
-                .results
-                .iter()
-                .filter(|r| r.policy == k)
-                .map(|r| [r.size.max(1) as f64, r.ns_per_request])
-                .collect();
-            pts.sort_by(|a, b| a[0].total_cmp(&b[0]));
-            (k.name().to_string(), pts, color(off + j))
-        })
-        .collect();
-    let (_, hi) = y_span(raw.iter().flat_map(|s| s.1.iter().map(|q| &q[1])));
-    let y1 = if hi.is_finite() && hi > 0.0 {
-        legend_room(0.0, hi, raw.len(), COST_HEIGHT, false, (0.0, f64::INFINITY)).1
-    } else {
-        1.0
-    };
-    Some(Cost {
-        title: format!("{} ({label})", lang.t("cache.plot_cost")),
-        bytes: rep.bytes,
-        series: raw
-            .iter()
-            .map(|(n, pts, c)| (n.clone(), log_points(pts), c32(*c)))
-            .collect(),
-        raw,
-        y1,
-        table: cost_table(lang, label, rep),
-    })
-}
-
-fn cost_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, d: Option<&Cost>) {
-    let Some(d) = d else {
-        return;
-    };
-    let x_label = size_axis(lang, d.bytes);
-    ui.horizontal(|ui| {
-        ui.label(RichText::new(&d.title).strong());
-        plot_buttons(ui, lang, ex, || {
-            let mut p = XPlot::new(&d.title, x_label, lang.t("cache.axis_ns")).log_x();
-            for (n, pts, c) in &d.raw {
-                p = p.series(XSeries::line(n.clone(), pts.clone()).color(*c));
-            }
-            p
-        });
-    });
-    Plot::new("cache_cost_plot")
-        .height(COST_HEIGHT)
-        .legend(
-            Legend::default()
-                .position(Corner::LeftTop)
-                .follow_insertion_order(true),
-        )
-        .x_axis_label(x_label)
-        .y_axis_label(lang.t("cache.axis_ns"))
-        .x_grid_spacer(log_grid)
-        .x_axis_formatter(|mark, _| log_tick(mark.value))
-        .include_y(0.0)
-        .include_y(d.y1)
-        .show(ui, |pl| {
-            for (n, pts, c) in &d.series {
-                pl.line(Line::new(n.as_str(), PlotPoints::Borrowed(pts)).color(*c));
-                pl.points(
-                    Points::new(n.as_str(), PlotPoints::Borrowed(pts))
-                        .radius(2.5)
-                        .color(*c),
-                );
-            }
-        });
-    ui.horizontal(|ui| {
-        ui.label(RichText::new(lang.t("cache.cost")).strong());
-        table_button(ui, lang, ex, || d.table.clone());
-    });
-    table_rows(ui, "cache_cost", &d.table);
-    ui.label(RichText::new(lang.t("cache.cost_note")).weak());
-}
-
-/// Rows a table lays out whole (a frame's cost that does not grow with the data).
-const SHORT_TABLE: usize = 40;
-
-/// A table in a scrolled area, virtualised: rows of one height, only those in view laid out
-/// (17 policies × 20 sizes are 340 rows).
-pub(crate) fn table_rows(ui: &mut Ui, id: &str, t: &Table) {
-    use egui_extras::{Column, TableBuilder};
-    // A short table is laid out whole (every row readable by a screen reader and a test,
-    // wherever the panel is scrolled); only a long one is virtualised.
-    if t.rows.len() <= SHORT_TABLE {
-        egui::Grid::new(id).striped(true).show(ui, |ui| {
-            for h in &t.headers {
-                ui.label(RichText::new(h).strong());
-            }
-            ui.end_row();
-            for row in &t.rows {
-                for c in row {
-                    ui.label(c);
-                }
-                ui.end_row();
-            }
-        });
-        return;
-    }
-    let row_h = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-    ui.push_id(id, |ui| {
-        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-        let mut b = TableBuilder::new(ui)
-            .id_salt(id)
-            .striped(true)
-            .max_scroll_height(320.0)
-            .auto_shrink([false, true]);
-        for i in 0..t.headers.len() {
-            b = b.column(if i + 1 == t.headers.len() {
-                Column::remainder().at_least(80.0).clip(true)
-            } else {
-                Column::auto().at_least(60.0)
-            });
-        }
-        b.header(row_h, |mut h| {
-            for c in &t.headers {
-                h.col(|ui| {
-                    ui.label(RichText::new(c).strong());
-                });
-            }
-        })
-        .body(|body| {
-            body.rows(row_h, t.rows.len(), |mut row| {
-                let Some(r) = t.rows.get(row.index()) else {
-                    return;
-                };
-                for c in r {
-                    row.col(|ui| {
-                        ui.label(c);
-                    });
-                }
-            });
-        });
-    });
 }
 
 /// The plots' data, made when the runs, the metric or the language change; a frame only

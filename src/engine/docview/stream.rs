@@ -273,6 +273,14 @@ fn implied_end(name: &str) -> bool {
     )
 }
 
+/// An HTML element that ends the default scope (WHATWG "has an element in scope").
+fn default_boundary(name: &str) -> bool {
+    matches!(
+        name,
+        "applet" | "caption" | "html" | "table" | "td" | "th" | "marquee" | "object" | "template"
+    )
+}
+
 fn foreign_boundary(name: &str) -> bool {
     matches!(
         name,
@@ -336,18 +344,8 @@ impl<'a> Parser<'a> {
                 match scope {
                     Scope::Table => matches!(n, "html" | "table" | "template"),
                     _ => {
-                        matches!(
-                            n,
-                            "applet"
-                                | "caption"
-                                | "html"
-                                | "table"
-                                | "td"
-                                | "th"
-                                | "marquee"
-                                | "object"
-                                | "template"
-                        ) || (scope == Scope::Button && n == "button")
+                        default_boundary(n)
+                            || (scope == Scope::Button && n == "button")
                             || (scope == Scope::ListItem && matches!(n, "ol" | "ul"))
                     }
                 }

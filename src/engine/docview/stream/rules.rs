@@ -4,7 +4,10 @@
 
 use std::borrow::Cow;
 
-use super::{Afe, Mode, Parser, Scope, all_ws, is_formatting, is_heading, is_special, raw_mode};
+use super::{
+    Afe, Mode, Parser, Scope, all_ws, default_boundary, is_formatting, is_heading, is_special,
+    raw_mode,
+};
 use crate::engine::docview::tokenize::{Tag, TagAttrs, Token};
 
 pub(super) fn tag(name: &'static str) -> Tag<'static> {
@@ -578,22 +581,7 @@ impl<'a> Parser<'a> {
                 let in_scope = self
                     .live()
                     .rev()
-                    .take_while(|(_, e)| {
-                        e.uid == uid
-                            || !(e.foreign
-                                || matches!(
-                                    &*e.name,
-                                    "applet"
-                                        | "caption"
-                                        | "html"
-                                        | "table"
-                                        | "td"
-                                        | "th"
-                                        | "marquee"
-                                        | "object"
-                                        | "template"
-                                ))
-                    })
+                    .take_while(|(_, e)| e.uid == uid || !(e.foreign || default_boundary(&e.name)))
                     .any(|(_, e)| e.uid == uid);
                 if in_scope {
                     self.gen_implied("");

@@ -658,19 +658,7 @@ impl Segmenter {
         method: Method,
         mut f: impl FnMut(Cow<'a, str>),
     ) {
-        if method.is_matching() {
-            self.scan_matching(text, method, &mut |w, _, kind| {
-                if matches!(kind, TokenKind::Word | TokenKind::Latin) && !is_stop_word(w) {
-                    f(lowercase(w, kind));
-                }
-            });
-        } else {
-            self.scan_jieba(text, method, &mut |w, _| {
-                if let Some(kind) = term_kind(w) {
-                    f(lowercase(w, kind));
-                }
-            });
-        }
+        self.for_each_token_at(text, method, true, false, |w, _| f(w))
     }
 
     /// The index terms of `text` with their character offsets, for positional indexes: Word
@@ -697,8 +685,9 @@ impl Segmenter {
         mut f: impl FnMut(Cow<'a, str>, usize),
     ) {
         if drop_stop_words && !all_tokens && !method.is_matching() {
-            // The index's default analysis: `term_kind` decides a token that starts with a
-            // main-block Han character from that character (as `for_each_term` does).
+            // The terms without stop words (the cleaner's and the index's default analysis):
+            // `term_kind` decides a token that starts with a main-block Han character from
+            // that character, without classifying the whole token.
             self.scan_jieba(text, method, &mut |w, start| {
                 if let Some(kind) = term_kind(w) {
                     f(lowercase(w, kind), start);

@@ -274,20 +274,7 @@ impl<'a> Parser<'a> {
                 }
                 None
             }
-            Token::Start(tag)
-                if matches!(
-                    &*tag.name,
-                    "caption"
-                        | "col"
-                        | "colgroup"
-                        | "tbody"
-                        | "td"
-                        | "tfoot"
-                        | "th"
-                        | "thead"
-                        | "tr"
-                ) =>
-            {
+            Token::Start(tag) if table_part(&tag.name) => {
                 if self.in_scope(|n| matches!(n, "td" | "th"), Scope::Table) {
                     self.close_cell();
                     Some(Token::Start(tag))
@@ -313,10 +300,7 @@ impl<'a> Parser<'a> {
     pub(super) fn caption(&mut self, t: Token<'a>) -> Option<Token<'a>> {
         let closes = match &t {
             Token::End(n) => matches!(&**n, "caption" | "table"),
-            Token::Start(tag) => matches!(
-                &*tag.name,
-                "caption" | "col" | "colgroup" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr"
-            ),
+            Token::Start(tag) => table_part(&tag.name),
             _ => false,
         };
         if closes {
@@ -396,4 +380,13 @@ impl<'a> Parser<'a> {
 
 fn tag_tr() -> Tag<'static> {
     tag("tr")
+}
+
+/// A start tag of a table's parts, which closes an open cell or caption (the WHATWG "in cell"
+/// and "in caption" insertion modes list the same nine).
+fn table_part(name: &str) -> bool {
+    matches!(
+        name,
+        "caption" | "col" | "colgroup" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr"
+    )
 }

@@ -29,104 +29,8 @@ use super::{
     Method, Prepared, Relation, best, ccdet, imatch, minhash, segments, simhash, tianwang,
 };
 
-/// A reason as a key with arguments: the GUI says it from its tables (`dwhy.KEY`), the CLI
-/// with [`Reason::english`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Reason {
-    pub key: &'static str,
-    pub args: Vec<String>,
-}
-
-impl Reason {
-    fn of<const N: usize>(key: &'static str, args: [String; N]) -> Reason {
-        Reason {
-            key,
-            args: args.to_vec(),
-        }
-    }
-
-    /// Every key a reason can have, with its English template.
-    pub(crate) const TEMPLATES: &'static [(&'static str, &'static str)] = &[
-        (
-            "md5_same",
-            "the normalised texts are identical ({0} characters)",
-        ),
-        (
-            "md5_diff",
-            "the normalised texts first differ at character {0}",
-        ),
-        ("abs_same", "the first {0} bytes of visible text are equal"),
-        ("abs_diff", "the abstracts differ at byte {0} of {1}"),
-        (
-            "order_same",
-            "the same top-{0} keywords in the same weight order",
-        ),
-        (
-            "order_diff",
-            "the weight order differs at rank {0}: {1} vs {2}",
-        ),
-        ("set_same", "the same top-{0} keyword set"),
-        ("set_diff", "only {0} of the top-{1} keywords are shared"),
-        ("sim_pass", "keywords match and SIM = {0} < δ = {1}"),
-        ("sim_fail", "keywords match but SIM = {0} ≥ δ = {1}"),
-        ("union_pass", "found by {0}"),
-        ("union_fail", "neither algorithm 1 nor algorithm 5 matches"),
-        (
-            "chunks",
-            "{0} equal chunk signatures of {1} and {2}; {3} needed",
-        ),
-        (
-            "imatch_same",
-            "the top-IDF feature strings are equal ({0} words)",
-        ),
-        (
-            "imatch_diff",
-            "the top-IDF feature strings differ ({0} of {1} words shared)",
-        ),
-        (
-            "jaccard",
-            "Jaccard of {0}-shingles = {1} against the threshold {2}",
-        ),
-        ("hamming", "Hamming distance {0} against k = {1}"),
-        (
-            "ccdet",
-            "CCS = {0} (threshold {1}), CLR = {2} (containment below {3})",
-        ),
-        (
-            "ccdet_none",
-            "no full-stop signature in common ({0} and {1} signatures)",
-        ),
-        (
-            "best",
-            "containment = {0} (threshold {1}); the shared text covers {2} of the longer (containment below {3})",
-        ),
-        (
-            "bp_stories",
-            "boilerplate: held by {0} distinct texts that tell {1} different stories besides it (e.g. {2})",
-        ),
-        (
-            "bp_df",
-            "boilerplate: held by {0} distinct texts, above the document-frequency cap {1} (e.g. {2})",
-        ),
-        (
-            "best_small",
-            "containment = {0}, but only {1} shared shingles (at least 8 needed)",
-        ),
-    ];
-
-    /// The reason in English.
-    pub fn english(&self) -> String {
-        let t = Self::TEMPLATES
-            .iter()
-            .find(|(k, _)| *k == self.key)
-            .map_or(self.key, |(_, t)| t);
-        let mut s = t.to_string();
-        for (i, a) in self.args.iter().enumerate() {
-            s = s.replace(&format!("{{{i}}}"), a);
-        }
-        s
-    }
-}
+mod reason;
+pub use reason::Reason;
 
 /// One method's verdict on the pair.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -245,38 +149,107 @@ fn first_diff<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
-/// Explain the pair `a`, `b` of a prepared corpus.
-pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
-    let cfg = prep.config();
-    let docs = prep.docs();
-    let (norm, _) = prep.norm();
-    let mut verdicts = Vec::new();
-    let mut push = |method: &str, same: bool, rel: Relation, measure: f64, reason: Reason| {
-        verdicts.push(Verdict {
+/// The pair view's verdicts, in the panel's order.
+struct Verdicts(Vec<Verdict>);
+
+impl Verdicts {
+    fn push(&mut self, method: &str, same: bool, rel: Relation, measure: f64, reason: Reason) {
+        self.0.push(Verdict {
             method: method.into(),
             same,
             relation: same.then_some(rel),
             measure,
             reason,
         });
-    };
+    }
+
+    /// A yes/no rule: its measure is 1 or 0.
+    fn flag(&mut self, method: &str, same: bool, rel: Relation, reason: Reason) {
+        self.push(method, same, rel, f64::from(u8::from(same)), reason);
+    }
+}
+
+/// Explain the pair `a`, `b` of a prepared corpus.
+pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
+    let cfg = prep.config();
+    let docs = prep.docs();
+    let (norm, _) = prep.norm();
+    let (na, nb) = (&norm[a], &norm[b]);
+    let mut verdicts = Verdicts(Vec::new());
 
     // md5 of the normalised text
-    let (na, nb) = (&norm[a], &norm[b]);
     let same = na == nb && !na.is_empty();
     let reason = if same {
         Reason::of("md5_same", [na.len().to_string()])
     } else {
         Reason::of("md5_diff", [(first_diff(na, nb) + 1).to_string()])
     };
-    push(
-        "md5",
-        same,
-        Relation::Duplicate,
-        f64::from(u8::from(same)),
-        reason,
-    );
+    verdicts.flag("md5", same, Relation::Duplicate, reason);
 
+    let (wa, wb) = tianwang_verdicts(prep, a, b, &mut verdicts);
+    let (shingles, simhash) = signature_verdicts(prep, a, b, &mut verdicts);
+
+    // Boilerplate: what the methods that ignore it do not read, and why.
+    let (stripped, _) = prep.stripped();
+    let (bp, _) = prep.boilerplate();
+    let cc_docs = if cfg.ignores_boilerplate(Method::CcDet) {
+        &stripped.docs[..]
+    } else {
+        docs
+    };
+    let (stops_a, stops_b, stops_shared) = ccdet_verdict(prep, cc_docs, a, b, &mut verdicts);
+    let best_text = if cfg.ignores_boilerplate(Method::Best) {
+        (&stripped.norm[a][..], &stripped.norm[b][..])
+    } else {
+        (&na[..], &nb[..])
+    };
+    best_verdict(prep, best_text, &mut verdicts);
+
+    // Shared shingles as text (the highlighted overlap), in A's order.
+    let k = cfg.shingle.max(1);
+    let hb: HashSet<u64> = char_shingles(nb, k).into_iter().collect();
+    let mut shown = HashSet::new();
+    let shared_shingles: Vec<String> = if na.len() >= k {
+        na.windows(k)
+            .filter(|w| hb.contains(&hash_chars(w)) && shown.insert(hash_chars(w)))
+            .take(200)
+            .map(|w| w.iter().collect())
+            .collect()
+    } else {
+        Vec::new()
+    };
+
+    let ha: HashSet<u64> = char_shingles(na, k).into_iter().collect();
+    PairView {
+        a,
+        b,
+        shared_a: shared_ranges(&docs[a].text(), &hb, k),
+        shared_b: shared_ranges(&docs[b].text(), &ha, k),
+        keywords: keyword_union(&wa, &wb),
+        shared_shingles,
+        shingles,
+        stops_a,
+        stops_b,
+        stops_shared,
+        simhash,
+        verdicts: verdicts.0,
+        ignored_a: ignored(prep, bp, a),
+        ignored_b: ignored(prep, bp, b),
+    }
+}
+
+type Weighted = Vec<(String, f64)>;
+
+/// Tianwang's algorithms 1–5 and their union; returns both documents' top-N
+/// keywords in weight order (the pair view lists them).
+fn tianwang_verdicts(
+    prep: &Prepared,
+    a: usize,
+    b: usize,
+    v: &mut Verdicts,
+) -> (Weighted, Weighted) {
+    let cfg = prep.config();
+    let docs = prep.docs();
     // Tianwang 1: the abstract
     let abs =
         |i: usize| tianwang::abstract_bytes(&docs[i].text(), cfg.abstract_bytes, cfg.abstract_unit);
@@ -293,13 +266,7 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
             ],
         )
     };
-    push(
-        "tianwang1",
-        t1,
-        Relation::Near,
-        f64::from(u8::from(t1)),
-        reason,
-    );
+    v.flag("tianwang1", t1, Relation::Near, reason);
 
     // Tianwang 2–5: the top N
     let n = cfg.n_keywords;
@@ -314,16 +281,15 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
         let at = |v: &[(String, f64)]| v.get(r).map_or("—".to_string(), |x| x.0.clone());
         Reason::of("order_diff", [(r + 1).to_string(), at(&wa), at(&wb)])
     };
-    push(
+    v.flag(
         "tianwang2",
         order_same,
         Relation::Near,
-        f64::from(u8::from(order_same)),
         order_reason.clone(),
     );
     let weights = |v: &[(String, f64)]| v.iter().map(|x| x.1).collect::<Vec<_>>();
     for (alg, ok, (x, y), why) in [
-        (3u8, order_same, (&wa, &wb), order_reason.clone()),
+        (3u8, order_same, (&wa, &wb), order_reason),
         (4u8, set_same, (&sa, &sb), set_reason(&sa, &sb, n)),
     ] {
         if ok {
@@ -331,33 +297,37 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
             let pass = s < cfg.delta;
             let key = if pass { "sim_pass" } else { "sim_fail" };
             let reason = Reason::of(key, [format!("{s:.4}"), cfg.delta.to_string()]);
-            push(&format!("tianwang{alg}"), pass, Relation::Near, s, reason);
+            v.push(&format!("tianwang{alg}"), pass, Relation::Near, s, reason);
         } else {
-            push(&format!("tianwang{alg}"), false, Relation::Near, 1.0, why);
+            v.push(&format!("tianwang{alg}"), false, Relation::Near, 1.0, why);
         }
     }
-    push(
+    v.flag(
         "tianwang5",
         set_same,
         Relation::Near,
-        f64::from(u8::from(set_same)),
         set_reason(&sa, &sb, n),
     );
-    let union = t1 || set_same;
     let reason = match (t1, set_same) {
         (false, false) => Reason::of("union_fail", []),
         (true, false) => Reason::of("union_pass", ["1".into()]),
         (false, true) => Reason::of("union_pass", ["5".into()]),
         (true, true) => Reason::of("union_pass", ["1 + 5".into()]),
     };
-    push(
-        "tianwang-union",
-        union,
-        Relation::Near,
-        f64::from(u8::from(union)),
-        reason,
-    );
+    v.flag("tianwang-union", t1 || set_same, Relation::Near, reason);
+    (wa, wb)
+}
 
+/// Segment signatures, I-Match, MinHash and SimHash; returns the shingle counts and the SimHash
+/// bits.
+fn signature_verdicts(
+    prep: &Prepared,
+    a: usize,
+    b: usize,
+    v: &mut Verdicts,
+) -> ((usize, usize), SimBits) {
+    let cfg = prep.config();
+    let docs = prep.docs();
     // Segment signatures: M of the chunks equal
     let chunk_set = |i: usize| -> HashSet<u64> {
         segments::chunks(&docs[i].text(), cfg.chunk_lines)
@@ -378,7 +348,7 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
             need.to_string(),
         ],
     );
-    push("segments", same, Relation::Near, common as f64, reason);
+    v.push("segments", same, Relation::Near, common as f64, reason);
 
     // I-Match: the IDF-top-70 % feature strings
     let (fa, fb) = (
@@ -399,23 +369,16 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
             ],
         )
     };
-    push(
-        "imatch",
-        same,
-        Relation::Duplicate,
-        f64::from(u8::from(same)),
-        reason,
-    );
+    v.flag("imatch", same, Relation::Duplicate, reason);
 
     // MinHash: the exact Jaccard the LSH re-check applies
     let (sa_set, sb_set) = (minhash::shingles_of(prep, a), minhash::shingles_of(prep, b));
     let j = minhash::jaccard(&sa_set, &sb_set);
-    let same = j >= cfg.threshold;
     let reason = Reason::of(
         "jaccard",
         [cfg.shingle.to_string(), f3(j), cfg.threshold.to_string()],
     );
-    push("minhash", same, Relation::Near, j, reason);
+    v.push("minhash", j >= cfg.threshold, Relation::Near, j, reason);
 
     // SimHash
     let (sums_a, sums_b) = (
@@ -427,24 +390,35 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
         simhash::bits_from_sums(&sums_b),
     );
     let h = simhash::hamming(fa, fb);
-    let same = h <= cfg.simhash_k;
     let reason = Reason::of("hamming", [h.to_string(), cfg.simhash_k.to_string()]);
-    push("simhash", same, Relation::Near, f64::from(h), reason);
-
-    // Boilerplate: what the methods that ignore it do not read, and why.
-    let (stripped, _) = prep.stripped();
-    let (bp, _) = prep.boilerplate();
-    let (ignored_a, ignored_b) = (ignored(prep, bp, a), ignored(prep, bp, b));
-    let view_of = |m: Method| -> &[super::Doc] {
-        if cfg.ignores_boilerplate(m) {
-            &stripped.docs
-        } else {
-            docs
-        }
+    v.push(
+        "simhash",
+        h <= cfg.simhash_k,
+        Relation::Near,
+        f64::from(h),
+        reason,
+    );
+    let bits = SimBits {
+        a: fa,
+        b: fb,
+        xor: fa ^ fb,
+        hamming: h,
+        sums_a: sums_a.to_vec(),
+        sums_b: sums_b.to_vec(),
     };
+    ((sa_set.len(), sb_set.len()), bits)
+}
 
-    // CCDet
-    let cc_docs = view_of(Method::CcDet);
+/// CCDet on `cc_docs` (the text it reads); returns both documents' full-stop signatures and
+/// those they share.
+fn ccdet_verdict(
+    prep: &Prepared,
+    cc_docs: &[super::Doc],
+    a: usize,
+    b: usize,
+    v: &mut Verdicts,
+) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let cfg = prep.config();
     let stops = |i: usize| ccdet::features(&cc_docs[i].text(), cfg.ccdet_len);
     let (stops_a, stops_b) = (stops(a), stops(b));
     let (ka, kb) = (
@@ -452,41 +426,38 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
         ccdet::feature_keys(&cc_docs[b].text(), cfg.ccdet_len),
     );
     let common = super::features::intersect_sorted(&ka, &kb);
-    let v = ccdet::decide(ka.len(), kb.len(), common, cfg.t_ccs, cfg.t_clr);
+    let d = ccdet::decide(ka.len(), kb.len(), common, cfg.t_ccs, cfg.t_clr);
     let reason = if common == 0 {
         Reason::of("ccdet_none", [ka.len().to_string(), kb.len().to_string()])
     } else {
         Reason::of(
             "ccdet",
             [
-                f3(v.ccs),
+                f3(d.ccs),
                 cfg.t_ccs.to_string(),
-                f3(v.clr),
+                f3(d.clr),
                 cfg.t_clr.to_string(),
             ],
         )
     };
-    let rel = v.relation.unwrap_or(Relation::Near);
-    push("ccdet", v.relation.is_some(), rel, v.ccs, reason);
-    let stops_shared: Vec<String> = {
-        let mut seen = HashSet::new();
-        stops_a
-            .iter()
-            .filter(|s| {
-                ccdet::feature_key(s)
-                    .is_some_and(|k| kb.binary_search(&k).is_ok() && seen.insert(k))
-            })
-            .cloned()
-            .collect()
-    };
+    let rel = d.relation.unwrap_or(Relation::Near);
+    v.push("ccdet", d.relation.is_some(), rel, d.ccs, reason);
+    let mut seen = HashSet::new();
+    let shared = stops_a
+        .iter()
+        .filter(|s| {
+            ccdet::feature_key(s).is_some_and(|k| kb.binary_search(&k).is_ok() && seen.insert(k))
+        })
+        .cloned()
+        .collect();
+    (stops_a, stops_b, shared)
+}
 
-    // best: containment of sampled 4-shingles, CLR on the larger set
+/// `best`: containment of sampled 4-shingles, CLR on the larger set, on the normalised texts it
+/// reads.
+fn best_verdict(prep: &Prepared, (xa, xb): (&[char], &[char]), v: &mut Verdicts) {
+    let cfg = prep.config();
     let p = cfg.sample_for(prep.len());
-    let (xa, xb) = if cfg.ignores_boilerplate(Method::Best) {
-        (&stripped.norm[a], &stripped.norm[b])
-    } else {
-        (na, nb)
-    };
     let (ba, bb) = (
         best::sampled_shingles(xa, cfg.best_shingle, p),
         best::sampled_shingles(xb, cfg.best_shingle, p),
@@ -522,48 +493,7 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
         )
     };
     let rel = verdict.map_or(Relation::Near, |v| v.0);
-    push("best", verdict.is_some(), rel, c, reason);
-
-    // Shared shingles as text (the highlighted overlap), in A's order.
-    let k = cfg.shingle.max(1);
-    let hb: HashSet<u64> = char_shingles(nb, k).into_iter().collect();
-    let mut shown = HashSet::new();
-    let shared_shingles: Vec<String> = if na.len() >= k {
-        na.windows(k)
-            .filter(|w| hb.contains(&hash_chars(w)) && shown.insert(hash_chars(w)))
-            .take(200)
-            .map(|w| w.iter().collect())
-            .collect()
-    } else {
-        Vec::new()
-    };
-
-    let ha: HashSet<u64> = char_shingles(na, k).into_iter().collect();
-    let shared_a = shared_ranges(&docs[a].text(), &hb, k);
-    let shared_b = shared_ranges(&docs[b].text(), &ha, k);
-    PairView {
-        a,
-        b,
-        shared_a,
-        shared_b,
-        keywords: keyword_union(&wa, &wb),
-        shared_shingles,
-        shingles: (sa_set.len(), sb_set.len()),
-        stops_a,
-        stops_b,
-        stops_shared,
-        simhash: SimBits {
-            a: fa,
-            b: fb,
-            xor: fa ^ fb,
-            hamming: h,
-            sums_a: sums_a.to_vec(),
-            sums_b: sums_b.to_vec(),
-        },
-        verdicts,
-        ignored_a,
-        ignored_b,
-    }
+    v.push("best", verdict.is_some(), rel, c, reason);
 }
 
 /// Byte ranges of `text` whose normalised characters lie in a `k`-shingle found in `other`.

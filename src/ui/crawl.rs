@@ -210,145 +210,158 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
                     .desired_width(f32::INFINITY)
                     .hint_text("http://www.huaxia.localhost:8080/"),
             );
-            let p = &mut *me;
-            egui::Grid::new("crawl_params")
-                .num_columns(4)
-                .spacing([12.0, 6.0])
-                .show(ui, |ui| {
-                    ui.label(lang.t("crawl.workers"));
-                    ui.add(egui::DragValue::new(&mut p.params.workers).range(1..=512));
-                    ui.label(lang.t("crawl.per_host"));
-                    ui.add(egui::DragValue::new(&mut p.params.per_host).range(1..=64));
-                    ui.end_row();
-                    ui.label(lang.t("crawl.delay"));
-                    ui.add(
-                        egui::DragValue::new(&mut p.params.delay_ms)
-                            .range(0..=60_000)
-                            .suffix(" ms"),
-                    );
-                    ui.label(lang.t("crawl.strategy"));
-                    egui::ComboBox::from_id_salt("strategy")
-                        .selected_text(
-                            STRATEGIES
-                                .iter()
-                                .find(|s| s.0 == p.params.strategy)
-                                .map_or("", |s| s.1),
-                        )
-                        .show_ui(ui, |ui| {
-                            for (s, name) in STRATEGIES {
-                                ui.selectable_value(&mut p.params.strategy, s, name);
-                            }
-                        });
-                    ui.end_row();
-                    if p.params.strategy == Strategy::Weight {
-                        ui.label(lang.t("crawl.mix"));
-                        ui.horizontal(|ui| {
-                            ui.add(egui::DragValue::new(&mut p.params.mix_weight).range(1..=100));
-                            ui.label(":");
-                            ui.add(egui::DragValue::new(&mut p.params.mix_random).range(0..=100));
-                        });
-                    } else {
-                        ui.label("");
-                        ui.label("");
-                    }
-                    ui.label(lang.t("crawl.retries"));
-                    ui.add(egui::DragValue::new(&mut p.params.retries).range(0..=10));
-                    ui.end_row();
-                    ui.label(lang.t("crawl.max_pages"));
-                    ui.add(egui::DragValue::new(&mut p.max_pages).range(0..=10_000_000));
-                    ui.label(lang.t("crawl.max_depth"));
-                    ui.add(egui::DragValue::new(&mut p.max_depth).range(0..=1000));
-                    ui.end_row();
-                    ui.label(lang.t("crawl.scope"));
-                    ui.horizontal(|ui| {
-                        ui.selectable_value(&mut p.scope_choice, 0, lang.t("crawl.scope_hosts"));
-                        ui.selectable_value(&mut p.scope_choice, 1, lang.t("crawl.scope_any"));
-                        ui.selectable_value(&mut p.scope_choice, 2, lang.t("crawl.scope_suffix"));
-                        if p.scope_choice == 2 {
-                            ui.add_sized([110.0, 20.0], egui::TextEdit::singleline(&mut p.suffix));
-                        }
-                    });
-                    ui.label(lang.t("crawl.timeout"));
-                    ui.add(
-                        egui::DragValue::new(&mut p.params.timeout_ms)
-                            .range(100..=120_000)
-                            .suffix(" ms"),
-                    );
-                    ui.end_row();
-                    ui.label(lang.t("crawl.robots"));
-                    ui.checkbox(&mut p.params.respect_robots, "robots.txt");
-                    ui.label(lang.t("crawl.max_bytes"));
-                    ui.add(
-                        egui::DragValue::new(&mut p.params.max_bytes)
-                            .range(1024..=1_000_000_000)
-                            .suffix(" B"),
-                    );
-                    ui.end_row();
-                });
-            egui::CollapsingHeader::new(lang.t("crawl.url_filter"))
-                .id_salt("url_filter")
-                .show(ui, |ui| {
-                    ui.label(RichText::new(lang.t("crawl.url_filter_hint")).weak());
-                    ui.add(
-                        egui::TextEdit::multiline(&mut me.filter_text)
-                            .desired_rows(6)
-                            .code_editor(),
-                    );
-                    ui.horizontal(|ui| {
-                        ui.label(lang.t("crawl.max_url_len"));
-                        ui.add(
-                            egui::DragValue::new(&mut me.params.max_url_len).range(16..=100_000),
-                        );
-                        if ui.button(lang.t("cap.book_defaults")).clicked() {
-                            let d = CrawlParams::default();
-                            me.filter_text = d.url_filter.join("\n");
-                            me.params.max_url_len = d.max_url_len;
-                        }
-                    });
-                });
-            ui.horizontal(|ui| {
-                let has_ws = cx.session.is_some();
-                if ui
-                    .add_enabled(has_ws && !running, egui::Button::new(lang.t("crawl.start")))
-                    .clicked()
-                {
-                    start(cx, me, false);
-                }
-                let paused = me.handle.as_ref().is_some_and(|w| w.handle().is_paused());
-                let pause_label = if paused {
-                    lang.t("crawl.unpause")
-                } else {
-                    lang.t("crawl.pause")
-                };
-                if ui
-                    .add_enabled(running, egui::Button::new(pause_label))
-                    .clicked()
-                    && let Some(w) = &me.handle
-                {
-                    w.handle().set_paused(!paused);
-                }
-                if ui
-                    .add_enabled(running, egui::Button::new(lang.t("crawl.stop")))
-                    .clicked()
-                    && let Some(h) = &me.handle
-                {
-                    h.cancel();
-                }
-                if ui
-                    .add_enabled(
-                        has_ws && !running,
-                        egui::Button::new(lang.t("crawl.resume")),
-                    )
-                    .clicked()
-                {
-                    start(cx, me, true);
-                }
-                ui.label(RichText::new(lang.t("crawl.stop_hint")).weak());
-            });
+            params_grid(lang, me, ui);
+            url_filter(lang, me, ui);
+            run_buttons(cx, me, running, ui);
             if let Some(e) = &me.error {
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
         });
+}
+
+/// The crawl's parameters, four columns: workers, politeness, strategy, limits, scope.
+fn params_grid(lang: Lang, p: &mut CrawlPanel, ui: &mut Ui) {
+    egui::Grid::new("crawl_params")
+        .num_columns(4)
+        .spacing([12.0, 6.0])
+        .show(ui, |ui| {
+            ui.label(lang.t("crawl.workers"));
+            ui.add(egui::DragValue::new(&mut p.params.workers).range(1..=512));
+            ui.label(lang.t("crawl.per_host"));
+            ui.add(egui::DragValue::new(&mut p.params.per_host).range(1..=64));
+            ui.end_row();
+            ui.label(lang.t("crawl.delay"));
+            ui.add(
+                egui::DragValue::new(&mut p.params.delay_ms)
+                    .range(0..=60_000)
+                    .suffix(" ms"),
+            );
+            ui.label(lang.t("crawl.strategy"));
+            egui::ComboBox::from_id_salt("strategy")
+                .selected_text(
+                    STRATEGIES
+                        .iter()
+                        .find(|s| s.0 == p.params.strategy)
+                        .map_or("", |s| s.1),
+                )
+                .show_ui(ui, |ui| {
+                    for (s, name) in STRATEGIES {
+                        ui.selectable_value(&mut p.params.strategy, s, name);
+                    }
+                });
+            ui.end_row();
+            if p.params.strategy == Strategy::Weight {
+                ui.label(lang.t("crawl.mix"));
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut p.params.mix_weight).range(1..=100));
+                    ui.label(":");
+                    ui.add(egui::DragValue::new(&mut p.params.mix_random).range(0..=100));
+                });
+            } else {
+                ui.label("");
+                ui.label("");
+            }
+            ui.label(lang.t("crawl.retries"));
+            ui.add(egui::DragValue::new(&mut p.params.retries).range(0..=10));
+            ui.end_row();
+            ui.label(lang.t("crawl.max_pages"));
+            ui.add(egui::DragValue::new(&mut p.max_pages).range(0..=10_000_000));
+            ui.label(lang.t("crawl.max_depth"));
+            ui.add(egui::DragValue::new(&mut p.max_depth).range(0..=1000));
+            ui.end_row();
+            ui.label(lang.t("crawl.scope"));
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut p.scope_choice, 0, lang.t("crawl.scope_hosts"));
+                ui.selectable_value(&mut p.scope_choice, 1, lang.t("crawl.scope_any"));
+                ui.selectable_value(&mut p.scope_choice, 2, lang.t("crawl.scope_suffix"));
+                if p.scope_choice == 2 {
+                    ui.add_sized([110.0, 20.0], egui::TextEdit::singleline(&mut p.suffix));
+                }
+            });
+            ui.label(lang.t("crawl.timeout"));
+            ui.add(
+                egui::DragValue::new(&mut p.params.timeout_ms)
+                    .range(100..=120_000)
+                    .suffix(" ms"),
+            );
+            ui.end_row();
+            ui.label(lang.t("crawl.robots"));
+            ui.checkbox(&mut p.params.respect_robots, "robots.txt");
+            ui.label(lang.t("crawl.max_bytes"));
+            ui.add(
+                egui::DragValue::new(&mut p.params.max_bytes)
+                    .range(1024..=1_000_000_000)
+                    .suffix(" B"),
+            );
+            ui.end_row();
+        });
+}
+
+/// The URL filter's rules and the longest URL kept, with the book's defaults a click away.
+fn url_filter(lang: Lang, me: &mut CrawlPanel, ui: &mut Ui) {
+    egui::CollapsingHeader::new(lang.t("crawl.url_filter"))
+        .id_salt("url_filter")
+        .show(ui, |ui| {
+            ui.label(RichText::new(lang.t("crawl.url_filter_hint")).weak());
+            ui.add(
+                egui::TextEdit::multiline(&mut me.filter_text)
+                    .desired_rows(6)
+                    .code_editor(),
+            );
+            ui.horizontal(|ui| {
+                ui.label(lang.t("crawl.max_url_len"));
+                ui.add(egui::DragValue::new(&mut me.params.max_url_len).range(16..=100_000));
+                if ui.button(lang.t("cap.book_defaults")).clicked() {
+                    let d = CrawlParams::default();
+                    me.filter_text = d.url_filter.join("\n");
+                    me.params.max_url_len = d.max_url_len;
+                }
+            });
+        });
+}
+
+/// Start, pause, stop and resume.
+fn run_buttons(cx: &mut Cx<'_>, me: &mut CrawlPanel, running: bool, ui: &mut Ui) {
+    let lang = cx.lang;
+    ui.horizontal(|ui| {
+        let has_ws = cx.session.is_some();
+        if ui
+            .add_enabled(has_ws && !running, egui::Button::new(lang.t("crawl.start")))
+            .clicked()
+        {
+            start(cx, me, false);
+        }
+        let paused = me.handle.as_ref().is_some_and(|w| w.handle().is_paused());
+        let pause_label = if paused {
+            lang.t("crawl.unpause")
+        } else {
+            lang.t("crawl.pause")
+        };
+        if ui
+            .add_enabled(running, egui::Button::new(pause_label))
+            .clicked()
+            && let Some(w) = &me.handle
+        {
+            w.handle().set_paused(!paused);
+        }
+        if ui
+            .add_enabled(running, egui::Button::new(lang.t("crawl.stop")))
+            .clicked()
+            && let Some(h) = &me.handle
+        {
+            h.cancel();
+        }
+        if ui
+            .add_enabled(
+                has_ws && !running,
+                egui::Button::new(lang.t("crawl.resume")),
+            )
+            .clicked()
+        {
+            start(cx, me, true);
+        }
+        ui.label(RichText::new(lang.t("crawl.stop_hint")).weak());
+    });
 }
 
 /// The crawl's counters over time as exportable plot data.

@@ -416,195 +416,237 @@ impl Searcher {
         cfg: &RankConfig,
         ctx: &Ctx,
         cursors: &mut [usize],
-        mut parts: Option<&mut Vec<Part>>,
+        parts: Option<&mut Vec<Part>>,
+    ) -> f64 {
+        let present = present_terms(q, m, doc, cursors);
+        let mut parts = Parts(parts);
+        match cfg.model {
+            Model::Bm25 => self.bm25(&present, doc, cfg, &mut parts),
+            Model::Tfidf => self.vsm(q, m, &present, doc, cfg, &mut parts),
+            Model::Tianwang => self.tianwang(q, &present, doc, cfg, ctx, &mut parts),
+        }
+    }
+
+    /// BM25 (not in the book, which stops at the vector space model): the sum of the terms' weights.
+    fn bm25(&self, present: &[Present], doc: u32, cfg: &RankConfig, parts: &mut Parts) -> f64 {
+        let ix = &self.index;
+        let n = ix.docs.len() as f64;
+        let (dl, avg) = (f64::from(ix.docs[doc as usize].len), ix.meta.avg_len);
+        let mut s = 0.0;
+        for &(t, df, tf, _) in present {
+            let v = score::bm25_term(n, df, tf, dl, avg, cfg.k1, cfg.b);
+            s += v;
+            parts.push(|| Part {
+                name: "bm25".into(),
+                term: Some(t.to_string()),
+                value: v,
+                detail: format!(
+                    "idf {:.3} (N {n}, df {df}) × tf {tf}·(k1+1) / (tf + k1·(1 − b + b·dl {dl} / avgdl {avg:.1}))",
+                    score::bm25_idf(n, df)
+                ),
+            });
+        }
+        s
+    }
+
+    /// The vector space model: the dot product of the query's and the page's weights, or their
+    /// cosine.
+    fn vsm(
+        &self,
+        q: &Query,
+        m: &Matched,
+        present: &[Present],
+        doc: u32,
+        cfg: &RankConfig,
+        parts: &mut Parts,
     ) -> f64 {
         let ix = &self.index;
         let n = ix.docs.len() as f64;
         let info = &ix.docs[doc as usize];
-        // (term, df, tf, wbt) of each query term in this document.
-        let mut present: Vec<(&str, f64, f64, f64)> = Vec::with_capacity(q.terms.len());
-        let mut absent: Vec<&str> = Vec::new();
+        let qlen = q.terms.len() as f64;
+        let dlen = f64::from(info.len.max(1));
+        let (mut dot, mut qn) = (0.0, 0.0);
         for (i, t) in q.terms.iter().enumerate() {
-            let Some(p) = &m.lists[i] else {
-                absent.push(t);
-                continue;
+            let df = m.lists[i].as_ref().map_or(0.0, |p| p.docs.len() as f64);
+            let idf = if df > 0.0 { (n / df).ln() } else { 0.0 };
+            let wq = match cfg.vsm {
+                Vsm::NormTf => 1.0 / qlen,
+                Vsm::Binary => 1.0,
+                Vsm::TfIdf => idf / qlen,
             };
-            let from = cursors[i];
-            match p.docs[from..].binary_search(&doc) {
-                Ok(k) => {
-                    cursors[i] = from + k;
-                    let k = from + k;
-                    present.push((
-                        t,
-                        p.docs.len() as f64,
-                        f64::from(p.tfs[k]),
-                        f64::from(p.wbt[k]),
-                    ));
-                }
-                Err(k) => {
-                    cursors[i] = from + k;
-                    absent.push(t);
-                }
+            qn += wq * wq;
+            if let Some(&(_, _, tf, _)) = present.iter().find(|p| p.0 == t) {
+                let wd = match cfg.vsm {
+                    Vsm::NormTf => tf / dlen,
+                    Vsm::Binary => 1.0,
+                    Vsm::TfIdf => tf / dlen * idf,
+                };
+                dot += wq * wd;
+                parts.push(|| Part {
+                    name: "vsm".into(),
+                    term: Some(t.clone()),
+                    value: wq * wd,
+                    detail: format!(
+                        "w_q {wq:.4} × w_d {wd:.4} (tf {tf}, len {dlen}, idf {idf:.3})"
+                    ),
+                });
             }
         }
-        let mut push = |p: Part| {
-            if let Some(v) = parts.as_deref_mut() {
-                v.push(p);
-            }
+        if !cfg.cosine {
+            return dot;
+        }
+        let dn = f64::from(info.norms[cfg.vsm as usize]);
+        let norm = qn.sqrt() * dn;
+        let s = if norm > 0.0 { dot / norm } else { 0.0 };
+        parts.push(|| Part {
+            name: "cosine".into(),
+            term: None,
+            value: s - dot,
+            detail: format!(
+                "dot {dot:.4} / (|q| {:.4} × |d| {dn:.4}) = {s:.4}",
+                qn.sqrt()
+            ),
+        });
+        s
+    }
+
+    /// Tianwang's score: kB·WB + kL·WL + kU·WU (or their product), WB from each term's WBT, the
+    /// page's size factor DS and IDF [L3729–L3922].
+    fn tianwang(
+        &self,
+        q: &Query,
+        present: &[Present],
+        doc: u32,
+        cfg: &RankConfig,
+        ctx: &Ctx,
+        parts: &mut Parts,
+    ) -> f64 {
+        let ix = &self.index;
+        let n = ix.docs.len() as f64;
+        let info = &ix.docs[doc as usize];
+        let smax = ix.meta.max_chars.max(1) as f64;
+        let s_p = f64::from(info.chars.max(1));
+        let (ds, wbmax) = match cfg.ds {
+            DsMode::Book => ((smax / s_p).ln(), ix.meta.wb_max_book),
+            DsMode::Smooth => ((1.0 + smax / s_p).ln(), ix.meta.wb_max_smooth),
         };
-        match cfg.model {
-            Model::Bm25 => {
-                let (dl, avg) = (f64::from(info.len), ix.meta.avg_len);
-                let mut s = 0.0;
-                for &(t, df, tf, _) in &present {
-                    let v = score::bm25_term(n, df, tf, dl, avg, cfg.k1, cfg.b);
-                    s += v;
-                    push(Part {
-                        name: "bm25".into(),
-                        term: Some(t.to_string()),
-                        value: v,
-                        detail: format!(
-                            "idf {:.3} (N {n}, df {df}) × tf {tf}·(k1+1) / (tf + k1·(1 − b + b·dl {dl} / avgdl {avg:.1}))",
-                            score::bm25_idf(n, df)
-                        ),
-                    });
-                }
-                s
-            }
-            Model::Tfidf => {
-                let qlen = q.terms.len() as f64;
-                let dlen = f64::from(info.len.max(1));
-                let (mut dot, mut qn) = (0.0, 0.0);
-                for (i, t) in q.terms.iter().enumerate() {
-                    let df = m.lists[i].as_ref().map_or(0.0, |p| p.docs.len() as f64);
-                    let idf = if df > 0.0 { (n / df).ln() } else { 0.0 };
-                    let wq = match cfg.vsm {
-                        Vsm::NormTf => 1.0 / qlen,
-                        Vsm::Binary => 1.0,
-                        Vsm::TfIdf => idf / qlen,
-                    };
-                    qn += wq * wq;
-                    if let Some(&(_, _, tf, _)) = present.iter().find(|p| p.0 == t) {
-                        let wd = match cfg.vsm {
-                            Vsm::NormTf => tf / dlen,
-                            Vsm::Binary => 1.0,
-                            Vsm::TfIdf => tf / dlen * idf,
-                        };
-                        dot += wq * wd;
-                        push(Part {
-                            name: "vsm".into(),
-                            term: Some(t.clone()),
-                            value: wq * wd,
-                            detail: format!(
-                                "w_q {wq:.4} × w_d {wd:.4} (tf {tf}, len {dlen}, idf {idf:.3})"
-                            ),
-                        });
-                    }
-                }
-                if cfg.cosine {
-                    let dn = f64::from(info.norms[cfg.vsm as usize]);
-                    let norm = qn.sqrt() * dn;
-                    let s = if norm > 0.0 { dot / norm } else { 0.0 };
-                    push(Part {
-                        name: "cosine".into(),
-                        term: None,
-                        value: s - dot,
-                        detail: format!(
-                            "dot {dot:.4} / (|q| {:.4} × |d| {dn:.4}) = {s:.4}",
-                            qn.sqrt()
-                        ),
-                    });
-                    s
-                } else {
-                    dot
-                }
-            }
-            Model::Tianwang => {
-                let smax = ix.meta.max_chars.max(1) as f64;
-                let s_p = f64::from(info.chars.max(1));
-                let (ds, wbmax) = match cfg.ds {
-                    DsMode::Book => ((smax / s_p).ln(), ix.meta.wb_max_book),
-                    DsMode::Smooth => ((1.0 + smax / s_p).ln(), ix.meta.wb_max_smooth),
-                };
-                let wbmax = if wbmax > 0.0 { wbmax } else { 1.0 };
-                let mut wbs = Vec::with_capacity(q.terms.len());
-                for t in &q.terms {
-                    let wb = present
-                        .iter()
-                        .find(|p| p.0 == t)
-                        .map_or(0.0, |&(_, df, _, wbt)| wbt * ds * (n / df).ln() / wbmax);
-                    wbs.push(wb);
-                    push(Part {
-                        name: "WB(t)".into(),
-                        term: Some(t.clone()),
-                        value: wb,
-                        detail: present.iter().find(|p| p.0 == t).map_or_else(
-                            || "not in this page".to_string(),
-                            |&(_, df, _, wbt)| {
-                                format!(
-                                    "WBT {wbt:.1} × DS {ds:.3} × IDF {:.3} / WBmax {wbmax:.2}",
-                                    (n / df).ln()
-                                )
-                            },
-                        ),
-                    });
-                }
-                let wb = match (q.op, cfg.and_op) {
-                    (Op::Or, _) => wbs.iter().copied().fold(0.0, f64::max),
-                    (Op::And, AndOp::Mean) => wbs.iter().sum::<f64>() / wbs.len().max(1) as f64,
-                    (Op::And, AndOp::Min) => wbs.iter().copied().fold(f64::INFINITY, f64::min),
-                };
-                let wl = ctx.wl.as_ref().map_or(0.0, |v| v[doc as usize]);
-                let wu = ctx
-                    .wu
-                    .as_ref()
-                    .and_then(|m| m.get(&doc).copied())
-                    .unwrap_or(0.0);
-                let total = match cfg.combine {
-                    Combine::Linear => cfg.kb * wb + cfg.kl * wl + cfg.ku * wu,
-                    Combine::Product => wb * wl * wu,
-                };
-                let op = match (q.op, cfg.and_op) {
-                    (Op::Or, _) => "max (OR)",
-                    (Op::And, AndOp::Mean) => "mean (AND)",
-                    (Op::And, AndOp::Min) => "min (AND)",
-                };
-                let (fb, fl, fu) = match cfg.combine {
-                    Combine::Linear => (cfg.kb, cfg.kl, cfg.ku),
-                    Combine::Product => (1.0, 1.0, 1.0),
-                };
-                push(Part {
-                    name: "WB".into(),
-                    term: None,
-                    value: fb * wb,
-                    detail: format!("{op} of the terms' WB = {wb:.4}, × kB {}", cfg.kb),
-                });
-                push(Part {
-                    name: "WL".into(),
-                    term: None,
-                    value: fl * wl,
-                    detail: match cfg.wl {
-                        WlSource::Lhn => format!(
-                            "WL {wl:.4} from LHN {} (raw {}) × kL {}",
-                            info.lhn, info.raw_lhn, cfg.kl
-                        ),
-                        WlSource::Pagerank => {
-                            format!("WL {wl:.4} = PageRank / max × kL {}", cfg.kl)
-                        }
+        let wbmax = if wbmax > 0.0 { wbmax } else { 1.0 };
+        let mut wbs = Vec::with_capacity(q.terms.len());
+        for t in &q.terms {
+            let found = present.iter().find(|p| p.0 == t);
+            let wb = found.map_or(0.0, |&(_, df, _, wbt)| wbt * ds * (n / df).ln() / wbmax);
+            wbs.push(wb);
+            parts.push(|| Part {
+                name: "WB(t)".into(),
+                term: Some(t.clone()),
+                value: wb,
+                detail: found.map_or_else(
+                    || "not in this page".to_string(),
+                    |&(_, df, _, wbt)| {
+                        format!(
+                            "WBT {wbt:.1} × DS {ds:.3} × IDF {:.3} / WBmax {wbmax:.2}",
+                            (n / df).ln()
+                        )
                     },
-                });
-                push(Part {
-                    name: "WU".into(),
-                    term: None,
-                    value: fu * wu,
-                    detail: if self.clicks.is_some() {
-                        format!("WU {wu:.4} from clicks × kU {}", cfg.ku)
-                    } else {
-                        "no click log loaded: WU = 0".into()
-                    },
-                });
-                total
+                ),
+            });
+        }
+        let (wb, op) = match (q.op, cfg.and_op) {
+            (Op::Or, _) => (wbs.iter().copied().fold(0.0, f64::max), "max (OR)"),
+            (Op::And, AndOp::Mean) => (
+                wbs.iter().sum::<f64>() / wbs.len().max(1) as f64,
+                "mean (AND)",
+            ),
+            (Op::And, AndOp::Min) => (
+                wbs.iter().copied().fold(f64::INFINITY, f64::min),
+                "min (AND)",
+            ),
+        };
+        let wl = ctx.wl.as_ref().map_or(0.0, |v| v[doc as usize]);
+        let wu = ctx
+            .wu
+            .as_ref()
+            .and_then(|m| m.get(&doc).copied())
+            .unwrap_or(0.0);
+        let (total, (fb, fl, fu)) = match cfg.combine {
+            Combine::Linear => (
+                cfg.kb * wb + cfg.kl * wl + cfg.ku * wu,
+                (cfg.kb, cfg.kl, cfg.ku),
+            ),
+            Combine::Product => (wb * wl * wu, (1.0, 1.0, 1.0)),
+        };
+        parts.push(|| Part {
+            name: "WB".into(),
+            term: None,
+            value: fb * wb,
+            detail: format!("{op} of the terms' WB = {wb:.4}, × kB {}", cfg.kb),
+        });
+        parts.push(|| Part {
+            name: "WL".into(),
+            term: None,
+            value: fl * wl,
+            detail: match cfg.wl {
+                WlSource::Lhn => format!(
+                    "WL {wl:.4} from LHN {} (raw {}) × kL {}",
+                    info.lhn, info.raw_lhn, cfg.kl
+                ),
+                WlSource::Pagerank => format!("WL {wl:.4} = PageRank / max × kL {}", cfg.kl),
+            },
+        });
+        parts.push(|| Part {
+            name: "WU".into(),
+            term: None,
+            value: fu * wu,
+            detail: if self.clicks.is_some() {
+                format!("WU {wu:.4} from clicks × kU {}", cfg.ku)
+            } else {
+                "no click log loaded: WU = 0".into()
+            },
+        });
+        total
+    }
+}
+
+/// A query term found in the page: (term, df, tf, WBT).
+type Present<'q> = (&'q str, f64, f64, f64);
+
+/// The query terms in `doc`, each list's cursor moved forward to it (documents are scored in
+/// ascending order, so each list is searched only from where the last one stopped).
+fn present_terms<'q>(
+    q: &'q Query,
+    m: &Matched,
+    doc: u32,
+    cursors: &mut [usize],
+) -> Vec<Present<'q>> {
+    let mut present = Vec::with_capacity(q.terms.len());
+    for (i, t) in q.terms.iter().enumerate() {
+        let Some(p) = &m.lists[i] else { continue };
+        let from = cursors[i];
+        match p.docs[from..].binary_search(&doc) {
+            Ok(k) => {
+                let k = from + k;
+                cursors[i] = k;
+                present.push((
+                    t.as_str(),
+                    p.docs.len() as f64,
+                    f64::from(p.tfs[k]),
+                    f64::from(p.wbt[k]),
+                ));
             }
+            Err(k) => cursors[i] = from + k,
+        }
+    }
+    present
+}
+
+/// Where an explained score's parts go: nowhere when ranking, a list when explaining (the
+/// part's text is made only then).
+struct Parts<'a>(Option<&'a mut Vec<Part>>);
+
+impl Parts<'_> {
+    fn push(&mut self, part: impl FnOnce() -> Part) {
+        if let Some(v) = self.0.as_deref_mut() {
+            v.push(part());
         }
     }
 }

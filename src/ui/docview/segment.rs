@@ -417,6 +417,56 @@ fn stepper(lang: Lang, ui: &mut Ui, s: &mut SegState, c: &Cut) {
     let trace = if s.reverse { &c.rtrace } else { &c.trace };
     let n = trace.len();
     s.step = s.step.min(n);
+    step_buttons(lang, ui, s, n);
+    if c.sentence.is_empty() {
+        return;
+    }
+    let current = s.step.checked_sub(1).and_then(|i| trace.get(i));
+    let job = sentence_job(ui, s, c, current);
+    // The sentence and what the step did on the left, the last steps on the right.
+    ui.horizontal_top(|ui| {
+        ui.vertical(|ui| {
+            egui::Frame::group(ui.style())
+                .inner_margin(10.0)
+                .show(ui, |ui| {
+                    ui.label(job);
+                });
+            match current {
+                Some(st) => {
+                    let args: [&dyn std::fmt::Display; 2] = [&st.pos, &st.candidate];
+                    let what = if st.in_dict && st.accepted {
+                        lang.tf("docview.step_in_dict", &args)
+                    } else if st.accepted {
+                        lang.tf("docview.step_single", &args)
+                    } else if s.reverse {
+                        lang.tf("docview.step_shrink_left", &args)
+                    } else {
+                        lang.tf("docview.step_shrink", &args)
+                    };
+                    ui.label(RichText::new(what).size(17.0));
+                }
+                None => {
+                    ui.label(RichText::new(lang.t("docview.step_start")).weak());
+                }
+            }
+            // The words emitted so far, in reading order (RMM emits right to left).
+            let mut done_steps: Vec<&FmmStep> =
+                trace[..s.step].iter().filter(|t| t.accepted).collect();
+            done_steps.sort_by_key(|t| t.pos);
+            let words: Vec<&str> = done_steps.iter().map(|t| t.candidate.as_str()).collect();
+            ui.label(
+                RichText::new(lang.tf("docview.step_words", &[&words.join(" / ")])).size(17.0),
+            );
+        });
+        ui.add_space(24.0);
+        ui.vertical(|ui| {
+            step_history(lang, ui, trace, s.step);
+        });
+    });
+}
+
+/// Reset, back, next, play/pause and the step counter.
+fn step_buttons(lang: Lang, ui: &mut Ui, s: &mut SegState, n: usize) {
     ui.horizontal_wrapped(|ui| {
         if ui.button(lang.t("docview.step_reset")).clicked() {
             s.step = 0;
@@ -450,11 +500,11 @@ fn stepper(lang: Lang, ui: &mut Ui, s: &mut SegState, c: &Cut) {
         }
         ui.label(RichText::new(lang.tf("docview.step_of", &[&s.step, &n])).strong());
     });
-    if c.sentence.is_empty() {
-        return;
-    }
-    let current = s.step.checked_sub(1).and_then(|i| trace.get(i));
-    // The sentence, with the emitted part dimmed and the window on a colour.
+}
+
+/// The sentence in large type: the part already emitted dimmed, the current window on a
+/// colour (green a dictionary word, blue a single character kept, orange a shrink).
+fn sentence_job(ui: &Ui, s: &SegState, c: &Cut, current: Option<&FmmStep>) -> LayoutJob {
     let chars: Vec<char> = c.sentence.chars().collect();
     let (done, window) = match current {
         Some(st) => (st.pos, st.pos + st.candidate.chars().count()),
@@ -496,80 +546,45 @@ fn stepper(lang: Lang, ui: &mut Ui, s: &mut SegState, c: &Cut) {
             },
         );
     }
-    // The sentence and what the step did on the left, the last steps on the right.
-    ui.horizontal_top(|ui| {
-        ui.vertical(|ui| {
-            egui::Frame::group(ui.style())
-                .inner_margin(10.0)
-                .show(ui, |ui| {
-                    ui.label(job);
-                });
-            match current {
-                Some(st) => {
-                    let args: [&dyn std::fmt::Display; 2] = [&st.pos, &st.candidate];
-                    let what = if st.in_dict && st.accepted {
-                        lang.tf("docview.step_in_dict", &args)
-                    } else if st.accepted {
-                        lang.tf("docview.step_single", &args)
-                    } else if s.reverse {
-                        lang.tf("docview.step_shrink_left", &args)
-                    } else {
-                        lang.tf("docview.step_shrink", &args)
+    job
+}
+
+/// The last eight steps, newest at the bottom.
+fn step_history(lang: Lang, ui: &mut Ui, trace: &[FmmStep], step: usize) {
+    if step > 0 {
+        let from = step.saturating_sub(8);
+        egui::Grid::new("dv_step_history")
+            .striped(true)
+            .num_columns(4)
+            .show(ui, |ui| {
+                for k in [
+                    "docview.step_col_no",
+                    "docview.step_col_pos",
+                    "docview.step_col_window",
+                    "docview.step_col_result",
+                ] {
+                    ui.label(RichText::new(lang.t(k)).strong());
+                }
+                ui.end_row();
+                for (i, st) in trace[from..step].iter().enumerate() {
+                    let current = from + i + 1 == step;
+                    let t = |x: String| {
+                        let r = RichText::new(x);
+                        if current { r.strong() } else { r }
                     };
-                    ui.label(RichText::new(what).size(17.0));
+                    ui.label(t((from + i + 1).to_string()));
+                    ui.label(t(st.pos.to_string()));
+                    ui.label(t(st.candidate.clone()).size(17.0));
+                    let result = if st.in_dict && st.accepted {
+                        lang.t("docview.step_r_word")
+                    } else if st.accepted {
+                        lang.t("docview.step_r_single")
+                    } else {
+                        lang.t("docview.step_r_shrink")
+                    };
+                    ui.label(t(result.to_string()));
+                    ui.end_row();
                 }
-                None => {
-                    ui.label(RichText::new(lang.t("docview.step_start")).weak());
-                }
-            }
-            // The words emitted so far, in reading order (RMM emits right to left).
-            let mut done_steps: Vec<&FmmStep> =
-                trace[..s.step].iter().filter(|t| t.accepted).collect();
-            done_steps.sort_by_key(|t| t.pos);
-            let words: Vec<&str> = done_steps.iter().map(|t| t.candidate.as_str()).collect();
-            ui.label(
-                RichText::new(lang.tf("docview.step_words", &[&words.join(" / ")])).size(17.0),
-            );
-        });
-        ui.add_space(24.0);
-        ui.vertical(|ui| {
-            // The last steps, newest at the bottom.
-            if s.step > 0 {
-                let from = s.step.saturating_sub(8);
-                egui::Grid::new("dv_step_history")
-                    .striped(true)
-                    .num_columns(4)
-                    .show(ui, |ui| {
-                        for k in [
-                            "docview.step_col_no",
-                            "docview.step_col_pos",
-                            "docview.step_col_window",
-                            "docview.step_col_result",
-                        ] {
-                            ui.label(RichText::new(lang.t(k)).strong());
-                        }
-                        ui.end_row();
-                        for (i, st) in trace[from..s.step].iter().enumerate() {
-                            let current = from + i + 1 == s.step;
-                            let t = |x: String| {
-                                let r = RichText::new(x);
-                                if current { r.strong() } else { r }
-                            };
-                            ui.label(t((from + i + 1).to_string()));
-                            ui.label(t(st.pos.to_string()));
-                            ui.label(t(st.candidate.clone()).size(17.0));
-                            let result = if st.in_dict && st.accepted {
-                                lang.t("docview.step_r_word")
-                            } else if st.accepted {
-                                lang.t("docview.step_r_single")
-                            } else {
-                                lang.t("docview.step_r_shrink")
-                            };
-                            ui.label(t(result.to_string()));
-                            ui.end_row();
-                        }
-                    });
-            }
-        });
-    });
+            });
+    }
 }

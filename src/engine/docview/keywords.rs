@@ -16,6 +16,7 @@
 //!   when its link group's anchor text has cosine similarity ≥ β with the body, unless it sits in
 //!   navigation, an ad or a footer (noise links, excluded by definition [L2201]).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::body::Analysis;
@@ -63,20 +64,26 @@ pub(crate) fn is_noise_phrase(text: &str) -> bool {
     NOISE_PHRASES.contains(&head)
 }
 
-pub(crate) struct KeywordAnalysis {
+/// A term vector: terms borrowed from the block tree's text (owned only when lower-cased).
+pub(crate) type TermMap<'t, V> = HashMap<Cow<'t, str>, V, FastHash>;
+
+pub(crate) struct KeywordAnalysis<'t> {
     pub keywords: Vec<Keyword>,
-    /// Σ_j BWeight_j·BTf_ij of every term of the body.
-    pub body_vector: HashMap<String, f64, FastHash>,
+    /// Σ_j BWeight_j·BTf_ij and the TF of every term of the body.
+    pub body_vector: TermMap<'t, (f64, usize)>,
+    /// The body vector's Euclidean norm.
+    pub body_norm: f64,
     pub influence: Vec<f64>,
     pub weights: Vec<f64>,
 }
 
-impl KeywordAnalysis {
+impl KeywordAnalysis<'_> {
     /// No keywords, every block weight 1 (for [`super::Detail::Body`]).
     pub(crate) fn none(blocks: usize) -> Self {
         KeywordAnalysis {
             keywords: Vec::new(),
             body_vector: HashMap::default(),
+            body_norm: 0.0,
             influence: vec![1.0; blocks],
             weights: vec![1.0; blocks],
         }
@@ -204,53 +211,38 @@ fn keyword_candidate(w: &str) -> bool {
 }
 
 /// Keywords of the body by formula 7-1.
-pub(crate) fn analyse(
-    tree: &PageTree,
+pub(crate) fn analyse<'t>(
+    tree: &'t PageTree,
     a: &Analysis,
     p: &Params,
     seg: &Segmenter,
-) -> KeywordAnalysis {
+) -> KeywordAnalysis<'t> {
     let (influence, weights) = block_weights(tree, a, p);
-    // One map from term to (Σ BWeight·BTf, TF); a fast hasher (terms are short, trusted keys).
-    let mut acc: HashMap<String, (f64, usize), FastHash> = HashMap::default();
-    // Consecutive lines of one block are segmented in one call (fewer, longer calls are faster).
-    let mut run = String::new();
-    let mut run_block = usize::MAX;
-    let mut flush = |text: &str, block: usize| {
-        if text.is_empty() {
-            return;
+    // One map from term to (Σ BWeight·BTf, TF); a fast hasher (terms are short, trusted keys),
+    // and the terms borrowed from the lines (the segmenter cuts at line ends anyway, so each
+    // line alone gives the terms the block's lines joined would).
+    let mut acc: TermMap<'t, (f64, usize)> = HashMap::default();
+    for (i, l) in tree.lines.iter().enumerate() {
+        if !matches!(a.line_roles[i], Role::Body | Role::Title) {
+            continue;
         }
-        let bw = weights[block];
-        seg.for_each_term(text, p.segmenter, |t| match acc.get_mut(t.as_ref()) {
+        let bw = weights[l.block];
+        seg.for_each_term(&l.text, p.segmenter, |t| match acc.get_mut(t.as_ref()) {
             Some(e) => {
                 e.0 += bw;
                 e.1 += 1;
             }
             None => {
-                acc.insert(t.into_owned(), (bw, 1));
+                acc.insert(t, (bw, 1));
             }
         });
-    };
-    for (i, l) in tree.lines.iter().enumerate() {
-        if !matches!(a.line_roles[i], Role::Body | Role::Title) {
-            continue;
-        }
-        if l.block != run_block {
-            flush(&run, run_block);
-            run.clear();
-            run_block = l.block;
-        } else {
-            run.push('\n');
-        }
-        run.push_str(&l.text);
     }
-    flush(&run, run_block);
     let norm = acc.values().map(|v| v.0 * v.0).sum::<f64>().sqrt();
     let weight = |v: f64| if norm > 0.0 { v / norm } else { 0.0 };
     let mut cands: Vec<(&str, f64, usize)> = acc
         .iter()
         .filter(|(w, _)| keyword_candidate(w))
-        .map(|(w, v)| (w.as_str(), v.0, v.1))
+        .map(|(w, v)| (w.as_ref(), v.0, v.1))
         .collect();
     let mean = if cands.is_empty() {
         0.0
@@ -271,7 +263,8 @@ pub(crate) fn analyse(
         .collect();
     KeywordAnalysis {
         keywords,
-        body_vector: acc.into_iter().map(|(k, v)| (k, v.0)).collect(),
+        body_vector: acc,
+        body_norm: norm,
         influence,
         weights,
     }
@@ -325,7 +318,7 @@ pub(crate) fn sentences(text: &str) -> Vec<&str> {
 pub(crate) fn abstract_text(
     tree: &PageTree,
     a: &Analysis,
-    kw: &KeywordAnalysis,
+    kw: &KeywordAnalysis<'_>,
     p: &Params,
 ) -> String {
     let body_lines: Vec<usize> = (0..tree.lines.len())
@@ -420,9 +413,12 @@ pub(crate) fn abstract_text(
     }
 }
 
-fn cosine(a: &HashMap<String, f64, FastHash>, b: &HashMap<String, f64, FastHash>) -> f64 {
-    let dot: f64 = b.iter().filter_map(|(k, v)| a.get(k).map(|x| x * v)).sum();
-    let na = a.values().map(|v| v * v).sum::<f64>().sqrt();
+/// Cosine of the body vector `a` (norm `na`) and the anchor-text vector `b`.
+fn cosine(a: &TermMap<'_, (f64, usize)>, na: f64, b: &TermMap<'_, f64>) -> f64 {
+    let dot: f64 = b
+        .iter()
+        .filter_map(|(k, v)| a.get(k.as_ref()).map(|x| x.0 * v))
+        .sum();
     let nb = b.values().map(|v| v * v).sum::<f64>().sqrt();
     if na == 0.0 || nb == 0.0 {
         0.0
@@ -432,10 +428,10 @@ fn cosine(a: &HashMap<String, f64, FastHash>, b: &HashMap<String, f64, FastHash>
 }
 
 /// Every hyperlink, resolved, with its relatedness.
-pub(crate) fn links(
-    tree: &PageTree,
+pub(crate) fn links<'t>(
+    tree: &'t PageTree,
     a: &Analysis,
-    kw: &KeywordAnalysis,
+    kw: &KeywordAnalysis<'_>,
     page: Option<&url::Url>,
     p: &Params,
     seg: &Segmenter,
@@ -458,7 +454,7 @@ pub(crate) fn links(
         b
     };
     // Anchor-text vectors of the link groups outside the body, built in one pass.
-    let mut groups: HashMap<usize, HashMap<String, f64, FastHash>> = HashMap::new();
+    let mut groups: HashMap<usize, TermMap<'t, f64>> = HashMap::new();
     let link_group: Vec<Option<usize>> = tree
         .links
         .iter()
@@ -470,24 +466,28 @@ pub(crate) fn links(
             seg.for_each_term(&l.anchor, p.segmenter, |t| match v.get_mut(t.as_ref()) {
                 Some(x) => *x += 1.0,
                 None => {
-                    v.insert(t.into_owned(), 1.0);
+                    v.insert(t, 1.0);
                 }
             });
         }
     }
     let group_sim: HashMap<usize, f64> = groups
         .iter()
-        .map(|(g, v)| (*g, cosine(&kw.body_vector, v)))
+        .map(|(g, v)| (*g, cosine(&kw.body_vector, kw.body_norm, v)))
         .collect();
     let mut out = Vec::new();
     for (l, g) in tree.links.iter().zip(&link_group) {
         let h = l.href.trim();
-        let lower = h.to_ascii_lowercase();
+        let scheme = |p: &str| {
+            h.as_bytes()
+                .get(..p.len())
+                .is_some_and(|x| x.eq_ignore_ascii_case(p.as_bytes()))
+        };
         if h.is_empty()
             || h.starts_with('#')
-            || lower.starts_with("javascript:")
-            || lower.starts_with("mailto:")
-            || lower.starts_with("tel:")
+            || scheme("javascript:")
+            || scheme("mailto:")
+            || scheme("tel:")
         {
             continue;
         }

@@ -587,22 +587,37 @@ pub(crate) fn extract_tree(
         ),
         Detail::Body => (Vec::new(), String::new()),
     };
+    // Each block's own lines and weighty tags, gathered in one pass each.
+    let mut texts: Vec<Option<String>> = vec![None; tree.blocks.len()];
+    for l in &tree.lines {
+        match &mut texts[l.block] {
+            Some(t) => {
+                t.push('\n');
+                t.push_str(&l.text);
+            }
+            slot => *slot = Some(l.text.clone()),
+        }
+    }
+    let mut weighty: Vec<Vec<(String, String, bool)>> = vec![Vec::new(); tree.blocks.len()];
+    for w in &tree.weighty {
+        weighty[w.block].push((
+            w.tag.clone(),
+            w.text.clone(),
+            !keywords::is_noise_phrase(&w.text),
+        ));
+    }
     let blocks = tree
         .blocks
         .iter()
+        .zip(texts.into_iter().zip(weighty))
         .enumerate()
-        .map(|(id, b)| Block {
+        .map(|(id, (b, (text, weighty)))| Block {
             id,
             parent: b.parent,
             depth: b.depth,
             tag: b.tag.to_string(),
             hint: b.hint.clone(),
-            text: tree.lines[b.line_start..b.line_end]
-                .iter()
-                .filter(|l| l.block == id)
-                .map(|l| l.text.as_str())
-                .collect::<Vec<_>>()
-                .join("\n"),
+            text: text.unwrap_or_default(),
             chars: b.chars,
             anchor_chars: b.anchor_chars,
             links: b.links,
@@ -615,18 +630,7 @@ pub(crate) fn extract_tree(
             score: analysis.scores[id],
             influence: kw.influence[id],
             weight: kw.weights[id],
-            weighty: tree
-                .weighty
-                .iter()
-                .filter(|w| w.block == id)
-                .map(|w| {
-                    (
-                        w.tag.clone(),
-                        w.text.clone(),
-                        !keywords::is_noise_phrase(&w.text),
-                    )
-                })
-                .collect(),
+            weighty,
             reason: analysis.reasons[id].english(),
             why: analysis.reasons[id].clone(),
             in_region: analysis.in_region[id],

@@ -11,11 +11,12 @@
 //! out as html5ever's spec tree gives it ([`super::tree::build_html5ever`], the reference a test
 //! compares on ccwe and the sample web) without a DOM.
 //!
-//! One construct needs a DOM: the adoption agency's "furthest block" case (a formatting element
-//! closed across a block, `<b>1<p>2</b>3</p>`, or a new `<a>` while an older one is open around
-//! a block) moves the block out of the element and clones the element into it. When a page has
-//! it, the stream stops and html5ever builds that page's tree (3 of the 69 ccwe pages, none of
-//! the sample web's), so the block tree is always the reference's.
+//! The adoption agency (a formatting element closed across a block, `<b>1<p>2</b>3</p>`, or a new
+//! `<a>` while an older one is open around a block) moves the block out of the element and clones
+//! the element into it; [`adopt`] replays that on held events (a block opened while formatting
+//! elements are active keeps its events in a buffer until it closes). Should the held events
+//! ever not be as expected, the stream stops and html5ever builds that page's tree (no page of
+//! ccwe or the sample web does), so the block tree is always the reference's.
 //!
 //! ```ignore
 //! let t = stream::build("<p>一<p>二<table><tr><td>三</table>");
@@ -39,7 +40,12 @@ struct Out<'a> {
     b: Builder,
     /// Text for the builder not yet given (adjacent text is one node).
     pending: Option<Cow<'a, str>>,
+    /// Per sink, its parent and its held events: sink 0's while `hold` > 0, a table's until it
+    /// closes.
     bufs: Vec<(usize, Vec<Ev<'a>>)>,
+    /// Open elements the adoption agency may still move (see [`adopt`]): while any is open,
+    /// sink 0's events wait in `bufs[0]`.
+    hold: usize,
 }
 
 fn push_text<'a>(slot: &mut Cow<'a, str>, t: Cow<'a, str>) {
@@ -58,7 +64,7 @@ impl<'a> Out<'a> {
     }
 
     fn write(&mut self, sink: usize, ev: Ev<'a>) {
-        if sink == 0 {
+        if sink == 0 && self.hold == 0 {
             match ev {
                 Ev::Text(t) => match &mut self.pending {
                     Some(p) => push_text(p, t),
@@ -94,6 +100,18 @@ impl<'a> Out<'a> {
             self.write(parent, ev);
         }
     }
+
+    /// A held element closed: when it was the last, sink 0's events go to the builder.
+    fn unhold(&mut self) {
+        self.hold = self.hold.saturating_sub(1);
+        if self.hold == 0 {
+            let mut evs = std::mem::take(&mut self.bufs[0].1);
+            for ev in evs.drain(..) {
+                self.write(0, ev);
+            }
+            self.bufs[0].1 = evs;
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +139,11 @@ struct Entry<'a> {
     /// Where its start and end go, and where its children go (a table holds its own).
     sink: usize,
     child_sink: usize,
+    /// Index of its start event in `child_sink`'s held events (when held there).
+    pos: usize,
+    /// A special element opened while formatting elements are active: the adoption agency may
+    /// move it, so sink 0 holds its events until it closes.
+    held: bool,
 }
 
 enum Afe<'a> {
@@ -148,7 +171,7 @@ struct Parser<'a> {
     form: Option<u32>,
     foster: bool,
     next_uid: u32,
-    /// The page needs a DOM rewrite: html5ever builds its tree instead.
+    /// The stream stopped (see [`streamed`]): html5ever builds the tree instead.
     bail: bool,
     /// `id` and `class` of `<html>` and `<body>` as they stand (a repeated tag adds missing ones).
     root_attrs: [IdClass<'a>; 2],
@@ -387,6 +410,11 @@ impl<'a> Parser<'a> {
         } else {
             sink
         };
+        let held = !foreign
+            && self.afe.iter().any(|a| matches!(a, Afe::El { .. }))
+            && is_special(&tag.name);
+        self.out.hold += held as usize;
+        let pos = self.out.bufs[child_sink].1.len();
         if !foreign && matches!(&*tag.name, "html" | "body") {
             let i = (tag.name == "body") as usize;
             self.root_attrs[i] = (tag.attrs.id.clone(), tag.attrs.class.clone());
@@ -400,6 +428,8 @@ impl<'a> Parser<'a> {
             removed: false,
             sink,
             child_sink,
+            pos,
+            held,
         });
         uid
     }
@@ -460,6 +490,9 @@ impl<'a> Parser<'a> {
         self.out.write(e.child_sink, Ev::End(e.name.clone()));
         if e.child_sink != e.sink {
             self.out.release(e.child_sink);
+        }
+        if e.held {
+            self.out.unhold();
         }
     }
 
@@ -572,59 +605,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The adoption agency algorithm for the end tag `subject` (simplified: see the module doc).
-    fn adoption(&mut self, subject: &str) {
-        if self.cur_is(&[subject])
-            && let Some(cur) = self.current()
-        {
-            let uid = cur.uid;
-            if !self
-                .afe
-                .iter()
-                .any(|a| matches!(a, Afe::El { uid: u, .. } if *u == uid))
-            {
-                self.pop();
-                return;
-            }
-        }
-        let mut found = None;
-        for (i, a) in self.afe.iter().enumerate().rev() {
-            match a {
-                Afe::Marker => break,
-                Afe::El { name, uid, .. } if name == subject => {
-                    found = Some((i, *uid));
-                    break;
-                }
-                _ => {}
-            }
-        }
-        let Some((ai, uid)) = found else {
-            return self.any_other_end(subject);
-        };
-        let Some(si) = self.stack.iter().position(|e| !e.removed && e.uid == uid) else {
-            self.afe.remove(ai);
-            return;
-        };
-        if !self.has(subject, Scope::Default) {
-            return;
-        }
-        let furthest = self.stack[si + 1..]
-            .iter()
-            .any(|e| !e.removed && !e.foreign && is_special(&e.name));
-        if furthest {
-            // The adoption agency would move the furthest block out of the formatting element
-            // and clone the element into it: a DOM rewrite the stream cannot replay.
-            self.bail = true;
-            return;
-        }
-        self.afe.remove(ai);
-        {
-            while self.stack.len() > si {
-                self.pop();
-            }
-        }
-    }
-
     fn any_other_end(&mut self, name: &str) {
         let mut idx = None;
         for (i, e) in self.live().rev() {
@@ -645,16 +625,17 @@ impl<'a> Parser<'a> {
     }
 }
 
+mod adopt;
 mod rules;
 mod table;
 
-/// Parse `html` into the block tree in one streaming pass (html5ever for a page whose tree needs
-/// the adoption agency's rewrite).
+/// Parse `html` into the block tree in one streaming pass (html5ever should the stream stop).
 pub(crate) fn build(html: &str) -> PageTree {
     streamed(html).unwrap_or_else(|| super::tree::build_html5ever(html))
 }
 
-/// The streaming pass alone: `None` when the page needs a DOM rewrite.
+/// The streaming pass alone: `None` when it stopped (held events not as the adoption agency
+/// expects them).
 pub(crate) fn streamed(html: &str) -> Option<PageTree> {
     let mut p = Parser {
         tok: Tokenizer::new(html),
@@ -662,6 +643,7 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
             b: Builder::new(),
             pending: None,
             bufs: vec![(0, Vec::new())],
+            hold: 0,
         },
         stack: Vec::new(),
         afe: Vec::new(),
@@ -701,6 +683,10 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
     p.eof();
     if p.bail {
         return None;
+    }
+    if p.out.hold > 0 {
+        p.out.hold = 1;
+        p.out.unhold();
     }
     p.out.flush_text();
     Some(p.out.b.finish())

@@ -56,13 +56,6 @@ const BLOCK_TAGS: &[&str] = &[
     "summary",
 ];
 
-/// Tags whose content is never page text.
-const SKIP_TAGS: &[&str] = &[
-    "head", "script", "style", "noscript", "iframe", "object", "embed", "template", "svg", "math",
-    "select", "option", "textarea", "button", "map", "canvas", "audio", "video", "applet",
-    "frameset", "noframes", "input",
-];
-
 /// Weighty ("important information") tags [L2228]; headings are blocks and weighty at once.
 pub(crate) const WEIGHTY_TAGS: &[&str] = &[
     "h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "em", "i", "u", "big", "font", "mark",
@@ -70,6 +63,102 @@ pub(crate) const WEIGHTY_TAGS: &[&str] = &[
 
 /// Longest weighty-tag text kept, in bytes.
 const WEIGHTY_MAX: usize = 512;
+
+/// What the builder does with an element, in one match instead of list scans per tag: whether
+/// its content is never page text (skipped), whether it is one of the [`BLOCK_TAGS`], whether one
+/// of the [`WEIGHTY_TAGS`].
+fn class(name: &str) -> (bool, bool, bool) {
+    let skip = matches!(
+        name,
+        "head"
+            | "script"
+            | "style"
+            | "noscript"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "template"
+            | "svg"
+            | "math"
+            | "select"
+            | "option"
+            | "textarea"
+            | "button"
+            | "map"
+            | "canvas"
+            | "audio"
+            | "video"
+            | "applet"
+            | "frameset"
+            | "noframes"
+            | "input"
+    );
+    if skip {
+        return (true, false, false);
+    }
+    let block = matches!(
+        name,
+        "html"
+            | "body"
+            | "div"
+            | "table"
+            | "tbody"
+            | "thead"
+            | "tfoot"
+            | "tr"
+            | "td"
+            | "th"
+            | "p"
+            | "ul"
+            | "ol"
+            | "li"
+            | "dl"
+            | "dt"
+            | "dd"
+            | "section"
+            | "article"
+            | "main"
+            | "header"
+            | "footer"
+            | "nav"
+            | "aside"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "blockquote"
+            | "pre"
+            | "center"
+            | "form"
+            | "fieldset"
+            | "figure"
+            | "figcaption"
+            | "address"
+            | "caption"
+            | "menu"
+            | "details"
+            | "summary"
+    );
+    let weighty = matches!(
+        name,
+        "h1" | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "b"
+            | "strong"
+            | "em"
+            | "i"
+            | "u"
+            | "big"
+            | "font"
+            | "mark"
+    );
+    (false, block, weighty)
+}
 
 /// One hyperlink of the page.
 #[derive(Debug, Clone)]
@@ -348,11 +437,16 @@ impl Builder {
             }
             _ => {}
         }
-        if self.skip > 0 || SKIP_TAGS.contains(&name) {
+        if self.skip > 0 {
             self.skip += 1;
             return;
         }
-        if let Some(tag) = BLOCK_TAGS.iter().find(|t| **t == name) {
+        let (skip, block, weighty) = class(name);
+        if skip {
+            self.skip += 1;
+            return;
+        }
+        if block && let Some(tag) = BLOCK_TAGS.iter().find(|t| **t == name) {
             self.open_block(tag, el.hint());
         }
         match name {
@@ -377,7 +471,7 @@ impl Builder {
             "br" | "hr" => self.line_break = true,
             _ => {}
         }
-        if let Some(tag) = WEIGHTY_TAGS.iter().find(|t| **t == name) {
+        if weighty && let Some(tag) = WEIGHTY_TAGS.iter().find(|t| **t == name) {
             let block = self.current();
             self.weighty.push((tag, block, String::new()));
         }
@@ -409,9 +503,8 @@ impl Builder {
             self.skip -= 1;
             return;
         }
-        if WEIGHTY_TAGS.contains(&name)
-            && let Some((tag, block, text)) = self.weighty.pop()
-        {
+        let (_, block_tag, weighty) = class(name);
+        if weighty && let Some((tag, block, text)) = self.weighty.pop() {
             let text = collapse(text);
             if !text.is_empty() {
                 self.tree.weighty.push(RawWeighty {
@@ -424,7 +517,7 @@ impl Builder {
         if name == "a" {
             self.anchors.pop();
         }
-        if BLOCK_TAGS.contains(&name) {
+        if block_tag {
             self.close_block();
         }
     }
@@ -669,6 +762,20 @@ mod tests {
             t.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>(),
             ["正文继续"]
         );
+    }
+
+    #[test]
+    fn tag_classes_match_the_lists() {
+        for t in BLOCK_TAGS
+            .iter()
+            .chain(WEIGHTY_TAGS)
+            .chain(&["a", "span", "script", "input"])
+        {
+            let (skip, block, weighty) = class(t);
+            assert_eq!(block, BLOCK_TAGS.contains(t), "{t}");
+            assert_eq!(weighty, WEIGHTY_TAGS.contains(t), "{t}");
+            assert_eq!(skip, matches!(*t, "script" | "input"), "{t}");
+        }
     }
 
     #[test]

@@ -171,6 +171,10 @@ struct Parser<'a> {
     form: Option<u32>,
     foster: bool,
     next_uid: u32,
+    /// Live HTML `p` elements on the stack: most start tags first close a `p` in button scope,
+    /// and without one open the scan would walk the whole stack for nothing (quadratic on
+    /// deeply nested pages).
+    open_p: usize,
     /// The stream stopped (see [`streamed`]): html5ever builds the tree instead.
     bail: bool,
     /// `id` and `class` of `<html>` and `<body>` as they stand (a repeated tag adds missing ones).
@@ -336,6 +340,11 @@ fn raw_mode(name: &str) -> Option<(TextMode, &'static str)> {
     })
 }
 
+/// A live HTML `p` entry (what [`Parser::open_p`] counts).
+fn is_live_p(e: &Entry<'_>) -> bool {
+    !e.foreign && !e.removed && e.name == "p"
+}
+
 fn all_ws(t: &str) -> bool {
     t.bytes()
         .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c))
@@ -381,6 +390,9 @@ impl<'a> Parser<'a> {
     }
 
     fn has(&self, name: &str, scope: Scope) -> bool {
+        if name == "p" && self.open_p == 0 {
+            return false;
+        }
         self.in_scope(|n| n == name, scope)
     }
 
@@ -421,6 +433,7 @@ impl<'a> Parser<'a> {
         }
         self.out
             .write(child_sink, Ev::Start(tag.name.clone(), tag.attrs));
+        self.open_p += usize::from(!foreign && tag.name == "p");
         self.stack.push(Entry {
             name: tag.name,
             uid,
@@ -477,6 +490,7 @@ impl<'a> Parser<'a> {
     /// Pop the top entry (and any removed ones it uncovers); the popped live entry's name.
     fn pop(&mut self) -> Option<Cow<'a, str>> {
         let e = self.stack.pop()?;
+        self.open_p -= usize::from(is_live_p(&e));
         self.close(&e);
         while self.stack.last().is_some_and(|e| e.removed) {
             if let Some(z) = self.stack.pop() {
@@ -600,6 +614,7 @@ impl<'a> Parser<'a> {
             if i + 1 == self.stack.len() {
                 self.pop();
             } else {
+                self.open_p -= usize::from(is_live_p(&self.stack[i]));
                 self.stack[i].removed = true;
             }
         }
@@ -654,6 +669,7 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
         form: None,
         foster: false,
         next_uid: 0,
+        open_p: 0,
         bail: false,
         root_attrs: Default::default(),
     };

@@ -565,6 +565,10 @@ fn an_import_killed_after_its_commit_is_logged_done() {
     assert_eq!(status, "done");
     let v: serde_json::Value = serde_json::from_str(&result).unwrap();
     assert_eq!(v["log_id"], out.log_id);
+    // The stored summary's bad lines (their English, as before) read back with their keys.
+    let stored = persist::summary_of(ws.conn(), out.log_id).unwrap();
+    assert_eq!(stored.bad, out.summary.bad);
+    assert_eq!(stored.bad.first[0].reason.key, "error.log_sogouq_fields");
 }
 
 #[test]

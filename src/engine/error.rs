@@ -288,6 +288,7 @@ impl ErrorCode {
         ("error.unreadable_line", 1),
         ("error.cannot_open", 2),
         ("error.folder_not_file", 2),
+        ("error.folder_not_log", 1),
         ("error.invalid_param", 2),
         ("error.cancelled", 0),
         ("error.io", 2),
@@ -694,6 +695,7 @@ mod tests {
             data(DataProblem::DiskFull { path: "p".into() }),
             EngineError::unreadable("f", Reason::cannot_open("d")),
             EngineError::unreadable("f", Reason::folder_not_file("WARC")),
+            EngineError::unreadable("f", Reason::folder_not_log()),
             EngineError::bad_line("f", 4, "error.node_id_range", &[&9, &3]),
         ];
         for e in &all {

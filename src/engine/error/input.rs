@@ -110,6 +110,15 @@ impl Reason {
         }
     }
 
+    /// A folder given where a log file is wanted.
+    pub(crate) fn folder_not_log() -> Reason {
+        Reason::new(
+            "error.folder_not_log",
+            vec![],
+            "a folder, not a log file".into(),
+        )
+    }
+
     /// A line that cannot be read from the disk (an I/O error, not UTF-8 …).
     pub(crate) fn unreadable_line(detail: impl std::fmt::Display) -> Reason {
         Reason::new(

@@ -114,7 +114,7 @@ pub(crate) fn refuse_folder(path: &Path) -> Result<()> {
     if path.is_dir() {
         return Err(EngineError::unreadable(
             path.display(),
-            Reason::folder_not_file("log"),
+            Reason::folder_not_log(),
         ));
     }
     Ok(())

@@ -1,5 +1,6 @@
 //! The query-log panel: generate a synthetic log, open the coverage tab, see the plot with
-//! the book's 20 % → 80 % beside ours; the R/S tab shows the book's H = 0.67.
+//! the book's 20 % → 80 % beside ours; the R/S tab shows the book's H = 0.67; a log file's bad
+//! lines are listed with their reasons in Chinese.
 
 mod common;
 
@@ -46,6 +47,52 @@ fn generate_then_coverage_tab_shows_the_plot_and_the_books_number() {
         h.query_by_label_contains("已从查询日志面板接收请求流")
             .is_some()
     });
+}
+
+/// A log file with bad lines, read in the zh UI: the panel lists the first bad lines with
+/// their reasons in Chinese (from the string tables by each reason's key), not the engine's
+/// English the CLI prints.
+#[test]
+fn bad_lines_of_a_log_file_are_listed_in_chinese() {
+    use egui::accesskit::Role;
+    let d = tempfile::tempdir().unwrap();
+    let log = d.path().join("bad.log");
+    std::fs::write(
+        &log,
+        "00:00:01\tu1\t[天网]\t1 1\ta.cn/1\nbad\tline\n00:00:05\tu1\t[天网]\t2 2\ta.cn/2\n\
+         25:00:00\tu2\t[北大]\t1 1\tb.cn/1\n00:00:09\tu2\t[北大]\t1 1\tb.cn/1\n",
+    )
+    .unwrap();
+    let path = d.path().join("w.tianwang");
+    Workspace::open_or_create(&path).unwrap();
+    let mut h = harness_with(&path, false);
+    wait_secs(&mut h, "the workspace", 20, |h| {
+        h.state().workspace_path().is_some()
+    });
+    h.get_by_label("查询日志").click();
+    h.run();
+    h.get_by_label("日志文件").click();
+    h.run();
+    // The panel's file field (the top bar's 文件 menu shares the label).
+    h.get_by_role_and_label(Role::TextInput, "文件").focus();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::TextInput, "文件")
+        .type_text(&log.display().to_string());
+    h.run_steps(2);
+    h.get_by_label("计算统计").click();
+    wait_secs(&mut h, "the statistics", 60, |h| {
+        h.query_by_label_contains("5 行，3 条记录，2 个坏行")
+            .is_some()
+    });
+    // Line 2 has two fields, line 4 hour 25: both said in Chinese at their lines.
+    h.get_by_label_contains("第 2 行：缺少字段：搜狗查询日志的一行应有 5 个以制表符分隔的字段");
+    h.get_by_label_contains("这一行只有 2 个");
+    h.get_by_label_contains("第 4 行：时间 `25:00:00` 有误：25 超出了范围 0–23");
+    assert!(
+        h.query_by_label_contains("missing fields").is_none()
+            && h.query_by_label_contains("bad time").is_none(),
+        "no English reason in the zh UI"
+    );
 }
 
 /// The query-log panel on a new workspace with `lines` lines in the generator.

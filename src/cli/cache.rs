@@ -467,7 +467,7 @@ fn bad_line_notes(r: &SimReport) -> Vec<String> {
     let mut v: Vec<String> = b
         .first
         .iter()
-        .map(|l| format!("{}:{}: {} (skipped)", r.source, l.line, l.reason))
+        .map(|l| format!("{}:{}: {} (skipped)", r.source, l.line, l.reason.english))
         .collect();
     if b.count > b.first.len() as u64 {
         v.push(format!(

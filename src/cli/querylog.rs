@@ -381,7 +381,7 @@ fn print_human(out: &StatsOutput) {
             println!("  {} lines were UTF-8 and read as UTF-8", r.utf8_lines);
         }
         for b in &r.bad.first {
-            println!("  line {}: {}", b.line, b.reason);
+            println!("  line {}: {}", b.line, b.reason.english);
         }
     }
     println!(

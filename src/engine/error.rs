@@ -12,12 +12,20 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 mod input;
+mod log_line;
 pub use input::Reason;
 
 /// The file formats' mistakes: key and English template (for the UI's table tests).
 #[cfg(test)]
 pub(crate) fn input_templates() -> &'static [(&'static str, &'static str)] {
     input::INPUT
+}
+
+/// The log lines' mistakes: key and English pattern, `{*}` an English-only detail (for the
+/// UI's table tests).
+#[cfg(test)]
+pub(crate) fn log_line_patterns() -> &'static [(&'static str, &'static str)] {
+    log_line::LOG_LINE
 }
 
 /// Everything the engine can fail with.
@@ -280,6 +288,7 @@ impl ErrorCode {
         ("error.unreadable_line", 1),
         ("error.cannot_open", 2),
         ("error.folder_not_file", 2),
+        ("error.folder_not_log", 1),
         ("error.invalid_param", 2),
         ("error.cancelled", 0),
         ("error.io", 2),
@@ -294,13 +303,16 @@ impl ErrorCode {
         ("error.interrupted", 0),
     ];
 
-    /// [`ErrorCode::KEYS`] and the file formats' own mistakes ([`input::INPUT`]), each with
-    /// its number of arguments.
+    /// [`ErrorCode::KEYS`], the file formats' own mistakes ([`input::INPUT`]) and the log
+    /// lines' ([`log_line::LOG_LINE`]), each with its number of arguments.
     pub(crate) fn all_keys() -> Vec<(&'static str, usize)> {
         let input = input::INPUT
             .iter()
             .filter_map(|(k, _)| Some((*k, Reason::input_arity(k)?)));
-        Self::KEYS.iter().copied().chain(input).collect()
+        let log = log_line::LOG_LINE
+            .iter()
+            .filter_map(|(k, _)| Some((*k, Reason::log_line_arity(k)?)));
+        Self::KEYS.iter().copied().chain(input).chain(log).collect()
     }
 
     /// The code of a job whose process stopped before it finished (no error was returned).
@@ -683,6 +695,7 @@ mod tests {
             data(DataProblem::DiskFull { path: "p".into() }),
             EngineError::unreadable("f", Reason::cannot_open("d")),
             EngineError::unreadable("f", Reason::folder_not_file("WARC")),
+            EngineError::unreadable("f", Reason::folder_not_log()),
             EngineError::bad_line("f", 4, "error.node_id_range", &[&9, &3]),
         ];
         for e in &all {

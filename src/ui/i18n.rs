@@ -293,6 +293,23 @@ mod tests {
         }
     }
 
+    /// A log line's mistake says in the English table what the CLI prints after the
+    /// location; a pattern with an English-only detail (`{*}`) says what comes before it.
+    #[test]
+    fn log_line_mistakes_say_in_english_what_the_cli_says() {
+        for (key, pattern) in crate::engine::error::log_line_patterns() {
+            let en = Lang::En
+                .t_dyn(key)
+                .unwrap_or_else(|| panic!("{key} missing"));
+            match pattern.split_once("{*}") {
+                None => assert_eq!(en, format!("{{0}}: {pattern}"), "{key}"),
+                Some((before, _)) => {
+                    assert!(en.starts_with(&format!("{{0}}: {before}")), "{key}: {en}")
+                }
+            }
+        }
+    }
+
     /// Text outside `code spans` (commands keep their spelling in every language).
     fn strip_code_spans(s: &str) -> String {
         s.split('`').step_by(2).collect()

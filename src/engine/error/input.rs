@@ -14,7 +14,7 @@
 //! // CLI: "run.txt:3: rank `x` is not an integer"; zh UI: "输入有误，run.txt:3：名次 `x` 不是整数"
 //! ```
 
-use super::EngineError;
+use super::{EngineError, ErrorCode};
 
 /// Why the user's input cannot be read: a key of the UI's string tables (one of
 /// [`ErrorCode::KEYS`], whose `{0}` is the location) with its arguments `{1}` …, and the
@@ -27,7 +27,7 @@ pub struct Reason {
 }
 
 impl Reason {
-    fn new(key: &'static str, args: Vec<String>, english: String) -> Reason {
+    pub(super) fn new(key: &'static str, args: Vec<String>, english: String) -> Reason {
         Reason { key, args, english }
     }
 
@@ -96,6 +96,26 @@ impl Reason {
             "error.folder_not_file",
             vec![kind.to_string()],
             format!("a folder, not a {kind} file"),
+        )
+    }
+
+    /// This reason at `location` (`file:line`, `line 3`) as an error code: how the UI says a
+    /// listed bad line in its language.
+    pub fn at(&self, location: impl std::fmt::Display) -> ErrorCode {
+        let mut args = vec![location.to_string()];
+        args.extend(self.args.iter().cloned());
+        ErrorCode {
+            key: self.key,
+            args,
+        }
+    }
+
+    /// A folder given where a log file is wanted.
+    pub(crate) fn folder_not_log() -> Reason {
+        Reason::new(
+            "error.folder_not_log",
+            vec![],
+            "a folder, not a log file".into(),
         )
     }
 

@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::error::{EngineError, Result};
 
+mod bad;
 pub mod budget;
 pub mod collect;
 pub mod fit;

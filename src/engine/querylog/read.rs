@@ -31,6 +31,8 @@ use std::path::Path;
 use encoding_rs::{Encoding, GB18030, GBK, UTF_8};
 use serde::{Deserialize, Serialize};
 
+pub use super::bad::{BadLine, BadLines};
+use super::bad::{LineError, TimeError, Unit};
 use super::{Column, Format, Record, TsvColumns};
 use crate::engine::error::{EngineError, Reason, Result};
 use crate::engine::jobs::Tick;
@@ -83,20 +85,6 @@ fn label_encoding(label: &str) -> Result<&'static Encoding> {
     Ok(if e == GBK { GB18030 } else { e })
 }
 
-/// A bad line: where and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BadLine {
-    pub line: u64,
-    pub reason: String,
-}
-
-/// Bad lines: how many, and the first few.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BadLines {
-    pub count: u64,
-    pub first: Vec<BadLine>,
-}
-
 /// What a read saw.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReadSummary {
@@ -124,10 +112,10 @@ pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 /// memory budget, which looks at the file first).
 pub(crate) fn refuse_folder(path: &Path) -> Result<()> {
     if path.is_dir() {
-        return Err(EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: "a folder, not a log file".into(),
-        });
+        return Err(EngineError::unreadable(
+            path.display(),
+            Reason::folder_not_log(),
+        ));
     }
     Ok(())
 }
@@ -285,14 +273,17 @@ fn read_stream(
     let mut buf: Vec<u8> = Vec::with_capacity(4096);
     let mut decoded = String::new();
     let mut store: Vec<&str> = Vec::with_capacity(16);
+    let enc_name = s.encoding.clone();
     loop {
         // The field slices borrow this line only: recycle the allocation, not the borrows.
         let mut fields: Vec<&str> = recycle(std::mem::take(&mut store));
         let (n, long) =
             crate::engine::text::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES).map_err(
-                |e| EngineError::BadInput {
-                    location: format!("{name}:{}", s.lines + 1),
-                    reason: format!("read error: {e}"),
+                |e| {
+                    EngineError::unreadable(
+                        format!("{name}:{}", s.lines + 1),
+                        Reason::log_line("error.log_read", &[&e], ""),
+                    )
                 },
             )?;
         if n == 0 {
@@ -309,12 +300,7 @@ fn read_stream(
             tick.tick(f.min(1.0), &format!("{} lines", s.lines))?;
         }
         if long {
-            bad(
-                &mut s,
-                cfg,
-                name,
-                format!("longer than {MAX_LINE_BYTES} bytes: not a log line"),
-            )?;
+            bad(&mut s, cfg, name, LineError::TooLong(MAX_LINE_BYTES))?;
             continue;
         }
         let mut line: &[u8] = &buf;
@@ -331,15 +317,7 @@ fn read_stream(
             match std::str::from_utf8(line) {
                 Ok(t) => t,
                 Err(e) => {
-                    bad(
-                        &mut s,
-                        cfg,
-                        name,
-                        format!(
-                            "not valid UTF-8 at byte {} (a line in another encoding?)",
-                            e.valid_up_to() + 1
-                        ),
-                    )?;
+                    bad(&mut s, cfg, name, LineError::NotUtf8(e.valid_up_to() + 1))?;
                     continue;
                 }
             }
@@ -357,8 +335,7 @@ fn read_stream(
                     &decoded
                 }
                 None => {
-                    let reason = format!("not valid {} (a line in another encoding?)", s.encoding);
-                    bad(&mut s, cfg, name, reason)?;
+                    bad(&mut s, cfg, name, LineError::NotDecoded(&enc_name))?;
                     continue;
                 }
             }
@@ -395,45 +372,47 @@ pub(crate) fn check_whole(name: &str, s: &ReadSummary, cfg: &ReadConfig) -> Resu
         ));
     }
     if s.records == 0 {
-        let first = s.bad.first.first().cloned().unwrap_or(BadLine {
-            line: 1,
-            reason: "no record".into(),
-        });
+        let (line, first) = s
+            .bad
+            .first
+            .first()
+            .map_or((1, "no record"), |b| (b.line, b.reason.english.as_str()));
         return Err(EngineError::unreadable(
-            format!("{name}:{}", first.line),
-            Reason::no_valid_record(cfg.format.name(), s.lines, s.bad.count, &first.reason),
+            format!("{name}:{line}"),
+            Reason::no_valid_record(cfg.format.name(), s.lines, s.bad.count, first),
         ));
     }
     Ok(())
 }
 
-fn bad(s: &mut ReadSummary, cfg: &ReadConfig, name: &str, reason: String) -> Result<()> {
+/// Counts a bad line; says why (allocates) only for the few kept, or the one that ends a
+/// `strict` read.
+fn bad(s: &mut ReadSummary, cfg: &ReadConfig, name: &str, why: LineError<'_>) -> Result<()> {
     if cfg.strict {
-        return Err(EngineError::bad_input(
-            name,
-            s.lines,
-            format!("{reason} (--strict: nothing was read)"),
+        return Err(EngineError::unreadable(
+            format!("{name}:{}", s.lines),
+            why.reason().strict(),
         ));
     }
     s.bad.count += 1;
     if s.bad.first.len() < cfg.max_listed {
         s.bad.first.push(BadLine {
             line: s.lines,
-            reason,
+            reason: why.reason(),
         });
     }
     Ok(())
 }
 
-/// Parses one decoded line; `Err(reason)` for a bad line.
+/// Parses one decoded line; `Err(why)` for a bad line.
 pub(crate) fn parse_line<'a>(
     text: &'a str,
     cfg: &ReadConfig,
     line: u64,
     fields: &mut Vec<&'a str>,
-) -> std::result::Result<Record<'a>, String> {
+) -> std::result::Result<Record<'a>, LineError<'a>> {
     if text.trim().is_empty() {
-        return Err("empty line".into());
+        return Err(LineError::Empty);
     }
     let mut r = Record {
         line,
@@ -463,15 +442,13 @@ fn parse_sogouq<'a>(
     text: &'a str,
     fields: &mut Vec<&'a str>,
     r: &mut Record<'a>,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), LineError<'a>> {
     fields.extend(text.split('\t'));
     let n = fields.len();
     if n < 5 {
-        return Err(format!(
-            "missing fields: a SogouQ line has 5 tab-separated fields (time, user, [query], rank order, URL), found {n}"
-        ));
+        return Err(LineError::SogouqFields(n));
     }
-    let (t, dated) = parse_time(fields[0]).map_err(|e| format!("bad time `{}`: {e}", fields[0]))?;
+    let (t, dated) = parse_time(fields[0]).map_err(|e| LineError::Time(fields[0], e))?;
     r.time = Some(t);
     r.dated = dated;
     r.user = fields[1];
@@ -480,21 +457,16 @@ fn parse_sogouq<'a>(
     let (rank_s, order_s, query_end) = match fields[n - 2].split_once([' ', '\t']) {
         Some((a, b)) => (a.trim(), b.trim(), n - 2),
         None if n >= 6 => (fields[n - 3].trim(), fields[n - 2].trim(), n - 3),
-        None => {
-            return Err(format!(
-                "bad rank/order `{}`: expected two numbers \"rank order\"",
-                fields[n - 2]
-            ));
-        }
+        None => return Err(LineError::RankOrder(fields[n - 2])),
     };
     r.rank = Some(parse_rank(rank_s)?);
     r.order = Some(
         order_s
             .parse::<u32>()
-            .map_err(|_| format!("bad click order `{order_s}`: not a whole number"))?,
+            .map_err(|_| LineError::Order(order_s))?,
     );
     if query_end < 3 {
-        return Err("missing fields: no query between the user and the rank".into());
+        return Err(LineError::NoQuery);
     }
     // A query holding a tab spans several fields: take the span of the line.
     let q = if query_end == 3 {
@@ -517,19 +489,19 @@ fn strip_brackets(q: &str) -> &str {
     }
 }
 
-fn parse_rank(s: &str) -> std::result::Result<u32, String> {
+fn parse_rank(s: &str) -> std::result::Result<u32, LineError<'_>> {
     match s.trim().parse::<u32>() {
-        Ok(0) => Err("bad rank `0`: ranks start at 1".into()),
+        Ok(0) => Err(LineError::RankZero),
         Ok(v) => Ok(v),
-        Err(_) => Err(format!("bad rank `{s}`: not a positive whole number")),
+        Err(_) => Err(LineError::Rank(s)),
     }
 }
 
-fn parse_page(s: &str) -> std::result::Result<u32, String> {
+fn parse_page(s: &str) -> std::result::Result<u32, LineError<'_>> {
     match s.trim().parse::<u32>() {
-        Ok(0) => Err("bad page `0`: pages start at 1".into()),
+        Ok(0) => Err(LineError::PageZero),
         Ok(v) => Ok(v),
-        Err(_) => Err(format!("bad page `{s}`: not a positive whole number")),
+        Err(_) => Err(LineError::Page(s)),
     }
 }
 
@@ -540,21 +512,15 @@ fn parse_tianwang<'a>(
     fields: &mut Vec<&'a str>,
     r: &mut Record<'a>,
     click: bool,
-) -> std::result::Result<(), String> {
-    let what = if click {
-        "a click-log line has 5 fields (time, IP, query, URL, rank)"
-    } else {
-        "a query-log line has 5 fields (time, IP, cache flag, query, page)"
-    };
+) -> std::result::Result<(), LineError<'a>> {
     let (time_s, ip, third, query, last): (&str, &str, &str, &str, &str);
     if text.contains('\t') {
         fields.extend(text.split('\t'));
         if fields.len() != 5 {
-            return Err(format!(
-                "{} fields: {what}, tab-separated; found {}",
-                if fields.len() < 5 { "missing" } else { "extra" },
-                fields.len()
-            ));
+            return Err(LineError::TabFields {
+                click,
+                found: fields.len(),
+            });
         }
         time_s = fields[0];
         ip = fields[1];
@@ -579,10 +545,10 @@ fn parse_tianwang<'a>(
             5
         };
         if toks.len() < k + 4 {
-            return Err(format!(
-                "missing fields: {what}; found {} space-separated tokens",
-                toks.len()
-            ));
+            return Err(LineError::Tokens {
+                click,
+                found: toks.len(),
+            });
         }
         let span = |a: usize, b: usize| -> &'a str {
             let (s, _) = toks[a];
@@ -600,7 +566,7 @@ fn parse_tianwang<'a>(
             query = span(k + 2, toks.len() - 2);
         }
     }
-    let (t, dated) = parse_time(time_s).map_err(|e| format!("bad time `{time_s}`: {e}"))?;
+    let (t, dated) = parse_time(time_s).map_err(|e| LineError::Time(time_s, e))?;
     r.time = Some(t);
     r.dated = dated;
     r.user = ip;
@@ -639,19 +605,18 @@ fn parse_tsv<'a>(
     cols: &[Column],
     fields: &mut Vec<&'a str>,
     r: &mut Record<'a>,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), LineError<'a>> {
     fields.extend(text.split('\t'));
     if fields.len() < cols.len() {
-        return Err(format!(
-            "missing fields: {} columns expected, found {}",
-            cols.len(),
-            fields.len()
-        ));
+        return Err(LineError::TsvFields {
+            expected: cols.len(),
+            found: fields.len(),
+        });
     }
     for (c, f) in cols.iter().zip(fields.iter()) {
         match c {
             Column::Time => {
-                let (t, d) = parse_time(f).map_err(|e| format!("bad time `{f}`: {e}"))?;
+                let (t, d) = parse_time(f).map_err(|e| LineError::Time(f, e))?;
                 r.time = Some(t);
                 r.dated = d;
             }
@@ -659,13 +624,7 @@ fn parse_tsv<'a>(
             Column::Query => r.query = strip_brackets(f),
             Column::Page => r.page = Some(parse_page(f)?),
             Column::Rank => r.rank = Some(parse_rank(f)?),
-            Column::Order => {
-                r.order = Some(
-                    f.trim()
-                        .parse()
-                        .map_err(|_| format!("bad click order `{f}`: not a whole number"))?,
-                )
-            }
+            Column::Order => r.order = Some(f.trim().parse().map_err(|_| LineError::Order(f))?),
             Column::Url => r.url = Some(f),
             Column::Cache => r.cache = Some(f),
             Column::Skip => {}
@@ -685,27 +644,30 @@ pub(crate) fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-fn num(s: &str, lo: u32, hi: u32, what: &str) -> std::result::Result<u32, String> {
+fn num(s: &str, lo: u32, hi: u32, unit: Unit) -> std::result::Result<u32, TimeError<'_>> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("{what} `{s}` is not a number"));
+        return Err(TimeError::NotNumber(unit, s));
     }
-    let v: u32 = s
-        .parse()
-        .map_err(|_| format!("{what} `{s}` is too large"))?;
+    let v: u32 = s.parse().map_err(|_| TimeError::TooLarge(unit, s))?;
     if v < lo || v > hi {
-        return Err(format!("{what} {v} is out of range {lo}–{hi}"));
+        return Err(TimeError::OutOfRange {
+            unit,
+            value: v,
+            lo,
+            hi,
+        });
     }
     Ok(v)
 }
 
-fn hms(s: &str) -> std::result::Result<i64, String> {
+fn hms(s: &str) -> std::result::Result<i64, TimeError<'_>> {
     let mut it = s.split(':');
     let (Some(h), Some(m), Some(sec), None) = (it.next(), it.next(), it.next(), it.next()) else {
-        return Err("expected HH:MM:SS".into());
+        return Err(TimeError::ExpectedHms);
     };
-    Ok(num(h, 0, 23, "hour")? as i64 * 3600
-        + num(m, 0, 59, "minute")? as i64 * 60
-        + num(sec, 0, 60, "second")? as i64)
+    Ok(num(h, 0, 23, Unit::Hour)? as i64 * 3600
+        + num(m, 0, 59, Unit::Minute)? as i64 * 60
+        + num(sec, 0, 60, Unit::Second)? as i64)
 }
 
 const MONTHS: [&str; 12] = [
@@ -713,26 +675,26 @@ const MONTHS: [&str; 12] = [
 ];
 
 /// Parses a log time: `(seconds, dated)`; see the module doc for the forms.
-pub(crate) fn parse_time(s: &str) -> std::result::Result<(i64, bool), String> {
+pub(crate) fn parse_time(s: &str) -> std::result::Result<(i64, bool), TimeError<'_>> {
     let s = s.trim();
     if s.is_empty() {
-        return Err("empty".into());
+        return Err(TimeError::Empty);
     }
     let b = s.as_bytes();
     if b.len() == 14 && b.iter().all(u8::is_ascii_digit) {
-        let y = num(&s[0..4], 1970, 9999, "year")? as i64;
-        let mo = num(&s[4..6], 1, 12, "month")?;
-        let d = num(&s[6..8], 1, 31, "day")?;
-        let t = num(&s[8..10], 0, 23, "hour")? as i64 * 3600
-            + num(&s[10..12], 0, 59, "minute")? as i64 * 60
-            + num(&s[12..14], 0, 60, "second")? as i64;
+        let y = num(&s[0..4], 1970, 9999, Unit::Year)? as i64;
+        let mo = num(&s[4..6], 1, 12, Unit::Month)?;
+        let d = num(&s[6..8], 1, 31, Unit::Day)?;
+        let t = num(&s[8..10], 0, 23, Unit::Hour)? as i64 * 3600
+            + num(&s[10..12], 0, 59, Unit::Minute)? as i64 * 60
+            + num(&s[12..14], 0, 60, Unit::Second)? as i64;
         return Ok((days_from_civil(y, mo, d) * 86_400 + t, true));
     }
     // (ASCII first: the fuzzer found `2003-03-1\u{80}…`, sliced inside a character.)
     if b.len() >= 10 && b[..10].is_ascii() && b[4] == b'-' && b[7] == b'-' {
-        let y = num(&s[0..4], 1970, 9999, "year")? as i64;
-        let mo = num(&s[5..7], 1, 12, "month")?;
-        let d = num(&s[8..10], 1, 31, "day")?;
+        let y = num(&s[0..4], 1970, 9999, Unit::Year)? as i64;
+        let mo = num(&s[5..7], 1, 12, Unit::Month)?;
+        let d = num(&s[8..10], 1, 31, Unit::Day)?;
         let rest = s[10..].trim_start_matches(['T', ' ']);
         let t = if rest.is_empty() { 0 } else { hms(rest)? };
         return Ok((days_from_civil(y, mo, d) * 86_400 + t, true));
@@ -746,15 +708,12 @@ pub(crate) fn parse_time(s: &str) -> std::result::Result<(i64, bool), String> {
         let mo = MONTHS
             .iter()
             .position(|m| m.eq_ignore_ascii_case(parts[1]))
-            .ok_or_else(|| format!("unknown month `{}`", parts[1]))? as u32
+            .ok_or(TimeError::UnknownMonth(parts[1]))? as u32
             + 1;
-        let d = num(parts[2], 1, 31, "day")?;
+        let d = num(parts[2], 1, 31, Unit::Day)?;
         let t = hms(parts[3])?;
-        let y = num(parts[4], 1970, 9999, "year")? as i64;
+        let y = num(parts[4], 1970, 9999, Unit::Year)? as i64;
         return Ok((days_from_civil(y, mo, d) * 86_400 + t, true));
     }
-    Err(
-        "not a time (HH:MM:SS, YYYYMMDDHHMMSS, YYYY-MM-DD HH:MM:SS or `Fri Mar 21 00:00:02 2003`)"
-            .into(),
-    )
+    Err(TimeError::NotATime)
 }

@@ -34,12 +34,31 @@ fn check_sogou(s: &ReadSummary, st: &Stats) {
     let lines: Vec<u64> = s.bad.first.iter().map(|b| b.line).collect();
     assert_eq!(lines, vec![9, 10, 11]);
     assert!(
-        s.bad.first[0].reason.contains("missing fields"),
+        s.bad.first[0].reason.english.contains("missing fields"),
         "{:?}",
         s.bad
     );
-    assert!(s.bad.first[1].reason.contains("bad rank"), "{:?}", s.bad);
-    assert!(s.bad.first[2].reason.contains("bad time"), "{:?}", s.bad);
+    assert!(
+        s.bad.first[1].reason.english.contains("bad rank"),
+        "{:?}",
+        s.bad
+    );
+    assert!(
+        s.bad.first[2].reason.english.contains("bad time"),
+        "{:?}",
+        s.bad
+    );
+    // Each with its key for the UI's string tables.
+    let keys: Vec<&str> = s.bad.first.iter().map(|b| b.reason.key).collect();
+    assert_eq!(
+        keys,
+        [
+            "error.log_sogouq_fields",
+            "error.log_rank",
+            "error.log_time_range"
+        ]
+    );
+    assert_eq!(s.bad.first[2].reason.args, ["25:00:00", "25", "0", "23"]);
     let v = &st.volume;
     assert_eq!(
         (
@@ -149,6 +168,14 @@ fn strict_refuses_at_the_first_bad_line() {
     .unwrap_err();
     assert!(e.is_user_error());
     assert!(e.to_string().starts_with("t.log:9: missing fields"), "{e}");
+    assert!(
+        e.to_string().ends_with(" (--strict: nothing was read)"),
+        "{e}"
+    );
+    // The UI says it by its key, the location first.
+    let code = e.code();
+    assert_eq!(code.key, "error.log_sogouq_fields");
+    assert_eq!(code.args, ["t.log:9", "2"]);
 }
 
 #[test]
@@ -175,19 +202,39 @@ fn malformed_inputs_name_file_and_line() {
     assert_eq!((s.lines, n, s.bad.count), (13, 9, 4));
     let last = s.bad.first.last().unwrap();
     assert_eq!(last.line, 13);
-    assert!(last.reason.contains("not valid UTF-8"), "{last:?}");
+    assert!(last.reason.english.contains("not valid UTF-8"), "{last:?}");
+    assert_eq!(last.reason.key, "error.log_not_utf8");
     // Every kind of bad field.
-    for (line, want) in [
-        ("00:00:01\tu\t[q]\t0 1\tx", "bad rank `0`"),
-        ("00:00:01\tu\t[q]\t3\tx", "bad rank/order"),
-        ("00:00:01\tu\t[q]\t3 z\tx", "bad click order"),
-        ("00:61:01\tu\t[q]\t3 1\tx", "bad time"),
-        ("\t\t", "empty line"),
-        ("00:00:01\tu\t[q]\tx", "missing fields"),
+    for (line, want, key) in [
+        ("00:00:01\tu\t[q]\t0 1\tx", "bad rank `0`", "error.log_rank"),
+        (
+            "00:00:01\tu\t[q]\t3\tx",
+            "bad rank/order",
+            "error.log_rank_order",
+        ),
+        (
+            "00:00:01\tu\t[q]\t3 z\tx",
+            "bad click order",
+            "error.log_order",
+        ),
+        (
+            "00:61:01\tu\t[q]\t3 1\tx",
+            "bad time",
+            "error.log_time_range",
+        ),
+        ("\t\t", "empty line", "error.log_empty_line"),
+        (
+            "00:00:01\tu\t[q]\tx",
+            "missing fields",
+            "error.log_sogouq_fields",
+        ),
     ] {
         let mut fields = Vec::new();
-        let e = read::parse_line(line, &cfg, 1, &mut fields).unwrap_err();
-        assert!(e.contains(want), "{line:?}: {e}");
+        let e = read::parse_line(line, &cfg, 1, &mut fields)
+            .unwrap_err()
+            .reason();
+        assert!(e.english.contains(want), "{line:?}: {e:?}");
+        assert_eq!(e.key, key, "{line:?}");
     }
 }
 
@@ -224,7 +271,11 @@ fn tianwang_query_log_hand_counted() {
     let cfg = ReadConfig::new(Format::TianwangQuery);
     let (s, st) = run(TW_QUERY.as_bytes(), &cfg, StatsConfig::default());
     assert_eq!((s.lines, s.records, s.bad.count), (5, 4, 1));
-    assert!(s.bad.first[0].reason.contains("bad page"), "{:?}", s.bad);
+    assert!(
+        s.bad.first[0].reason.english.contains("bad page"),
+        "{:?}",
+        s.bad
+    );
     assert_eq!(st.volume.distinct_queries, 3); // 老歌, 虫儿飞, 虫儿 飞
     assert_eq!(st.volume.distinct_users, 2);
     assert_eq!(st.pages.by_page, vec![(1, 3), (2, 1)]);
@@ -469,7 +520,7 @@ fn a_line_longer_than_the_cap_is_a_bad_line_not_a_query() {
         s.bad
             .first
             .iter()
-            .any(|b| b.line == 13 && b.reason.contains("longer"))
+            .any(|b| b.line == 13 && b.reason.english.contains("longer"))
     );
     assert_eq!(st.volume.requests, 9);
 }
@@ -514,6 +565,10 @@ fn an_import_killed_after_its_commit_is_logged_done() {
     assert_eq!(status, "done");
     let v: serde_json::Value = serde_json::from_str(&result).unwrap();
     assert_eq!(v["log_id"], out.log_id);
+    // The stored summary's bad lines (their English, as before) read back with their keys.
+    let stored = persist::summary_of(ws.conn(), out.log_id).unwrap();
+    assert_eq!(stored.bad, out.summary.bad);
+    assert_eq!(stored.bad.first[0].reason.key, "error.log_sogouq_fields");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! draws the plain `Stats` the job returns.
 
 mod figure;
+mod send;
 mod tabs;
 
 use std::path::PathBuf;
@@ -308,7 +309,7 @@ impl QuerylogPanel {
                     // In the workspace's own folder, named after the generator's settings: the
                     // same settings rewrite one file (a log of up to 20 M lines per run once
                     // stayed in the temp folder forever).
-                    path: generated_file(
+                    path: send::generated_file(
                         cx.session.map(|s| s.path.as_path()),
                         "querylog",
                         &serde_json::to_string(&self.generator).unwrap_or_default(),
@@ -571,70 +572,6 @@ impl QuerylogPanel {
             }
         }
     }
-
-    /// Writes the request stream (one object id per line) for the cache lab.
-    fn send_to_cache(&mut self, cx: &mut Cx<'_>, ctx: &egui::Context) {
-        let Some(c) = &self.computed else { return };
-        let Some(file) = &c.file else {
-            self.sent = Some(Err(cx.lang.t("ql.send_no_file").into()));
-            return;
-        };
-        let read = if c.synthetic {
-            ReadConfig::new(self.generator.format)
-        } else {
-            self.read_config()
-        };
-        // Beside the workspace, named after the log it came from (one file per log, not one
-        // per process left in the temp folder).
-        let out = generated_file(
-            cx.session.map(|s| s.path.as_path()),
-            "querylog-stream",
-            &file.display().to_string(),
-            "txt",
-        );
-        let lang = cx.lang;
-        let cfg = self.stats_config(lang).unwrap_or_default();
-        let file = file.clone();
-        // Reading and writing on a background thread; `poll` records the outcome.
-        self.sending = Some(Task::spawn(ctx, move || {
-            let r = (|| -> crate::engine::error::Result<PathBuf> {
-                let mut col = crate::engine::querylog::stats::Collector::new(cfg);
-                crate::engine::querylog::read::read_file(&file, &read, &(), &mut |r| col.push(r))?;
-                let text: String = col
-                    .stream_ids(false)
-                    .iter()
-                    .map(|i| format!("{i}\n"))
-                    .collect();
-                std::fs::write(&out, text).map_err(|e| {
-                    crate::engine::error::EngineError::BadPath {
-                        path: out.clone(),
-                        reason: e.to_string(),
-                    }
-                })?;
-                Ok(out.clone())
-            })();
-            r.map_err(|e| lang.error(&e))
-        }));
-        self.sent = None;
-    }
-}
-
-/// Where a file generated for a run goes: `<workspace>.files/<what>-<key>.<ext>` (the temp
-/// folder without a workspace), the key standing for `from`, what it was made from.
-fn generated_file(
-    workspace: Option<&std::path::Path>,
-    what: &str,
-    from: &str,
-    ext: &str,
-) -> PathBuf {
-    let dir = workspace
-        .map(crate::engine::store::files_dir)
-        .unwrap_or_else(std::env::temp_dir);
-    let _ = std::fs::create_dir_all(&dir);
-    dir.join(format!(
-        "{what}-{}.{ext}",
-        crate::engine::store::key_of(from)
-    ))
 }
 
 impl LabPanel for QuerylogPanel {
@@ -684,8 +621,11 @@ impl LabPanel for QuerylogPanel {
                         "ql.read_summary",
                         &[&r.lines, &r.records, &r.bad.count, &r.encoding],
                     ));
+                    // Each in the UI's language, at its line (`第 9 行`).
                     for b in r.bad.first.iter().take(3) {
-                        ui.label(RichText::new(format!("  {}: {}", b.line, b.reason)).weak());
+                        let at = lang.tf("ql.bad_line_at", &[&b.line]);
+                        let why = lang.error_code(&b.reason.at(at));
+                        ui.label(RichText::new(format!("  {why}")).weak());
                     }
                 }
                 ui.horizontal(|ui| {

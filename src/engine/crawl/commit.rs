@@ -31,8 +31,9 @@ use crate::engine::formats::index::hex;
 use crate::engine::store::Workspace;
 
 /// The committer's connection checkpoints its WAL itself only past this many pages (a safety
-/// net: the checkpointer thread normally copies the WAL back after every batch).
-const WAL_CHECKPOINT_PAGES: i64 = 65_536;
+/// net: the checkpointer thread normally copies the WAL back after every batch, and the WAL
+/// starts over at [`WAL_RESTART_FRAMES`]).
+const WAL_CHECKPOINT_PAGES: i64 = 262_144;
 /// The committer's page cache, in KiB (SQLite's default is 2 MB): the indexes the crawl grows
 /// stay in memory longer.
 const CACHE_KIB: i64 = 64 * 1024;
@@ -160,44 +161,108 @@ impl Drop for Committer {
 
 /// The checkpointer: copies the WAL back into the database on its own connection (SQLite's
 /// PASSIVE checkpoint: it never blocks the committer), once after each committed batch.
-/// When it has copied everything, the committer's next transaction starts the WAL over.
+/// The WAL starts over only when the committer begins a transaction with every frame copied
+/// back; a committer that is never idle would not see that, so once the WAL holds
+/// [`WAL_RESTART_FRAMES`] the committer waits for a checkpoint of its last batch
+/// ([`Checkpointer::settle`]) before its next one, and the WAL starts over.
 struct Checkpointer {
-    tx: Option<crossbeam_channel::Sender<()>>,
+    shared: Arc<(std::sync::Mutex<CkState>, std::sync::Condvar)>,
     thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// The committer's WAL is allowed this many frames (of 4 KiB pages) before it waits for a
+/// checkpoint to let the WAL start over (the checkpoints since overlap its batches).
+const WAL_RESTART_FRAMES: i64 = 65_536;
+
+#[derive(Default)]
+struct CkState {
+    requested: bool,
+    running: bool,
+    stop: bool,
+    /// Frames in the WAL when the last checkpoint ran.
+    wal_frames: i64,
 }
 
 impl Checkpointer {
     fn start(path: &Path) -> Result<Checkpointer> {
         let ws = Workspace::open_existing(path)?;
-        let (tx, rx) = crossbeam_channel::bounded::<()>(1);
+        let shared = Arc::new((
+            std::sync::Mutex::new(CkState::default()),
+            std::sync::Condvar::new(),
+        ));
+        let sh = shared.clone();
         let thread = std::thread::Builder::new()
             .name("crawl-checkpoint".into())
             .spawn(move || {
-                while rx.recv().is_ok() {
+                let (m, cv) = &*sh;
+                loop {
+                    {
+                        let Ok(mut st) = m.lock() else { return };
+                        while !st.requested && !st.stop {
+                            st = match cv.wait(st) {
+                                Ok(st) => st,
+                                Err(_) => return,
+                            };
+                        }
+                        if !st.requested {
+                            return;
+                        }
+                        st.requested = false;
+                        st.running = true;
+                    }
                     // A checkpoint that fails (busy, I/O) leaves the pages in the WAL, where
-                    // they are just as committed; the next one (or the committer's own
-                    // automatic checkpoint) copies them.
-                    let _ = ws
+                    // they are just as committed; the next one copies them.
+                    let frames = ws
                         .conn()
-                        .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                        .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(1))
+                        .ok();
+                    let Ok(mut st) = m.lock() else { return };
+                    st.running = false;
+                    if let Some(f) = frames {
+                        st.wal_frames = f;
+                    }
+                    cv.notify_all();
                 }
             })
             .map_err(|e| EngineError::Internal(format!("checkpointer thread: {e}")))?;
         Ok(Checkpointer {
-            tx: Some(tx),
+            shared,
             thread: Some(thread),
         })
     }
 
     /// Ask for a checkpoint (one pending request is enough).
     fn poke(&self) {
-        if let Some(tx) = &self.tx {
-            let _ = tx.try_send(());
+        let (m, cv) = &*self.shared;
+        if let Ok(mut st) = m.lock() {
+            st.requested = true;
+            cv.notify_all();
         }
     }
 
+    /// If the WAL has grown past [`WAL_RESTART_FRAMES`], wait until the checkpoint asked for
+    /// after the last commit has run: everything is copied back, and the committer's next
+    /// transaction starts the WAL over.
+    fn settle(&self) {
+        let (m, cv) = &*self.shared;
+        let Ok(mut st) = m.lock() else { return };
+        if st.wal_frames < WAL_RESTART_FRAMES {
+            return;
+        }
+        while st.requested || st.running {
+            st = match cv.wait(st) {
+                Ok(st) => st,
+                Err(_) => return,
+            };
+        }
+    }
+
+    /// Run the checkpoint still asked for, then stop.
     fn finish(&mut self) {
-        self.tx = None;
+        if let Ok(mut st) = self.shared.0.lock() {
+            st.stop = true;
+            self.shared.1.notify_all();
+        }
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -255,6 +320,7 @@ impl Sql {
             let Ok(batch) = rx.recv() else { break };
             waiting.store(false, Ordering::Release);
             let t = Instant::now();
+            self.checkpointer.settle();
             let r = self.write(batch);
             self.mem
                 .stats

@@ -25,6 +25,7 @@
 //! ```
 
 pub(crate) mod ceiling;
+mod commit;
 pub(crate) mod fetch;
 mod frontier;
 mod gather;

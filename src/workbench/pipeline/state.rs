@@ -11,44 +11,68 @@ use super::{STAGES, StageRun};
 use crate::engine::error::Result;
 use crate::engine::store::{Workspace, now_rfc3339};
 
-/// A count the workspace answers in one query.
-fn count(ws: &Workspace, sql: &str) -> Result<i64> {
-    Ok(ws
-        .conn()
-        .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))?
-        .unwrap_or(0))
+/// The counts of one look at the workspace, each asked once: the stages' marks share them
+/// (the cleaned-page count alone scans `clean_pages`, and three stages read it).
+struct Counts<'a> {
+    ws: &'a Workspace,
+    seen: std::cell::RefCell<Vec<(&'static str, i64)>>,
+}
+
+impl<'a> Counts<'a> {
+    fn new(ws: &'a Workspace) -> Self {
+        Counts {
+            ws,
+            seen: Default::default(),
+        }
+    }
+
+    /// A count the workspace answers in one query.
+    fn get(&self, sql: &'static str) -> Result<i64> {
+        if let Some((_, n)) = self.seen.borrow().iter().find(|(q, _)| *q == sql) {
+            return Ok(*n);
+        }
+        let n = self
+            .ws
+            .conn()
+            .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))?
+            .unwrap_or(0);
+        self.seen.borrow_mut().push((sql, n));
+        Ok(n)
+    }
 }
 
 /// The input mark of `stage` now: what it would read.
 pub(crate) fn mark(ws: &Workspace, stage: &str, model: Option<i64>) -> Result<Value> {
+    mark_with(&Counts::new(ws), stage, model)
+}
+
+fn mark_with(c: &Counts<'_>, stage: &str, model: Option<i64>) -> Result<Value> {
     let cleaned = || -> Result<Value> {
         Ok(json!({
-            "cleaned": count(ws, "SELECT COUNT(*) FROM clean_pages WHERE ok = 1")?,
-            "newest_clean": count(ws, "SELECT MAX(snapshot_id) FROM clean_pages")?,
+            "cleaned": c.get("SELECT COUNT(*) FROM clean_pages WHERE ok = 1")?,
+            "newest_clean": c.get("SELECT MAX(snapshot_id) FROM clean_pages")?,
         }))
     };
     Ok(match stage {
         "crawl" => json!({
-            "pages": count(ws, "SELECT COUNT(*) FROM pages")?,
-            "queued": count(ws, "SELECT COUNT(*) FROM frontier WHERE state = 'queued'")?,
+            "pages": c.get("SELECT COUNT(*) FROM pages")?,
+            "queued": c.get("SELECT COUNT(*) FROM frontier WHERE state = 'queued'")?,
         }),
-        "clean" => json!({ "newest_snapshot": count(ws, "SELECT MAX(id) FROM snapshots")? }),
+        "clean" => json!({ "newest_snapshot": c.get("SELECT MAX(id) FROM snapshots")? }),
         "dedup" => {
             let mut m = cleaned()?;
-            m["replicas"] = json!(count(
-                ws,
-                "SELECT COUNT(*) FROM pages WHERE replica_of IS NOT NULL"
-            )?);
+            m["replicas"] =
+                json!(c.get("SELECT COUNT(*) FROM pages WHERE replica_of IS NOT NULL")?);
             m
         }
         "index" => {
             let mut m = cleaned()?;
-            m["newest_snapshot"] = json!(count(ws, "SELECT MAX(id) FROM snapshots")?);
+            m["newest_snapshot"] = json!(c.get("SELECT MAX(id) FROM snapshots")?);
             m
         }
         "pagerank" => json!({
-            "pages": count(ws, "SELECT COUNT(*) FROM pages")?,
-            "links": count(ws, "SELECT COUNT(*) FROM links")?,
+            "pages": c.get("SELECT COUNT(*) FROM pages")?,
+            "links": c.get("SELECT COUNT(*) FROM links")?,
         }),
         "classify" => {
             let mut m = cleaned()?;
@@ -126,6 +150,7 @@ pub struct StageState {
 /// Every stage's state (the classify stage only when it ran once).
 pub fn status(ws: &Workspace) -> Result<Vec<StageState>> {
     let mut out = Vec::new();
+    let counts = Counts::new(ws);
     for &stage in STAGES {
         let last = kept(ws, stage)?;
         if stage == "classify" && last.is_none() {
@@ -134,7 +159,7 @@ pub fn status(ws: &Workspace) -> Result<Vec<StageState>> {
         let model = last
             .as_ref()
             .and_then(|k| k.input.get("model").and_then(Value::as_i64));
-        let now = mark(ws, stage, model)?;
+        let now = mark_with(&counts, stage, model)?;
         let stale = match &last {
             None => true,
             // The build's crawl has work only while its frontier holds queued URLs; pages

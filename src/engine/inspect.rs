@@ -71,6 +71,8 @@ const PAGE_WHERE: &str = "instr(lower(p.url), lower(?1)) > 0
 pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
     let c = ws.conn();
     let args = params![f.text, f.host, f.status, f.content_type];
+    let unfiltered =
+        f.text.is_empty() && f.host.is_none() && f.status.is_none() && f.content_type.is_none();
     let (items, total) = if f.limit == 0 {
         let items = list_all(ws, f)?;
         let total = items.len() as i64;
@@ -112,11 +114,17 @@ pub fn list(ws: &Workspace, f: &PageFilter) -> Result<PageList> {
     let hosts = st
         .query_map([], |r| r.get(0))?
         .collect::<std::result::Result<_, _>>()?;
-    let mut st =
-        c.prepare("SELECT DISTINCT status FROM pages WHERE status IS NOT NULL ORDER BY 1")?;
-    let statuses = st
-        .query_map([], |r| r.get(0))?
-        .collect::<std::result::Result<_, _>>()?;
+    // Every page is in hand when the whole list is: no second scan for the statuses.
+    let statuses: Vec<i64> = if f.limit == 0 && unfiltered {
+        let mut v: Vec<i64> = items.iter().filter_map(|p| p.status).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    } else {
+        c.prepare("SELECT DISTINCT status FROM pages WHERE status IS NOT NULL ORDER BY 1")?
+            .query_map([], |r| r.get(0))?
+            .collect::<std::result::Result<_, _>>()?
+    };
     Ok(PageList {
         items,
         hosts,
@@ -779,6 +787,8 @@ mod tests {
             ["http://a/p2", "http://a/p02", "http://a/p10", "http://b/p1"]
         );
         assert_eq!(all.total, 4);
+        assert_eq!(all.statuses, [200, 404]);
+        assert_eq!(all.hosts, ["a", "b"]);
         let b = &all.items[3];
         assert_eq!((b.host.as_str(), b.snapshots), ("b", 1));
         assert_eq!(b.replica_of.as_deref(), Some("http://a/p10"));
@@ -794,6 +804,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(only_b.items.len(), 1);
+        assert_eq!(
+            only_b.statuses,
+            [200, 404],
+            "every status, not only the listed ones"
+        );
         assert_eq!(only_b.items[0].replica_of.as_deref(), Some("http://a/p10"));
         // The limited list (DocView's picker) agrees on the same rows.
         let limited = list(

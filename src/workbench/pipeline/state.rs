@@ -16,13 +16,16 @@ use crate::engine::store::{Workspace, now_rfc3339};
 struct Counts<'a> {
     ws: &'a Workspace,
     seen: std::cell::RefCell<Vec<(&'static str, i64)>>,
+    /// Called before each query that is not yet answered (see [`status_pausing`]).
+    pause: &'a dyn Fn(),
 }
 
 impl<'a> Counts<'a> {
-    fn new(ws: &'a Workspace) -> Self {
+    fn new(ws: &'a Workspace, pause: &'a dyn Fn()) -> Self {
         Counts {
             ws,
             seen: Default::default(),
+            pause,
         }
     }
 
@@ -31,6 +34,7 @@ impl<'a> Counts<'a> {
         if let Some((_, n)) = self.seen.borrow().iter().find(|(q, _)| *q == sql) {
             return Ok(*n);
         }
+        (self.pause)();
         let n = self
             .ws
             .conn()
@@ -43,7 +47,7 @@ impl<'a> Counts<'a> {
 
 /// The input mark of `stage` now: what it would read.
 pub(crate) fn mark(ws: &Workspace, stage: &str, model: Option<i64>) -> Result<Value> {
-    mark_with(&Counts::new(ws), stage, model)
+    mark_with(&Counts::new(ws, &|| {}), stage, model)
 }
 
 fn mark_with(c: &Counts<'_>, stage: &str, model: Option<i64>) -> Result<Value> {
@@ -149,8 +153,14 @@ pub struct StageState {
 
 /// Every stage's state (the classify stage only when it ran once).
 pub fn status(ws: &Workspace) -> Result<Vec<StageState>> {
+    status_pausing(ws, &|| {})
+}
+
+/// [`status`], calling `pause` before each count it asks the workspace (some scan a table):
+/// the GUI lets a read the user waits for go first there.
+pub fn status_pausing(ws: &Workspace, pause: &dyn Fn()) -> Result<Vec<StageState>> {
     let mut out = Vec::new();
-    let counts = Counts::new(ws);
+    let counts = Counts::new(ws, pause);
     for &stage in STAGES {
         let last = kept(ws, stage)?;
         if stage == "classify" && last.is_none() {
@@ -165,7 +175,12 @@ pub fn status(ws: &Workspace) -> Result<Vec<StageState>> {
             // The build's crawl has work only while its frontier holds queued URLs; pages
             // another crawl added are the later stages' news, not the crawl's.
             Some(_) if stage == "crawl" => now["queued"].as_i64().unwrap_or(0) > 0,
-            Some(k) => k.input != now || (stage == "clean" && has_uncleaned(ws)?),
+            Some(k) if k.input != now => true,
+            Some(_) if stage == "clean" => {
+                pause();
+                has_uncleaned(ws)?
+            }
+            Some(_) => false,
         };
         out.push(StageState {
             name: stage.to_string(),
@@ -200,6 +215,22 @@ mod tests {
             note: String::new(),
             error: None,
         }
+    }
+
+    #[test]
+    fn each_count_is_asked_once_and_after_a_pause() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = Workspace::open_or_create(&dir.path().join("w.tianwang")).unwrap();
+        for stage in ["crawl", "clean", "dedup", "index", "pagerank"] {
+            keep(&ws, &run(stage), &mark(&ws, stage, None).unwrap()).unwrap();
+        }
+        let pauses = std::cell::Cell::new(0);
+        let paused = status_pausing(&ws, &|| pauses.set(pauses.get() + 1)).unwrap();
+        assert_eq!(paused, status(&ws).unwrap(), "pausing changes nothing");
+        assert!(paused.iter().all(|s| !s.stale), "{paused:?}");
+        // Seven distinct counts (pages, queue, newest snapshot, cleaned, newest clean,
+        // replicas, links) and the clean stage's check of the latest snapshots: each once.
+        assert_eq!(pauses.get(), 8);
     }
 
     #[test]

@@ -384,7 +384,9 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
         p.list.invalidate();
     }
     let pp = path.clone();
+    let gate = cx.hub.first_reads.clone();
     p.list.update(ui.ctx(), move || {
+        let _first = gate.hold();
         Workspace::open_existing(&pp)
             .and_then(|ws| {
                 inspect::list(

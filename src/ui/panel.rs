@@ -34,6 +34,8 @@ pub(crate) struct Hub {
     pub data: Option<DataDir>,
     /// Runs ticked in the experiment log (a new lesson starts from them).
     pub ticked_runs: Vec<i64>,
+    /// Held while the Pages list loads; the Overview's pipeline counts wait for it.
+    pub first_reads: super::task::Gate,
 }
 
 /// What a panel asks of the app, carried out after the frame's panel code returns.

@@ -97,11 +97,16 @@ fn figures(name: &str) -> &'static [(&'static str, &'static str)] {
     }
 }
 
-/// The stages' state, read off the UI thread.
-fn load_cards(path: &std::path::Path) -> crate::engine::error::Result<Vec<Card>> {
+/// The stages' state, read off the UI thread; its counts wait while `first` is held (the Pages
+/// list loading), at most a few seconds each.
+fn load_cards(
+    path: &std::path::Path,
+    first: &super::task::Gate,
+) -> crate::engine::error::Result<Vec<Card>> {
     let ws = crate::engine::store::Workspace::open_existing(path)?;
     let mut out = Vec::new();
-    for s in crate::workbench::pipeline::status(&ws)? {
+    let pause = || first.wait_clear(std::time::Duration::from_secs(5));
+    for s in crate::workbench::pipeline::status_pausing(&ws, &pause)? {
         let run = match s.last.as_ref().and_then(|k| k.job_id) {
             Some(id) => crate::engine::jobs::get_job(&ws, id)?.map(|r| (r.kind, r.params)),
             None => None,
@@ -148,8 +153,10 @@ impl PipelineView {
         if let Some(path) = self.ws.clone() {
             let lang = cx.lang;
             let p = path.clone();
-            self.cards
-                .update(ctx, move || load_cards(&p).map_err(|e| lang.error(&e)));
+            let first = cx.hub.first_reads.clone();
+            self.cards.update(ctx, move || {
+                load_cards(&p, &first).map_err(|e| lang.error(&e))
+            });
             self.models.update(ctx, move || {
                 crate::engine::classify::persist::list(
                     crate::engine::store::Workspace::open_existing(&path)

@@ -85,6 +85,47 @@ impl<T: Send + 'static> Task<Result<T, String>> {
     }
 }
 
+/// Reads that go first: while one is held, reads that can wait ([`Gate::wait_clear`]) pause
+/// between their queries. The Pages list holds it while it loads, so the Overview's pipeline
+/// counts, started at the same moment on a fresh start, do not share the two cores with it.
+#[derive(Clone, Default)]
+pub(crate) struct Gate(std::sync::Arc<(std::sync::Mutex<usize>, std::sync::Condvar)>);
+
+/// A held [`Gate`]; released when dropped (also when the read fails or panics).
+pub(crate) struct Held(Gate);
+
+impl Gate {
+    /// Hold the gate until the returned guard drops.
+    pub fn hold(&self) -> Held {
+        let (n, _) = &*self.0;
+        *n.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        Held(self.clone())
+    }
+
+    /// Wait (off the UI thread) until nobody holds the gate, at most `most`: a read that can
+    /// wait never waits for ever.
+    pub fn wait_clear(&self, most: std::time::Duration) {
+        let (n, cv) = &*self.0;
+        let g = n.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = cv.wait_timeout_while(g, most, |n| *n > 0);
+    }
+
+    /// How many hold it now.
+    #[cfg(test)]
+    pub fn held(&self) -> usize {
+        *self.0.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let (n, cv) = &*self.0.0;
+        let mut g = n.lock().unwrap_or_else(|p| p.into_inner());
+        *g = g.saturating_sub(1);
+        cv.notify_all();
+    }
+}
+
 /// A value loaded in the background and refreshed on demand.
 pub struct Loaded<T> {
     pub value: Option<T>,
@@ -225,6 +266,33 @@ mod tests {
         let done = until(|| Some(Task::drain_keyed(&mut queue)).filter(|d| !d.is_empty()));
         assert_eq!(done, vec![("slow", Ok(1))]);
         assert!(queue.is_empty());
+    }
+
+    #[test]
+    fn a_held_gate_holds_waiters_until_released() {
+        let gate = Gate::default();
+        let held = gate.hold();
+        assert_eq!(gate.held(), 1);
+        let (tx, rx) = crossbeam_channel::bounded::<()>(1);
+        let g = gate.clone();
+        std::thread::spawn(move || {
+            g.wait_clear(std::time::Duration::from_secs(30));
+            let _ = tx.send(());
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(
+            rx.try_recv().is_err(),
+            "the waiter waits while the gate is held"
+        );
+        drop(held);
+        assert!(rx.recv_timeout(std::time::Duration::from_secs(5)).is_ok());
+        assert_eq!(gate.held(), 0);
+        // Free: no wait; held for ever: the wait ends at its bound.
+        gate.wait_clear(std::time::Duration::from_secs(30));
+        let _stuck = gate.hold();
+        let t = std::time::Instant::now();
+        gate.wait_clear(std::time::Duration::from_millis(30));
+        assert!(t.elapsed() >= std::time::Duration::from_millis(30));
     }
 
     #[test]

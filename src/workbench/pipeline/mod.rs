@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::jobs::{JobContext, TypedJob, save_detail};
 use crate::engine::store::Workspace;
-pub use state::{StageState, status};
+pub use state::{StageState, status, status_pausing};
 
 /// The stages, in order (`classify` only when a model is given).
 pub const STAGES: &[&str] = &["crawl", "clean", "dedup", "index", "pagerank", "classify"];

@@ -11,44 +11,72 @@ use super::{STAGES, StageRun};
 use crate::engine::error::Result;
 use crate::engine::store::{Workspace, now_rfc3339};
 
-/// A count the workspace answers in one query.
-fn count(ws: &Workspace, sql: &str) -> Result<i64> {
-    Ok(ws
-        .conn()
-        .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))?
-        .unwrap_or(0))
+/// The counts of one look at the workspace, each asked once: the stages' marks share them
+/// (the cleaned-page count alone scans `clean_pages`, and three stages read it).
+struct Counts<'a> {
+    ws: &'a Workspace,
+    seen: std::cell::RefCell<Vec<(&'static str, i64)>>,
+    /// Called before each query that is not yet answered (see [`status_pausing`]).
+    pause: &'a dyn Fn(),
+}
+
+impl<'a> Counts<'a> {
+    fn new(ws: &'a Workspace, pause: &'a dyn Fn()) -> Self {
+        Counts {
+            ws,
+            seen: Default::default(),
+            pause,
+        }
+    }
+
+    /// A count the workspace answers in one query.
+    fn get(&self, sql: &'static str) -> Result<i64> {
+        if let Some((_, n)) = self.seen.borrow().iter().find(|(q, _)| *q == sql) {
+            return Ok(*n);
+        }
+        (self.pause)();
+        let n = self
+            .ws
+            .conn()
+            .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))?
+            .unwrap_or(0);
+        self.seen.borrow_mut().push((sql, n));
+        Ok(n)
+    }
 }
 
 /// The input mark of `stage` now: what it would read.
 pub(crate) fn mark(ws: &Workspace, stage: &str, model: Option<i64>) -> Result<Value> {
+    mark_with(&Counts::new(ws, &|| {}), stage, model)
+}
+
+fn mark_with(c: &Counts<'_>, stage: &str, model: Option<i64>) -> Result<Value> {
     let cleaned = || -> Result<Value> {
         Ok(json!({
-            "cleaned": count(ws, "SELECT COUNT(*) FROM clean_pages WHERE ok = 1")?,
-            "newest_clean": count(ws, "SELECT MAX(snapshot_id) FROM clean_pages")?,
+            "cleaned": c.get("SELECT COUNT(*) FROM clean_pages WHERE ok = 1")?,
+            "newest_clean": c.get("SELECT MAX(snapshot_id) FROM clean_pages")?,
         }))
     };
     Ok(match stage {
         "crawl" => json!({
-            "pages": count(ws, "SELECT COUNT(*) FROM pages")?,
-            "queued": count(ws, "SELECT COUNT(*) FROM frontier WHERE state = 'queued'")?,
+            "pages": c.get("SELECT COUNT(*) FROM pages")?,
+            "queued": c.get("SELECT COUNT(*) FROM frontier WHERE state = 'queued'")?,
         }),
-        "clean" => json!({ "newest_snapshot": count(ws, "SELECT MAX(id) FROM snapshots")? }),
+        "clean" => json!({ "newest_snapshot": c.get("SELECT MAX(id) FROM snapshots")? }),
         "dedup" => {
             let mut m = cleaned()?;
-            m["replicas"] = json!(count(
-                ws,
-                "SELECT COUNT(*) FROM pages WHERE replica_of IS NOT NULL"
-            )?);
+            m["replicas"] =
+                json!(c.get("SELECT COUNT(*) FROM pages WHERE replica_of IS NOT NULL")?);
             m
         }
         "index" => {
             let mut m = cleaned()?;
-            m["newest_snapshot"] = json!(count(ws, "SELECT MAX(id) FROM snapshots")?);
+            m["newest_snapshot"] = json!(c.get("SELECT MAX(id) FROM snapshots")?);
             m
         }
         "pagerank" => json!({
-            "pages": count(ws, "SELECT COUNT(*) FROM pages")?,
-            "links": count(ws, "SELECT COUNT(*) FROM links")?,
+            "pages": c.get("SELECT COUNT(*) FROM pages")?,
+            "links": c.get("SELECT COUNT(*) FROM links")?,
         }),
         "classify" => {
             let mut m = cleaned()?;
@@ -125,7 +153,14 @@ pub struct StageState {
 
 /// Every stage's state (the classify stage only when it ran once).
 pub fn status(ws: &Workspace) -> Result<Vec<StageState>> {
+    status_pausing(ws, &|| {})
+}
+
+/// [`status`], calling `pause` before each count it asks the workspace (some scan a table):
+/// the GUI lets a read the user waits for go first there.
+pub fn status_pausing(ws: &Workspace, pause: &dyn Fn()) -> Result<Vec<StageState>> {
     let mut out = Vec::new();
+    let counts = Counts::new(ws, pause);
     for &stage in STAGES {
         let last = kept(ws, stage)?;
         if stage == "classify" && last.is_none() {
@@ -134,13 +169,18 @@ pub fn status(ws: &Workspace) -> Result<Vec<StageState>> {
         let model = last
             .as_ref()
             .and_then(|k| k.input.get("model").and_then(Value::as_i64));
-        let now = mark(ws, stage, model)?;
+        let now = mark_with(&counts, stage, model)?;
         let stale = match &last {
             None => true,
             // The build's crawl has work only while its frontier holds queued URLs; pages
             // another crawl added are the later stages' news, not the crawl's.
             Some(_) if stage == "crawl" => now["queued"].as_i64().unwrap_or(0) > 0,
-            Some(k) => k.input != now || (stage == "clean" && has_uncleaned(ws)?),
+            Some(k) if k.input != now => true,
+            Some(_) if stage == "clean" => {
+                pause();
+                has_uncleaned(ws)?
+            }
+            Some(_) => false,
         };
         out.push(StageState {
             name: stage.to_string(),
@@ -175,6 +215,22 @@ mod tests {
             note: String::new(),
             error: None,
         }
+    }
+
+    #[test]
+    fn each_count_is_asked_once_and_after_a_pause() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = Workspace::open_or_create(&dir.path().join("w.tianwang")).unwrap();
+        for stage in ["crawl", "clean", "dedup", "index", "pagerank"] {
+            keep(&ws, &run(stage), &mark(&ws, stage, None).unwrap()).unwrap();
+        }
+        let pauses = std::cell::Cell::new(0);
+        let paused = status_pausing(&ws, &|| pauses.set(pauses.get() + 1)).unwrap();
+        assert_eq!(paused, status(&ws).unwrap(), "pausing changes nothing");
+        assert!(paused.iter().all(|s| !s.stale), "{paused:?}");
+        // Seven distinct counts (pages, queue, newest snapshot, cleaned, newest clean,
+        // replicas, links) and the clean stage's check of the latest snapshots: each once.
+        assert_eq!(pauses.get(), 8);
     }
 
     #[test]

@@ -9,10 +9,11 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use tianwang::engine::querylog::job::StatsOutput;
 use tianwang::engine::store::Workspace;
 
-#[test]
-fn generate_then_coverage_tab_shows_the_plot_and_the_books_number() {
-    let d = tempfile::tempdir().unwrap();
-    let path = d.path().join("w.tianwang");
+type App = egui_kittest::Harness<'static, tianwang::ui::WorkbenchApp>;
+
+/// A new workspace in `dir`, the app open on it, the query-log panel shown.
+fn querylog_panel(dir: &std::path::Path) -> App {
+    let path = dir.join("w.tianwang");
     Workspace::open_or_create(&path).unwrap();
     let mut h = harness_with(&path, false);
     wait_secs(&mut h, "the workspace", 20, |h| {
@@ -20,6 +21,13 @@ fn generate_then_coverage_tab_shows_the_plot_and_the_books_number() {
     });
     h.get_by_label("查询日志").click();
     h.run();
+    h
+}
+
+#[test]
+fn generate_then_coverage_tab_shows_the_plot_and_the_books_number() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = querylog_panel(d.path());
     h.get_by_label("生成合成日志").click();
     h.run();
     h.get_by_label("生成并统计").click();
@@ -63,14 +71,7 @@ fn bad_lines_of_a_log_file_are_listed_in_chinese() {
          25:00:00\tu2\t[北大]\t1 1\tb.cn/1\n00:00:09\tu2\t[北大]\t1 1\tb.cn/1\n",
     )
     .unwrap();
-    let path = d.path().join("w.tianwang");
-    Workspace::open_or_create(&path).unwrap();
-    let mut h = harness_with(&path, false);
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
-    h.get_by_label("查询日志").click();
-    h.run();
+    let mut h = querylog_panel(d.path());
     h.get_by_label("日志文件").click();
     h.run();
     // The panel's file field (the top bar's 文件 menu shares the label).
@@ -96,21 +97,9 @@ fn bad_lines_of_a_log_file_are_listed_in_chinese() {
 }
 
 /// The query-log panel on a new workspace with `lines` lines in the generator.
-fn generator_with(
-    lines: f64,
-) -> (
-    tempfile::TempDir,
-    egui_kittest::Harness<'static, tianwang::ui::WorkbenchApp>,
-) {
+fn generator_with(lines: f64) -> (tempfile::TempDir, App) {
     let d = tempfile::tempdir().unwrap();
-    let path = d.path().join("w.tianwang");
-    Workspace::open_or_create(&path).unwrap();
-    let mut h = harness_with(&path, false);
-    wait_secs(&mut h, "the workspace", 20, |h| {
-        h.state().workspace_path().is_some()
-    });
-    h.get_by_label("查询日志").click();
-    h.run();
+    let mut h = querylog_panel(d.path());
     h.get_by_label("生成合成日志").click();
     h.run();
     h.query_all_by_label("行数")

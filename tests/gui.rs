@@ -106,6 +106,16 @@ fn zoom_theme_and_preferences() {
         h.run_steps(1);
     }
     assert_eq!(h.state().prefs().zoom, 2.5, "zoom stops at 250 %");
+    // At 250 % the last panels lie below the window's edge: the navigation scrolls to them.
+    h.get_by_label("任务").scroll_to_me();
+    h.run_steps(20); // the scroll animates
+    h.get_by_label("任务").click();
+    h.run_steps(2);
+    assert_eq!(
+        h.state().prefs().panel,
+        "Jobs",
+        "the last panel is reachable at 250 %"
+    );
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Minus);
     h.run_steps(2);
     assert_eq!(h.state().prefs().zoom, 2.25);

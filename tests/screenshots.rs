@@ -43,7 +43,9 @@ fn zoom_200(h: &mut Harness<'_, WorkbenchApp>) {
 #[test]
 #[ignore = "writes docs/*.png; run on demand"]
 fn jobs_comparison() {
-    for (lang, zoom) in [("zh", 1), ("en", 1), ("zh", 2)] {
+    // At 200 % the comparison's run boxes lie below the virtualised log's window and are not
+    // drawn, so only 100 % is rendered here (docs/jobs_compare_zh_200.png is older).
+    for (lang, zoom) in [("zh", 1), ("en", 1)] {
         let d = tempfile::tempdir().unwrap();
         let path = d.path().join("w.tianwang");
         Workspace::open_or_create(&path).unwrap();
@@ -63,6 +65,8 @@ fn jobs_comparison() {
             zoom_200(&mut h);
         }
         let jobs = if lang == "en" { "Jobs" } else { "任务" };
+        h.get_by_label(jobs).scroll_to_me();
+        h.run_steps(20);
         h.get_by_label(jobs).click();
         wait_secs(&mut h, "the log", 20, |h| h.query_by_label("#2").is_some());
         let boxes: Vec<_> = h
@@ -71,7 +75,7 @@ fn jobs_comparison() {
         for b in boxes {
             b.scroll_to_me();
         }
-        h.run_steps(2);
+        h.run_steps(20);
         let boxes: Vec<_> = h
             .query_all_by_role(egui::accesskit::Role::CheckBox)
             .collect();
@@ -80,7 +84,7 @@ fn jobs_comparison() {
         }
         h.run_steps(3);
         h.get_by_label("md5_pages_per_s").scroll_to_me();
-        h.run_steps(2);
+        h.run_steps(20);
         h.get_by_label("md5_pages_per_s").click();
         h.run_steps(3);
         let plot_title = if lang == "en" {
@@ -195,5 +199,69 @@ fn engine_pipeline_and_folded_results() {
         h.remove_cursor();
         h.run_steps(3);
         save(&mut h, &format!("engine_folded_{lang}{suffix}"));
+    }
+}
+
+/// The query-log panel after reading a file with bad lines: the first bad lines with their
+/// reasons in the UI's language, in zh and en at 100 % and 200 %.
+#[test]
+#[ignore = "writes docs/*.png; run on demand"]
+fn querylog_bad_lines() {
+    use egui::accesskit::Role;
+    for (lang, zoom) in [("zh", 1), ("en", 1), ("zh", 2), ("en", 2)] {
+        let d = tempfile::tempdir().unwrap();
+        let log = d.path().join("bad.log");
+        std::fs::write(
+            &log,
+            "00:00:01\tu1\t[天网]\t1 1\ta.cn/1\nbad\tline\n00:00:05\tu1\t[天网]\t2 2\ta.cn/2\n\
+             25:00:00\tu2\t[北大]\t1 1\tb.cn/1\n00:00:09\tu2\t[北大]\t1 1\tb.cn/1\n",
+        )
+        .unwrap();
+        let path = d.path().join("w.tianwang");
+        Workspace::open_or_create(&path).unwrap();
+        let mut h = harness_full(&path, false, None);
+        wait_secs(&mut h, "the workspace", 20, |h| {
+            h.state().workspace_path().is_some()
+        });
+        if lang == "en" {
+            english(&mut h);
+        }
+        if zoom == 2 {
+            zoom_200(&mut h);
+        }
+        let en = lang == "en";
+        let nav = if en { "Query logs" } else { "查询日志" };
+        h.get_by_label(nav).scroll_to_me();
+        h.run_steps(20);
+        h.get_by_label(nav).click();
+        h.run_steps(3);
+        h.get_by_label(if en { "Log file" } else { "日志文件" })
+            .click();
+        h.run();
+        let file = if en { "File" } else { "文件" };
+        h.get_by_role_and_label(Role::TextInput, file).focus();
+        h.run_steps(2);
+        h.get_by_role_and_label(Role::TextInput, file)
+            .type_text(&log.display().to_string());
+        h.run_steps(2);
+        h.get_by_label(if en {
+            "Compute statistics"
+        } else {
+            "计算统计"
+        })
+        .click();
+        let line2 = if en { "line 2" } else { "第 2 行" };
+        wait_secs(&mut h, "the statistics", 60, |h| {
+            h.query_by_label_contains(line2).is_some()
+        });
+        h.get_by_label_contains(line2).scroll_to_me();
+        h.run_steps(3);
+        save(
+            &mut h,
+            &format!(
+                "querylog_bad_lines_{lang}{}",
+                if zoom == 2 { "_200" } else { "" }
+            ),
+        );
     }
 }

@@ -202,20 +202,27 @@ pub(crate) fn navigation(app: &mut WorkbenchApp, ui: &mut egui::Ui) -> egui::Rec
         .resizable(false)
         .default_size(150.0)
         .show(ui, |ui| {
-            ui.add_space(8.0);
-            for panel in crate::workbench::PANELS {
-                let selected = app.prefs.panel == panel.id;
-                let text = RichText::new(app.prefs.lang.t(panel.label)).size(17.0);
-                if ui
-                    .add_sized(
-                        [ui.available_width(), 34.0],
-                        egui::Button::selectable(selected, text),
-                    )
-                    .clicked()
-                {
-                    app.prefs.panel = panel.id.to_string();
-                }
-            }
+            // Scrolls when zoomed on a short screen (200 % on a 800-pixel projector), so every
+            // panel stays reachable.
+            egui::ScrollArea::vertical()
+                .id_salt("navigation_scroll")
+                .auto_shrink([true, false])
+                .show(ui, |ui| {
+                    ui.add_space(8.0);
+                    for panel in crate::workbench::PANELS {
+                        let selected = app.prefs.panel == panel.id;
+                        let text = RichText::new(app.prefs.lang.t(panel.label)).size(17.0);
+                        if ui
+                            .add_sized(
+                                [ui.available_width(), 34.0],
+                                egui::Button::selectable(selected, text),
+                            )
+                            .clicked()
+                        {
+                            app.prefs.panel = panel.id.to_string();
+                        }
+                    }
+                });
         })
         .response
         .rect

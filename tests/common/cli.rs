@@ -23,6 +23,7 @@ pub fn bin_in(data_dir: &Path) -> Command {
 /// The `tianwang` binary with a data folder of its own for each call (tests run in parallel:
 /// two first runs must not create one default workspace together, nor touch the user's).
 pub fn bin() -> Command {
+    sweep_dead_runs();
     static N: AtomicUsize = AtomicUsize::new(0);
     let n = N.fetch_add(1, Ordering::Relaxed);
     bin_in(&std::env::temp_dir().join(format!(
@@ -109,6 +110,7 @@ pub fn exits_2_naming(args: &[&str], must_name: &str) {
 pub fn scratch(name: &str) -> PathBuf {
     // Tests run in parallel threads of one process: every call gets its own folder (two tests
     // once shared one, and one's broken file broke the other).
+    sweep_dead_runs();
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let d = std::env::temp_dir().join(format!(
@@ -119,6 +121,43 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// Once per test process: removes the folders [`scratch`] and [`bin`] made for this test binary
+/// in earlier runs whose process has ended (a test keeps its folder to be looked at after a
+/// failure, so without this every run left hundreds of megabytes in the temporary folder).
+/// Linux only: whether a process lives is read from `/proc`.
+fn sweep_dead_runs() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if !Path::new("/proc/self").exists() {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+            return;
+        };
+        let crate_name = env!("CARGO_CRATE_NAME");
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(rest) = name
+                .to_str()
+                .and_then(|n| n.strip_prefix("tianwang-"))
+                .and_then(|n| n.strip_prefix(crate_name))
+                .and_then(|n| {
+                    n.strip_prefix("-test-")
+                        .or_else(|| n.strip_prefix("-data-"))
+                })
+            else {
+                continue;
+            };
+            let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+                continue;
+            };
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    });
 }
 
 /// Writes `bytes` to `dir/name` and returns the path as a string (for `args`).

@@ -32,6 +32,29 @@ fn english(h: &mut Harness<'_, WorkbenchApp>) {
     h.run_steps(3);
 }
 
+/// The app on the workspace `path`, in `lang` ("zh" or "en"), at `zoom` × 100 %.
+fn opened(path: &Path, lang: &str, zoom: u32) -> Harness<'static, WorkbenchApp> {
+    let mut h = harness_full(path, false, None);
+    wait_secs(&mut h, "the workspace", 20, |h| {
+        h.state().workspace_path().is_some()
+    });
+    if lang == "en" {
+        english(&mut h);
+    }
+    if zoom == 2 {
+        zoom_200(&mut h);
+    }
+    h
+}
+
+/// Opens the panel named `label` in the navigation (scrolled to first: at 200 % the last
+/// panels lie below the window; the scroll animates).
+fn go_to(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run_steps(20);
+    h.get_by_label(label).click();
+}
+
 fn zoom_200(h: &mut Harness<'_, WorkbenchApp>) {
     for _ in 0..4 {
         h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
@@ -54,20 +77,8 @@ fn jobs_comparison() {
             let job = Calibrate::new(CalibrateParams { seconds }).unwrap();
             runner.spawn(Box::new(job)).wait();
         }
-        let mut h = harness_full(&path, false, None);
-        wait_secs(&mut h, "the workspace", 20, |h| {
-            h.state().workspace_path().is_some()
-        });
-        if lang == "en" {
-            english(&mut h);
-        }
-        if zoom == 2 {
-            zoom_200(&mut h);
-        }
-        let jobs = if lang == "en" { "Jobs" } else { "任务" };
-        h.get_by_label(jobs).scroll_to_me();
-        h.run_steps(20);
-        h.get_by_label(jobs).click();
+        let mut h = opened(&path, lang, zoom);
+        go_to(&mut h, if lang == "en" { "Jobs" } else { "任务" });
         wait_secs(&mut h, "the log", 20, |h| h.query_by_label("#2").is_some());
         let boxes: Vec<_> = h
             .query_all_by_role(egui::accesskit::Role::CheckBox)
@@ -130,16 +141,7 @@ fn engine_pipeline_and_folded_results() {
         &["build", "--sample", "--classify", "nb-web", "--json"],
     ));
     for (lang, zoom) in [("zh", 1), ("en", 1), ("zh", 2), ("en", 2)] {
-        let mut h = harness_full(&path, false, None);
-        wait_secs(&mut h, "the workspace", 20, |h| {
-            h.state().workspace_path().is_some()
-        });
-        if lang == "en" {
-            english(&mut h);
-        }
-        if zoom == 2 {
-            zoom_200(&mut h);
-        }
+        let mut h = opened(&path, lang, zoom);
         let (title, search, stats, query, go, fold) = if lang == "en" {
             (
                 "Build the whole search engine in one click",
@@ -219,21 +221,9 @@ fn querylog_bad_lines() {
         .unwrap();
         let path = d.path().join("w.tianwang");
         Workspace::open_or_create(&path).unwrap();
-        let mut h = harness_full(&path, false, None);
-        wait_secs(&mut h, "the workspace", 20, |h| {
-            h.state().workspace_path().is_some()
-        });
-        if lang == "en" {
-            english(&mut h);
-        }
-        if zoom == 2 {
-            zoom_200(&mut h);
-        }
+        let mut h = opened(&path, lang, zoom);
         let en = lang == "en";
-        let nav = if en { "Query logs" } else { "查询日志" };
-        h.get_by_label(nav).scroll_to_me();
-        h.run_steps(20);
-        h.get_by_label(nav).click();
+        go_to(&mut h, if en { "Query logs" } else { "查询日志" });
         h.run_steps(3);
         h.get_by_label(if en { "Log file" } else { "日志文件" })
             .click();

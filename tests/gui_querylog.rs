@@ -65,12 +65,7 @@ fn bad_lines_of_a_log_file_are_listed_in_chinese() {
     use egui::accesskit::Role;
     let d = tempfile::tempdir().unwrap();
     let log = d.path().join("bad.log");
-    std::fs::write(
-        &log,
-        "00:00:01\tu1\t[天网]\t1 1\ta.cn/1\nbad\tline\n00:00:05\tu1\t[天网]\t2 2\ta.cn/2\n\
-         25:00:00\tu2\t[北大]\t1 1\tb.cn/1\n00:00:09\tu2\t[北大]\t1 1\tb.cn/1\n",
-    )
-    .unwrap();
+    std::fs::write(&log, common::BAD_SOGOU_LOG).unwrap();
     let mut h = querylog_panel(d.path());
     h.get_by_label("日志文件").click();
     h.run();

@@ -213,12 +213,7 @@ fn querylog_bad_lines() {
     for (lang, zoom) in [("zh", 1), ("en", 1), ("zh", 2), ("en", 2)] {
         let d = tempfile::tempdir().unwrap();
         let log = d.path().join("bad.log");
-        std::fs::write(
-            &log,
-            "00:00:01\tu1\t[天网]\t1 1\ta.cn/1\nbad\tline\n00:00:05\tu1\t[天网]\t2 2\ta.cn/2\n\
-             25:00:00\tu2\t[北大]\t1 1\tb.cn/1\n00:00:09\tu2\t[北大]\t1 1\tb.cn/1\n",
-        )
-        .unwrap();
+        std::fs::write(&log, common::BAD_SOGOU_LOG).unwrap();
         let path = d.path().join("w.tianwang");
         Workspace::open_or_create(&path).unwrap();
         let mut h = opened(&path, lang, zoom);

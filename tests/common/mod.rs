@@ -67,6 +67,11 @@ pub fn shot<S>(h: &mut Harness<'_, S>, dir: &Path, name: &str, settle: Settle) {
     h.render().unwrap().save(dir.join(name)).unwrap();
 }
 
+/// A SogouQ log of five lines, two of them bad: line 2 has two fields, line 4 an hour of 25.
+pub const BAD_SOGOU_LOG: &str = "00:00:01\tu1\t[天网]\t1 1\ta.cn/1\nbad\tline\n\
+    00:00:05\tu1\t[天网]\t2 2\ta.cn/2\n25:00:00\tu2\t[北大]\t1 1\tb.cn/1\n\
+    00:00:09\tu2\t[北大]\t1 1\tb.cn/1\n";
+
 /// The app at 1280×800, light theme, bundled fonts only (pixel-stable), on workspace `ws`
 /// (`sample_if_new`: load the sample web if opening creates it).
 pub fn harness_with(ws: &Path, sample_if_new: bool) -> Harness<'static, WorkbenchApp> {

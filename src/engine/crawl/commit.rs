@@ -69,6 +69,36 @@ pub(super) struct Committer {
     thread: Option<std::thread::JoinHandle<Result<()>>>,
     /// True while the committer waits for a batch (the collector then hands its batch over).
     waiting: Arc<AtomicBool>,
+    links_to_deferred: bool,
+}
+
+/// The `links_to` index (links by target URL, read only by the inspector's in-links) costs a
+/// crawl more than any other: each link is a seek into it at a random place, and a batch
+/// dirties pages all over it (with the links' primary key, two thirds of the B-tree entries
+/// a page writes). A crawl into a workspace that has no links yet therefore drops the index
+/// and builds it once when it ends ([`build_links_to`]: one sort, the B-tree written in
+/// order). A crawl into a workspace with links keeps it, so a small recrawl does not rebuild
+/// a large index; one resumed after a kill finds it missing and builds it at its end. Until
+/// then the in-links query is a scan: slower, the same answer. True when the index is
+/// missing for this crawl.
+fn defer_links_to(conn: &Connection) -> Result<bool> {
+    let has_links: bool =
+        conn.query_row("SELECT EXISTS (SELECT 1 FROM links)", [], |r| r.get(0))?;
+    if !has_links {
+        conn.execute_batch("DROP INDEX IF EXISTS links_to")?;
+    }
+    let present: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'links_to')",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(!present)
+}
+
+/// The `links_to` index of the v4 schema, built if missing (same name, same definition).
+fn build_links_to(conn: &Connection) -> Result<()> {
+    conn.execute_batch("CREATE INDEX IF NOT EXISTS links_to ON links(to_url)")?;
+    Ok(())
 }
 
 impl Committer {
@@ -95,6 +125,7 @@ impl Committer {
                 .query_row("SELECT EXISTS (SELECT 1 FROM snapshots)", [], |r| {
                     r.get::<_, bool>(0)
                 })?;
+        let links_to_deferred = defer_links_to(ws.conn())?;
         let checkpointer = Checkpointer::start(path)?;
         let waiting = Arc::new(AtomicBool::new(false));
         let (tx, rx) = crossbeam_channel::bounded::<Batch>(1);
@@ -120,7 +151,14 @@ impl Committer {
             tx: Some(tx),
             thread: Some(thread),
             waiting,
+            links_to_deferred,
         })
+    }
+
+    /// Whether the `links_to` index is left out while this crawl writes (see
+    /// [`defer_links_to`]): the batch's links are then best sorted by page, not by target.
+    pub(super) fn links_to_deferred(&self) -> bool {
+        self.links_to_deferred
     }
 
     /// Whether the committer is idle, waiting for a batch.
@@ -314,7 +352,24 @@ struct Stmts<'c> {
 }
 
 impl Sql {
+    /// Write every batch sent; at the end (also after an error) the `links_to` index is whole.
     fn run(&mut self, rx: &crossbeam_channel::Receiver<Batch>, waiting: &AtomicBool) -> Result<()> {
+        let written = self.write_all(rx, waiting);
+        let t = Instant::now();
+        let indexed = build_links_to(self.ws.conn());
+        self.mem
+            .stats
+            .busy_ns
+            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.checkpointer.finish();
+        written.and(indexed)
+    }
+
+    fn write_all(
+        &mut self,
+        rx: &crossbeam_channel::Receiver<Batch>,
+        waiting: &AtomicBool,
+    ) -> Result<()> {
         loop {
             waiting.store(true, Ordering::Release);
             let Ok(batch) = rx.recv() else { break };
@@ -329,7 +384,6 @@ impl Sql {
             r?;
             self.checkpointer.poke();
         }
-        self.checkpointer.finish();
         Ok(())
     }
 

@@ -17,7 +17,9 @@
 //! still `queued` in SQLite and are fetched again on resume.
 //!
 //! Sorted, one batch's inserts walk each large index once instead of jumping around it: the
-//! links (the `links_to` index on the target URL) and the new frontier rows (unique URL). The
+//! links (the `links_to` index on the target URL; in page order while a crawl into a
+//! workspace without links leaves that index out, see [`super::commit`]) and the new
+//! frontier rows (unique URL). The
 //! frontier's state changes follow its new rows, in the order decided, so a row is never
 //! updated before it is in; a change to a row new in the same batch is made to the row before
 //! it is written (one insert, no second move in `frontier_queued`).
@@ -185,6 +187,7 @@ impl Drop for Writer {
 /// coordinator closed the channel) the last batch, and the committer's result.
 fn collect(rx: &crossbeam_channel::Receiver<Unit>, mut committer: Committer) -> Result<()> {
     let mut open = Open::default();
+    let by_page = committer.links_to_deferred();
     let sent = (|| -> Result<()> {
         loop {
             let idle = match rx.recv_timeout(IDLE) {
@@ -201,12 +204,12 @@ fn collect(rx: &crossbeam_channel::Receiver<Unit>, mut committer: Committer) -> 
             let due = idle || open.fetches >= BATCH_FETCHES || started.elapsed() >= BATCH_TIME;
             let full = open.fetches >= MAX_BATCH_FETCHES || open.bytes >= MAX_BATCH_BYTES;
             if full || (due && committer.waiting()) {
-                committer.send(open.take())?;
+                committer.send(open.take(by_page))?;
             }
         }
     })();
     if sent.is_ok() && open.started.is_some() {
-        committer.send(open.take())?;
+        committer.send(open.take(by_page))?;
     }
     // Everything handed over is committed (also after an error: a prefix).
     let committed = committer.finish();
@@ -285,14 +288,20 @@ impl Open {
     }
 
     /// The batch, prepared for the committer: new frontier rows sorted by URL with the
-    /// batch's changes to them folded in, links sorted by target URL.
-    fn take(&mut self) -> Batch {
+    /// batch's changes to them folded in, links sorted by target URL — or, `by_page`, while
+    /// the `links_to` index is left out, in page order (appends to the primary key).
+    fn take(&mut self, by_page: bool) -> Batch {
         let mut b = std::mem::take(&mut self.batch);
         *self = Open::default();
         b.rows.sort_unstable_by(|x, y| x.url.cmp(&y.url));
         b.updates = fold_into_rows(&mut b.rows, std::mem::take(&mut b.updates));
-        b.links
-            .sort_unstable_by(|x, y| x.1.as_str().cmp(y.1.as_str()).then(x.0.cmp(&y.0)));
+        if by_page {
+            b.links
+                .sort_unstable_by(|x, y| x.0.cmp(&y.0).then(x.1.as_str().cmp(y.1.as_str())));
+        } else {
+            b.links
+                .sort_unstable_by(|x, y| x.1.as_str().cmp(y.1.as_str()).then(x.0.cmp(&y.0)));
+        }
         b
     }
 }
@@ -516,5 +525,65 @@ mod tests {
                 .unwrap();
             assert_eq!((got, rows), (n as i64, n as i64), "{n} links");
         }
+    }
+
+    /// The `links_to` index's definition in the schema, if it is there.
+    fn links_to(path: &Path) -> Option<String> {
+        use rusqlite::OptionalExtension;
+        let ws = Workspace::open_existing(path).unwrap();
+        ws.conn()
+            .query_row(
+                "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'links_to'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .unwrap()
+    }
+
+    /// A crawl into a workspace without links writes without `links_to` and leaves it built as
+    /// the schema has it; one into a workspace with links keeps it; one that finds it missing
+    /// (a crawl killed before) builds it when it ends.
+    #[test]
+    fn links_to_is_deferred_only_without_links_and_whole_after_every_crawl() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("w.tianwang");
+        drop(Workspace::open_or_create(&path).unwrap());
+        let schema = links_to(&path);
+        assert_eq!(
+            schema.as_deref(),
+            Some("CREATE INDEX links_to ON links(to_url)")
+        );
+        let mut w = Writer::start(&path, None).unwrap();
+        assert_eq!(links_to(&path), None, "dropped while writing");
+        w.finish().unwrap();
+        assert_eq!(links_to(&path), schema);
+
+        let ws = Workspace::open_existing(&path).unwrap();
+        ws.conn()
+            .execute_batch(
+                "INSERT INTO sites(id, host, first_seen) VALUES (1, 'h', 'now');
+                 INSERT INTO pages(id, url, site_id, first_seen) VALUES (1, 'http://h/', 1, 'now');
+                 INSERT INTO links(from_page, to_url) VALUES (1, 'http://h/a');",
+            )
+            .unwrap();
+        let mut w = Writer::start(&path, None).unwrap();
+        assert_eq!(links_to(&path), schema, "kept beside existing links");
+        w.finish().unwrap();
+
+        ws.conn().execute_batch("DROP INDEX links_to").unwrap();
+        let mut w = Writer::start(&path, None).unwrap();
+        assert_eq!(links_to(&path), None, "still missing while writing");
+        w.finish().unwrap();
+        assert_eq!(links_to(&path), schema, "built at the end");
+        let from: i64 = ws
+            .conn()
+            .query_row(
+                "SELECT from_page FROM links WHERE to_url = 'http://h/a'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(from, 1);
     }
 }

@@ -214,8 +214,8 @@ fn scan(mut f: fetch::Fetched, times: &StageTimes) -> fetch::Fetched {
         // Canonical already: the coordinator need not redo it.
         f.links = Some(
             links::links_in(&base, &text, enc)
-                .iter()
-                .map(urls::canonicalize)
+                .into_iter()
+                .map(urls::canonicalize_owned)
                 .collect(),
         );
         times.add(2, t2.elapsed());

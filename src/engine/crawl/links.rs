@@ -9,8 +9,6 @@
 //! let (links, enc) = extract(&page_url, Some("text/html"), body);
 //! ```
 
-use std::collections::HashSet;
-
 use encoding_rs::Encoding;
 
 /// Decode the page and list its out-links (resolved, in document order, without repeats).
@@ -50,22 +48,28 @@ pub(crate) fn links_in(page_url: &url::Url, text: &str, enc: &'static Encoding) 
     resolve_all(&base, found.links.iter().map(|h| h.as_ref()), enc)
 }
 
-/// Resolve link values against `base`, keeping the first of repeats.
+/// Resolve link values against `base`, keeping the first of repeats (found by sorting
+/// positions, so no URL is copied for a set).
 fn resolve_all<'a>(
     base: &url::Url,
     values: impl Iterator<Item = &'a str>,
     enc: &'static Encoding,
 ) -> Vec<url::Url> {
-    let mut seen: HashSet<url::Url> = HashSet::new();
-    let mut out: Vec<url::Url> = Vec::new();
-    for h in values {
-        if let Some(u) = crate::engine::urls::resolve_link(base, h, enc)
-            && seen.insert(u.clone())
-        {
-            out.push(u);
+    let out: Vec<url::Url> = values
+        .filter_map(|h| crate::engine::urls::resolve_link(base, h, enc))
+        .collect();
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    order.sort_unstable_by(|&a, &b| out[a].as_str().cmp(out[b].as_str()).then(a.cmp(&b)));
+    let mut keep = vec![true; out.len()];
+    for w in order.windows(2) {
+        if out[w[0]].as_str() == out[w[1]].as_str() {
+            keep[w[1]] = false;
         }
     }
-    out
+    out.into_iter()
+        .zip(keep)
+        .filter_map(|(u, k)| k.then_some(u))
+        .collect()
 }
 
 /// The same links found through html5ever's DOM (the path the scanner replaced).

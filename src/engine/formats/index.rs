@@ -78,7 +78,13 @@ pub(crate) fn md5_hex(bytes: &[u8]) -> String {
 
 /// 32 lower-case hex characters, as the book writes digests [L1449].
 pub fn hex(d: &[u8; 16]) -> String {
-    d.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(32);
+    for b in d {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
 }
 
 #[cfg(test)]

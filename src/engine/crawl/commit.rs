@@ -95,8 +95,10 @@ fn defer_links_to(conn: &Connection) -> Result<bool> {
     Ok(!present)
 }
 
-/// The `links_to` index of the v4 schema, built if missing (same name, same definition).
+/// The `links_to` index of the v4 schema, built if missing (same name, same definition). The
+/// gatherers are done by now, so SQLite's sorter may use a second thread.
 fn build_links_to(conn: &Connection) -> Result<()> {
+    conn.pragma_update(None, "threads", 2)?;
     conn.execute_batch("CREATE INDEX IF NOT EXISTS links_to ON links(to_url)")?;
     Ok(())
 }

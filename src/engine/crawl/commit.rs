@@ -1,7 +1,8 @@
 //! The crawl's committer: the thread that owns the writer's SQLite connection and writes each
 //! batch the collector ([`super::writer`]) hands it in one transaction — fetch log rows,
 //! pages, snapshots or replica marks, then the batch's new frontier rows (sorted by URL), its
-//! frontier changes (in the order decided) and its links (sorted by target URL) — and a
+//! frontier changes (in the order decided) and its links (sorted by target URL, or by page
+//! while the crawl leaves the `links_to` index out, see [`defer_links_to`]) — and a
 //! checkpointer thread with a connection of its own that copies the WAL back into the
 //! database between batches, so neither the collecting nor the checkpoints (WAL reads, the
 //! database writes, their fsync) run in the committer's serial path. The book's gatherers
@@ -54,7 +55,7 @@ pub(super) enum Event {
 
 /// What one transaction writes: its events, then its new frontier rows (sorted by URL, the
 /// batch's changes to them folded in), the changes to older rows, and its links as (event
-/// index, target URL) sorted by target.
+/// index, target URL) sorted by target (by event while `links_to` is left out).
 #[derive(Default)]
 pub(super) struct Batch {
     pub(super) events: Vec<Event>,

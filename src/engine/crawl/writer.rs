@@ -8,7 +8,7 @@
 //! with its snapshot, fetch row, frontier state, links and the URLs it discovered). The
 //! collector gathers whole units into a batch and prepares it off the committer's path (the
 //! snapshot bytes joined, bodies dropped, new frontier rows sorted by URL with the batch's
-//! changes to them folded in, links sorted by target URL); it hands the batch over at 4,096
+//! changes to them folded in, links sorted by target URL or page); it hands the batch over at 4,096
 //! fetches or 1 s, or when the channel runs dry — if the committer is still writing the
 //! previous one, the batch grows on (up to 16,384 fetches or 64 MB) and the committer then
 //! takes more per transaction. Each batch is one transaction of whole units, so what is

@@ -104,10 +104,7 @@ impl Reason {
     pub fn at(&self, location: impl std::fmt::Display) -> ErrorCode {
         let mut args = vec![location.to_string()];
         args.extend(self.args.iter().cloned());
-        ErrorCode {
-            key: self.key,
-            args,
-        }
+        ErrorCode::new(self.key, args)
     }
 
     /// A folder given where a log file is wanted.

@@ -147,9 +147,8 @@ impl Checker {
                     return Err(EngineError::Relayed {
                         message: format!("{}:{}: {id}: {e}", lesson.source, s.line),
                         user_error: r.user_error,
-                        code: r.code().unwrap_or_else(|| crate::engine::error::ErrorCode {
-                            key: "error.internal",
-                            args: vec![e.clone()],
+                        code: r.code().unwrap_or_else(|| {
+                            crate::engine::error::ErrorCode::new("error.internal", vec![e.clone()])
                         }),
                     });
                 }

@@ -356,6 +356,33 @@ mod tests {
         }
     }
 
+    /// A teacher's lesson file with a mistake reads in Chinese, the reason included; in
+    /// English the UI says what `tianwang lesson check` prints.
+    #[test]
+    fn a_bad_lesson_is_said_in_chinese() {
+        let head = "---\nid: x\nchapter: 9\ntitle: X\n---\n## one\n";
+        let cases = [
+            (
+                "---\nid: X!\n---\n".to_string(),
+                "l.md:2：`id` 只能由小写字母",
+            ),
+            (
+                format!("{head}open: nowhere\n"),
+                "l.md:7：未知的面板 `nowhere`",
+            ),
+            (
+                format!("{head}open: cache\nquestion: 5..1\n"),
+                "l.md:8：`5..1` 不是 `MIN..MAX` 形式的范围",
+            ),
+        ];
+        for (src, want) in &cases {
+            let e = crate::workbench::lessons::parse("l.md", src).unwrap_err();
+            let zh = Lang::Zh.error(&e);
+            assert!(zh.contains(want), "{zh}");
+            assert_eq!(Lang::En.error(&e), e.to_string());
+        }
+    }
+
     /// Text outside `code spans` (commands keep their spelling in every language).
     fn strip_code_spans(s: &str) -> String {
         s.split('`').step_by(2).collect()

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use common::{harness_with, wait_secs};
 use egui_kittest::kittest::{NodeT, Queryable};
 use serde_json::Value;
-use tianwang::engine::error::EngineError;
+use tianwang::engine::error::{EngineError, Flaw};
 use tianwang::engine::index::job::IndexBuildParams;
 use tianwang::engine::index::reader::sidecar;
 use tianwang::engine::index::source::Source;
@@ -85,6 +85,17 @@ fn a_damaged_index_and_a_failed_build_are_said_in_chinese() {
     let said = said.label().or_else(|| said.value()).unwrap_or_default();
     assert!(said.starts_with("索引文件 "), "{said}");
     assert!(said.contains(lexicon.to_str().unwrap()), "{said}");
+    // What is wrong with the file is said in Chinese too, not in the engine's English.
+    let own = said.replace(lexicon.to_str().unwrap(), "");
+    let own: String = own.split('`').step_by(2).collect();
+    let english: Vec<&str> = own
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 2 && !["TWLX", "UTF"].contains(w))
+        .collect();
+    assert!(
+        english.is_empty(),
+        "English in the zh sentence: {english:?} ({said})"
+    );
     for english in ["damaged", "rebuild the index", "internal error"] {
         assert!(
             h.query_by_label_contains(english).is_none(),
@@ -123,7 +134,10 @@ impl Job for ReadsDamage {
         Value::Null
     }
     fn run(&mut self, _: &JobContext) -> tianwang::engine::error::Result<Value> {
-        Err(EngineError::corrupt(&self.0, "cut short"))
+        Err(EngineError::corrupt(
+            &self.0,
+            Flaw::new("flaw.cut_short", &[]),
+        ))
     }
 }
 
@@ -142,9 +156,16 @@ fn a_failed_run_in_the_log_is_said_in_chinese() {
     wait_secs(&mut h, "the log", 30, |h| {
         h.query_by_label_contains("索引文件 ").is_some()
     });
-    assert!(
-        h.query_by_label_contains("damaged").is_none(),
-        "English in the zh log: {:?}",
-        texts(&h)
-    );
+    for english in ["damaged", "cut short"] {
+        assert!(
+            h.query_by_label_contains(english).is_none(),
+            "English in the zh log: {:?}",
+            texts(&h)
+        );
+    }
+    // The flaw, kept in the log as a code, is said in Chinese in the run's details.
+    h.get_by_label("#1").click();
+    wait_secs(&mut h, "the run's details", 30, |h| {
+        h.query_by_label_contains("（文件不完整）").is_some()
+    });
 }

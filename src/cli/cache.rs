@@ -677,10 +677,7 @@ fn trace_cmd(a: &TraceArgs) -> anyhow::Result<()> {
         ViewArg::Page => trace::page_view(&log, a.page_size)?,
     };
     // Streamed to the file (the whole CSV was built in memory first).
-    let bad = |e: std::io::Error| EngineError::BadPath {
-        path: a.out.clone(),
-        reason: e.to_string(),
-    };
+    let bad = |e: std::io::Error| EngineError::path_os(a.out.clone(), e);
     {
         use std::io::Write as _;
         let mut w = std::io::BufWriter::new(std::fs::File::create(&a.out).map_err(bad)?);

@@ -464,10 +464,7 @@ fn predict(p: &PredictArgs, workspace: &Option<PathBuf>) -> anyhow::Result<()> {
     let tok = JiebaTokenizer::new(model.config.tokens.clone());
     let mut out = Vec::new();
     for f in &p.files {
-        let bytes = std::fs::read(f).map_err(|e| EngineError::BadPath {
-            path: f.clone(),
-            reason: e.to_string(),
-        })?;
+        let bytes = std::fs::read(f).map_err(|e| EngineError::path_os(f.clone(), e))?;
         let text = decode_text(&bytes);
         let docs: Vec<(String, String)> = if p.lines {
             text.lines()

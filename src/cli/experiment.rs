@@ -149,10 +149,9 @@ fn outcome(runs: &[RunOutcome]) -> anyhow::Result<()> {
     Err(EngineError::Relayed {
         message,
         user_error: first.user_error,
-        code: first.code().unwrap_or_else(|| ErrorCode {
-            key: "error.internal",
-            args: vec![first.id.clone()],
-        }),
+        code: first
+            .code()
+            .unwrap_or_else(|| ErrorCode::new("error.internal", vec![first.id.clone()])),
     }
     .into())
 }

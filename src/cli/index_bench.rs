@@ -286,10 +286,7 @@ fn peer_rows(
 fn synthetic(a: &BenchIndexArgs, n: usize, data: Option<&Path>) -> anyhow::Result<()> {
     let dir = titles_dir(data)?;
     let titles: Vec<String> = std::fs::read_to_string(dir.join("dev.txt"))
-        .map_err(|e| EngineError::BadPath {
-            path: dir.join("dev.txt"),
-            reason: e.to_string(),
-        })?
+        .map_err(|e| EngineError::path_os(dir.join("dev.txt"), e))?
         .lines()
         .filter_map(|l| l.split('\t').next().map(str::to_string))
         .collect();

@@ -106,10 +106,7 @@ pub fn run(cli: &Cli, a: &LessonArgs) -> anyhow::Result<()> {
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("creating {}", dir.display()))?;
             }
-            std::fs::write(file, text).map_err(|e| EngineError::BadPath {
-                path: file.clone(),
-                reason: e.to_string(),
-            })?;
+            std::fs::write(file, text).map_err(|e| EngineError::path_os(file.clone(), e))?;
             println!("{}", file.display());
             Ok(())
         }
@@ -194,10 +191,7 @@ fn outcome(reports: &[LessonReport]) -> anyhow::Result<()> {
     Err(EngineError::Relayed {
         message: message.clone(),
         user_error: s.user_error,
-        code: ErrorCode {
-            key: "error.internal",
-            args: vec![message],
-        },
+        code: ErrorCode::new("error.internal", vec![message]),
     }
     .into())
 }

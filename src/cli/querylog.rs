@@ -557,10 +557,7 @@ fn write_whole(
     body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
     let tmp = path.with_extension("tmp-writing");
-    let bad = |e: std::io::Error| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    };
+    let bad = |e: std::io::Error| EngineError::path_os(path.to_path_buf(), e);
     let r = (|| {
         let f = std::fs::File::create(&tmp)?;
         let mut w = std::io::BufWriter::new(f);

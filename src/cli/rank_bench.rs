@@ -89,12 +89,9 @@ fn data_root(data: Option<&Path>) -> anyhow::Result<PathBuf> {
 
 fn reference_ids(root: &Path, key: &str) -> anyhow::Result<Vec<String>> {
     let p = root.join("references/hollins_reference.json");
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).map_err(
-        |e| EngineError::BadPath {
-            path: p.clone(),
-            reason: e.to_string(),
-        },
-    )?)?;
+    let v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(&p).map_err(|e| EngineError::path_os(p.clone(), e))?,
+    )?;
     Ok(v[key]
         .as_array()
         .map(|a| {
@@ -177,10 +174,7 @@ pub fn bench(a: &BenchRankArgs, data: Option<&Path>) -> anyhow::Result<()> {
     let nx_ref: HashMap<String, f64> = {
         let p = root.join("graph/hollins/hollins_pagerank_networkx_a0.85.json");
         serde_json::from_str(
-            &std::fs::read_to_string(&p).map_err(|e| EngineError::BadPath {
-                path: p.clone(),
-                reason: e.to_string(),
-            })?,
+            &std::fs::read_to_string(&p).map_err(|e| EngineError::path_os(p.clone(), e))?,
         )?
     };
     let cfg = PageRankConfig::default();

@@ -130,10 +130,8 @@ mod imp {
     /// here is one process (its rows are the one-process run that spills past memory), and
     /// with no measured start-up cost a model of it on many machines would say nothing.
     fn crossover(path: &Path, machines: usize, as_json: bool) -> anyhow::Result<()> {
-        let text = std::fs::read_to_string(path).map_err(|e| EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| EngineError::path_os(path.to_path_buf(), e))?;
         let mut rows: Vec<Value> = Vec::new();
         for (i, l) in text
             .lines()

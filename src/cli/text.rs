@@ -191,10 +191,7 @@ pub fn clean(cli: &super::Cli, a: &CleanArgs) -> anyhow::Result<()> {
     let params = a.params.to_params()?;
     let source = match (&a.file, &a.dir, a.sample, a.stored) {
         (Some(file), None, false, false) => {
-            let bytes = std::fs::read(file).map_err(|e| EngineError::BadPath {
-                path: file.clone(),
-                reason: e.to_string(),
-            })?;
+            let bytes = std::fs::read(file).map_err(|e| EngineError::path_os(file.clone(), e))?;
             let dv = docview::extract(
                 &bytes,
                 a.url.as_deref(),

@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::params;
 use serde::Serialize;
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::formats::{index, tianwang, tianwang::RawRecord, warc};
 use crate::engine::store::{Workspace, now_rfc3339};
 
@@ -45,10 +45,7 @@ impl std::str::FromStr for Format {
 }
 
 fn io_err(path: &Path, e: std::io::Error) -> EngineError {
-    EngineError::BadPath {
-        path: path.into(),
-        reason: e.to_string(),
-    }
+    EngineError::path_os(path, e)
 }
 
 /// `PATH.doc.idx` / `PATH.url.idx` beside an exported raw file.
@@ -82,7 +79,7 @@ pub fn records(ws: &Workspace) -> Result<Vec<RawRecord>> {
             .map_err(|e| {
                 EngineError::corrupt(
                     ws.path(),
-                    format!("the snapshot of {url} has the date {fetched_at:?}, not RFC 3339: {e}"),
+                    Flaw::with_detail("flaw.snapshot_date", &[&url, &format!("{fetched_at:?}")], e),
                 )
             })?;
         out.push(RawRecord {
@@ -186,10 +183,7 @@ pub fn import(
         let data = r
             .uncompressed()
             .map_err(|e| {
-                EngineError::corrupt(
-                    path,
-                    format!("the record of {} does not inflate: {e}", r.url),
-                )
+                EngineError::corrupt(path, Flaw::with_detail("flaw.record_inflate", &[&r.url], e))
             })?
             .into_owned();
         let (head, body) = tianwang::split_http(&data).unwrap_or((&data[..0], &data[..]));

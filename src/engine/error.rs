@@ -11,14 +11,29 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+mod flaw;
 mod input;
 mod log_line;
+pub use flaw::Flaw;
 pub use input::Reason;
 
 /// The file formats' mistakes: key and English template (for the UI's table tests).
 #[cfg(test)]
 pub(crate) fn input_templates() -> &'static [(&'static str, &'static str)] {
     input::INPUT
+}
+
+/// The flaws of damaged files and the system's errors: key and English template (for the
+/// UI's table tests).
+#[cfg(test)]
+pub(crate) fn flaw_templates() -> &'static [(&'static str, &'static str)] {
+    flaw::FLAW
+}
+
+/// A flaw's own arguments and whether an English-only detail follows them.
+#[cfg(test)]
+pub(crate) fn flaw_arity(key: &str) -> Option<(usize, bool)> {
+    flaw::arity(key)
 }
 
 /// The log lines' mistakes: key and English pattern, `{*}` an English-only detail (for the
@@ -49,6 +64,16 @@ pub enum EngineError {
     #[error("{path}: {reason}")]
     BadPath { path: PathBuf, reason: String },
 
+    /// A path the user gave that the system refused (missing, no permission, a folder where
+    /// a file is wanted …): said as [`EngineError::BadPath`], the system's error in the UI's
+    /// language.
+    #[error("{path}: {source}")]
+    PathOs {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
     /// No index in this folder (the Search panel's banner says so in the user's language).
     #[error("{dir}: no index here: build one with `tianwang index build`")]
     NoIndex { dir: PathBuf },
@@ -59,8 +84,8 @@ pub enum EngineError {
     /// follows from the kind of file (an index generation's, a Parquet file, the workspace
     /// itself). A decoder that does not know the full path names the file relative to its
     /// folder, and the caller that knows the folder completes it with [`EngineError::within`].
-    #[error("{}", corrupt_text(.path, .what))]
-    Corrupt { path: PathBuf, what: String },
+    #[error("{}", corrupt_text(.path, &.what.english))]
+    Corrupt { path: PathBuf, what: Flaw },
 
     /// A data set the work needs is not installed in the data folder.
     #[error(
@@ -137,6 +162,7 @@ impl EngineError {
             EngineError::NotAWorkspace { .. }
                 | EngineError::TooNew { .. }
                 | EngineError::BadPath { .. }
+                | EngineError::PathOs { .. }
                 | EngineError::BadInput { .. }
                 | EngineError::Unreadable { .. }
                 | EngineError::InvalidParam { .. }
@@ -151,11 +177,19 @@ impl EngineError {
         )
     }
 
-    /// A damaged or foreign file at `path`.
-    pub fn corrupt(path: impl Into<PathBuf>, what: impl Into<String>) -> Self {
+    /// A path the user gave that the system refused: the system's error `source`.
+    pub fn path_os(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        EngineError::PathOs {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A damaged or foreign file at `path`: what is wrong with it.
+    pub fn corrupt(path: impl Into<PathBuf>, what: Flaw) -> Self {
         EngineError::Corrupt {
             path: path.into(),
-            what: what.into(),
+            what,
         }
     }
 
@@ -174,6 +208,9 @@ impl EngineError {
     /// The stable key of this error and its arguments, for the UI's string tables.
     pub fn code(&self) -> ErrorCode {
         let path = |p: &Path| p.display().to_string();
+        // The engine's detail said by a flaw of its own: the UI says it in its language in
+        // place of the last argument (its English).
+        let mut detail = None;
         let (key, args) = match self {
             EngineError::NotAWorkspace { path: p, reason } => {
                 ("error.not_a_workspace", vec![path(p), reason.clone()])
@@ -186,12 +223,17 @@ impl EngineError {
                 "error.too_new",
                 vec![path(p), found.to_string(), known.to_string()],
             ),
+            EngineError::PathOs { path: p, source } => {
+                detail = Some(Box::new(Flaw::os(source).code()));
+                ("error.bad_path", vec![path(p), source.to_string()])
+            }
             EngineError::BadPath { path: p, reason } => {
                 ("error.bad_path", vec![path(p), reason.clone()])
             }
             EngineError::NoIndex { dir } => ("error.no_index", vec![path(dir)]),
             EngineError::Corrupt { path: p, what } => {
-                (Remedy::of(p).key(), vec![path(p), what.clone()])
+                detail = Some(Box::new(what.code()));
+                (Remedy::of(p).key(), vec![path(p), what.english.clone()])
             }
             EngineError::MissingData { set } => ("error.missing_data", vec![set.clone()]),
             EngineError::DataFile { set, file, problem } => {
@@ -212,13 +254,16 @@ impl EngineError {
                 ("error.invalid_param", vec![name.clone(), message.clone()])
             }
             EngineError::Cancelled => ("error.cancelled", vec![]),
-            EngineError::Io { path: p, source } => ("error.io", vec![path(p), source.to_string()]),
+            EngineError::Io { path: p, source } => {
+                detail = Some(Box::new(Flaw::os(source).code()));
+                ("error.io", vec![path(p), source.to_string()])
+            }
             EngineError::Sql(e) => (sql_key(e), vec![e.to_string()]),
             EngineError::Migration(e) => ("error.migration", vec![e.to_string()]),
             EngineError::Internal(what) => ("error.internal", vec![what.clone()]),
             EngineError::Relayed { code, .. } => return code.clone(),
         };
-        ErrorCode { key, args }
+        ErrorCode { key, args, detail }
     }
 
     /// A bad line of the user's input at `file:line`.
@@ -255,13 +300,27 @@ pub type Result<T, E = EngineError> = std::result::Result<T, E>;
 /// An error as data: a stable key of the UI's string tables (`error.corrupt_index` …) and its
 /// arguments in order (`{0}`, `{1}` … of the key's sentence). Survives a thread, a job's row in
 /// the experiment log (as JSON) and a UI task.
+///
+/// A code may carry a `detail` (a [`Flaw`]'s code): the engine's detail in the UI's language,
+/// said in place of the last argument, which holds the detail's English.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ErrorCode {
     pub key: &'static str,
     pub args: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Box<ErrorCode>>,
 }
 
 impl ErrorCode {
+    /// A code without a detail.
+    pub fn new(key: &'static str, args: Vec<String>) -> Self {
+        ErrorCode {
+            key,
+            args,
+            detail: None,
+        }
+    }
+
     /// Every key an error can have (the string tables must have each, with its arguments).
     pub(crate) const KEYS: &'static [(&'static str, usize)] = &[
         ("error.not_a_workspace", 2),
@@ -317,30 +376,50 @@ impl ErrorCode {
 
     /// The code of a job whose process stopped before it finished (no error was returned).
     pub fn interrupted() -> Self {
-        ErrorCode {
-            key: "error.interrupted",
-            args: Vec::new(),
-        }
+        ErrorCode::new("error.interrupted", Vec::new())
     }
 
-    /// As stored beside a message: `{"key": …, "args": […]}`.
+    /// As stored beside a message: `{"key": …, "args": […]}`, and `"detail"` (a code of the
+    /// same shape) when it has one.
     pub(crate) fn to_json(&self) -> String {
-        serde_json::json!({ "key": self.key, "args": self.args }).to_string()
+        self.to_value().to_string()
+    }
+
+    fn to_value(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({ "key": self.key, "args": self.args });
+        if let Some(d) = &self.detail {
+            v["detail"] = d.to_value();
+        }
+        v
     }
 
     /// Back from [`ErrorCode::to_json`]; `None` for text that is not a code this build knows
     /// (then the English message is all there is).
     pub(crate) fn from_json(text: &str) -> Option<Self> {
         let v: serde_json::Value = serde_json::from_str(text).ok()?;
+        Self::from_value(&v, false)
+    }
+
+    /// A code (or, `flaw`, a detail's code: a key of [`flaw::FLAW`]) from its JSON value.
+    fn from_value(v: &serde_json::Value, flaw: bool) -> Option<Self> {
         let key = v.get("key")?.as_str()?;
-        let (key, _) = Self::all_keys().into_iter().find(|(k, _)| *k == key)?;
+        let key = if flaw {
+            Flaw::known_key(key)?
+        } else {
+            Self::all_keys().into_iter().find(|(k, _)| *k == key)?.0
+        };
         let args = v
             .get("args")?
             .as_array()?
             .iter()
             .map(|a| a.as_str().map(str::to_string))
             .collect::<Option<Vec<_>>>()?;
-        Some(ErrorCode { key, args })
+        // A detail this build does not know leaves the English argument it stands for.
+        let detail = v
+            .get("detail")
+            .and_then(|d| Self::from_value(d, true))
+            .map(Box::new);
+        Some(ErrorCode { key, args, detail })
     }
 }
 
@@ -572,7 +651,10 @@ mod tests {
         );
         assert!(!EngineError::Internal("bug".into()).is_user_error());
         assert!(!EngineError::Cancelled.is_user_error());
-        assert!(EngineError::corrupt("ix/gen-1/lexicon.bin", "cut short").is_user_error());
+        assert!(
+            EngineError::corrupt("ix/gen-1/lexicon.bin", Flaw::new("flaw.cut_short", &[]))
+                .is_user_error()
+        );
         assert!(EngineError::NoIndex { dir: "ix".into() }.is_user_error());
         let missing = EngineError::MissingData {
             set: "hollins".into(),
@@ -586,38 +668,46 @@ mod tests {
 
     #[test]
     fn a_damaged_file_names_itself_and_the_remedy() {
-        let e = EngineError::corrupt("/w/ix/gen-3/postings.bin", "a block is cut short");
+        let cut = || Flaw::new("flaw.block_cut_short", &[]);
+        let e = EngineError::corrupt("/w/ix/gen-3/postings.bin", cut());
         let msg = e.to_string();
         assert!(
             msg.starts_with("/w/ix/gen-3/postings.bin: damaged"),
             "{msg}"
         );
-        assert!(msg.contains("a block is cut short") && msg.contains("rebuild the index"));
-        assert_eq!(e.code().key, "error.corrupt_index");
+        assert!(msg.contains("a posting block is cut short") && msg.contains("rebuild the index"));
+        let code = e.code();
+        assert_eq!(code.key, "error.corrupt_index");
         assert_eq!(
-            e.code().args,
-            ["/w/ix/gen-3/postings.bin", "a block is cut short"]
+            code.args,
+            ["/w/ix/gen-3/postings.bin", "a posting block is cut short"]
         );
-        let pq = EngineError::corrupt("out/pages.parquet", "no rows");
+        assert_eq!(code.detail.as_deref(), Some(&cut().code()));
+        // The detail survives a job's row in the experiment log.
+        assert_eq!(ErrorCode::from_json(&code.to_json()), Some(code));
+        let pq = EngineError::corrupt("out/pages.parquet", cut());
         assert!(pq.to_string().contains("export it again"));
         assert_eq!(pq.code().key, "error.corrupt_parquet");
         assert_eq!(
-            EngineError::corrupt("lab.tianwang", "x").code().key,
+            EngineError::corrupt("lab.tianwang", cut()).code().key,
             "error.corrupt_workspace"
         );
         assert_eq!(
-            EngineError::corrupt("ix/gen-2/runs/run-0", "x").code().key,
+            EngineError::corrupt("ix/gen-2/runs/run-0", cut())
+                .code()
+                .key,
             "error.corrupt_index"
         );
         assert_eq!(
-            EngineError::corrupt("a.txt", "x").code().key,
+            EngineError::corrupt("a.txt", cut()).code().key,
             "error.corrupt"
         );
     }
 
     #[test]
     fn a_relative_damaged_file_is_completed_by_its_folder() {
-        let e = EngineError::corrupt("postings.bin", "x").within(Path::new("/ix/gen-1"));
+        let e = EngineError::corrupt("postings.bin", Flaw::new("flaw.cut_short", &[]))
+            .within(Path::new("/ix/gen-1"));
         assert!(
             matches!(&e, EngineError::Corrupt { path, .. } if path == Path::new("/ix/gen-1/postings.bin"))
         );
@@ -659,7 +749,7 @@ mod tests {
                 reason: "r".into(),
             },
             EngineError::NoIndex { dir: "d".into() },
-            EngineError::corrupt("p", "w"),
+            EngineError::corrupt("p", Flaw::new("flaw.cut_short", &[])),
             EngineError::bad_input("f", 3, "r"),
             EngineError::invalid("n", "m"),
             EngineError::Cancelled,

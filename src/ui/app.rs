@@ -251,12 +251,8 @@ impl WorkbenchApp {
             None => crate::engine::store::default_workspace_path()
                 .and_then(|p| {
                     if let Some(dir) = p.parent() {
-                        std::fs::create_dir_all(dir).map_err(|e| {
-                            crate::engine::error::EngineError::BadPath {
-                                path: dir.into(),
-                                reason: e.to_string(),
-                            }
-                        })?;
+                        std::fs::create_dir_all(dir)
+                            .map_err(|e| crate::engine::error::EngineError::path_os(dir, e))?;
                     }
                     Ok(p)
                 })

@@ -95,9 +95,17 @@ impl Lang {
     }
 
     /// [`Lang::error`] of an error carried as its code (a failed job, the experiment log).
+    /// A code's detail (a damaged file's flaw, the system's error) is said in this language
+    /// in place of its last argument, the detail's English.
     pub fn error_code(self, c: &ErrorCode) -> String {
+        let mut args = c.args.clone();
+        if let (Some(d), Some(last)) = (&c.detail, args.last_mut())
+            && self.t_dyn(d.key).is_some()
+        {
+            *last = self.error_code(d);
+        }
         let args: Vec<&dyn std::fmt::Display> =
-            c.args.iter().map(|a| a as &dyn std::fmt::Display).collect();
+            args.iter().map(|a| a as &dyn std::fmt::Display).collect();
         self.tf(c.key, &args)
     }
 
@@ -114,6 +122,7 @@ impl Lang {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::error::Flaw;
     use std::collections::BTreeSet;
 
     fn keys(name: &str, text: &'static str) -> BTreeSet<&'static str> {
@@ -252,10 +261,7 @@ mod tests {
                 }
             }
             // The arguments as markers, so what is left is the table's own text.
-            let code = ErrorCode {
-                key,
-                args: (0..*n).map(|i| format!("⟦{i}⟧")).collect(),
-            };
+            let code = ErrorCode::new(key, (0..*n).map(|i| format!("⟦{i}⟧")).collect());
             let zh = Lang::Zh.error_code(&code);
             for i in 0..*n {
                 assert!(
@@ -310,6 +316,73 @@ mod tests {
         }
     }
 
+    /// Every flaw of a damaged file, and every system error, is in both tables: in English
+    /// what the CLI says (the English-only detail `{*}` as the argument after the others), in
+    /// Chinese every argument but that detail, and no English word of its own.
+    #[test]
+    fn flaws_are_said_in_both_languages() {
+        for (key, template) in crate::engine::error::flaw_templates() {
+            let (own, detail) = crate::engine::error::flaw_arity(key).unwrap();
+            let en = Lang::En
+                .t_dyn(key)
+                .unwrap_or_else(|| panic!("{key} missing in en"));
+            assert_eq!(en, template.replace("{*}", &format!("{{{own}}}")), "{key}");
+            let zh = Lang::Zh
+                .t_dyn(key)
+                .unwrap_or_else(|| panic!("{key} missing in zh"));
+            for i in 0..own {
+                assert!(zh.contains(&format!("{{{i}}}")), "{key}: zh drops {{{i}}}");
+            }
+            assert!(
+                !(detail && zh.contains(&format!("{{{own}}}"))),
+                "{key}: zh says the English-only detail"
+            );
+            let mut text = strip_code_spans(zh);
+            for i in 0..=own {
+                text = text.replace(&format!("{{{i}}}"), "");
+            }
+            let english: Vec<&str> = text
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| w.len() >= 2 && !["UTF", "JSON", "RFC", "TWLX"].contains(w))
+                .collect();
+            assert!(
+                english.is_empty(),
+                "{key}: English in zh: {english:?} ({zh})"
+            );
+            assert!(
+                text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{key}: {zh}"
+            );
+        }
+    }
+
+    /// A teacher's lesson file with a mistake reads in Chinese, the reason included; in
+    /// English the UI says what `tianwang lesson check` prints.
+    #[test]
+    fn a_bad_lesson_is_said_in_chinese() {
+        let head = "---\nid: x\nchapter: 9\ntitle: X\n---\n## one\n";
+        let cases = [
+            (
+                "---\nid: X!\n---\n".to_string(),
+                "l.md:2：`id` 只能由小写字母",
+            ),
+            (
+                format!("{head}open: nowhere\n"),
+                "l.md:7：未知的面板 `nowhere`",
+            ),
+            (
+                format!("{head}open: cache\nquestion: 5..1\n"),
+                "l.md:8：`5..1` 不是 `MIN..MAX` 形式的范围",
+            ),
+        ];
+        for (src, want) in &cases {
+            let e = crate::workbench::lessons::parse("l.md", src).unwrap_err();
+            let zh = Lang::Zh.error(&e);
+            assert!(zh.contains(want), "{zh}");
+            assert_eq!(Lang::En.error(&e), e.to_string());
+        }
+    }
+
     /// Text outside `code spans` (commands keep their spelling in every language).
     fn strip_code_spans(s: &str) -> String {
         s.split('`').step_by(2).collect()
@@ -340,10 +413,20 @@ mod tests {
             EngineError::NoIndex {
                 dir: "/w/a.tianwang.index".into(),
             },
-            EngineError::corrupt("/w/ix/gen-1/lexicon.bin", "cut short"),
-            EngineError::corrupt("/w/p.parquet", "no column"),
-            EngineError::corrupt("/w/a.tianwang", "stored model 3"),
-            EngineError::corrupt("/w/t.txt", "x"),
+            EngineError::corrupt("/w/ix/gen-1/lexicon.bin", Flaw::new("flaw.cut_short", &[])),
+            EngineError::corrupt(
+                "/w/p.parquet",
+                Flaw::with_detail("flaw.not_json", &[], "expected value"),
+            ),
+            EngineError::corrupt(
+                "/w/a.tianwang",
+                Flaw::with_detail("flaw.model_decode", &[&3], "EOF while parsing"),
+            ),
+            EngineError::corrupt("/w/t.txt", Flaw::new("flaw.doc_count", &[&3, &5])),
+            EngineError::Io {
+                path: "/w/y".into(),
+                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+            },
             EngineError::bad_input("/w/t.tsv", 7, "no tab"),
             EngineError::unreadable(
                 "/w/a.warc",
@@ -391,8 +474,18 @@ mod tests {
             assert_eq!(Lang::En.error(e), e.to_string());
             let zh = Lang::Zh.error(e);
             assert_ne!(zh, e.to_string(), "{zh}");
-            for a in e.code().args {
-                assert!(zh.contains(&a), "{zh} lacks {a}");
+            // A detail is said in Chinese in place of the last argument, its English.
+            let code = e.code();
+            let said = code.args.len() - usize::from(code.detail.is_some());
+            if let Some(d) = &code.detail {
+                let english = &code.args[said];
+                assert!(!zh.contains(english.as_str()), "{zh} says {english}");
+                for a in d.args.iter().take(d.args.len().saturating_sub(1)) {
+                    assert!(zh.contains(a.as_str()), "{zh} lacks the detail's {a}");
+                }
+            }
+            for a in &code.args[..said] {
+                assert!(zh.contains(a.as_str()), "{zh} lacks {a}");
             }
         }
         assert_eq!(
@@ -401,7 +494,10 @@ mod tests {
         );
         assert!(
             Lang::Zh
-                .error(&EngineError::corrupt("/w/ix/gen-1/postings.bin", "cut"))
+                .error(&EngineError::corrupt(
+                    "/w/ix/gen-1/postings.bin",
+                    Flaw::new("flaw.cut_short", &[])
+                ))
                 .contains("请重建索引")
         );
     }

@@ -56,10 +56,7 @@ pub struct Corpus {
 }
 
 fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })
+    std::fs::read(path).map_err(|e| EngineError::path_os(path.to_path_buf(), e))
 }
 
 /// UTF-8 when valid, else GB18030 (the two encodings of the lab's Chinese corpora).
@@ -233,10 +230,7 @@ pub fn read_folder(dir: &Path, other: Option<TextHook<'_>>, strict: bool) -> Res
     let mut corpus = Corpus::default();
     let list = |p: &Path| -> Result<Vec<PathBuf>> {
         let mut v: Vec<PathBuf> = std::fs::read_dir(p)
-            .map_err(|e| EngineError::BadPath {
-                path: p.to_path_buf(),
-                reason: e.to_string(),
-            })?
+            .map_err(|e| EngineError::path_os(p.to_path_buf(), e))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .collect();
         v.sort();

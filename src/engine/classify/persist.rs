@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::classify::metrics::Metrics;
 use crate::engine::classify::pipeline::Model;
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// A stored model's summary (without the model body).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -86,7 +86,7 @@ pub fn load(conn: &rusqlite::Connection, id: i64) -> Result<Model> {
     let mut m: Model = serde_json::from_str(&body).map_err(|e| {
         EngineError::corrupt(
             conn.path().unwrap_or("the workspace"),
-            format!("stored model {id} does not decode: {e}"),
+            Flaw::with_detail("flaw.model_decode", &[&id], e),
         )
     })?;
     m.after_load();

@@ -116,18 +116,15 @@ fn copy_hashed(set: &DataSet, file: &str, src: &Path, dst: &Path) -> Result<Stri
     if let Some(parent) = dst.parent() {
         make_dir(&set.name, parent)?;
     }
-    let mut input = std::fs::File::open(src).map_err(|e| EngineError::BadPath {
-        path: src.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let mut input =
+        std::fs::File::open(src).map_err(|e| EngineError::path_os(src.to_path_buf(), e))?;
     let mut out = std::fs::File::create(dst).map_err(|e| write_error(&set.name, file, dst, e))?;
     let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
     let mut buf = vec![0u8; 1 << 16];
     loop {
-        let n = input.read(&mut buf).map_err(|e| EngineError::BadPath {
-            path: src.to_path_buf(),
-            reason: e.to_string(),
-        })?;
+        let n = input
+            .read(&mut buf)
+            .map_err(|e| EngineError::path_os(src.to_path_buf(), e))?;
         if n == 0 {
             break;
         }

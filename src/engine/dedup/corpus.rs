@@ -68,10 +68,7 @@ pub struct FileError {
 /// Load every `NAME.txt` / `NAME.html` of `dir`. A missing or empty folder is an error; a bad
 /// file is listed in `errors` and skipped.
 pub fn load_dir(dir: &Path, input: Input, clean: bool) -> Result<Corpus> {
-    let rd = std::fs::read_dir(dir).map_err(|e| EngineError::BadPath {
-        path: dir.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let rd = std::fs::read_dir(dir).map_err(|e| EngineError::path_os(dir.to_path_buf(), e))?;
     let mut files: Vec<(String, std::path::PathBuf, bool)> = Vec::new();
     let mut notes = Vec::new();
     let mut broken = Vec::new();

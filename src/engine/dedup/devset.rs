@@ -90,20 +90,14 @@ pub(crate) fn articles(data: &Path, min_chars: usize) -> Result<Vec<(String, Vec
     let mut out = Vec::new();
     let ccwe = data.join("extraction/ccwe/cleaned");
     let mut files: Vec<_> = std::fs::read_dir(&ccwe)
-        .map_err(|e| EngineError::BadPath {
-            path: ccwe.clone(),
-            reason: e.to_string(),
-        })?
+        .map_err(|e| EngineError::path_os(ccwe.clone(), e))?
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
     files.sort();
     for f in files {
-        let text = std::fs::read_to_string(&f).map_err(|e| EngineError::BadPath {
-            path: f.clone(),
-            reason: e.to_string(),
-        })?;
+        let text = std::fs::read_to_string(&f).map_err(|e| EngineError::path_os(f.clone(), e))?;
         let paras: Vec<String> = text
             .lines()
             .map(str::trim)
@@ -116,10 +110,8 @@ pub(crate) fn articles(data: &Path, min_chars: usize) -> Result<Vec<(String, Vec
         }
     }
     let sogou = data.join("classification/sogoucs_smarty/news_sohusite_xml.smarty.utf8.dat");
-    let text = std::fs::read_to_string(&sogou).map_err(|e| EngineError::BadPath {
-        path: sogou.clone(),
-        reason: e.to_string(),
-    })?;
+    let text =
+        std::fs::read_to_string(&sogou).map_err(|e| EngineError::path_os(sogou.clone(), e))?;
     for doc in text.split("<doc>").skip(1) {
         let field = |tag: &str| -> String {
             let open = format!("<{tag}>");
@@ -387,10 +379,7 @@ pub fn write(set: &DevSet, dir: &Path, html: bool) -> Result<()> {
 
 /// [`write`] in any [`Format`].
 pub(crate) fn write_as(set: &DevSet, dir: &Path, format: Format<'_>) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| EngineError::BadPath {
-        path: dir.into(),
-        reason: e.to_string(),
-    })?;
+    std::fs::create_dir_all(dir).map_err(|e| EngineError::path_os(dir, e))?;
     let heads: Vec<&str> = set.docs.iter().map(|d| d.headline.as_str()).collect();
     let files: Vec<(String, String)> = set
         .docs
@@ -419,10 +408,7 @@ pub(crate) fn write_as(set: &DevSet, dir: &Path, format: Format<'_>) -> Result<(
         .collect();
     for (name, text) in files {
         let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| EngineError::BadPath {
-            path: p.clone(),
-            reason: e.to_string(),
-        })?;
+        std::fs::write(&p, text).map_err(|e| EngineError::path_os(p.clone(), e))?;
     }
     let truth = serde_json::json!({
         "near": set.truth.near,
@@ -430,12 +416,8 @@ pub(crate) fn write_as(set: &DevSet, dir: &Path, format: Format<'_>) -> Result<(
         "kinds": set.truth.kinds,
     });
     let p = dir.join("truth.json");
-    std::fs::write(&p, serde_json::to_string_pretty(&truth).unwrap_or_default()).map_err(|e| {
-        EngineError::BadPath {
-            path: p.clone(),
-            reason: e.to_string(),
-        }
-    })
+    std::fs::write(&p, serde_json::to_string_pretty(&truth).unwrap_or_default())
+        .map_err(|e| EngineError::path_os(p.clone(), e))
 }
 
 pub(crate) fn esc(s: &str) -> String {

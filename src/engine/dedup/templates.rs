@@ -45,10 +45,7 @@ pub struct Template {
 /// The ccwe pages: (file stem, page bytes, hand-cleaned text), in name order.
 pub(crate) fn ccwe_pages(data: &Path) -> Result<Vec<(String, Vec<u8>, String)>> {
     let dir = data.join("extraction/ccwe/original");
-    let bad = |p: &Path, e: std::io::Error| EngineError::BadPath {
-        path: p.to_path_buf(),
-        reason: e.to_string(),
-    };
+    let bad = |p: &Path, e: std::io::Error| EngineError::path_os(p.to_path_buf(), e);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .map_err(|e| bad(&dir, e))?
         .flatten()

@@ -237,10 +237,7 @@ pub(crate) fn summarise(source: String, pages: Vec<EvalPage>, seconds: f64) -> E
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })
+    std::fs::read(path).map_err(|e| EngineError::path_os(path.to_path_buf(), e))
 }
 
 /// Score `HTML_DIR/NAME.html` against `TRUTH_DIR/NAME.txt` (pages without a truth file are
@@ -262,10 +259,8 @@ pub(crate) fn eval_dir_with(
     path: TreePath,
     progress: &mut ProgressFn,
 ) -> Result<EvalReport> {
-    let entries = std::fs::read_dir(html_dir).map_err(|e| EngineError::BadPath {
-        path: html_dir.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let entries =
+        std::fs::read_dir(html_dir).map_err(|e| EngineError::path_os(html_dir.to_path_buf(), e))?;
     let mut names: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {

@@ -28,7 +28,7 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use super::{Params, plain::Doc};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::{JobContext, Tick, TypedJob};
 use crate::engine::store::{Workspace, now_rfc3339};
 
@@ -309,7 +309,7 @@ pub fn load(ws: &Workspace) -> Result<Vec<CleanedPage>> {
         let keywords = serde_json::from_str(&kw).map_err(|e| {
             EngineError::corrupt(
                 ws.path(),
-                format!("the cleaned page {url} has keywords that do not read back: {e}"),
+                Flaw::with_detail("flaw.keywords_decode", &[&url], e),
             )
         })?;
         out.push(CleanedPage {

@@ -104,10 +104,7 @@ impl Reason {
     pub fn at(&self, location: impl std::fmt::Display) -> ErrorCode {
         let mut args = vec![location.to_string()];
         args.extend(self.args.iter().cloned());
-        ErrorCode {
-            key: self.key,
-            args,
-        }
+        ErrorCode::new(self.key, args)
     }
 
     /// A folder given where a log file is wanted.
@@ -261,6 +258,127 @@ pub(crate) const INPUT: &[(&str, &str)] = &[
         "`{1}` holds a pair that is not two names",
     ),
     ("error.bad_json", "{1}"),
+    // A lesson file's format (`workbench::lessons::format`), for the teachers who write them.
+    (
+        "error.lesson_no_step",
+        "a lesson needs at least one step (`## ` heading)",
+    ),
+    (
+        "error.lesson_no_front",
+        "a lesson starts with a `---` front matter line",
+    ),
+    (
+        "error.lesson_front_line",
+        "front matter lines are `key: value`",
+    ),
+    (
+        "error.lesson_id",
+        "`id` is lower-case letters, digits and `-`",
+    ),
+    (
+        "error.lesson_chapter",
+        "`chapter` is the book's chapter, 1–13",
+    ),
+    (
+        "error.lesson_front_key",
+        "unknown front matter key `{1}` (id, chapter, title, title.zh, title.en, book)",
+    ),
+    (
+        "error.lesson_front_open",
+        "the front matter has no closing `---` line",
+    ),
+    ("error.lesson_no_id", "the front matter names no `id`"),
+    (
+        "error.lesson_no_chapter",
+        "the front matter names no `chapter`",
+    ),
+    ("error.lesson_no_title", "the front matter names no `title`"),
+    ("error.lesson_block_none", "`:::` closes no block"),
+    (
+        "error.lesson_block_open_at",
+        "a `:::` block opened on line {1} is not closed",
+    ),
+    ("error.lesson_language", "unknown language `{1}` (zh, en)"),
+    ("error.lesson_block_open", "this `:::` block is not closed"),
+    (
+        "error.lesson_directive",
+        "unknown directive `{1}` (open, reopen, params, experiment, run, focus, check, question)",
+    ),
+    ("error.lesson_twice", "`{1}` is given twice in this step"),
+    (
+        "error.lesson_check_and_question",
+        "a step has a `check` or a `question`, not both",
+    ),
+    ("error.lesson_focus", "`focus` names a widget or tab"),
+    (
+        "error.lesson_one_action",
+        "`{1}`: a step has one action (open, experiment or run)",
+    ),
+    ("error.lesson_needs_params", "`{1}` needs `params: {…}`"),
+    (
+        "error.lesson_params_alone",
+        "`params` belongs to `reopen` or `run`",
+    ),
+    (
+        "error.lesson_reopen_experiment",
+        "`reopen` goes with `open`, not `experiment`",
+    ),
+    (
+        "error.lesson_experiment_list",
+        "unknown experiment `{1}` (`tianwang experiment list` names them)",
+    ),
+    (
+        "error.lesson_reopen_run",
+        "`reopen` goes with `open`, not `run`",
+    ),
+    ("error.lesson_job_kind", "unknown job kind `{1}`"),
+    ("error.lesson_panel", "unknown panel `{1}` (panels: {2})"),
+    (
+        "error.lesson_panel_kind",
+        "panel `{1}` does not start `{2}` jobs",
+    ),
+    ("error.lesson_no_reopen", "no panel re-opens `{1}` jobs"),
+    ("error.lesson_params_json", "`params` is not JSON: {1}"),
+    (
+        "error.lesson_params_object",
+        "`params` is a JSON object `{…}`",
+    ),
+    ("error.lesson_refuses", "`{1}` refuses these params: {2}"),
+    ("error.lesson_no_param", "`{1}` has no parameter `{2}`"),
+    (
+        "error.lesson_question_missing",
+        "`question: MIN..MAX` gives the accepted answers",
+    ),
+    (
+        "error.lesson_check_missing",
+        "`check: ROW` names a row of the experiment's result",
+    ),
+    ("error.lesson_not_number", "`{1}` is a number, not `{2}`"),
+    ("error.lesson_tolerance", "`tolerance` is ≥ 0"),
+    ("error.lesson_experiment", "unknown experiment `{1}`"),
+    (
+        "error.lesson_question_part",
+        "unknown `{1}` in a question (use unit, row, experiment)",
+    ),
+    (
+        "error.lesson_check_part",
+        "unknown `{1}` in a check (use book, tolerance, experiment)",
+    ),
+    (
+        "error.lesson_range",
+        "`{1}` is not a range `MIN..MAX` with MIN ≤ MAX",
+    ),
+    (
+        "error.lesson_row_needs_experiment",
+        "`row` needs an experiment (this step runs none: add `| experiment ID`)",
+    ),
+    (
+        "error.lesson_check_needs_experiment",
+        "a check reads an experiment's row (this step runs none: add `| experiment ID`)",
+    ),
+    ("error.lesson_job_failed", "`{1}` failed: {2}"),
+    ("error.lesson_experiment_failed", "{1} could not run: {2}"),
+    ("error.lesson_no_row", "{1} has no row `{2}` (rows: {3})"),
 ];
 
 impl Reason {

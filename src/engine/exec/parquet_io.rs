@@ -124,10 +124,7 @@ pub fn parts(path: &Path) -> Result<Vec<PathBuf>> {
     if path.is_file() {
         return Ok(vec![path.to_path_buf()]);
     }
-    let rd = std::fs::read_dir(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let rd = std::fs::read_dir(path).map_err(|e| EngineError::path_os(path.to_path_buf(), e))?;
     let mut v: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
@@ -184,10 +181,7 @@ pub fn read(path: &Path, def: &SchemaDef) -> Result<(Vec<RecordBatch>, Meta)> {
 /// not Parquet (or, with `def`, of another schema) the user's bad input naming the file. Every
 /// reader of the contract opens files here.
 pub fn open(f: &Path, def: Option<&SchemaDef>) -> Result<ParquetRecordBatchReaderBuilder<File>> {
-    let file = File::open(f).map_err(|e| EngineError::BadPath {
-        path: f.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let file = File::open(f).map_err(|e| EngineError::path_os(f.to_path_buf(), e))?;
     let b = ParquetRecordBatchReaderBuilder::try_new(file)
         .map_err(|e| EngineError::bad_input(f.display(), 0, format!("not a Parquet file: {e}")))?;
     if let Some(def) = def {

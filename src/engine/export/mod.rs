@@ -60,10 +60,7 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     let tmp = dir.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
-    let io = |e: std::io::Error| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    };
+    let io = |e: std::io::Error| EngineError::path_os(path.to_path_buf(), e);
     let write = || -> std::io::Result<()> {
         use std::io::Write;
         let mut f = std::fs::OpenOptions::new()

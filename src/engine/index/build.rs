@@ -190,10 +190,7 @@ pub(crate) fn open_source(src: &Source, ws: Option<&Workspace>) -> Result<Opened
     let mut ws_snapshot = None;
     let (stream, total) = match src {
         Source::Tsv { path } => {
-            let f = File::open(path).map_err(|e| EngineError::BadPath {
-                path: path.clone(),
-                reason: e.to_string(),
-            })?;
+            let f = File::open(path).map_err(|e| EngineError::path_os(path.clone(), e))?;
             let total = count_lines(path)?;
             (
                 Stream::Tsv {
@@ -440,17 +437,13 @@ fn internal(e: impl std::fmt::Display) -> EngineError {
 }
 
 fn count_lines(path: &Path) -> Result<usize> {
-    let mut f = File::open(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let mut f = File::open(path).map_err(|e| EngineError::path_os(path.to_path_buf(), e))?;
     let mut buf = vec![0u8; 1 << 16];
     let (mut n, mut last) = (0usize, b'\n');
     loop {
-        let got = f.read(&mut buf).map_err(|e| EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })?;
+        let got = f
+            .read(&mut buf)
+            .map_err(|e| EngineError::path_os(path.to_path_buf(), e))?;
         if got == 0 {
             break;
         }

@@ -29,7 +29,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// A posting-list codec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -182,7 +182,7 @@ impl BitReader<'_> {
         let byte = self
             .bytes
             .get(self.pos / 8)
-            .ok_or_else(|| damaged("a coded list ends early"))?;
+            .ok_or_else(|| damaged(Flaw::new("flaw.coded_list_early", &[])))?;
         let b = (byte >> (7 - (self.pos % 8))) & 1 == 1;
         self.pos += 1;
         Ok(b)
@@ -199,7 +199,7 @@ impl BitReader<'_> {
 
 /// A coded list that does not decode: the posting file it came from is damaged (named relative
 /// to its generation; the reader completes the path).
-fn damaged(what: &str) -> EngineError {
+fn damaged(what: Flaw) -> EngineError {
     EngineError::corrupt(super::disk::POSTINGS_FILE, what)
 }
 
@@ -246,7 +246,7 @@ fn golomb_read(rd: &mut BitReader, b: u32) -> Result<u32> {
     } else {
         0
     };
-    u32::try_from(q * b64 + r + 1).map_err(|_| damaged("a gap overflows 32 bits"))
+    u32::try_from(q * b64 + r + 1).map_err(|_| damaged(Flaw::new("flaw.gap_overflow", &[])))
 }
 
 fn gamma_write(w: &mut BitWriter, g: u64) {
@@ -260,7 +260,7 @@ fn gamma_read(rd: &mut BitReader) -> Result<u64> {
     while !rd.bit()? {
         zeros += 1;
         if zeros > 63 {
-            return Err(damaged("a γ code is too long"));
+            return Err(damaged(Flaw::new("flaw.gamma_too_long", &[])));
         }
     }
     Ok((1u64 << zeros) | rd.bits(zeros)?)
@@ -418,7 +418,7 @@ pub fn decode(e: &Encoded) -> Result<Vec<u32>> {
         bytes: &e.bytes,
         pos: 0,
     };
-    let overflow = || damaged("a gap overflows 32 bits");
+    let overflow = || damaged(Flaw::new("flaw.gap_overflow", &[]));
     match e.codec {
         Codec::None => {
             for c in e.bytes.chunks_exact(4).take(e.n) {
@@ -478,11 +478,9 @@ pub fn decode(e: &Encoded) -> Result<Vec<u32>> {
         }
     }
     if out.len() != e.n {
-        return Err(damaged(&format!(
-            "{} decoded {} of {} values",
-            e.codec.name(),
-            out.len(),
-            e.n
+        return Err(damaged(Flaw::new(
+            "flaw.codec_count",
+            &[&e.codec.name(), &out.len(), &e.n],
         )));
     }
     Ok(out)

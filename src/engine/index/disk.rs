@@ -40,7 +40,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::codec::{self, Codec, Encoded};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 pub(crate) use super::generations::commit_generation_syncing;
 pub use super::generations::{
@@ -224,22 +224,22 @@ pub fn read_vbyte(b: &[u8], at: &mut usize) -> Result<u32> {
     loop {
         let byte = *b
             .get(*at)
-            .ok_or_else(|| corrupt("a posting block ends inside a number"))?;
+            .ok_or_else(|| corrupt(Flaw::new("flaw.number_in_block", &[])))?;
         *at += 1;
         v |= u64::from(byte & 0x7F) << shift;
         if byte & 0x80 != 0 {
-            return u32::try_from(v).map_err(|_| corrupt("a number overflows 32 bits"));
+            return u32::try_from(v).map_err(|_| corrupt(Flaw::new("flaw.number_overflow", &[])));
         }
         shift += 7;
         if shift > 35 {
-            return Err(corrupt("a number is too long"));
+            return Err(corrupt(Flaw::new("flaw.number_too_long", &[])));
         }
     }
 }
 
 /// A damaged posting block: `postings.bin`, named relative to its generation (the reader
 /// completes the path, [`EngineError::within`]).
-fn corrupt(what: &str) -> EngineError {
+fn corrupt(what: Flaw) -> EngineError {
     EngineError::corrupt(POSTINGS_FILE, what)
 }
 
@@ -301,7 +301,7 @@ pub fn doc_part_len(b: &[u8]) -> Result<usize> {
     }
     at += 4 * n;
     if at > b.len() {
-        return Err(corrupt("a posting block is cut short"));
+        return Err(corrupt(Flaw::new("flaw.block_cut_short", &[])));
     }
     Ok(at)
 }
@@ -318,15 +318,13 @@ pub(crate) fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Resu
     let n = read_vbyte(b, &mut at)? as usize;
     // Each posting takes at least a tf byte and its four WBT bytes.
     if n > b.len() / 5 {
-        return Err(corrupt(
-            "a posting block claims more postings than it holds",
-        ));
+        return Err(corrupt(Flaw::new("flaw.block_claims", &[])));
     }
     let param = read_vbyte(b, &mut at)?;
     let glen = read_vbyte(b, &mut at)? as usize;
     let gap_bytes = b
         .get(at..at + glen)
-        .ok_or_else(|| corrupt("a posting block is cut short"))?;
+        .ok_or_else(|| corrupt(Flaw::new("flaw.block_cut_short", &[])))?;
     at += glen;
     let gaps = codec::decode(&Encoded {
         codec,
@@ -335,7 +333,7 @@ pub(crate) fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Resu
         bytes: gap_bytes.to_vec(),
     })?;
     if gaps.len() != n {
-        return Err(corrupt("a posting list has the wrong length"));
+        return Err(corrupt(Flaw::new("flaw.list_length", &[])));
     }
     let docs = codec::undo_gaps(&gaps);
     let mut tfs = Vec::with_capacity(n);
@@ -346,7 +344,7 @@ pub(crate) fn decode_block_with(codec: Codec, b: &[u8], positions: bool) -> Resu
     for _ in 0..n {
         let w = b
             .get(at..at + 4)
-            .ok_or_else(|| corrupt("a posting block is cut short"))?;
+            .ok_or_else(|| corrupt(Flaw::new("flaw.block_cut_short", &[])))?;
         wbt.push(f32::from_le_bytes([w[0], w[1], w[2], w[3]]));
         at += 4;
     }
@@ -408,16 +406,16 @@ pub fn read_lexicon(path: &Path) -> Result<Vec<Term>> {
 /// before anything is allocated, and the terms must be in strictly increasing byte order
 /// (lookups are binary searches).
 pub fn parse_lexicon(path: &Path, b: &[u8]) -> Result<Vec<Term>> {
-    let corrupt = |what: &str| EngineError::corrupt(path, what);
+    let corrupt = |what: Flaw| EngineError::corrupt(path, what);
     if b.get(..4) != Some(b"TWLX") {
-        return Err(corrupt("not a lexicon: no TWLX header"));
+        return Err(corrupt(Flaw::new("flaw.no_lexicon_header", &[])));
     }
     let mut at = 4;
     let take = |at: &mut usize, n: usize| -> Result<&[u8]> {
         let s = at
             .checked_add(n)
             .and_then(|end| b.get(*at..end))
-            .ok_or_else(|| corrupt("cut short"))?;
+            .ok_or_else(|| corrupt(Flaw::new("flaw.cut_short", &[])))?;
         *at += n;
         Ok(s)
     };
@@ -429,18 +427,16 @@ pub fn parse_lexicon(path: &Path, b: &[u8]) -> Result<Vec<Term>> {
     let count = le(take(&mut at, 8)?);
     let room = (b.len() - at) / ENTRY_FIXED;
     if count > room as u64 {
-        return Err(corrupt(&format!(
-            "claims {count} terms but its bytes hold at most {room}"
-        )));
+        return Err(corrupt(Flaw::new("flaw.lexicon_claims", &[&count, &room])));
     }
     let mut out: Vec<Term> = Vec::with_capacity(count as usize);
     for _ in 0..count {
         let l = le(take(&mut at, 2)?) as usize;
         let term = std::str::from_utf8(take(&mut at, l)?)
-            .map_err(|_| corrupt("a term is not UTF-8"))?
+            .map_err(|_| corrupt(Flaw::new("flaw.term_not_utf8", &[])))?
             .to_string();
         if out.last().is_some_and(|p| p.term >= term) {
-            return Err(corrupt("the terms are not in order"));
+            return Err(corrupt(Flaw::new("flaw.terms_order", &[])));
         }
         let df = le(take(&mut at, 4)?) as u32;
         let cf = le(take(&mut at, 8)?);
@@ -455,24 +451,18 @@ pub fn parse_lexicon(path: &Path, b: &[u8]) -> Result<Vec<Term>> {
         });
     }
     if at != b.len() {
-        return Err(corrupt("bytes after the last term"));
+        return Err(corrupt(Flaw::new("flaw.after_last_term", &[])));
     }
     Ok(out)
 }
 
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })
+    std::fs::read(path).map_err(|e| EngineError::path_os(path.to_path_buf(), e))
 }
 
 /// An I/O error on `path`, as the user's bad path (a full disk, a read-only folder).
 pub(crate) fn io_err(path: &Path, e: std::io::Error) -> EngineError {
-    EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    }
+    EngineError::path_os(path.to_path_buf(), e)
 }
 
 /// Write a whole file and flush it to disk.

@@ -19,7 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use super::disk::io_err;
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// The generation `CURRENT` names in `dir`, if any.
 pub fn current_generation(dir: &Path) -> Result<Option<PathBuf>> {
@@ -33,7 +33,10 @@ pub fn current_generation(dir: &Path) -> Result<Option<PathBuf>> {
             let s = String::from_utf8_lossy(&head);
             let name = s.trim();
             if name.is_empty() || name.contains('/') || name.contains('\\') || name.contains("..") {
-                return Err(EngineError::corrupt(cur, "names no generation"));
+                return Err(EngineError::corrupt(
+                    cur,
+                    Flaw::new("flaw.current_none", &[]),
+                ));
             }
             Ok(Some(dir.join(name)))
         }
@@ -114,12 +117,12 @@ pub fn hold_current(dir: &Path) -> Result<Option<(PathBuf, ReadLock)>> {
         if current_generation(dir)?.as_deref() == Some(generation.as_path()) {
             return Err(EngineError::corrupt(
                 dir.join("CURRENT"),
-                format!(
-                    "names {}, which does not exist",
-                    generation
+                Flaw::new(
+                    "flaw.current_missing",
+                    &[&generation
                         .file_name()
                         .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default()
+                        .unwrap_or_default()],
                 ),
             ));
         }

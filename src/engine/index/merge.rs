@@ -23,7 +23,7 @@ use rayon::slice::ParallelSliceMut;
 
 use super::codec::{self, Codec};
 use super::disk::{self, DocInfo, PartBytes, Term, io_err};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::Tick;
 
 fn internal(e: impl std::fmt::Display) -> EngineError {
@@ -222,9 +222,9 @@ impl RunReader {
             }
             v |= u64::from(b[0] & 0x7F) << shift;
             if b[0] & 0x80 != 0 {
-                return u32::try_from(v)
-                    .map(Some)
-                    .map_err(|_| EngineError::corrupt(&self.path, "a number overflows 32 bits"));
+                return u32::try_from(v).map(Some).map_err(|_| {
+                    EngineError::corrupt(&self.path, Flaw::new("flaw.number_overflow", &[]))
+                });
             }
             shift += 7;
         }
@@ -232,7 +232,7 @@ impl RunReader {
 
     fn need(&mut self) -> Result<u32> {
         self.vbyte()?
-            .ok_or_else(|| EngineError::corrupt(&self.path, "ends inside a posting"))
+            .ok_or_else(|| EngineError::corrupt(&self.path, Flaw::new("flaw.run_in_posting", &[])))
     }
 
     fn next(&mut self) -> Result<Option<Posting>> {

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::disk::{self, DocInfo, Meta, Postings, Term};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// An open index.
 pub struct Index {
@@ -68,8 +68,9 @@ impl Index {
         } else {
             &meta_bytes[..]
         };
-        let meta: Meta = serde_json::from_slice(meta_body)
-            .map_err(|e| EngineError::corrupt(&meta_path, format!("not an index's meta: {e}")))?;
+        let meta: Meta = serde_json::from_slice(meta_body).map_err(|e| {
+            EngineError::corrupt(&meta_path, Flaw::with_detail("flaw.not_meta", &[], e))
+        })?;
         if meta.version > disk::FORMAT_VERSION {
             return Err(EngineError::BadPath {
                 path: dir.to_path_buf(),
@@ -83,7 +84,7 @@ impl Index {
         if meta.version >= 2 && !sealed {
             return Err(EngineError::corrupt(
                 &meta_path,
-                "no checksum footer: the file is cut short or was not written by this program",
+                Flaw::new("flaw.no_footer", &[]),
             ));
         }
         // Format 1 wrote no footers: its files are read as they are.
@@ -95,16 +96,13 @@ impl Index {
             }
         };
         let docs_path = generation.join("docs.json");
-        let docs: Vec<DocInfo> = serde_json::from_slice(&read(&docs_path)?)
-            .map_err(|e| EngineError::corrupt(&docs_path, format!("not a document table: {e}")))?;
+        let docs: Vec<DocInfo> = serde_json::from_slice(&read(&docs_path)?).map_err(|e| {
+            EngineError::corrupt(&docs_path, Flaw::with_detail("flaw.not_doc_table", &[], e))
+        })?;
         if docs.len() as u64 != meta.docs {
             return Err(EngineError::corrupt(
                 &docs_path,
-                format!(
-                    "holds {} documents where the meta says {}",
-                    docs.len(),
-                    meta.docs
-                ),
+                Flaw::new("flaw.doc_count", &[&docs.len(), &meta.docs]),
             ));
         }
         let lex_path = generation.join("lexicon.bin");
@@ -116,10 +114,9 @@ impl Index {
         }) {
             return Err(EngineError::corrupt(
                 &post_path,
-                format!(
-                    "the block of term {:?} lies outside the file ({} bytes)",
-                    t.term,
-                    postings.len()
+                Flaw::new(
+                    "flaw.block_outside_sized",
+                    &[&format!("{:?}", t.term), &postings.len()],
                 ),
             ));
         }
@@ -138,13 +135,11 @@ impl Index {
         {
             return Err(EngineError::corrupt(
                 &docs_path,
-                format!("document {i}'s text lies outside text.bin ({text_len} bytes)"),
+                Flaw::new("flaw.text_outside", &[&i, &text_len]),
             ));
         }
-        let text = std::fs::File::open(&text_path).map_err(|e| EngineError::BadPath {
-            path: text_path,
-            reason: e.to_string(),
-        })?;
+        let text =
+            std::fs::File::open(&text_path).map_err(|e| EngineError::path_os(text_path, e))?;
         let links_path = generation.join("links.bin");
         let links = match links_path.exists() {
             true => read(&links_path)?
@@ -215,7 +210,7 @@ impl Index {
             .ok_or_else(|| {
                 EngineError::corrupt(
                     self.generation.join(disk::POSTINGS_FILE),
-                    format!("the block of term {:?} lies outside the file", t.term),
+                    Flaw::new("flaw.block_outside", &[&format!("{:?}", t.term)]),
                 )
             })
     }
@@ -239,27 +234,23 @@ impl Index {
     /// A decoded list agrees with its lexicon entry and the documents: df postings, document
     /// ids strictly increasing and below N (so `docs[id]` never fails downstream).
     fn check(&self, t: &Term, p: Postings) -> Result<Postings> {
-        let bad = |what: String| {
+        let term = format!("{:?}", t.term);
+        let bad = |key: &'static str, more: &[&dyn std::fmt::Display]| {
+            let mut args: Vec<&dyn std::fmt::Display> = vec![&term];
+            args.extend_from_slice(more);
             Err(EngineError::corrupt(
                 self.generation.join(disk::POSTINGS_FILE),
-                format!("the list of term {:?} {what}", t.term),
+                Flaw::new(key, &args),
             ))
         };
         if p.docs.len() != t.df as usize {
-            return bad(format!(
-                "holds {} documents where the lexicon says {}",
-                p.docs.len(),
-                t.df
-            ));
+            return bad("flaw.list_df", &[&p.docs.len(), &t.df]);
         }
         if p.docs.windows(2).any(|w| w[0] >= w[1]) {
-            return bad("is out of order".into());
+            return bad("flaw.list_order", &[]);
         }
         if let Some(&d) = p.docs.last().filter(|&&d| d as usize >= self.docs.len()) {
-            return bad(format!(
-                "names document {d}, but there are {}",
-                self.docs.len()
-            ));
+            return bad("flaw.list_doc_range", &[&d, &self.docs.len()]);
         }
         Ok(p)
     }
@@ -289,14 +280,14 @@ impl Index {
                 .map_err(|e| {
                     EngineError::corrupt(
                         self.generation.join("text.bin"),
-                        format!("document {doc}'s text cannot be read: {e}"),
+                        Flaw::with_detail("flaw.text_unreadable", &[&doc], e),
                     )
                 })?;
         }
         String::from_utf8(buf).map_err(|_| {
             EngineError::corrupt(
                 self.generation.join("text.bin"),
-                format!("document {doc}'s text is not UTF-8"),
+                Flaw::new("flaw.text_not_utf8", &[&doc]),
             )
         })
     }

@@ -19,7 +19,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::disk::{io_err, read};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// Bytes of the footer that ends every file of a version-2 generation: `TWCK`, CRC-32 (LE).
 pub const FOOTER_LEN: usize = 8;
@@ -46,18 +46,12 @@ pub fn has_footer(bytes: &[u8]) -> bool {
 /// The body of a sealed file's bytes, its checksum verified; `path` names it in the error.
 pub fn unseal<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a [u8]> {
     if !has_footer(bytes) {
-        return Err(EngineError::corrupt(
-            path,
-            "no checksum footer: the file is cut short or was not written by this program",
-        ));
+        return Err(EngineError::corrupt(path, Flaw::new("flaw.no_footer", &[])));
     }
     let (body, foot) = bytes.split_at(bytes.len() - FOOTER_LEN);
     let stored = u32::from_le_bytes([foot[4], foot[5], foot[6], foot[7]]);
     if crc32(body) != stored {
-        return Err(EngineError::corrupt(
-            path,
-            "checksum mismatch: bytes were changed after the index was written",
-        ));
+        return Err(EngineError::corrupt(path, Flaw::new("flaw.checksum", &[])));
     }
     Ok(body)
 }
@@ -77,7 +71,7 @@ pub fn verify_sealed(path: &Path) -> Result<u64> {
     let len = f.metadata().map_err(|e| io_err(path, e))?.len();
     let body = len
         .checked_sub(FOOTER_LEN as u64)
-        .ok_or_else(|| EngineError::corrupt(path, "no checksum footer: the file is cut short"))?;
+        .ok_or_else(|| EngineError::corrupt(path, Flaw::new("flaw.no_footer", &[])))?;
     let mut c = flate2::Crc::new();
     let mut buf = vec![0u8; 1 << 20];
     let mut left = body;
@@ -91,16 +85,10 @@ pub fn verify_sealed(path: &Path) -> Result<u64> {
     let mut foot = [0u8; FOOTER_LEN];
     f.read_exact(&mut foot).map_err(|e| io_err(path, e))?;
     if !has_footer(&foot) {
-        return Err(EngineError::corrupt(
-            path,
-            "no checksum footer: the file is cut short or was not written by this program",
-        ));
+        return Err(EngineError::corrupt(path, Flaw::new("flaw.no_footer", &[])));
     }
     if u32::from_le_bytes([foot[4], foot[5], foot[6], foot[7]]) != c.sum() {
-        return Err(EngineError::corrupt(
-            path,
-            "checksum mismatch: bytes were changed after the index was written",
-        ));
+        return Err(EngineError::corrupt(path, Flaw::new("flaw.checksum", &[])));
     }
     Ok(body)
 }

@@ -109,10 +109,7 @@ pub struct SourceDoc {
 /// are documents with no text (so line numbers stay document keys); a file that is not UTF-8
 /// is refused naming the line.
 pub fn read_tsv(path: &Path) -> Result<Vec<SourceDoc>> {
-    let bytes = std::fs::read(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let bytes = std::fs::read(path).map_err(|e| EngineError::path_os(path.to_path_buf(), e))?;
     let name = path.display().to_string();
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -158,10 +155,7 @@ pub(crate) fn tsv_doc(line: usize, text: &str) -> SourceDoc {
 /// The `.txt` and `.html`/`.htm` files of `dir` (not recursive), in natural name order. A
 /// missing folder or one without such files is the user's error.
 pub(crate) fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
-    let rd = std::fs::read_dir(dir).map_err(|e| EngineError::BadPath {
-        path: dir.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let rd = std::fs::read_dir(dir).map_err(|e| EngineError::path_os(dir.to_path_buf(), e))?;
     let mut files: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{HEARTBEAT_STALE, JobState};
-use crate::engine::error::{EngineError, ErrorCode, Result};
+use crate::engine::error::{EngineError, ErrorCode, Flaw, Result};
 use crate::engine::store::{Workspace, now_rfc3339};
 
 pub(super) fn record_start(workspace: &std::path::Path, kind: &str, params: &Value) -> Result<i64> {
@@ -247,7 +247,7 @@ pub fn load_detail<T: serde::de::DeserializeOwned>(
         serde_json::from_str(&t).map_err(|e| {
             EngineError::corrupt(
                 ws.path(),
-                format!("the detail `{name}` of job {job_id} does not read back: {e}"),
+                Flaw::with_detail("flaw.job_detail", &[&name, &job_id], e),
             )
         })
     })

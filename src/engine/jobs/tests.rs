@@ -113,10 +113,10 @@ fn failure_and_cancel_are_logged() {
     // The code travels with the message, for the UI to say it in the user's language.
     assert_eq!(
         f("failed")[0].error_code,
-        Some(ErrorCode {
-            key: "error.invalid_param",
-            args: vec!["steps".into(), "told to fail".into()],
-        })
+        Some(ErrorCode::new(
+            "error.invalid_param",
+            vec!["steps".into(), "told to fail".into()],
+        ))
     );
     assert_eq!(f("cancelled").len(), 1);
     assert_eq!(f("cancelled")[0].error_code, None);

@@ -32,10 +32,7 @@ pub fn peak_bytes(lines: u64) -> u64 {
 /// Lines of the file at `path`, estimated from its size and the mean line of its first MB
 /// (exact for a file that short).
 pub fn estimate_lines(path: &Path) -> Result<u64> {
-    let bad = |e: std::io::Error| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    };
+    let bad = |e: std::io::Error| EngineError::path_os(path.to_path_buf(), e);
     super::read::refuse_folder(path)?;
     let size = std::fs::metadata(path).map_err(bad)?.len();
     let mut head = Vec::new();

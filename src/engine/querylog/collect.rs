@@ -35,10 +35,7 @@ pub(crate) fn collect_parts(
     parts: u64,
 ) -> Result<(ReadSummary, Collector)> {
     let size = std::fs::metadata(path)
-        .map_err(|e| EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })?
+        .map_err(|e| EngineError::path_os(path.to_path_buf(), e))?
         .len();
     if rcfg.strict || size < min_bytes || parts < 2 {
         let mut c = Collector::new(scfg.clone());
@@ -54,10 +51,7 @@ pub(crate) fn collect_parts(
                 f.take(crate::engine::text::encoding::GUESS_BYTES as u64)
                     .read_to_end(&mut h)
             })
-            .map_err(|e| EngineError::BadPath {
-                path: path.to_path_buf(),
-                reason: e.to_string(),
-            })?;
+            .map_err(|e| EngineError::path_os(path.to_path_buf(), e))?;
         h
     };
     rcfg.validate()?;
@@ -141,10 +135,7 @@ impl Tick for First<'_> {
 /// Byte offsets 0 = b0 < b1 < … < bn = size, each bi (0 < i < n) just after a newline.
 fn split_points(path: &Path, size: u64, parts: u64) -> Result<Vec<u64>> {
     use std::io::{BufRead, BufReader, Seek, SeekFrom};
-    let bad = |e: std::io::Error| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    };
+    let bad = |e: std::io::Error| EngineError::path_os(path.to_path_buf(), e);
     let mut out = vec![0u64];
     let mut f = BufReader::new(std::fs::File::open(path).map_err(bad)?);
     for i in 1..parts {

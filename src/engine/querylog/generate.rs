@@ -562,10 +562,7 @@ pub(crate) fn write_log(
 pub fn write_file(cfg: &GenConfig, path: &Path, tick: &dyn Tick) -> Result<u64> {
     cfg.validate()?;
     let tmp = path.with_extension("tmp-generating");
-    let bad = |e: std::io::Error| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    };
+    let bad = |e: std::io::Error| EngineError::path_os(path.to_path_buf(), e);
     let mut f = std::fs::File::create(&tmp).map_err(bad)?;
     let r = write_log(cfg, &mut f, path, tick).and_then(|n| {
         f.sync_all().map_err(bad)?;

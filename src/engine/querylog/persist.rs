@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use super::read::{ReadConfig, ReadSummary, read_file};
 use super::{FxMap, Normalise, Record};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::Tick;
 
 /// A stored log's summary.
@@ -217,9 +217,7 @@ pub(crate) fn format_of(conn: &rusqlite::Connection, log_id: i64) -> Result<supe
     super::Format::parse(&f).ok_or_else(|| {
         EngineError::corrupt(
             workspace_of(conn),
-            format!(
-                "stored query log #{log_id} has the format `{f}`, which this build does not know"
-            ),
+            Flaw::new("flaw.log_format", &[&log_id, &f]),
         )
     })
 }
@@ -250,7 +248,7 @@ pub fn load(
             row.get_ref(i)?.as_str_or_null().map_err(|e| {
                 EngineError::corrupt(
                     workspace_of(conn),
-                    format!("stored query log #{log_id}: a field is not text ({e})"),
+                    Flaw::with_detail("flaw.log_field", &[&log_id], e),
                 )
             })
         };

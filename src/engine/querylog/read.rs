@@ -128,21 +128,14 @@ pub fn read_file(
     sink: &mut dyn FnMut(&Record) -> Result<()>,
 ) -> Result<ReadSummary> {
     refuse_folder(path)?;
-    let open = || {
-        std::fs::File::open(path).map_err(|e| EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })
-    };
+    let open =
+        || std::fs::File::open(path).map_err(|e| EngineError::path_os(path.to_path_buf(), e));
     let f = open()?;
     let total = f.metadata().map(|m| m.len()).unwrap_or(0);
     let mut head = Vec::with_capacity(encoding::GUESS_BYTES);
     f.take(encoding::GUESS_BYTES as u64)
         .read_to_end(&mut head)
-        .map_err(|e| EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })?;
+        .map_err(|e| EngineError::path_os(path.to_path_buf(), e))?;
     let reader = BufReader::with_capacity(1 << 20, open()?);
     read_stream(
         &path.display().to_string(),
@@ -169,10 +162,7 @@ pub(crate) fn read_part(
     sink: &mut dyn FnMut(&Record) -> Result<()>,
 ) -> Result<ReadSummary> {
     use std::io::Seek;
-    let bad = |e: std::io::Error| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    };
+    let bad = |e: std::io::Error| EngineError::path_os(path.to_path_buf(), e);
     let mut f = std::fs::File::open(path).map_err(bad)?;
     f.seek(std::io::SeekFrom::Start(start)).map_err(bad)?;
     let mut part = cfg.clone();

@@ -355,10 +355,7 @@ pub(crate) fn inspect(path: &Path) -> Result<FileKind> {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(FileKind::Missing),
         Err(e) => {
-            return Err(EngineError::BadPath {
-                path: path.into(),
-                reason: e.to_string(),
-            });
+            return Err(EngineError::path_os(path, e));
         }
     };
     if meta.is_dir() {
@@ -373,10 +370,7 @@ pub(crate) fn inspect(path: &Path) -> Result<FileKind> {
     let mut header = Vec::with_capacity(100);
     std::fs::File::open(path)
         .and_then(|f| f.take(100).read_to_end(&mut header))
-        .map_err(|e| EngineError::BadPath {
-            path: path.into(),
-            reason: e.to_string(),
-        })?;
+        .map_err(|e| EngineError::path_os(path, e))?;
     if header.len() < 100 || &header[..16] != b"SQLite format 3\0" {
         return Ok(FileKind::NotSqlite);
     }

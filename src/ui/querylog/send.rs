@@ -48,12 +48,8 @@ impl QuerylogPanel {
                     .iter()
                     .map(|i| format!("{i}\n"))
                     .collect();
-                std::fs::write(&out, text).map_err(|e| {
-                    crate::engine::error::EngineError::BadPath {
-                        path: out.clone(),
-                        reason: e.to_string(),
-                    }
-                })?;
+                std::fs::write(&out, text)
+                    .map_err(|e| crate::engine::error::EngineError::path_os(out.clone(), e))?;
                 Ok(out.clone())
             })();
             r.map_err(|e| lang.error(&e))

@@ -13,7 +13,7 @@
 use serde_json::Value;
 
 use super::{Ctx, Experiment, Row};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::rank::graph::Graph;
 use crate::engine::rank::pagerank::{PageRankConfig, pagerank};
 
@@ -50,8 +50,8 @@ fn hollins(cx: &Ctx<'_>) -> Result<std::sync::Arc<(Graph, Value)>> {
             path: refs.clone(),
             source: e,
         })?;
-        let want: Value =
-            serde_json::from_str(&text).map_err(|e| EngineError::corrupt(&refs, e.to_string()))?;
+        let want: Value = serde_json::from_str(&text)
+            .map_err(|e| EngineError::corrupt(&refs, Flaw::with_detail("flaw.not_json", &[], e)))?;
         Ok((g, want))
     })
 }

@@ -72,7 +72,7 @@ pub(super) static REAL: &[Experiment] = &[Experiment {
 
 fn lru_cloudphysics(cx: &Ctx<'_>) -> Result<Vec<Row>> {
     use crate::engine::cache::trace::{ReadOptions, read_file};
-    use crate::engine::error::EngineError;
+    use crate::engine::error::{EngineError, Flaw};
     let trace = read_file(
         &cx.set("cloudphysics")?.join("cloudPhysicsIO.txt"),
         &ReadOptions::default(),
@@ -84,8 +84,8 @@ fn lru_cloudphysics(cx: &Ctx<'_>) -> Result<Vec<Row>> {
         path: refs.clone(),
         source: e,
     })?;
-    let want: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| EngineError::corrupt(&refs, e.to_string()))?;
+    let want: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| EngineError::corrupt(&refs, Flaw::with_detail("flaw.not_json", &[], e)))?;
     let want = &want["cloudPhysicsIO.txt"];
     let sizes = [100u64, 1000, 5000];
     let pts = lru_all_sizes(

@@ -139,7 +139,9 @@ impl Checker {
     }
 
     fn step(&mut self, lesson: &Lesson, s: &Step, tick: &dyn Tick) -> Result<StepReport> {
-        let at = |line: usize, why: String| EngineError::bad_input(&lesson.source, line, why);
+        let at = |line: usize, key: &'static str, args: &[&dyn std::fmt::Display]| {
+            EngineError::bad_line(&lesson.source, line, key, args)
+        };
         match &s.action {
             Some(Action::Experiment { id }) => {
                 let r = self.run(id, tick)?;
@@ -147,16 +149,14 @@ impl Checker {
                     return Err(EngineError::Relayed {
                         message: format!("{}:{}: {id}: {e}", lesson.source, s.line),
                         user_error: r.user_error,
-                        code: r.code().unwrap_or_else(|| crate::engine::error::ErrorCode {
-                            key: "error.internal",
-                            args: vec![e.clone()],
+                        code: r.code().unwrap_or_else(|| {
+                            crate::engine::error::ErrorCode::new("error.internal", vec![e.clone()])
                         }),
                     });
                 }
             }
-            Some(Action::Job { kind, params }) => {
-                run_job(kind, params).map_err(|e| at(s.line, format!("`{kind}` failed: {e}")))?
-            }
+            Some(Action::Job { kind, params }) => run_job(kind, params)
+                .map_err(|e| at(s.line, "error.lesson_job_failed", &[kind, &e]))?,
             // Showing a panel computes nothing; its parameters were checked when read.
             Some(Action::Open { .. }) | None => {}
         }
@@ -167,7 +167,11 @@ impl Checker {
             Some(id) => {
                 let r = self.run(id, tick)?;
                 if let Some(e) = &r.error {
-                    return Err(at(check.line(), format!("{id} could not run: {e}")));
+                    return Err(at(
+                        check.line(),
+                        "error.lesson_experiment_failed",
+                        &[&id, e],
+                    ));
                 }
                 let name = match check {
                     Check::Figure { row, .. } => Some(row),
@@ -178,7 +182,8 @@ impl Checker {
                         let names: Vec<&str> = r.rows.iter().map(|r| r.name.as_str()).collect();
                         at(
                             check.line(),
-                            format!("{id} has no row `{name}` (rows: {})", names.join("; ")),
+                            "error.lesson_no_row",
+                            &[&id, &name, &names.join("; ")],
                         )
                     })?),
                     None => None,

@@ -40,7 +40,6 @@ use crate::workbench;
 /// A lesson file's parse: `name` is how errors name the file.
 pub fn parse(name: &str, src: &str) -> Result<Lesson> {
     let lines: Vec<&str> = src.lines().collect();
-    let bad = |line: usize, why: String| EngineError::bad_input(name, line, why);
     let mut lesson = front_matter(name, &lines)?;
     let mut i = lesson.body_start;
     let mut intro = TextBuf::default();
@@ -56,9 +55,11 @@ pub fn parse(name: &str, src: &str) -> Result<Lesson> {
         i = next;
     }
     if lesson.steps.is_empty() {
-        return Err(bad(
+        return Err(EngineError::bad_line(
+            name,
             lines.len().max(1),
-            "a lesson needs at least one step (`## ` heading)".into(),
+            "error.lesson_no_step",
+            &[],
         ));
     }
     Ok(lesson)
@@ -66,9 +67,9 @@ pub fn parse(name: &str, src: &str) -> Result<Lesson> {
 
 /// The front matter between the first two `---` lines.
 fn front_matter(name: &str, lines: &[&str]) -> Result<Lesson> {
-    let bad = |line: usize, why: &str| EngineError::bad_input(name, line, why);
+    let bad = |line: usize, key: &'static str| EngineError::bad_line(name, line, key, &[]);
     if lines.first().map(|l| l.trim_end()) != Some("---") {
-        return Err(bad(1, "a lesson starts with a `---` front matter line"));
+        return Err(bad(1, "error.lesson_no_front"));
     }
     let (mut id, mut chapter, mut title, mut book) = (None, None, Text::default(), String::new());
     let mut end = None;
@@ -83,7 +84,7 @@ fn front_matter(name: &str, lines: &[&str]) -> Result<Lesson> {
             continue;
         }
         let Some((key, value)) = l.split_once(':') else {
-            return Err(bad(n, "front matter lines are `key: value`"));
+            return Err(bad(n, "error.lesson_front_line"));
         };
         let value = value.trim().to_string();
         match key.trim() {
@@ -93,13 +94,13 @@ fn front_matter(name: &str, lines: &[&str]) -> Result<Lesson> {
                         .chars()
                         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
                 if !ok {
-                    return Err(bad(n, "`id` is lower-case letters, digits and `-`"));
+                    return Err(bad(n, "error.lesson_id"));
                 }
                 id = Some(value);
             }
             "chapter" => match value.parse::<u8>() {
                 Ok(c) if (1..=13).contains(&c) => chapter = Some(c),
-                _ => return Err(bad(n, "`chapter` is the book's chapter, 1–13")),
+                _ => return Err(bad(n, "error.lesson_chapter")),
             },
             "title" => {
                 title.zh = value.clone();
@@ -109,24 +110,23 @@ fn front_matter(name: &str, lines: &[&str]) -> Result<Lesson> {
             "title.en" => title.en = value,
             "book" => book = value,
             other => {
-                return Err(bad(
+                return Err(EngineError::bad_line(
+                    name,
                     n,
-                    &format!(
-                        "unknown front matter key `{other}` (id, chapter, title, title.zh, \
-                         title.en, book)"
-                    ),
+                    "error.lesson_front_key",
+                    &[&other],
                 ));
             }
         }
     }
     let Some(end) = end else {
-        return Err(bad(1, "the front matter has no closing `---` line"));
+        return Err(bad(1, "error.lesson_front_open"));
     };
     let at = end + 1;
-    let id = id.ok_or_else(|| bad(at, "the front matter names no `id`"))?;
-    let chapter = chapter.ok_or_else(|| bad(at, "the front matter names no `chapter`"))?;
+    let id = id.ok_or_else(|| bad(at, "error.lesson_no_id"))?;
+    let chapter = chapter.ok_or_else(|| bad(at, "error.lesson_no_chapter"))?;
     if title.zh.is_empty() && title.en.is_empty() {
-        return Err(bad(at, "the front matter names no `title`"));
+        return Err(bad(at, "error.lesson_no_title"));
     }
     Ok(Lesson {
         id,
@@ -159,11 +159,17 @@ impl TextBuf {
                     self.block = None;
                     Ok(())
                 }
-                ("", None) => Err(EngineError::bad_input(name, n, "`:::` closes no block")),
-                (_, Some((_, open))) => Err(EngineError::bad_input(
+                ("", None) => Err(EngineError::bad_line(
                     name,
                     n,
-                    format!("a `:::` block opened on line {open} is not closed"),
+                    "error.lesson_block_none",
+                    &[],
+                )),
+                (_, Some((_, open))) => Err(EngineError::bad_line(
+                    name,
+                    n,
+                    "error.lesson_block_open_at",
+                    &[&open],
                 )),
                 ("zh", None) => {
                     self.block = Some((false, n));
@@ -173,10 +179,11 @@ impl TextBuf {
                     self.block = Some((true, n));
                     Ok(())
                 }
-                (other, None) => Err(EngineError::bad_input(
+                (other, None) => Err(EngineError::bad_line(
                     name,
                     n,
-                    format!("unknown language `{other}` (zh, en)"),
+                    "error.lesson_language",
+                    &[&other],
                 )),
             };
         }
@@ -193,10 +200,11 @@ impl TextBuf {
 
     fn finish(self, name: &str) -> Result<Text> {
         if let Some((_, open)) = self.block {
-            return Err(EngineError::bad_input(
+            return Err(EngineError::bad_line(
                 name,
                 open,
-                "this `:::` block is not closed",
+                "error.lesson_block_open",
+                &[],
             ));
         }
         let join = |v: Vec<String>| v.join("\n").trim().to_string();
@@ -227,7 +235,9 @@ fn directive(line: &str) -> Option<(&str, &str)> {
 
 /// The step whose heading is line `at` (0-based); returns it and where the next one starts.
 fn step(name: &str, lines: &[&str], at: usize) -> Result<(Step, usize)> {
-    let bad = |line: usize, why: String| EngineError::bad_input(name, line, why);
+    let bad = |line: usize, key: &'static str, args: &[&dyn std::fmt::Display]| {
+        EngineError::bad_line(name, line, key, args)
+    };
     let label = lines[at].trim_start_matches('#').trim().to_string();
     let mut d: Vec<(&str, &str, usize)> = Vec::new();
     let mut i = at + 1;
@@ -236,16 +246,10 @@ fn step(name: &str, lines: &[&str], at: usize) -> Result<(Step, usize)> {
             break;
         };
         if !DIRECTIVES.contains(&k) {
-            return Err(bad(
-                i + 1,
-                format!(
-                    "unknown directive `{k}` (open, reopen, params, experiment, run, focus, \
-                     check, question)"
-                ),
-            ));
+            return Err(bad(i + 1, "error.lesson_directive", &[&k]));
         }
         if d.iter().any(|(key, _, _)| *key == k) {
-            return Err(bad(i + 1, format!("`{k}` is given twice in this step")));
+            return Err(bad(i + 1, "error.lesson_twice", &[&k]));
         }
         d.push((k, v, i + 1));
         i += 1;
@@ -263,10 +267,7 @@ fn step(name: &str, lines: &[&str], at: usize) -> Result<(Step, usize)> {
     };
     let check = match (get("check"), get("question")) {
         (Some(_), Some((_, n))) => {
-            return Err(bad(
-                n,
-                "a step has a `check` or a `question`, not both".into(),
-            ));
+            return Err(bad(n, "error.lesson_check_and_question", &[]));
         }
         (Some((v, n)), None) => Some(check(name, n, v, experiment_run, false)?),
         (None, Some((v, n))) => Some(check(name, n, v, experiment_run, true)?),
@@ -286,7 +287,7 @@ fn step(name: &str, lines: &[&str], at: usize) -> Result<(Step, usize)> {
     if let Some((v, n)) = get("focus")
         && v.is_empty()
     {
-        return Err(bad(n, "`focus` names a widget or tab".into()));
+        return Err(bad(n, "error.lesson_focus", &[]));
     }
     Ok((
         Step {
@@ -305,43 +306,38 @@ type Get<'a> = dyn Fn(&str) -> Option<(&'a str, usize)> + 'a;
 
 /// The step's one action from its directives.
 fn action(name: &str, get: &Get<'_>) -> Result<Option<Action>> {
-    let bad = |line: usize, why: String| EngineError::bad_input(name, line, why);
+    let bad = |line: usize, key: &'static str, args: &[&dyn std::fmt::Display]| {
+        EngineError::bad_line(name, line, key, args)
+    };
     let given: Vec<(&str, usize)> = ["open", "experiment", "run"]
         .into_iter()
         .filter_map(|k| get(k).map(|(_, n)| (k, n)))
         .collect();
     if let [_, (k, n), ..] = given.as_slice() {
-        return Err(bad(
-            *n,
-            format!("`{k}`: a step has one action (open, experiment or run)"),
-        ));
+        return Err(bad(*n, "error.lesson_one_action", &[k]));
     }
     let params = |kind: &'static str, at: usize| -> Result<Value> {
         let Some((v, n)) = get("params") else {
-            return Err(bad(at, format!("`{kind}` needs `params: {{…}}`")));
+            return Err(bad(at, "error.lesson_needs_params", &[&kind]));
         };
         job_params(name, n, kind, v)
     };
     if let (None, Some((_, n))) = (get("reopen").or(get("run")), get("params")) {
-        return Err(bad(n, "`params` belongs to `reopen` or `run`".into()));
+        return Err(bad(n, "error.lesson_params_alone", &[]));
     }
     if let Some((v, n)) = get("experiment") {
         if get("reopen").is_some() {
-            return Err(bad(n, "`reopen` goes with `open`, not `experiment`".into()));
+            return Err(bad(n, "error.lesson_reopen_experiment", &[]));
         }
-        let e = workbench::experiments::find(v).ok_or_else(|| {
-            bad(
-                n,
-                format!("unknown experiment `{v}` (`tianwang experiment list` names them)"),
-            )
-        })?;
+        let e = workbench::experiments::find(v)
+            .ok_or_else(|| bad(n, "error.lesson_experiment_list", &[&v]))?;
         return Ok(Some(Action::Experiment { id: e.id }));
     }
     if let Some((v, n)) = get("run") {
         if get("reopen").is_some() {
-            return Err(bad(n, "`reopen` goes with `open`, not `run`".into()));
+            return Err(bad(n, "error.lesson_reopen_run", &[]));
         }
-        let k = workbench::find(v).ok_or_else(|| bad(n, format!("unknown job kind `{v}`")))?;
+        let k = workbench::find(v).ok_or_else(|| bad(n, "error.lesson_job_kind", &[&v]))?;
         return Ok(Some(Action::Job {
             kind: k.kind,
             params: params(k.kind, n)?,
@@ -349,7 +345,7 @@ fn action(name: &str, get: &Get<'_>) -> Result<Option<Action>> {
     }
     let reopen = match get("reopen") {
         Some((v, n)) => {
-            let k = workbench::find(v).ok_or_else(|| bad(n, format!("unknown job kind `{v}`")))?;
+            let k = workbench::find(v).ok_or_else(|| bad(n, "error.lesson_job_kind", &[&v]))?;
             Some((k.kind, params(k.kind, n)?, n))
         }
         None => None,
@@ -358,23 +354,18 @@ fn action(name: &str, get: &Get<'_>) -> Result<Option<Action>> {
         (Some((v, n)), _) => {
             let p = workbench::panel(v).ok_or_else(|| {
                 let ids: Vec<&str> = workbench::PANELS.iter().map(|p| p.id).collect();
-                bad(
-                    n,
-                    format!("unknown panel `{v}` (panels: {})", ids.join(", ")),
-                )
+                bad(n, "error.lesson_panel", &[&v, &ids.join(", ")])
             })?;
             if let Some((kind, _, rn)) = &reopen
                 && !p.starts(kind)
             {
-                return Err(bad(
-                    *rn,
-                    format!("panel `{}` does not start `{kind}` jobs", p.id),
-                ));
+                return Err(bad(*rn, "error.lesson_panel_kind", &[&p.id, kind]));
             }
             p
         }
-        (None, Some((kind, _, n))) => workbench::owner_of(kind)
-            .ok_or_else(|| bad(*n, format!("no panel re-opens `{kind}` jobs")))?,
+        (None, Some((kind, _, n))) => {
+            workbench::owner_of(kind).ok_or_else(|| bad(*n, "error.lesson_no_reopen", &[kind]))?
+        }
         (None, None) => return Ok(None),
     };
     Ok(Some(Action::Open {
@@ -386,16 +377,17 @@ fn action(name: &str, get: &Get<'_>) -> Result<Option<Action>> {
 /// `params: {JSON}` for a job of `kind`: the job must accept it, and every name in it must be
 /// one of the job's parameters (the logged parameters it round-trips to).
 fn job_params(name: &str, n: usize, kind: &'static str, v: &str) -> Result<Value> {
-    let bad = |why: String| EngineError::bad_input(name, n, why);
-    let p: Value =
-        serde_json::from_str(v).map_err(|e| bad(format!("`params` is not JSON: {e}")))?;
+    let bad = |key: &'static str, args: &[&dyn std::fmt::Display]| {
+        EngineError::bad_line(name, n, key, args)
+    };
+    let p: Value = serde_json::from_str(v).map_err(|e| bad("error.lesson_params_json", &[&e]))?;
     if !p.is_object() {
-        return Err(bad("`params` is a JSON object `{…}`".into()));
+        return Err(bad("error.lesson_params_object", &[]));
     }
-    let k = workbench::find(kind).ok_or_else(|| bad(format!("unknown job kind `{kind}`")))?;
-    let job = (k.rebuild)(&p).map_err(|e| bad(format!("`{kind}` refuses these params: {e}")))?;
+    let k = workbench::find(kind).ok_or_else(|| bad("error.lesson_job_kind", &[&kind]))?;
+    let job = (k.rebuild)(&p).map_err(|e| bad("error.lesson_refuses", &[&kind, &e]))?;
     if let Some(path) = unknown_name(&p, &job.params(), "") {
-        return Err(bad(format!("`{kind}` has no parameter `{path}`")));
+        return Err(bad("error.lesson_no_param", &[&kind, &path]));
     }
     Ok(p)
 }
@@ -432,15 +424,20 @@ fn check(
     step_experiment: Option<&'static str>,
     question: bool,
 ) -> Result<Check> {
-    let bad = |why: String| EngineError::bad_input(name, n, why);
+    let bad = |key: &'static str, args: &[&dyn std::fmt::Display]| {
+        EngineError::bad_line(name, n, key, args)
+    };
     let mut parts = v.split('|').map(str::trim);
     let head = parts.next().unwrap_or_default();
     if head.is_empty() {
-        return Err(bad(if question {
-            "`question: MIN..MAX` gives the accepted answers".into()
-        } else {
-            "`check: ROW` names a row of the experiment's result".into()
-        }));
+        return Err(bad(
+            if question {
+                "error.lesson_question_missing"
+            } else {
+                "error.lesson_check_missing"
+            },
+            &[],
+        ));
     }
     let (mut book, mut tolerance, mut experiment, mut unit, mut row) =
         (None, None, step_experiment, String::new(), None);
@@ -451,14 +448,14 @@ fn check(
             val.parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite())
-                .ok_or_else(|| bad(format!("`{what}` is a number, not `{val}`")))
+                .ok_or_else(|| bad("error.lesson_not_number", &[&what, &val]))
         };
         match (k, question) {
             ("book", false) => book = Some(number("book")?),
             ("tolerance", false) => {
                 let t = number("tolerance")?;
                 if t < 0.0 {
-                    return Err(bad("`tolerance` is ≥ 0".into()));
+                    return Err(bad("error.lesson_tolerance", &[]));
                 }
                 tolerance = Some(t);
             }
@@ -466,19 +463,18 @@ fn check(
             ("row", true) if !val.is_empty() => row = Some(val.to_string()),
             ("experiment", _) => {
                 let e = workbench::experiments::find(val)
-                    .ok_or_else(|| bad(format!("unknown experiment `{val}`")))?;
+                    .ok_or_else(|| bad("error.lesson_experiment", &[&val]))?;
                 experiment = Some(e.id);
             }
             _ => {
-                return Err(bad(format!(
-                    "unknown `{k}` in {} (use {})",
-                    if question { "a question" } else { "a check" },
+                return Err(bad(
                     if question {
-                        "unit, row, experiment"
+                        "error.lesson_question_part"
                     } else {
-                        "book, tolerance, experiment"
-                    }
-                )));
+                        "error.lesson_check_part"
+                    },
+                    &[&k],
+                ));
             }
         }
     }
@@ -488,14 +484,10 @@ fn check(
             .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)))
             .filter(|(a, b)| a.is_finite() && b.is_finite() && a <= b);
         let Some((min, max)) = range else {
-            return Err(bad(format!(
-                "`{head}` is not a range `MIN..MAX` with MIN ≤ MAX"
-            )));
+            return Err(bad("error.lesson_range", &[&head]));
         };
         if row.is_some() && experiment.is_none() {
-            return Err(bad(
-                "`row` needs an experiment (this step runs none: add `| experiment ID`)".into(),
-            ));
+            return Err(bad("error.lesson_row_needs_experiment", &[]));
         }
         return Ok(Check::Question {
             line: n,
@@ -507,9 +499,7 @@ fn check(
         });
     }
     let Some(experiment) = experiment else {
-        return Err(bad(
-            "a check reads an experiment's row (this step runs none: add `| experiment ID`)".into(),
-        ));
+        return Err(bad("error.lesson_check_needs_experiment", &[]));
     };
     Ok(Check::Figure {
         line: n,

@@ -219,10 +219,8 @@ pub fn bundled_text(id: &str) -> Result<(Lesson, &'static str)> {
 
 /// A lesson file read from disk (`file:line` in its errors).
 pub fn read_file(path: &std::path::Path) -> Result<Lesson> {
-    let text = std::fs::read_to_string(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| EngineError::path_os(path.to_path_buf(), e))?;
     parse(&path.display().to_string(), &text)
 }
 

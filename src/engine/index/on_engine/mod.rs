@@ -33,7 +33,7 @@ use datafusion::arrow::array::{
 
 pub mod read;
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::exec::parquet_io::{self, AtomicWriter};
 use crate::engine::exec::plan::{Plan, RunReport};
 use crate::engine::exec::schema::{Col, SchemaDef, c};
@@ -505,11 +505,7 @@ fn read_back(
         if row.doc as usize != docs.len() {
             return Err(EngineError::corrupt(
                 &ex.docs,
-                format!(
-                    "document {} where {} was due: the documents must be 0, 1, 2 … in order",
-                    row.doc,
-                    docs.len()
-                ),
+                Flaw::new("flaw.docs_order", &[&row.doc, &docs.len()]),
             ));
         }
         let mut info = row.info;

@@ -1,0 +1,302 @@
+//! What is wrong inside a damaged file, and what the system said about a failed read or
+//! write, in the UI's language: a [`Flaw`] is a key of the string tables, its arguments and
+//! the English the CLI prints. [`EngineError::Corrupt`] carries one ("a posting block is cut
+//! short", "checksum mismatch …"), and [`EngineError::Io`] says its system error through one
+//! ([`Flaw::os`]), so the zh UI says "索引文件 … 已损坏（校验和不符……）" instead of an
+//! English detail inside a Chinese sentence.
+//!
+//! Each entry of [`FLAW`] is a key and its English template: `{0}`, `{1}` … are the
+//! arguments, and `{*}` is a detail only the English says — a library's own message (a JSON
+//! parser's "expected value at line 1 column 1", the system's "No such file or directory
+//! (os error 2)"). In the string tables `{*}` is the argument after the others: the English
+//! table says it where the template does, the Chinese one leaves it out (a test checks both).
+//!
+//! ```ignore
+//! let f = Flaw::new("flaw.doc_count", &[&3, &5]);
+//! assert_eq!(f.english, "holds 3 documents where the meta says 5");
+//! return Err(EngineError::corrupt(docs_path, f));
+//! // zh UI: "索引文件 …/docs.json 已损坏或格式不对（有 3 篇文档，而元数据说有 5 篇）；请重建索引 …"
+//! ```
+
+use std::fmt::Display;
+
+use super::ErrorCode;
+
+/// What is wrong with a damaged file (or what the system said): a key of [`FLAW`], its
+/// arguments, the English-only detail when the template has one, and the English sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flaw {
+    pub key: &'static str,
+    pub args: Vec<String>,
+    pub detail: Option<String>,
+    pub english: String,
+}
+
+impl Flaw {
+    /// The flaw `key` of [`FLAW`] with its arguments (a template without `{*}`).
+    pub fn new(key: &'static str, args: &[&dyn Display]) -> Flaw {
+        Flaw::build(key, args, None)
+    }
+
+    /// The flaw `key` with its arguments and the English-only `detail` its template ends with
+    /// (`{*}`): a library's or the system's own message.
+    pub fn with_detail(key: &'static str, args: &[&dyn Display], detail: impl Display) -> Flaw {
+        Flaw::build(key, args, Some(detail.to_string()))
+    }
+
+    fn build(key: &'static str, args: &[&dyn Display], detail: Option<String>) -> Flaw {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        // A key missing from the table is a bug the table test catches (every key the source
+        // names is in it); the English then is the key and its arguments, never nothing.
+        let mut english = match template(key) {
+            Some(t) => t.to_string(),
+            None => format!("{key} {}", args.join(" ")),
+        };
+        for (i, a) in args.iter().enumerate() {
+            english = english.replace(&format!("{{{i}}}"), a);
+        }
+        if let Some(d) = &detail {
+            english = english.replace("{*}", d);
+        }
+        Flaw {
+            key,
+            args,
+            detail,
+            english,
+        }
+    }
+
+    /// The system's error, by its kind: "No such file or directory (os error 2)" in English
+    /// and "找不到该文件或文件夹" in Chinese. A kind without an entry says its OS error number.
+    pub(crate) fn os(e: &std::io::Error) -> Flaw {
+        use std::io::ErrorKind as K;
+        let key = match e.kind() {
+            K::NotFound => "flaw.os_not_found",
+            K::PermissionDenied => "flaw.os_permission",
+            K::AlreadyExists => "flaw.os_exists",
+            K::StorageFull => "flaw.os_disk_full",
+            K::ReadOnlyFilesystem => "flaw.os_read_only",
+            K::IsADirectory => "flaw.os_is_dir",
+            K::NotADirectory => "flaw.os_not_dir",
+            K::DirectoryNotEmpty => "flaw.os_dir_not_empty",
+            K::UnexpectedEof => "flaw.os_eof",
+            K::InvalidData => "flaw.os_invalid_data",
+            K::TimedOut => "flaw.os_timed_out",
+            K::Interrupted => "flaw.os_interrupted",
+            K::OutOfMemory => "flaw.os_out_of_memory",
+            _ => {
+                let code = e
+                    .raw_os_error()
+                    .map_or_else(|| "?".to_string(), |c| c.to_string());
+                return Flaw::with_detail("flaw.os_other", &[&code], e);
+            }
+        };
+        Flaw::with_detail(key, &[], e)
+    }
+
+    /// As an error code: the key with its arguments, the English-only detail after them.
+    pub fn code(&self) -> ErrorCode {
+        let mut args = self.args.clone();
+        args.extend(self.detail.iter().cloned());
+        ErrorCode::new(self.key, args)
+    }
+
+    /// Back from a stored code (`from_json`): the key as this build spells it, if it knows it.
+    pub(crate) fn known_key(key: &str) -> Option<&'static str> {
+        FLAW.iter().find(|(k, _)| *k == key).map(|(k, _)| *k)
+    }
+}
+
+/// The English template of `key`.
+fn template(key: &str) -> Option<&'static str> {
+    FLAW.iter().find(|(k, _)| *k == key).map(|(_, t)| *t)
+}
+
+/// Every flaw: key and English template (`{0}` … the arguments, `{*}` the English-only detail).
+pub(crate) const FLAW: &[(&str, &str)] = &[
+    // An index generation's files (`engine::index`).
+    (
+        "flaw.no_footer",
+        "no checksum footer: the file is cut short or was not written by this program",
+    ),
+    (
+        "flaw.checksum",
+        "checksum mismatch: bytes were changed after the index was written",
+    ),
+    ("flaw.cut_short", "cut short"),
+    ("flaw.not_meta", "not an index's meta: {*}"),
+    ("flaw.not_doc_table", "not a document table: {*}"),
+    (
+        "flaw.doc_count",
+        "holds {0} documents where the meta says {1}",
+    ),
+    (
+        "flaw.block_outside_sized",
+        "the block of term {0} lies outside the file ({1} bytes)",
+    ),
+    (
+        "flaw.block_outside",
+        "the block of term {0} lies outside the file",
+    ),
+    (
+        "flaw.text_outside",
+        "document {0}'s text lies outside text.bin ({1} bytes)",
+    ),
+    (
+        "flaw.text_unreadable",
+        "document {0}'s text cannot be read: {*}",
+    ),
+    ("flaw.text_not_utf8", "document {0}'s text is not UTF-8"),
+    (
+        "flaw.list_df",
+        "the list of term {0} holds {1} documents where the lexicon says {2}",
+    ),
+    ("flaw.list_order", "the list of term {0} is out of order"),
+    (
+        "flaw.list_doc_range",
+        "the list of term {0} names document {1}, but there are {2}",
+    ),
+    ("flaw.no_lexicon_header", "not a lexicon: no TWLX header"),
+    (
+        "flaw.lexicon_claims",
+        "claims {0} terms but its bytes hold at most {1}",
+    ),
+    ("flaw.term_not_utf8", "a term is not UTF-8"),
+    ("flaw.terms_order", "the terms are not in order"),
+    ("flaw.after_last_term", "bytes after the last term"),
+    (
+        "flaw.number_in_block",
+        "a posting block ends inside a number",
+    ),
+    ("flaw.number_overflow", "a number overflows 32 bits"),
+    ("flaw.number_too_long", "a number is too long"),
+    ("flaw.block_cut_short", "a posting block is cut short"),
+    (
+        "flaw.block_claims",
+        "a posting block claims more postings than it holds",
+    ),
+    ("flaw.list_length", "a posting list has the wrong length"),
+    ("flaw.coded_list_early", "a coded list ends early"),
+    ("flaw.gap_overflow", "a gap overflows 32 bits"),
+    ("flaw.gamma_too_long", "a γ code is too long"),
+    ("flaw.codec_count", "{0} decoded {1} of {2} values"),
+    ("flaw.run_in_posting", "ends inside a posting"),
+    ("flaw.current_none", "names no generation"),
+    ("flaw.current_missing", "names {0}, which does not exist"),
+    (
+        "flaw.docs_order",
+        "document {0} where {1} was due: the documents must be 0, 1, 2 … in order",
+    ),
+    // Entries of the workspace.
+    (
+        "flaw.snapshot_date",
+        "the snapshot of {0} has the date {1}, not RFC 3339: {*}",
+    ),
+    (
+        "flaw.record_inflate",
+        "the record of {0} does not inflate: {*}",
+    ),
+    ("flaw.model_decode", "stored model {0} does not decode: {*}"),
+    (
+        "flaw.keywords_decode",
+        "the cleaned page {0} has keywords that do not read back: {*}",
+    ),
+    (
+        "flaw.job_detail",
+        "the detail `{0}` of job {1} does not read back: {*}",
+    ),
+    (
+        "flaw.log_format",
+        "stored query log #{0} has the format `{1}`, which this build does not know",
+    ),
+    (
+        "flaw.log_field",
+        "stored query log #{0}: a field is not text ({*})",
+    ),
+    // Any file.
+    ("flaw.not_json", "not JSON: {*}"),
+    // The system's errors ([`Flaw::os`]).
+    ("flaw.os_not_found", "{*}"),
+    ("flaw.os_permission", "{*}"),
+    ("flaw.os_exists", "{*}"),
+    ("flaw.os_disk_full", "{*}"),
+    ("flaw.os_read_only", "{*}"),
+    ("flaw.os_is_dir", "{*}"),
+    ("flaw.os_not_dir", "{*}"),
+    ("flaw.os_dir_not_empty", "{*}"),
+    ("flaw.os_eof", "{*}"),
+    ("flaw.os_invalid_data", "{*}"),
+    ("flaw.os_timed_out", "{*}"),
+    ("flaw.os_interrupted", "{*}"),
+    ("flaw.os_out_of_memory", "{*}"),
+    ("flaw.os_other", "{*}"),
+];
+
+/// The number of arguments of `key` in the string tables: its own, and one more for `{*}`.
+#[cfg(test)]
+pub(crate) fn arity(key: &str) -> Option<(usize, bool)> {
+    let t = template(key)?;
+    let own = (0..10).filter(|i| t.contains(&format!("{{{i}}}"))).count();
+    // `flaw.os_other` passes the OS error number though its English is the system's text.
+    let own = if key == "flaw.os_other" { 1 } else { own };
+    Some((own, t.contains("{*}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_english_is_the_template_filled_in() {
+        let f = Flaw::new("flaw.doc_count", &[&3, &5]);
+        assert_eq!(f.english, "holds 3 documents where the meta says 5");
+        assert_eq!(f.code().args, ["3", "5"]);
+        let j = Flaw::with_detail("flaw.not_meta", &[], "expected value at line 1");
+        assert_eq!(j.english, "not an index's meta: expected value at line 1");
+        assert_eq!(j.code().args, ["expected value at line 1"]);
+    }
+
+    #[test]
+    fn system_errors_go_by_their_kind() {
+        let nf = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let f = Flaw::os(&nf);
+        assert_eq!(f.key, "flaw.os_not_found");
+        assert_eq!(f.english, nf.to_string());
+        let other = std::io::Error::from_raw_os_error(71);
+        let o = Flaw::os(&other);
+        assert_eq!(o.key, "flaw.os_other");
+        assert_eq!(o.args, ["71"]);
+        assert_eq!(o.english, other.to_string());
+    }
+
+    /// Every flaw key the source names is in the table (so none falls back to its key).
+    #[test]
+    fn every_key_the_source_names_is_in_the_table() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut stack = vec![root];
+        let mut seen = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let p = entry.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&p).unwrap();
+                    for piece in text.split("\"flaw.").skip(1) {
+                        let name: String = piece
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                            .collect();
+                        if name.is_empty() {
+                            continue; // this test's own pattern
+                        }
+                        let key = format!("flaw.{name}");
+                        assert!(template(&key).is_some(), "{}: {key}", p.display());
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen > FLAW.len(), "only {seen} keys named");
+    }
+}

@@ -96,6 +96,11 @@ impl<'a> Out<'a> {
     /// A table closed: its held events go where the table sits.
     fn release(&mut self, buf: usize) {
         let (parent, evs) = std::mem::take(&mut self.bufs[buf]);
+        if parent != 0 || self.hold > 0 {
+            // Held again where the table sits: room for all of them at once, not one doubling
+            // of a large buffer after another.
+            self.bufs[parent].1.reserve(evs.len());
+        }
         for ev in evs {
             self.write(parent, ev);
         }

@@ -5,10 +5,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// mimalloc for the whole binary (the library and its tests keep the system allocator).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(

@@ -223,7 +223,6 @@ pub(crate) fn is_byline(text: &str) -> bool {
     if only_date && has_date(text) {
         return true;
     }
-    let has_word = WORDS.iter().any(|w| text.contains(w));
     let starts = [
         "来源：",
         "来源:",
@@ -236,30 +235,32 @@ pub(crate) fn is_byline(text: &str) -> bool {
     ]
     .iter()
     .any(|s| text.trim_start().starts_with(s));
-    (has_word && (has_date(text) || has_time(text))) || (starts && n <= 40)
+    // The word list last: most lines have neither a date nor a time.
+    (starts && n <= 40)
+        || ((has_date(text) || has_time(text)) && WORDS.iter().any(|w| text.contains(w)))
 }
 
 fn has_date(text: &str) -> bool {
-    let c: Vec<char> = text.chars().collect();
-    for i in 0..c.len() {
-        if i + 6 <= c.len()
-            && c[i..i + 4].iter().all(|x| x.is_ascii_digit())
-            && matches!(c[i + 4], '-' | '年' | '/' | '.')
-            && c[i + 5].is_ascii_digit()
-        {
-            return true;
+    // Four ASCII digits, a separator, a digit: on bytes, since an ASCII byte is a whole
+    // character in UTF-8 (the same test as on characters, without collecting them).
+    let b = text.as_bytes();
+    (0..b.len().saturating_sub(4)).any(|i| {
+        b[i..i + 4].iter().all(u8::is_ascii_digit) && {
+            let mut rest = text[i + 4..].chars();
+            matches!(rest.next(), Some('-' | '年' | '/' | '.'))
+                && rest.next().is_some_and(|c| c.is_ascii_digit())
         }
-    }
-    false
+    })
 }
 
 fn has_time(text: &str) -> bool {
-    let c: Vec<char> = text.chars().collect();
-    (2..c.len().saturating_sub(2)).any(|i| {
-        c[i] == ':'
-            && c[i - 1].is_ascii_digit()
-            && c[i + 1].is_ascii_digit()
-            && c[i + 2].is_ascii_digit()
+    // `d:dd` with at least one character before it, on bytes as in `has_date`.
+    let b = text.as_bytes();
+    (2..b.len().saturating_sub(2)).any(|i| {
+        b[i] == b':'
+            && b[i - 1].is_ascii_digit()
+            && b[i + 1].is_ascii_digit()
+            && b[i + 2].is_ascii_digit()
     })
 }
 
@@ -322,7 +323,47 @@ pub(crate) fn is_boilerplate(text: &str) -> bool {
         "【大 中 小】",
         "更多>>",
     ];
-    PHRASES.iter().any(|p| text.contains(p))
+    static SET: std::sync::OnceLock<PhraseSet> = std::sync::OnceLock::new();
+    SET.get_or_init(|| PhraseSet::new(PHRASES)).found_in(text)
+}
+
+/// A fixed list of phrases to look for, with a 128-bit filter of their first characters.
+pub(crate) struct PhraseSet {
+    filter: u128,
+    /// Each phrase with its first character (an empty phrase is in every text).
+    firsts: Vec<(char, &'static str)>,
+    any_empty: bool,
+}
+
+impl PhraseSet {
+    pub(crate) fn new(phrases: &[&'static str]) -> Self {
+        let firsts: Vec<(char, &'static str)> = phrases
+            .iter()
+            .filter_map(|p| Some((p.chars().next()?, *p)))
+            .collect();
+        PhraseSet {
+            filter: firsts.iter().fold(0, |m, (c, _)| m | phrase_bit(*c)),
+            firsts,
+            any_empty: phrases.iter().any(|p| p.is_empty()),
+        }
+    }
+
+    /// `phrases.iter().any(|p| text.contains(p))` in one pass over `text`: a phrase is tried
+    /// only where its first character is.
+    pub(crate) fn found_in(&self, text: &str) -> bool {
+        self.any_empty
+            || text.char_indices().any(|(i, c)| {
+                self.filter & phrase_bit(c) != 0
+                    && self
+                        .firsts
+                        .iter()
+                        .any(|&(f, p)| f == c && text[i..].starts_with(p))
+            })
+    }
+}
+
+fn phrase_bit(c: char) -> u128 {
+    1u128 << ((c as u32).wrapping_mul(0x9E37_79B1) >> 25)
 }
 
 /// Run the block and region analysis.

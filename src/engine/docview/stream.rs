@@ -28,9 +28,11 @@ use std::borrow::Cow;
 use super::tokenize::{Tag, TagAttrs, TextMode, Token, Tokenizer};
 use super::tree::{Builder, PageTree};
 
-/// An element event held while a table is open (foster-parented content goes before it).
+/// An element event held while a table is open (foster-parented content goes before it). The
+/// attributes are boxed: held buffers grow, move into their parent's and replay as whole
+/// events, and a small event makes that cheap.
 enum Ev<'a> {
-    Start(Cow<'a, str>, TagAttrs<'a>),
+    Start(Cow<'a, str>, Box<TagAttrs<'a>>),
     Text(Cow<'a, str>),
     End(Cow<'a, str>),
 }
@@ -72,7 +74,7 @@ impl<'a> Out<'a> {
                 },
                 Ev::Start(name, attrs) => {
                     self.flush_text();
-                    self.b.start(&name, &attrs);
+                    self.b.start(&name, &*attrs);
                 }
                 Ev::End(name) => {
                     self.flush_text();
@@ -93,9 +95,24 @@ impl<'a> Out<'a> {
         }
     }
 
+    /// An element opens in `sink`: straight to the builder when nothing is held (no box).
+    fn start(&mut self, sink: usize, name: Cow<'a, str>, attrs: TagAttrs<'a>) {
+        if sink == 0 && self.hold == 0 {
+            self.flush_text();
+            self.b.start(&name, &attrs);
+        } else {
+            self.write(sink, Ev::Start(name, Box::new(attrs)));
+        }
+    }
+
     /// A table closed: its held events go where the table sits.
     fn release(&mut self, buf: usize) {
         let (parent, evs) = std::mem::take(&mut self.bufs[buf]);
+        if parent != 0 || self.hold > 0 {
+            // Held again where the table sits: room for all of them at once, not one doubling
+            // of a large buffer after another.
+            self.bufs[parent].1.reserve(evs.len());
+        }
         for ev in evs {
             self.write(parent, ev);
         }
@@ -431,8 +448,7 @@ impl<'a> Parser<'a> {
             let i = (tag.name == "body") as usize;
             self.root_attrs[i] = (tag.attrs.id.clone(), tag.attrs.class.clone());
         }
-        self.out
-            .write(child_sink, Ev::Start(tag.name.clone(), tag.attrs));
+        self.out.start(child_sink, tag.name.clone(), tag.attrs);
         self.open_p += usize::from(!foreign && tag.name == "p");
         self.stack.push(Entry {
             name: tag.name,

@@ -44,3 +44,54 @@ fn hint_matching_is_token_based_for_short_words() {
     assert!(negative_hint(&b(".article-content")).is_none());
     assert!(negative_hint(&b("#topnav")).is_some());
 }
+
+/// The one-pass helpers answer as the plain tests they replace, on every suffix of a few lines.
+#[test]
+fn one_pass_helpers_match_the_plain_tests() {
+    let plain_date = |t: &str| {
+        let c: Vec<char> = t.chars().collect();
+        (0..c.len()).any(|i| {
+            i + 6 <= c.len()
+                && c[i..i + 4].iter().all(|x| x.is_ascii_digit())
+                && matches!(c[i + 4], '-' | '年' | '/' | '.')
+                && c[i + 5].is_ascii_digit()
+        })
+    };
+    let plain_time = |t: &str| {
+        let c: Vec<char> = t.chars().collect();
+        (2..c.len().saturating_sub(2)).any(|i| {
+            c[i] == ':'
+                && c[i - 1].is_ascii_digit()
+                && c[i + 1].is_ascii_digit()
+                && c[i + 2].is_ascii_digit()
+        })
+    };
+    let phrases = ["打印", "关闭窗口", "copyright", "【大 中 小】", "更多>>"];
+    let set = PhraseSet::new(&phrases);
+    let lines = [
+        "2005-03-21 11:21:30 来源：新浪网",
+        "发布时间：2012年5月3日",
+        "2012年5月3日 10:20",
+        "字2012年5",
+        "a1:23",
+        "1:23",
+        "时1:2",
+        "点此打印本页 关闭窗口",
+        "Copyright copyright 更多>> 【大 中 小】",
+        "更多>",
+        "",
+    ];
+    let mut checked = 0;
+    for line in lines {
+        for (i, _) in line.char_indices() {
+            let t = &line[i..];
+            assert_eq!(has_date(t), plain_date(t), "{t:?}");
+            assert_eq!(has_time(t), plain_time(t), "{t:?}");
+            let plain = phrases.iter().any(|p| t.contains(p));
+            assert_eq!(set.found_in(t), plain, "{t:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100);
+    assert!(PhraseSet::new(&["", "y"]).found_in("x"));
+}

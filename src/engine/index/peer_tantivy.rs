@@ -11,8 +11,8 @@
 //! (`cut`, not `cut_for_search`), HMM off by default (STACK.md's setting for indexing; with
 //! `Analyzer { hmm: true, .. }` it is the setting of Python's `jieba.lcut` that the rank_bm25
 //! reference in `shared/data/references/bm25_reference.json` used), positions numbered by
-//! token, whitespace-only tokens dropped, no lower-casing, no stop words. [`analyze`] shows the
-//! terms a text becomes; [`run_with`] takes another [`Analyzer`].
+//! token, whitespace-only tokens dropped, no lower-casing, no stop words. `analyze` (in tests)
+//! shows the terms a text becomes; [`run_with`] takes another [`Analyzer`].
 //!
 //! # How a query is run
 //! Not through tantivy's `QueryParser`: that one reads a query language (`:` `"` `(` `+` `-` …
@@ -137,7 +137,7 @@ impl Analyzer {
 
 /// The figures of one build-and-query run.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PeerRun {
+pub struct PeerRun {
     /// Documents indexed.
     pub docs: usize,
     /// Writer creation → all documents added → commit → reader reloaded, in seconds.
@@ -202,6 +202,7 @@ pub fn explain(index: &PeerIndex, query: &str, key: &str) -> Result<Option<Strin
 }
 
 /// The terms the default [`Analyzer`] makes of `text`, in order, with repeats.
+#[cfg(test)]
 pub(crate) fn analyze(text: &str) -> Vec<String> {
     terms_of(&mut Analyzer::default().text_analyzer(), text)
 }

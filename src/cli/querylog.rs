@@ -17,7 +17,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::{Cli, print_json, workspace_path};
-use crate::engine::error::EngineError;
+use crate::engine::error::{EngineError, Flaw};
 use crate::engine::jobs::TypedJob;
 use crate::engine::querylog::fit::ZipfRange;
 use crate::engine::querylog::generate::{GenConfig, write_file};
@@ -428,11 +428,9 @@ fn import(cli: &Cli, a: &ImportArgs) -> anyhow::Result<()> {
     let read = a.read.read_config()?;
     let normalise = Normalise::parse(&a.read.normalise)?;
     if !a.file.is_file() {
-        return Err(EngineError::BadPath {
-            path: a.file.clone(),
-            reason: "no such file".into(),
-        }
-        .into());
+        return Err(
+            EngineError::path_flaw(a.file.clone(), Flaw::new("flaw.path_no_file", &[])).into(),
+        );
     }
     let name = a.name.clone().unwrap_or_else(|| {
         a.file

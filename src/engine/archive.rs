@@ -97,10 +97,10 @@ pub fn records(ws: &Workspace) -> Result<Vec<RawRecord>> {
 /// Write every snapshot to `path` (which must not exist). Returns the number of records.
 pub fn export(ws: &Workspace, format: Format, path: &Path) -> Result<usize> {
     if path.exists() {
-        return Err(EngineError::BadPath {
-            path: path.into(),
-            reason: "already exists; choose a new file name".into(),
-        });
+        return Err(EngineError::path_flaw(
+            path,
+            Flaw::new("flaw.path_exists", &[]),
+        ));
     }
     let recs = records(ws)?;
     let mut buf = Vec::new();

@@ -64,15 +64,12 @@ pub enum EngineError {
     #[error("{path}: {reason}")]
     BadPath { path: PathBuf, reason: String },
 
-    /// A path the user gave that the system refused (missing, no permission, a folder where
-    /// a file is wanted …): said as [`EngineError::BadPath`], the system's error in the UI's
-    /// language.
-    #[error("{path}: {source}")]
-    PathOs {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    /// A path the user gave that cannot be used, for a keyed reason ([`Flaw`]): the system
+    /// refused it (missing, no permission, a folder where a file is wanted: [`Flaw::os`]) or
+    /// it is not what the work needs (a workspace that exists already, a folder without the
+    /// files asked for). Said as [`EngineError::BadPath`], the reason in the UI's language.
+    #[error("{path}: {}", .why.english)]
+    PathFlaw { path: PathBuf, why: Flaw },
 
     /// No index in this folder (the Search panel's banner says so in the user's language).
     #[error("{dir}: no index here: build one with `tianwang index build`")]
@@ -162,7 +159,7 @@ impl EngineError {
             EngineError::NotAWorkspace { .. }
                 | EngineError::TooNew { .. }
                 | EngineError::BadPath { .. }
-                | EngineError::PathOs { .. }
+                | EngineError::PathFlaw { .. }
                 | EngineError::BadInput { .. }
                 | EngineError::Unreadable { .. }
                 | EngineError::InvalidParam { .. }
@@ -179,9 +176,14 @@ impl EngineError {
 
     /// A path the user gave that the system refused: the system's error `source`.
     pub fn path_os(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        EngineError::PathOs {
+        EngineError::path_flaw(path, Flaw::os(&source))
+    }
+
+    /// A path the user gave that cannot be used, for the reason `why`.
+    pub fn path_flaw(path: impl Into<PathBuf>, why: Flaw) -> Self {
+        EngineError::PathFlaw {
             path: path.into(),
-            source,
+            why,
         }
     }
 
@@ -223,9 +225,9 @@ impl EngineError {
                 "error.too_new",
                 vec![path(p), found.to_string(), known.to_string()],
             ),
-            EngineError::PathOs { path: p, source } => {
-                detail = Some(Box::new(Flaw::os(source).code()));
-                ("error.bad_path", vec![path(p), source.to_string()])
+            EngineError::PathFlaw { path: p, why } => {
+                detail = Some(Box::new(why.code()));
+                ("error.bad_path", vec![path(p), why.english.clone()])
             }
             EngineError::BadPath { path: p, reason } => {
                 ("error.bad_path", vec![path(p), reason.clone()])

@@ -421,6 +421,15 @@ mod tests {
                 path: "/w/y".into(),
                 source: std::io::Error::from(std::io::ErrorKind::NotFound),
             },
+            EngineError::path_flaw("/w/b.tianwang", Flaw::new("flaw.path_exists", &[])),
+            EngineError::path_flaw(
+                "/w/c.tianwang",
+                Flaw::new("flaw.path_read_only_old", &[&9, &12]),
+            ),
+            EngineError::path_os(
+                "/w/d",
+                std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+            ),
             EngineError::bad_input("/w/t.tsv", 7, "no tab"),
             EngineError::unreadable(
                 "/w/a.warc",

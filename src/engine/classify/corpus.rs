@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::{EngineError, Reason, Result};
+use crate::engine::error::{EngineError, Flaw, Reason, Result};
 
 /// One labelled document.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -265,10 +265,10 @@ pub fn read_folder(dir: &Path, other: Option<TextHook<'_>>, strict: bool) -> Res
         }
     }
     if corpus.docs.is_empty() && corpus.skipped.is_empty() {
-        return Err(EngineError::BadPath {
-            path: dir.to_path_buf(),
-            reason: "no class folders with documents".into(),
-        });
+        return Err(EngineError::path_flaw(
+            dir.to_path_buf(),
+            Flaw::new("flaw.path_no_class_folders", &[]),
+        ));
     }
     readable(corpus, dir, "document of a class folder")
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::install::{install, make_dir, staged};
 use super::{DataDir, DataSet, write_error};
-use crate::engine::error::{DataProblem, EngineError, Result};
+use crate::engine::error::{DataProblem, EngineError, Flaw, Result};
 use crate::engine::jobs::Tick;
 
 /// What an import did.
@@ -37,18 +37,16 @@ pub fn import(
     tick: &dyn Tick,
 ) -> Result<ImportReport> {
     if !from.is_dir() {
-        return Err(EngineError::BadPath {
-            path: from.to_path_buf(),
-            reason: "not a folder; give a copy laid out as the shared data folder \
-                     (classification/, extraction/, graph/, cache/, references/)"
-                .into(),
-        });
+        return Err(EngineError::path_flaw(
+            from.to_path_buf(),
+            Flaw::new("flaw.path_not_data_copy", &[]),
+        ));
     }
     if same_folder(from, dir.root()) {
-        return Err(EngineError::BadPath {
-            path: from.to_path_buf(),
-            reason: "this is the data folder itself; run `tianwang data verify` instead".into(),
-        });
+        return Err(EngineError::path_flaw(
+            from.to_path_buf(),
+            Flaw::new("flaw.path_is_data_folder", &[]),
+        ));
     }
     let mut r = ImportReport {
         from: from.to_path_buf(),

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::Doc;
 use super::eval::Truth;
 use crate::engine::docview::plain::{decode_text, doc_from_html, split_text};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// How a folder's files are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,14 +108,17 @@ pub fn load_dir(dir: &Path, input: Input, clean: bool) -> Result<Corpus> {
         }
     }
     if files.is_empty() {
-        return Err(EngineError::BadPath {
-            path: dir.to_path_buf(),
-            reason: match input {
-                Input::Html => "no .html files in this folder".into(),
-                Input::Text => "no .txt files in this folder".into(),
-                Input::Auto => "no .txt or .html files in this folder".into(),
-            },
-        });
+        return Err(EngineError::path_flaw(
+            dir.to_path_buf(),
+            Flaw::new(
+                match input {
+                    Input::Html => "flaw.path_no_html",
+                    Input::Text => "flaw.path_no_txt",
+                    Input::Auto => "flaw.path_no_txt_html",
+                },
+                &[],
+            ),
+        ));
     }
     files.sort();
     let loaded: Vec<std::result::Result<Doc, FileError>> = files

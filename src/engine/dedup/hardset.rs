@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use super::Doc;
 use super::devset::{DevSet, articles, body_of, edit, partial};
 use super::features::{mix64, normalise};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::rng::Rng;
 
 /// Which half of the harder set.
@@ -246,10 +246,10 @@ pub fn build(data: &Path, part: Part) -> Result<DevSet> {
         .map(|(_, s)| s)
         .collect();
     if sites.len() < 2 {
-        return Err(EngineError::BadPath {
-            path: data.join("extraction/ccwe/original"),
-            reason: "fewer than two sites with boilerplate lines in this half".into(),
-        });
+        return Err(EngineError::path_flaw(
+            data.join("extraction/ccwe/original"),
+            Flaw::new("flaw.path_few_sites", &[]),
+        ));
     }
     let mut rng = Rng::new(part.seed());
     let mut set = DevSet::default();

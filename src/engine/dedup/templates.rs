@@ -26,7 +26,7 @@ use scraper::{Html, Node};
 use super::Doc;
 use super::devset::esc;
 use super::features::normalise;
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::rng::Rng;
 
 const TITLE: &str = "\u{1}TITLE\u{1}";
@@ -66,10 +66,10 @@ pub(crate) fn ccwe_pages(data: &Path) -> Result<Vec<(String, Vec<u8>, String)>> 
         out.push((stem, page, cleaned));
     }
     if out.is_empty() {
-        return Err(EngineError::BadPath {
-            path: dir,
-            reason: "no ccwe pages with cleaned texts".into(),
-        });
+        return Err(EngineError::path_flaw(
+            dir,
+            Flaw::new("flaw.path_no_ccwe", &[]),
+        ));
     }
     Ok(out)
 }

@@ -24,7 +24,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::{Detail, Params, TreePath, extract_detail};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::TypedJob;
 use crate::engine::jobs::{JobContext, load_detail, save_detail};
 use crate::engine::text::metric::{Prf, bigram_prf, macro_avg};
@@ -331,13 +331,10 @@ pub(crate) fn eval_dir_with(
         });
     }
     if cases.is_empty() {
-        return Err(EngineError::BadPath {
-            path: html_dir.to_path_buf(),
-            reason: format!(
-                "no NAME.html here has a NAME.txt in {}",
-                truth_dir.display()
-            ),
-        });
+        return Err(EngineError::path_flaw(
+            html_dir.to_path_buf(),
+            Flaw::new("flaw.path_no_truth", &[&truth_dir.display()]),
+        ));
     }
     run(
         format!("dir:{}", html_dir.display()),

@@ -215,6 +215,73 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
     ),
     // Any file.
     ("flaw.not_json", "not JSON: {*}"),
+    // A path that cannot be used ([`EngineError::path_flaw`]).
+    (
+        "flaw.path_no_home",
+        "no home directory to keep workspaces in: set TIANWANG_DATA_DIR or pass --workspace",
+    ),
+    (
+        "flaw.path_is_dir_not_workspace",
+        "is a directory, not a workspace file",
+    ),
+    ("flaw.path_exists", "already exists; choose a new file name"),
+    ("flaw.path_no_file", "no such file"),
+    ("flaw.path_is_workspace", "is the workspace itself"),
+    (
+        "flaw.path_no_class_folders",
+        "no class folders with documents",
+    ),
+    ("flaw.path_no_folder", "no such folder"),
+    ("flaw.path_not_file_name", "not a file name"),
+    ("flaw.path_plot_ext", "a plot is saved as .png or .svg"),
+    ("flaw.path_no_ccwe", "no ccwe pages with cleaned texts"),
+    ("flaw.path_no_html", "no .html files in this folder"),
+    ("flaw.path_no_txt", "no .txt files in this folder"),
+    (
+        "flaw.path_no_txt_html",
+        "no .txt or .html files in this folder",
+    ),
+    (
+        "flaw.path_no_txt_html_file",
+        "no .txt or .html file in this folder",
+    ),
+    (
+        "flaw.path_few_sites",
+        "fewer than two sites with boilerplate lines in this half",
+    ),
+    (
+        "flaw.path_not_data_copy",
+        "not a folder; give a copy laid out as the shared data folder (classification/, extraction/, graph/, cache/, references/)",
+    ),
+    (
+        "flaw.path_is_data_folder",
+        "this is the data folder itself; run `tianwang data verify` instead",
+    ),
+    (
+        "flaw.path_index_locked",
+        "another build of this index is running; wait for it to finish",
+    ),
+    (
+        "flaw.path_index_churn",
+        "the index keeps changing while it is opened (builds in a loop?); try again",
+    ),
+    ("flaw.path_no_parent_folder", "folder {0} does not exist"),
+    (
+        "flaw.path_read_only_old",
+        "read-only, and written by an older build (schema {0}; this build upgrades to {1}): make it writable once so it can be upgraded",
+    ),
+    (
+        "flaw.path_no_wal",
+        "SQLite could not switch this file to WAL (journal mode is {0}); keep the workspace on a local disk",
+    ),
+    (
+        "flaw.path_no_truth",
+        "no NAME.html here has a NAME.txt in {0}",
+    ),
+    (
+        "flaw.path_index_newer",
+        "index format {0} is newer than this program reads ({1})",
+    ),
     // The system's errors ([`Flaw::os`]).
     ("flaw.os_not_found", "{*}"),
     ("flaw.os_permission", "{*}"),

@@ -29,7 +29,7 @@ use std::path::Path;
 pub use plot::{Mark, Plot, Series, SeriesKind};
 pub use table::Table;
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// The bundled CJK font (Noto Sans CJK SC subset, SIL OFL 1.1): the GUI draws with it and
 /// exported plots are rendered with it, so Chinese labels look the same in both.
@@ -44,17 +44,19 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     if !dir.is_dir() {
-        return Err(EngineError::BadPath {
-            path: dir.to_path_buf(),
-            reason: "no such folder".into(),
-        });
+        return Err(EngineError::path_flaw(
+            dir.to_path_buf(),
+            Flaw::new("flaw.path_no_folder", &[]),
+        ));
     }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: "not a file name".into(),
+        .ok_or_else(|| {
+            EngineError::path_flaw(
+                path.to_path_buf(),
+                Flaw::new("flaw.path_not_file_name", &[]),
+            )
         })?;
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -94,10 +96,10 @@ impl ImageFormat {
         {
             Some("png") => Ok(ImageFormat::Png),
             Some("svg") => Ok(ImageFormat::Svg),
-            _ => Err(EngineError::BadPath {
-                path: path.to_path_buf(),
-                reason: "a plot is saved as .png or .svg".into(),
-            }),
+            _ => Err(EngineError::path_flaw(
+                path.to_path_buf(),
+                Flaw::new("flaw.path_plot_ext", &[]),
+            )),
         }
     }
 }

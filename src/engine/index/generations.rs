@@ -71,10 +71,10 @@ impl BuildLock {
             .map_err(|e| io_err(&path, e))?;
         match file.try_lock() {
             Ok(()) => Ok(BuildLock { _file: file }),
-            Err(std::fs::TryLockError::WouldBlock) => Err(EngineError::BadPath {
+            Err(std::fs::TryLockError::WouldBlock) => Err(EngineError::path_flaw(
                 path,
-                reason: "another build of this index is running; wait for it to finish".into(),
-            }),
+                Flaw::new("flaw.path_index_locked", &[]),
+            )),
             // A file system without locks (some network mounts): build unguarded, as before.
             Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
                 Ok(BuildLock { _file: file })
@@ -127,10 +127,10 @@ pub fn hold_current(dir: &Path) -> Result<Option<(PathBuf, ReadLock)>> {
             ));
         }
     }
-    Err(EngineError::BadPath {
-        path: dir.to_path_buf(),
-        reason: "the index keeps changing while it is opened (builds in a loop?); try again".into(),
-    })
+    Err(EngineError::path_flaw(
+        dir.to_path_buf(),
+        Flaw::new("flaw.path_index_churn", &[]),
+    ))
 }
 
 /// A fresh generation directory in `dir` (numbered after every existing one), with its read

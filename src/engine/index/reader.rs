@@ -72,14 +72,13 @@ impl Index {
             EngineError::corrupt(&meta_path, Flaw::with_detail("flaw.not_meta", &[], e))
         })?;
         if meta.version > disk::FORMAT_VERSION {
-            return Err(EngineError::BadPath {
-                path: dir.to_path_buf(),
-                reason: format!(
-                    "index format {} is newer than this program reads ({})",
-                    meta.version,
-                    disk::FORMAT_VERSION
+            return Err(EngineError::path_flaw(
+                dir.to_path_buf(),
+                Flaw::new(
+                    "flaw.path_index_newer",
+                    &[&meta.version, &disk::FORMAT_VERSION],
                 ),
-            });
+            ));
         }
         if meta.version >= 2 && !sealed {
             return Err(EngineError::corrupt(

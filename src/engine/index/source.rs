@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::store::Workspace;
 
 pub(crate) mod warc;
@@ -168,10 +168,10 @@ pub(crate) fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
         crate::engine::inspect::natural_cmp(&a.to_string_lossy(), &b.to_string_lossy())
     });
     if files.is_empty() {
-        return Err(EngineError::BadPath {
-            path: dir.to_path_buf(),
-            reason: "no .txt or .html file in this folder".into(),
-        });
+        return Err(EngineError::path_flaw(
+            dir.to_path_buf(),
+            Flaw::new("flaw.path_no_txt_html_file", &[]),
+        ));
     }
     Ok(files)
 }

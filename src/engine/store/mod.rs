@@ -28,7 +28,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use rusqlite_migration::{M, Migrations};
 use serde::Serialize;
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// `PRAGMA application_id` of a Tianwang workspace: the bytes "TWKB".
 pub(crate) const APPLICATION_ID: i32 = 0x5457_4B42;
@@ -302,12 +302,7 @@ pub fn data_dir() -> Result<PathBuf> {
     }
     directories::ProjectDirs::from("", "", "tianwang-workbench")
         .map(|d| d.data_dir().to_path_buf())
-        .ok_or_else(|| EngineError::BadPath {
-            path: "$HOME".into(),
-            reason:
-                "no home directory to keep workspaces in: set TIANWANG_DATA_DIR or pass --workspace"
-                    .into(),
-        })
+        .ok_or_else(|| EngineError::path_flaw("$HOME", Flaw::new("flaw.path_no_home", &[])))
 }
 
 /// The folder beside a workspace for the files the app writes for its runs (a generated
@@ -359,10 +354,10 @@ pub(crate) fn inspect(path: &Path) -> Result<FileKind> {
         }
     };
     if meta.is_dir() {
-        return Err(EngineError::BadPath {
-            path: path.into(),
-            reason: "is a directory, not a workspace file".into(),
-        });
+        return Err(EngineError::path_flaw(
+            path,
+            Flaw::new("flaw.path_is_dir_not_workspace", &[]),
+        ));
     }
     if meta.len() == 0 {
         return Ok(FileKind::Empty);
@@ -476,17 +471,17 @@ impl Workspace {
     /// Create a new, empty workspace; fails if the file exists.
     pub fn create(path: &Path) -> Result<Self> {
         if inspect(path)? != FileKind::Missing {
-            return Err(EngineError::BadPath {
-                path: path.into(),
-                reason: "already exists; choose a new file name".into(),
-            });
+            return Err(EngineError::path_flaw(
+                path,
+                Flaw::new("flaw.path_exists", &[]),
+            ));
         }
         match path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
-                return Err(EngineError::BadPath {
-                    path: path.into(),
-                    reason: format!("folder {} does not exist", dir.display()),
-                });
+                return Err(EngineError::path_flaw(
+                    path,
+                    Flaw::new("flaw.path_no_parent_folder", &[&dir.display()]),
+                ));
             }
             _ => {}
         }
@@ -525,10 +520,10 @@ impl Workspace {
     pub fn open_existing(path: &Path) -> Result<Self> {
         match inspect(path)? {
             FileKind::Missing => {
-                return Err(EngineError::BadPath {
-                    path: path.into(),
-                    reason: "no such file".into(),
-                });
+                return Err(EngineError::path_flaw(
+                    path,
+                    Flaw::new("flaw.path_no_file", &[]),
+                ));
             }
             FileKind::Empty => return Err(not_a_workspace(path, "the file is empty")),
             FileKind::NotSqlite => return Err(not_a_workspace(path, "not an SQLite database")),
@@ -603,13 +598,13 @@ impl Workspace {
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(|e| classify_sql(path, e))?;
         if version < latest_schema_version() {
-            return Err(EngineError::BadPath {
-                path: path.into(),
-                reason: format!(
-                    "read-only, and written by an older build (schema {version}; this build upgrades to {}): make it writable once so it can be upgraded",
-                    latest_schema_version()
+            return Err(EngineError::path_flaw(
+                path,
+                Flaw::new(
+                    "flaw.path_read_only_old",
+                    &[&version, &latest_schema_version()],
                 ),
-            });
+            ));
         }
         Ok(Workspace {
             conn,
@@ -626,12 +621,10 @@ impl Workspace {
         if !mode.eq_ignore_ascii_case("wal") {
             // Some file systems (network shares, some FUSE mounts) cannot hold WAL's shared
             // memory: the user's to fix by keeping the workspace elsewhere.
-            return Err(EngineError::BadPath {
-                path: self.path.clone(),
-                reason: format!(
-                    "SQLite could not switch this file to WAL (journal mode is {mode}); keep the workspace on a local disk"
-                ),
-            });
+            return Err(EngineError::path_flaw(
+                self.path.clone(),
+                Flaw::new("flaw.path_no_wal", &[&mode]),
+            ));
         }
         self.conn.pragma_update(None, "foreign_keys", true)?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -693,16 +686,16 @@ impl Workspace {
     /// leaves no file behind.
     pub fn save_as(&self, dest: &Path, mut progress: impl FnMut(i64, i64) -> bool) -> Result<()> {
         if dest == self.path {
-            return Err(EngineError::BadPath {
-                path: dest.into(),
-                reason: "is the workspace itself".into(),
-            });
+            return Err(EngineError::path_flaw(
+                dest,
+                Flaw::new("flaw.path_is_workspace", &[]),
+            ));
         }
         if inspect(dest)? != FileKind::Missing {
-            return Err(EngineError::BadPath {
-                path: dest.into(),
-                reason: "already exists; choose a new file name".into(),
-            });
+            return Err(EngineError::path_flaw(
+                dest,
+                Flaw::new("flaw.path_exists", &[]),
+            ));
         }
         let tmp = unique_temporary(dest);
         let result = (|| -> Result<()> {

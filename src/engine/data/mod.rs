@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::engine::error::{DataProblem, EngineError, Result};
+use crate::engine::error::{DataProblem, EngineError, Flaw, Result};
 use crate::engine::jobs::Tick;
 pub use import::{ImportReport, import};
 pub use manifest::{DataFile, DataSet};
@@ -322,12 +322,10 @@ pub(crate) fn write_error(set: &str, file: &str, path: &Path, e: std::io::Error)
         e.kind(),
         std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
     ) {
-        EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: format!(
-                "cannot write the data folder here ({e}); use --data DIR or set {DATA_ENV}"
-            ),
-        }
+        EngineError::path_flaw(
+            path,
+            Flaw::with_detail("flaw.data_dir_unwritable", &[&DATA_ENV], e),
+        )
     } else {
         EngineError::Io {
             path: path.to_path_buf(),

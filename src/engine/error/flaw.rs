@@ -215,6 +215,20 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
     ),
     // Any file.
     ("flaw.not_json", "not JSON: {*}"),
+    ("flaw.listen_in_use", "cannot listen: {*}"),
+    ("flaw.listen_failed", "cannot listen: {*}"),
+    (
+        "flaw.data_dir_unwritable",
+        "cannot write the data folder here ({*}); use --data DIR or set {0}",
+    ),
+    ("flaw.log_unwritable", "could not write the log: {*}"),
+    (
+        "flaw.parquet_unwritable",
+        "could not write this Parquet file: {*}",
+    ),
+    ("flaw.parquet_missing", "no such Parquet file or directory"),
+    ("flaw.parquet_unreadable", "not readable as Parquet: {*}"),
+    ("flaw.parquet_none", "no .parquet file here"),
     // A path that cannot be used ([`EngineError::path_flaw`]).
     (
         "flaw.path_no_home",

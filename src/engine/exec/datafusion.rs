@@ -28,7 +28,7 @@ use futures::StreamExt;
 
 use super::EngineConfig;
 use super::plan::{Plan, RunReport, Step};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::Tick;
 
 fn internal(what: &str, e: impl std::fmt::Display) -> EngineError {
@@ -165,19 +165,16 @@ pub fn run_plan(plan: &Plan, out: &Path, cfg: &EngineConfig, tick: &dyn Tick) ->
 
 async fn register_input(ctx: &SessionContext, name: &str, path: &Path) -> Result<()> {
     if !path.exists() {
-        return Err(EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: "no such Parquet file or directory".into(),
-        });
+        return Err(EngineError::path_flaw(
+            path,
+            Flaw::new("flaw.parquet_missing", &[]),
+        ));
     }
     let url = path.to_string_lossy().to_string();
     let opts = ParquetReadOptions::default();
-    ctx.register_parquet(name, &url, opts)
-        .await
-        .map_err(|e| EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: format!("not readable as Parquet: {e}"),
-        })
+    ctx.register_parquet(name, &url, opts).await.map_err(|e| {
+        EngineError::path_flaw(path, Flaw::with_detail("flaw.parquet_unreadable", &[], e))
+    })
 }
 
 fn run_step<'a>(

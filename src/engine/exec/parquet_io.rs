@@ -16,7 +16,7 @@ use datafusion::parquet::basic::{Compression, ZstdLevel};
 use datafusion::parquet::file::properties::WriterProperties;
 
 use super::schema::SchemaDef;
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 fn io(path: &Path, e: std::io::Error) -> EngineError {
     EngineError::Io {
@@ -79,10 +79,10 @@ impl AtomicWriter {
     /// A batch the writer could not put on disk: a full disk or an unwritable folder, the
     /// user's to fix (the batches themselves match the schema the writer was made with).
     fn unwritable(&self, e: impl std::fmt::Display) -> EngineError {
-        EngineError::BadPath {
-            path: self.path.clone(),
-            reason: format!("could not write this Parquet file: {e}"),
-        }
+        EngineError::path_flaw(
+            self.path.clone(),
+            Flaw::with_detail("flaw.parquet_unwritable", &[], e),
+        )
     }
 
     /// Close the file and move it into place.

@@ -39,7 +39,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{Format, book};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::Tick;
 use crate::engine::rng::Rng;
 
@@ -538,9 +538,8 @@ pub(crate) fn write_log(
     let gb = cfg.encoding == "gb18030";
     let mut n = 0u64;
     let mut w = std::io::BufWriter::with_capacity(1 << 20, out);
-    let io = |e: std::io::Error| EngineError::BadPath {
-        path: dest.to_path_buf(),
-        reason: format!("could not write the log: {e}"),
+    let io = |e: std::io::Error| {
+        EngineError::path_flaw(dest, Flaw::with_detail("flaw.log_unwritable", &[], e))
     };
     generate(cfg, tick, &mut |r| {
         let mut line = format_line(r, cfg.seed, cfg.format);

@@ -18,7 +18,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
 use super::web::{Resource, SampleWeb};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// Request counters.
 #[derive(Debug, Default)]
@@ -118,11 +118,14 @@ impl SampleServer {
                 ),
             ));
         }
-        let listener =
-            std::net::TcpListener::bind(opts.addr).map_err(|e| EngineError::BadPath {
-                path: opts.addr.to_string().into(),
-                reason: format!("cannot listen: {e}"),
-            })?;
+        let listener = std::net::TcpListener::bind(opts.addr).map_err(|e| {
+            let key = if e.kind() == std::io::ErrorKind::AddrInUse {
+                "flaw.listen_in_use"
+            } else {
+                "flaw.listen_failed"
+            };
+            EngineError::path_flaw(opts.addr.to_string(), Flaw::with_detail(key, &[], e))
+        })?;
         let addr = listener
             .local_addr()
             .map_err(|e| EngineError::Internal(e.to_string()))?;

@@ -21,7 +21,7 @@ use datafusion::arrow::datatypes::{Float32Type, Int32Type, Int64Type};
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReader;
 
 use super::{POSTINGS_DOCS, POSTINGS_INPUT};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::exec::parquet_io;
 use crate::engine::exec::schema::{Col, SchemaDef};
 use crate::engine::index::disk::DocInfo;
@@ -47,10 +47,10 @@ impl Batches {
     fn open(path: &Path, def: Option<SchemaDef>) -> Result<Batches> {
         let files = parquet_io::parts(path)?;
         if files.is_empty() {
-            return Err(EngineError::BadPath {
-                path: path.to_path_buf(),
-                reason: "no .parquet file here".into(),
-            });
+            return Err(EngineError::path_flaw(
+                path,
+                Flaw::new("flaw.parquet_none", &[]),
+            ));
         }
         Ok(Batches::of_files(files, def))
     }

@@ -229,6 +229,7 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
     ("flaw.parquet_missing", "no such Parquet file or directory"),
     ("flaw.parquet_unreadable", "not readable as Parquet: {*}"),
     ("flaw.parquet_none", "no .parquet file here"),
+    ("flaw.path_sqlite_open", "{*}"),
     // A path that cannot be used ([`EngineError::path_flaw`]).
     (
         "flaw.path_no_home",

@@ -488,9 +488,8 @@ impl Workspace {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| EngineError::BadPath {
-            path: path.into(),
-            reason: e.to_string(),
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| {
+            EngineError::path_flaw(path, Flaw::with_detail("flaw.path_sqlite_open", &[], e))
         })?;
         // The application id goes into the header before anything else, in rollback-journal
         // mode, so even a crash right after creation leaves a file we recognise.
@@ -568,9 +567,8 @@ impl Workspace {
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
-        .map_err(|e| EngineError::BadPath {
-            path: path.into(),
-            reason: e.to_string(),
+        .map_err(|e| {
+            EngineError::path_flaw(path, Flaw::with_detail("flaw.path_sqlite_open", &[], e))
         })?;
         let mut ws = Workspace {
             conn,
@@ -699,9 +697,8 @@ impl Workspace {
         }
         let tmp = unique_temporary(dest);
         let result = (|| -> Result<()> {
-            let mut out = Connection::open(&tmp).map_err(|e| EngineError::BadPath {
-                path: dest.into(),
-                reason: e.to_string(),
+            let mut out = Connection::open(&tmp).map_err(|e| {
+                EngineError::path_flaw(dest, Flaw::with_detail("flaw.path_sqlite_open", &[], e))
             })?;
             {
                 let backup = rusqlite::backup::Backup::new(&self.conn, &mut out)?;

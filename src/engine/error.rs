@@ -9,11 +9,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
+mod code;
 mod flaw;
 mod input;
 mod log_line;
+pub use code::ErrorCode;
 pub use flaw::Flaw;
 pub use input::Reason;
 
@@ -41,6 +41,16 @@ pub(crate) fn flaw_arity(key: &str) -> Option<(usize, bool)> {
 #[cfg(test)]
 pub(crate) fn log_line_patterns() -> &'static [(&'static str, &'static str)] {
     log_line::LOG_LINE
+}
+
+/// `template` with `{first}`, `{first + 1}` … replaced by `args` in order (the file formats'
+/// reasons number theirs from 1, after the location; a flaw's from 0).
+fn fill(template: &str, args: &[String], first: usize) -> String {
+    let mut s = template.to_string();
+    for (i, a) in args.iter().enumerate() {
+        s = s.replace(&format!("{{{}}}", first + i), a);
+    }
+    s
 }
 
 /// Everything the engine can fail with.
@@ -210,9 +220,6 @@ impl EngineError {
     /// The stable key of this error and its arguments, for the UI's string tables.
     pub fn code(&self) -> ErrorCode {
         let path = |p: &Path| p.display().to_string();
-        // The engine's detail said by a flaw of its own: the UI says it in its language in
-        // place of the last argument (its English).
-        let mut detail = None;
         let (key, args) = match self {
             EngineError::NotAWorkspace { path: p, reason } => {
                 ("error.not_a_workspace", vec![path(p), reason.clone()])
@@ -226,16 +233,14 @@ impl EngineError {
                 vec![path(p), found.to_string(), known.to_string()],
             ),
             EngineError::PathFlaw { path: p, why } => {
-                detail = Some(Box::new(why.code()));
-                ("error.bad_path", vec![path(p), why.english.clone()])
+                return ErrorCode::with_flaw("error.bad_path", vec![path(p)], why);
             }
             EngineError::BadPath { path: p, reason } => {
                 ("error.bad_path", vec![path(p), reason.clone()])
             }
             EngineError::NoIndex { dir } => ("error.no_index", vec![path(dir)]),
             EngineError::Corrupt { path: p, what } => {
-                detail = Some(Box::new(what.code()));
-                (Remedy::of(p).key(), vec![path(p), what.english.clone()])
+                return ErrorCode::with_flaw(Remedy::of(p).key(), vec![path(p)], what);
             }
             EngineError::MissingData { set } => ("error.missing_data", vec![set.clone()]),
             EngineError::DataFile { set, file, problem } => {
@@ -257,15 +262,14 @@ impl EngineError {
             }
             EngineError::Cancelled => ("error.cancelled", vec![]),
             EngineError::Io { path: p, source } => {
-                detail = Some(Box::new(Flaw::os(source).code()));
-                ("error.io", vec![path(p), source.to_string()])
+                return ErrorCode::with_flaw("error.io", vec![path(p)], &Flaw::os(source));
             }
             EngineError::Sql(e) => (sql_key(e), vec![e.to_string()]),
             EngineError::Migration(e) => ("error.migration", vec![e.to_string()]),
             EngineError::Internal(what) => ("error.internal", vec![what.clone()]),
             EngineError::Relayed { code, .. } => return code.clone(),
         };
-        ErrorCode { key, args, detail }
+        ErrorCode::new(key, args)
     }
 
     /// A bad line of the user's input at `file:line`.
@@ -298,132 +302,6 @@ impl EngineError {
 }
 
 pub type Result<T, E = EngineError> = std::result::Result<T, E>;
-
-/// An error as data: a stable key of the UI's string tables (`error.corrupt_index` …) and its
-/// arguments in order (`{0}`, `{1}` … of the key's sentence). Survives a thread, a job's row in
-/// the experiment log (as JSON) and a UI task.
-///
-/// A code may carry a `detail` (a [`Flaw`]'s code): the engine's detail in the UI's language,
-/// said in place of the last argument, which holds the detail's English.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ErrorCode {
-    pub key: &'static str,
-    pub args: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<Box<ErrorCode>>,
-}
-
-impl ErrorCode {
-    /// A code without a detail.
-    pub fn new(key: &'static str, args: Vec<String>) -> Self {
-        ErrorCode {
-            key,
-            args,
-            detail: None,
-        }
-    }
-
-    /// Every key an error can have (the string tables must have each, with its arguments).
-    pub(crate) const KEYS: &'static [(&'static str, usize)] = &[
-        ("error.not_a_workspace", 2),
-        ("error.too_new", 3),
-        ("error.bad_path", 2),
-        ("error.no_index", 1),
-        ("error.corrupt", 2),
-        ("error.corrupt_index", 2),
-        ("error.corrupt_parquet", 2),
-        ("error.corrupt_workspace", 2),
-        ("error.missing_data", 1),
-        ("error.data_http", 4),
-        ("error.data_timeout", 4),
-        ("error.data_network", 4),
-        ("error.data_checksum", 4),
-        ("error.data_missing_file", 3),
-        ("error.data_disk_full", 3),
-        ("error.bad_input", 2),
-        ("error.no_document", 1),
-        ("error.no_readable_document", 3),
-        ("error.empty_log", 1),
-        ("error.no_valid_record", 4),
-        ("error.line_too_long", 2),
-        ("error.unreadable_line", 1),
-        ("error.cannot_open", 2),
-        ("error.folder_not_file", 2),
-        ("error.folder_not_log", 1),
-        ("error.invalid_param", 2),
-        ("error.cancelled", 0),
-        ("error.io", 2),
-        ("error.sql", 1),
-        ("error.sql_full", 1),
-        ("error.sql_read_only", 1),
-        ("error.sql_damaged", 1),
-        ("error.sql_busy", 1),
-        ("error.sql_io", 1),
-        ("error.migration", 1),
-        ("error.internal", 1),
-        ("error.interrupted", 0),
-    ];
-
-    /// [`ErrorCode::KEYS`], the file formats' own mistakes ([`input::INPUT`]) and the log
-    /// lines' ([`log_line::LOG_LINE`]), each with its number of arguments.
-    pub(crate) fn all_keys() -> Vec<(&'static str, usize)> {
-        let input = input::INPUT
-            .iter()
-            .filter_map(|(k, _)| Some((*k, Reason::input_arity(k)?)));
-        let log = log_line::LOG_LINE
-            .iter()
-            .filter_map(|(k, _)| Some((*k, Reason::log_line_arity(k)?)));
-        Self::KEYS.iter().copied().chain(input).chain(log).collect()
-    }
-
-    /// The code of a job whose process stopped before it finished (no error was returned).
-    pub fn interrupted() -> Self {
-        ErrorCode::new("error.interrupted", Vec::new())
-    }
-
-    /// As stored beside a message: `{"key": …, "args": […]}`, and `"detail"` (a code of the
-    /// same shape) when it has one.
-    pub(crate) fn to_json(&self) -> String {
-        self.to_value().to_string()
-    }
-
-    fn to_value(&self) -> serde_json::Value {
-        let mut v = serde_json::json!({ "key": self.key, "args": self.args });
-        if let Some(d) = &self.detail {
-            v["detail"] = d.to_value();
-        }
-        v
-    }
-
-    /// Back from [`ErrorCode::to_json`]; `None` for text that is not a code this build knows
-    /// (then the English message is all there is).
-    pub(crate) fn from_json(text: &str) -> Option<Self> {
-        let v: serde_json::Value = serde_json::from_str(text).ok()?;
-        Self::from_value(&v, false)
-    }
-
-    /// A code (or, `flaw`, a detail's code: a key of [`flaw::FLAW`]) from its JSON value.
-    fn from_value(v: &serde_json::Value, flaw: bool) -> Option<Self> {
-        let key = v.get("key")?.as_str()?;
-        let key = if flaw {
-            Flaw::known_key(key)?
-        } else {
-            Self::all_keys().into_iter().find(|(k, _)| *k == key)?.0
-        };
-        let args = v
-            .get("args")?
-            .as_array()?
-            .iter()
-            .map(|a| a.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()?;
-        // A detail this build does not know leaves the English argument it stands for.
-        let detail = v
-            .get("detail")
-            .and_then(|d| Self::from_value(d, true))
-            .map(Box::new);
-        Some(ErrorCode { key, args, detail })
-    }
-}
 
 /// What went wrong with one file of a data set (`EngineError::DataFile`): each case names what
 /// the user can do about it.

@@ -48,13 +48,10 @@ impl Flaw {
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         // A key missing from the table is a bug the table test catches (every key the source
         // names is in it); the English then is the key and its arguments, never nothing.
-        let mut english = match template(key) {
-            Some(t) => t.to_string(),
+        let mut english = match entry(key) {
+            Some((_, t)) => super::fill(t, &args, 0),
             None => format!("{key} {}", args.join(" ")),
         };
-        for (i, a) in args.iter().enumerate() {
-            english = english.replace(&format!("{{{i}}}"), a);
-        }
         if let Some(d) = &detail {
             english = english.replace("{*}", d);
         }
@@ -103,13 +100,13 @@ impl Flaw {
 
     /// Back from a stored code (`from_json`): the key as this build spells it, if it knows it.
     pub(crate) fn known_key(key: &str) -> Option<&'static str> {
-        FLAW.iter().find(|(k, _)| *k == key).map(|(k, _)| *k)
+        entry(key).map(|(k, _)| *k)
     }
 }
 
-/// The English template of `key`.
-fn template(key: &str) -> Option<&'static str> {
-    FLAW.iter().find(|(k, _)| *k == key).map(|(_, t)| *t)
+/// The table's entry of `key`: the key as the table spells it and its English template.
+fn entry(key: &str) -> Option<&'static (&'static str, &'static str)> {
+    FLAW.iter().find(|(k, _)| *k == key)
 }
 
 /// Every flaw: key and English template (`{0}` … the arguments, `{*}` the English-only detail).
@@ -317,7 +314,7 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
 /// The number of arguments of `key` in the string tables: its own, and one more for `{*}`.
 #[cfg(test)]
 pub(crate) fn arity(key: &str) -> Option<(usize, bool)> {
-    let t = template(key)?;
+    let (_, t) = entry(key)?;
     let own = (0..10).filter(|i| t.contains(&format!("{{{i}}}"))).count();
     // `flaw.os_other` passes the OS error number though its English is the system's text.
     let own = if key == "flaw.os_other" { 1 } else { own };
@@ -358,8 +355,8 @@ mod tests {
         let mut stack = vec![root];
         let mut seen = 0;
         while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let p = entry.unwrap().path();
+            for file in std::fs::read_dir(&dir).unwrap() {
+                let p = file.unwrap().path();
                 if p.is_dir() {
                     stack.push(p);
                 } else if p.extension().is_some_and(|e| e == "rs") {
@@ -373,7 +370,7 @@ mod tests {
                             continue; // this test's own pattern
                         }
                         let key = format!("flaw.{name}");
-                        assert!(template(&key).is_some(), "{}: {key}", p.display());
+                        assert!(entry(&key).is_some(), "{}: {key}", p.display());
                         seen += 1;
                     }
                 }

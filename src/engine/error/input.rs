@@ -390,10 +390,7 @@ impl Reason {
             let english = format!("{key} {}", args.join(" "));
             return Reason::new("error.bad_input", vec![english.clone()], english);
         };
-        let mut english = template.to_string();
-        for (i, a) in args.iter().enumerate() {
-            english = english.replace(&format!("{{{}}}", i + 1), a);
-        }
+        let english = super::fill(template, &args, 1);
         Reason::new(key, args, english)
     }
 

@@ -210,10 +210,10 @@ fn run(
             .collect();
         seconds += t0.elapsed().as_secs_f64();
         by_size.sort_unstable_by_key(|(i, _)| *i);
-        let cleaned = by_size.into_iter().map(|(_, r)| r);
+        let cleaned: Vec<Result<Cleaned>> = by_size.into_iter().map(|(_, r)| r).collect();
         let scored: Vec<EvalPage> = chunk
             .into_par_iter()
-            .zip(cleaned.collect::<Vec<_>>())
+            .zip(cleaned)
             .map(|(c, r)| score(c, r))
             .collect();
         pages.extend(scored);

@@ -430,6 +430,15 @@ mod tests {
                 "/w/d",
                 std::io::Error::from(std::io::ErrorKind::PermissionDenied),
             ),
+            EngineError::path_flaw(
+                "/w/t.txt",
+                Flaw::os_for(
+                    &std::io::Error::from(std::io::ErrorKind::NotFound),
+                    "--trace",
+                ),
+            ),
+            EngineError::path_flaw("/w", Flaw::new("flaw.path_folder_for", &[&"--queries"])),
+            EngineError::path_flaw("/w/p", Flaw::new("flaw.parquet_none_of", &[&"pages", &1])),
             EngineError::bad_input("/w/t.tsv", 7, "no tab"),
             EngineError::unreadable(
                 "/w/a.warc",

@@ -22,7 +22,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::{EngineError, Reason, Result};
+use crate::engine::error::{EngineError, Flaw, Reason, Result};
 use crate::engine::querylog::read::{BadLines, ReadConfig};
 use crate::engine::querylog::{self, Normalise};
 use crate::engine::rng::Rng;
@@ -252,15 +252,12 @@ fn decode_line(line: &[u8]) -> std::borrow::Cow<'_, str> {
 /// A file the user named with `flag`: it must exist and be a file (a folder says so).
 pub(crate) fn open_input(path: &Path, flag: &str) -> Result<std::fs::File> {
     if path.is_dir() {
-        return Err(EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: format!("a folder, not a file ({flag})"),
-        });
+        return Err(EngineError::path_flaw(
+            path,
+            Flaw::new("flaw.path_folder_for", &[&flag]),
+        ));
     }
-    std::fs::File::open(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: format!("{e} ({flag})"),
-    })
+    std::fs::File::open(path).map_err(|e| EngineError::path_flaw(path, Flaw::os_for(&e, flag)))
 }
 
 /// Read a trace file, streamed line by line. Bad lines of a lines or CSV trace are errors

@@ -91,6 +91,18 @@ impl Flaw {
         Flaw::with_detail(key, &[], e)
     }
 
+    /// The system's error on a file the user gave with `flag` (`--trace`, or a panel's
+    /// field): "No such file or directory (os error 2) (--trace)" in English, "找不到该文件
+    /// （--trace）" in Chinese; kinds other than missing and forbidden say the flag only.
+    pub(crate) fn os_for(e: &std::io::Error, flag: &str) -> Flaw {
+        let key = match e.kind() {
+            std::io::ErrorKind::NotFound => "flaw.os_not_found_for",
+            std::io::ErrorKind::PermissionDenied => "flaw.os_permission_for",
+            _ => "flaw.os_other_for",
+        };
+        Flaw::with_detail(key, &[&flag], e)
+    }
+
     /// As an error code: the key with its arguments, the English-only detail after them.
     pub fn code(&self) -> ErrorCode {
         let mut args = self.args.clone();
@@ -226,6 +238,14 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
     ("flaw.parquet_missing", "no such Parquet file or directory"),
     ("flaw.parquet_unreadable", "not readable as Parquet: {*}"),
     ("flaw.parquet_none", "no .parquet file here"),
+    (
+        "flaw.parquet_none_of",
+        "no .parquet file here (expected {0} v{1})",
+    ),
+    (
+        "flaw.parquet_no_postings_input",
+        "no {0} file here (export-parquet --what postings-input)",
+    ),
     ("flaw.path_sqlite_open", "{*}"),
     // A path that cannot be used ([`EngineError::path_flaw`]).
     (
@@ -245,6 +265,7 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
     ),
     ("flaw.path_no_folder", "no such folder"),
     ("flaw.path_not_file_name", "not a file name"),
+    ("flaw.path_folder_for", "a folder, not a file ({0})"),
     ("flaw.path_plot_ext", "a plot is saved as .png or .svg"),
     ("flaw.path_no_ccwe", "no ccwe pages with cleaned texts"),
     ("flaw.path_no_html", "no .html files in this folder"),
@@ -309,6 +330,9 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
     ("flaw.os_interrupted", "{*}"),
     ("flaw.os_out_of_memory", "{*}"),
     ("flaw.os_other", "{*}"),
+    ("flaw.os_not_found_for", "{*} ({0})"),
+    ("flaw.os_permission_for", "{*} ({0})"),
+    ("flaw.os_other_for", "{*} ({0})"),
 ];
 
 /// The number of arguments of `key` in the string tables: its own, and one more for `{*}`.

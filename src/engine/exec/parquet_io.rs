@@ -144,13 +144,10 @@ pub type Meta = Vec<(String, String)>;
 pub fn read(path: &Path, def: &SchemaDef) -> Result<(Vec<RecordBatch>, Meta)> {
     let files = parts(path)?;
     if files.is_empty() {
-        return Err(EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: format!(
-                "no .parquet file here (expected {} v{})",
-                def.name, def.version
-            ),
-        });
+        return Err(EngineError::path_flaw(
+            path,
+            Flaw::new("flaw.parquet_none_of", &[&def.name, &def.version]),
+        ));
     }
     let mut out = Vec::new();
     let mut meta = Vec::new();

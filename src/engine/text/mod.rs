@@ -21,7 +21,7 @@ pub mod t2s;
 
 use std::path::Path;
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// Read one line into `buf` (without its `\n`), keeping at most `cap` bytes of it: returns
 /// (bytes consumed, whether the line was longer). 0 consumed: the end of the input.
@@ -60,15 +60,13 @@ pub(crate) fn read_line_capped(
 /// the byte in that line), never "stream did not contain valid UTF-8".
 pub fn read_utf8(path: &Path, flag: &str) -> Result<String> {
     if path.is_dir() {
-        return Err(EngineError::BadPath {
-            path: path.to_path_buf(),
-            reason: format!("a folder, not a file ({flag})"),
-        });
+        return Err(EngineError::path_flaw(
+            path,
+            Flaw::new("flaw.path_folder_for", &[&flag]),
+        ));
     }
-    let bytes = std::fs::read(path).map_err(|e| EngineError::BadPath {
-        path: path.to_path_buf(),
-        reason: format!("{e} ({flag})"),
-    })?;
+    let bytes =
+        std::fs::read(path).map_err(|e| EngineError::path_flaw(path, Flaw::os_for(&e, flag)))?;
     String::from_utf8(bytes).map_err(|e| {
         let b = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -108,5 +106,32 @@ pub(crate) fn file_key(path: &Path) -> (String, bool) {
                 });
             (format!("{}~{:08x}", stem.to_string_lossy(), h as u32), true)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A missing file and a folder name the flag in the CLI's English and carry a keyed
+    /// reason the UI says in its language.
+    #[test]
+    fn a_file_that_cannot_be_read_names_its_flag_and_a_keyed_reason() {
+        let d = tempfile::tempdir().unwrap();
+        let missing = d.path().join("none.txt");
+        let e = read_utf8(&missing, "--queries").unwrap_err();
+        let (en, code) = (e.to_string(), e.code());
+        assert!(en.starts_with(&missing.display().to_string()), "{en}");
+        assert!(en.ends_with("(os error 2) (--queries)"), "{en}");
+        let why = code.detail.as_deref().map(|d| d.key);
+        assert_eq!(why, Some("flaw.os_not_found_for"));
+        assert!(e.is_user_error());
+        let e = read_utf8(d.path(), "--queries").unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with(": a folder, not a file (--queries)")
+        );
+        let why = e.code().detail.map(|d| d.key);
+        assert_eq!(why, Some("flaw.path_folder_for"));
     }
 }

@@ -277,9 +277,15 @@ fn run_job(kind: &str, params: &Value) -> Result<()> {
     let runner = crate::engine::jobs::JobRunner::new(ws, std::sync::Arc::new(|| {}));
     match runner.spawn(job).wait() {
         crate::engine::jobs::JobState::Done(_) => Ok(()),
-        crate::engine::jobs::JobState::Failed { message, .. } => {
-            Err(EngineError::invalid(kind, message))
-        }
+        crate::engine::jobs::JobState::Failed {
+            message,
+            user_error,
+            code,
+        } => Err(EngineError::Relayed {
+            message,
+            user_error,
+            code,
+        }),
         other => Err(EngineError::Internal(format!("{kind} ended as {other:?}"))),
     }
 }

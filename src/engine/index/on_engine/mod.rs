@@ -345,13 +345,10 @@ fn given_export(dir: &Path, cfg: &IndexConfig) -> Result<(Exported, IndexConfig,
     let mut count = |path: &Path, def: SchemaDef| -> Result<u64> {
         let files = parquet_io::parts(path)?;
         if files.is_empty() {
-            return Err(EngineError::BadPath {
-                path: path.to_path_buf(),
-                reason: format!(
-                    "no {} file here (export-parquet --what postings-input)",
-                    def.name
-                ),
-            });
+            return Err(EngineError::path_flaw(
+                path,
+                Flaw::new("flaw.parquet_no_postings_input", &[&def.name]),
+            ));
         }
         let mut n = 0u64;
         for f in files {

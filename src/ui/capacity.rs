@@ -312,7 +312,10 @@ fn simulator(
                     lang.t("export.axis_pages"),
                 );
                 for node in 0..l.nodes {
-                    plot = plot.series(XSeries::line(format!("node {node}"), cumulative(node)));
+                    plot = plot.series(XSeries::line(
+                        lang.tf("sim.node", &[&node]),
+                        cumulative(node),
+                    ));
                 }
                 plot
             });
@@ -324,7 +327,7 @@ fn simulator(
             .show(ui, |pl| {
                 for node in 0..l.nodes {
                     pl.line(Line::new(
-                        format!("node {node}"),
+                        lang.tf("sim.node", &[&node]),
                         PlotPoints::from(cumulative(node)),
                     ));
                 }

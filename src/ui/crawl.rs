@@ -650,9 +650,9 @@ impl LabPanel for CrawlPanel {
         _kind: &str,
         _id: i64,
         params: &serde_json::Value,
-        _lang: Lang,
+        lang: Lang,
     ) -> Result<(), String> {
-        let p: CrawlParams = logged(params)?;
+        let p: CrawlParams = logged(params, lang)?;
         self.set_params(p);
         Ok(())
     }

@@ -158,9 +158,9 @@ impl LabPanel for OverviewPanel {
         _kind: &str,
         _id: i64,
         params: &serde_json::Value,
-        _lang: super::Lang,
+        lang: super::Lang,
     ) -> Result<(), String> {
-        self.pipeline.reopen(&logged(params)?);
+        self.pipeline.reopen(&logged(params, lang)?);
         Ok(())
     }
 }

@@ -16,8 +16,12 @@ use crate::engine::jobs::{Job, JobHandle, JobSnapshot};
 use crate::engine::sample::server::SampleServer;
 
 /// A logged run's parameters read back as the form's type (`reopen`).
-pub(crate) fn logged<T: serde::de::DeserializeOwned>(params: &Value) -> Result<T, String> {
-    serde_json::from_value(params.clone()).map_err(|e| format!("logged parameters: {e}"))
+/// The decoder's own message is English: the Chinese sentence leaves it out.
+pub(crate) fn logged<T: serde::de::DeserializeOwned>(
+    params: &Value,
+    lang: Lang,
+) -> Result<T, String> {
+    serde_json::from_value(params.clone()).map_err(|e| lang.tf("panel.logged_unreadable", &[&e]))
 }
 
 /// State more than one panel uses (the sample-web server runs for the Sample and Crawl
@@ -127,19 +131,13 @@ pub(crate) trait LabPanel {
 
     /// Fill the panel's form from a logged run's parameters (`kind` is one of the job kinds
     /// the composition root gives this panel). `Err` says why they cannot be used.
-    fn reopen(
-        &mut self,
-        _kind: &str,
-        _id: i64,
-        _params: &Value,
-        _lang: Lang,
-    ) -> Result<(), String> {
-        Err("this panel cannot re-open runs".into())
+    fn reopen(&mut self, _kind: &str, _id: i64, _params: &Value, lang: Lang) -> Result<(), String> {
+        Err(lang.t("panel.no_reopen").into())
     }
 
     /// Take what another panel sent with [`Request::Open`]. `Err` says why it cannot be used.
-    fn receive(&mut self, _payload: &Value, _lang: Lang) -> Result<(), String> {
-        Err("this panel takes nothing from other panels".into())
+    fn receive(&mut self, _payload: &Value, lang: Lang) -> Result<(), String> {
+        Err(lang.t("panel.no_receive").into())
     }
 
     /// The data folder the app resolved when it started (called once, before the first frame).

@@ -261,9 +261,9 @@ impl LabPanel for SamplePanel {
         _kind: &str,
         _id: i64,
         params: &serde_json::Value,
-        _lang: Lang,
+        lang: Lang,
     ) -> Result<(), String> {
-        let p: crate::engine::sample::load::LoadSampleParams = logged(params)?;
+        let p: crate::engine::sample::load::LoadSampleParams = logged(params, lang)?;
         self.load_changed = p.changed;
         Ok(())
     }

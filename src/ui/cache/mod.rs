@@ -140,13 +140,13 @@ impl Default for CachePanel {
 }
 
 impl CachePanel {
-    fn source(&self) -> Result<TraceSource, String> {
+    fn source(&self, lang: Lang) -> Result<TraceSource, String> {
         Ok(match self.src {
             Src::Chapter9 => TraceSource::Generated(GenSpec::chapter9(self.ch9_scale, 1)),
             Src::Zipf => TraceSource::Generated(self.zipf.clone()),
             Src::File => {
                 if self.file.trim().is_empty() {
-                    return Err("--trace: give a file".into());
+                    return Err(lang.t("cache.need_trace").into());
                 }
                 TraceSource::File {
                     path: self.file.trim().into(),
@@ -160,9 +160,7 @@ impl CachePanel {
             }
             Src::AccessLog if self.log_file.trim().is_empty() => {
                 if self.index_dir.trim().is_empty() || self.index_queries.trim().is_empty() {
-                    return Err(
-                        "--access-log: give a log file, or an index and queries to replay".into(),
-                    );
+                    return Err(lang.t("cache.need_access").into());
                 }
                 TraceSource::IndexReplay {
                     index: self.index_dir.trim().into(),
@@ -178,11 +176,11 @@ impl CachePanel {
                 workspace: self
                     .workspace
                     .clone()
-                    .ok_or_else(|| "--workspace: no workspace is open".to_string())?,
+                    .ok_or_else(|| lang.t("ws.none_hint").to_string())?,
                 log_id: self
                     .stored
                     .pick
-                    .ok_or_else(|| "--log: pick a stored query log".to_string())?,
+                    .ok_or_else(|| lang.t("cache.need_stored").to_string())?,
                 with_page: self.stored_with_page,
             },
         })
@@ -191,7 +189,7 @@ impl CachePanel {
     fn params(&self, lang: Lang) -> Result<CacheSimParams, String> {
         let policies: Vec<PolicyKind> = self.policies.iter().copied().collect();
         let p = CacheSimParams {
-            source: self.source()?,
+            source: self.source(lang)?,
             config: SimConfig {
                 policies,
                 sizes: SizeSpec::parse_list(&self.sizes, "sizes").map_err(|e| lang.error(&e))?,
@@ -213,7 +211,7 @@ impl CachePanel {
         Ok(p)
     }
 
-    fn label(&self) -> String {
+    fn label(&self, lang: Lang) -> String {
         match self.src {
             Src::Chapter9 => format!("ch9×{}", self.ch9_scale),
             Src::Zipf => format!("zipf α={}", self.zipf.alpha),
@@ -223,7 +221,7 @@ impl CachePanel {
                 .unwrap_or_default(),
             Src::AccessLog if self.page_view => format!("PAGE {}B", self.page_size),
             Src::AccessLog => "I/O".into(),
-            Src::Stored => format!("log #{}", self.stored.pick.unwrap_or(0)),
+            Src::Stored => lang.tf("cache.stored_label", &[&self.stored.pick.unwrap_or(0)]),
         }
     }
 
@@ -396,7 +394,7 @@ impl CachePanel {
                 )
                 .clicked()
             {
-                match self.source() {
+                match self.source(lang) {
                     Ok(src) => {
                         self.stats_task = Some(Task::spawn(ui.ctx(), move || {
                             src.load().map(|t| t.stats()).map_err(|e| lang.error(&e))
@@ -463,7 +461,7 @@ impl CachePanel {
             {
                 match self.params(cx.lang) {
                     Ok(p) => {
-                        let label = self.label();
+                        let label = self.label(lang);
                         self.start(cx, ui.ctx(), label, p);
                     }
                     Err(e) => self.error = Some(e),
@@ -486,7 +484,7 @@ impl CachePanel {
                 self.warmup_full = false;
                 match self.params(cx.lang) {
                     Ok(p) => {
-                        let label = self.label();
+                        let label = self.label(lang);
                         self.start(cx, ui.ctx(), label, p);
                     }
                     Err(e) => self.error = Some(e),
@@ -518,7 +516,7 @@ impl CachePanel {
                         self.page_view = page;
                         match self.params(cx.lang) {
                             Ok(p) => {
-                                let label = self.label();
+                                let label = self.label(lang);
                                 self.start(cx, ui.ctx(), label, p);
                             }
                             Err(e) => self.error = Some(e),
@@ -532,7 +530,10 @@ impl CachePanel {
                 .on_hover_text(lang.t("cache.tune_tip"))
                 .clicked()
             {
-                match (self.source(), SizeSpec::parse_list(&self.sizes, "sizes")) {
+                match (
+                    self.source(lang),
+                    SizeSpec::parse_list(&self.sizes, "sizes"),
+                ) {
                     (Ok(src), Ok(sizes)) => {
                         self.tune_task = Some(Task::spawn(ui.ctx(), move || {
                             let t = src.load().map_err(|e| lang.error(&e))?;
@@ -640,8 +641,8 @@ impl LabPanel for CachePanel {
             });
     }
 
-    fn reopen(&mut self, _kind: &str, _id: i64, params: &Value, _lang: Lang) -> Result<(), String> {
-        let p: CacheSimParams = logged(params)?;
+    fn reopen(&mut self, _kind: &str, _id: i64, params: &Value, lang: Lang) -> Result<(), String> {
+        let p: CacheSimParams = logged(params, lang)?;
         match &p.source {
             TraceSource::Generated(g) => {
                 self.src = Src::Zipf;
@@ -714,5 +715,33 @@ impl LabPanel for CachePanel {
         self.format = sent.format;
         self.from_querylog = sent.from.as_deref() == Some("querylog");
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A trace source that is not given yet says what to give in the UI's language.
+    #[test]
+    fn a_missing_source_is_said_in_chinese() {
+        let mut p = CachePanel {
+            src: Src::File,
+            ..CachePanel::default()
+        };
+        assert_eq!(p.source(Lang::Zh).unwrap_err(), "请给出轨迹文件");
+        assert_eq!(p.source(Lang::En).unwrap_err(), "Give a trace file");
+        p.src = Src::AccessLog;
+        assert!(p.source(Lang::Zh).unwrap_err().contains("访问日志"));
+        p.src = Src::Stored;
+        assert!(p.source(Lang::Zh).unwrap_err().contains("工作区"));
+        p.workspace = Some("/w/a.tianwang".into());
+        assert_eq!(
+            p.source(Lang::Zh).unwrap_err(),
+            "请选择一个已存储的查询日志"
+        );
+        p.stored.pick = Some(3);
+        assert!(p.source(Lang::Zh).is_ok());
+        assert_eq!(p.label(Lang::Zh), "日志 #3");
     }
 }

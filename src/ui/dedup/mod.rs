@@ -255,7 +255,7 @@ impl LabPanel for DedupPanel {
             .show(ui, |ui| self.show(cx, ui));
     }
 
-    fn reopen(&mut self, kind: &str, _id: i64, params: &Value, _lang: Lang) -> Result<(), String> {
+    fn reopen(&mut self, kind: &str, _id: i64, params: &Value, lang: Lang) -> Result<(), String> {
         use crate::engine::jobs::TypedJob;
         if kind == crate::engine::dedup::stored::GroupPagesJob::KIND {
             // The pipeline's grouping: the recommended method on the workspace's cleaned pages.
@@ -268,7 +268,7 @@ impl LabPanel for DedupPanel {
             });
             return Ok(());
         }
-        let p: DedupParams = logged(params)?;
+        let p: DedupParams = logged(params, lang)?;
         self.form.set(&p);
         Ok(())
     }
@@ -281,11 +281,12 @@ fn load_compared(
     ws: Option<std::path::PathBuf>,
     id: Option<i64>,
 ) -> Result<Compared, String> {
-    let p: DedupParams = logged(&params)?;
+    let p: DedupParams = logged(&params, lang)?;
+    let unreadable = |e: serde_json::Error| lang.tf("panel.logged_result_unreadable", &[&e]);
     let rows: Vec<CompareRow> = if let Some(r) = v.get("rows") {
-        serde_json::from_value(r.clone()).map_err(|e| e.to_string())?
+        serde_json::from_value(r.clone()).map_err(unreadable)?
     } else {
-        vec![serde_json::from_value(v["row"].clone()).map_err(|e| e.to_string())?]
+        vec![serde_json::from_value(v["row"].clone()).map_err(unreadable)?]
     };
     let mut pairs = Vec::new();
     if let (Some(ws), Some(id)) = (ws, id) {

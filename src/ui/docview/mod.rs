@@ -135,7 +135,7 @@ impl LabPanel for DocViewPanel {
         kind: &str,
         _id: i64,
         params: &serde_json::Value,
-        _lang: Lang,
+        lang: Lang,
     ) -> Result<(), String> {
         use crate::engine::jobs::TypedJob;
         if kind == crate::engine::docview::stored::CleanPagesJob::KIND {
@@ -145,7 +145,7 @@ impl LabPanel for DocViewPanel {
             self.tab = Tab::Eval;
             return Ok(());
         }
-        let p: crate::engine::docview::eval::CleanEvalParams = logged(params)?;
+        let p: crate::engine::docview::eval::CleanEvalParams = logged(params, lang)?;
         self.ex.params = p.params;
         self.ev.set_source(&p.source);
         self.tab = Tab::Eval;

@@ -228,7 +228,7 @@ fn generator_ui(ui: &mut Ui, lang: Lang, g: &mut GenConfig) {
 
 impl QuerylogPanel {
     fn stats_config(&self, lang: Lang) -> Result<StatsConfig, String> {
-        let parse = |s: &str, what: &str| -> Result<Option<i64>, String> {
+        let parse = |s: &str| -> Result<Option<i64>, String> {
             let s = s.trim();
             if s.is_empty() {
                 return Ok(None);
@@ -236,7 +236,7 @@ impl QuerylogPanel {
             crate::engine::querylog::read::parse_time(s)
                 .map(|t| Some(t.0))
                 .or_else(|_| s.parse::<i64>().map(Some))
-                .map_err(|_| format!("{what}: `{s}`"))
+                .map_err(|_| lang.tf("ql.bad_time", &[&s]))
         };
         let cfg = StatsConfig {
             normalise: if self.normalise {
@@ -251,8 +251,8 @@ impl QuerylogPanel {
                 max_rank: (self.zipf_max > 0).then_some(self.zipf_max),
                 min_count: 1,
             },
-            time_from: parse(&self.time_from, "time from")?,
-            time_to: parse(&self.time_to, "time to")?,
+            time_from: parse(&self.time_from)?,
+            time_to: parse(&self.time_to)?,
             user_sample_pct: self.user_sample,
             ..StatsConfig::default()
         };
@@ -664,10 +664,10 @@ impl LabPanel for QuerylogPanel {
             });
     }
 
-    fn reopen(&mut self, kind: &str, _id: i64, params: &Value, _lang: Lang) -> Result<(), String> {
+    fn reopen(&mut self, kind: &str, _id: i64, params: &Value, lang: Lang) -> Result<(), String> {
         match kind {
             ImportJob::KIND => {
-                let p: ImportParams = logged(params)?;
+                let p: ImportParams = logged(params, lang)?;
                 self.source = SourceKind::File;
                 self.path = p.path.display().to_string();
                 self.format = p.read.format;
@@ -676,7 +676,7 @@ impl LabPanel for QuerylogPanel {
                 Ok(())
             }
             StatsJob::KIND => {
-                let p: StatsParams = logged(params)?;
+                let p: StatsParams = logged(params, lang)?;
                 match p.source {
                     LogSource::File { path, read } => {
                         self.source = SourceKind::File;
@@ -693,12 +693,12 @@ impl LabPanel for QuerylogPanel {
                 Ok(())
             }
             GenerateJob::KIND => {
-                let p: GenerateParams = logged(params)?;
+                let p: GenerateParams = logged(params, lang)?;
                 self.source = SourceKind::Generate;
                 self.generator = p.config;
                 Ok(())
             }
-            _ => Err("not a query-log run".into()),
+            _ => Err(lang.t("ql.not_a_run").into()),
         }
     }
 }
@@ -738,5 +738,25 @@ mod tests {
         assert!(p.error.as_deref().is_some_and(|e| e.contains("工作区")));
         let (started, _) = cx.finish();
         assert!(started.is_empty());
+    }
+
+    /// A time the range cannot read, and a run of another lab, are said in the UI's language.
+    #[test]
+    fn a_bad_time_and_a_foreign_run_are_said_in_chinese() {
+        let mut p = QuerylogPanel {
+            time_from: "9点".into(),
+            ..QuerylogPanel::default()
+        };
+        let e = p.stats_config(Lang::Zh).unwrap_err();
+        assert_eq!(e, "`9点` 不是时间（应为 时:分:秒，或秒数）");
+        let e = p.stats_config(Lang::En).unwrap_err();
+        assert_eq!(e, "Not a time: `9点` (hh:mm:ss, or seconds)");
+        p.time_from = "12:00:00".into();
+        assert!(p.stats_config(Lang::Zh).is_ok());
+        let e = p.reopen("cache-sim", 1, &serde_json::json!({}), Lang::Zh);
+        assert_eq!(e.unwrap_err(), "不是查询日志实验室的运行");
+        // Logged parameters that no longer decode: the decoder's English stays out.
+        let e = p.reopen("querylog-stats", 1, &serde_json::json!(3), Lang::Zh);
+        assert_eq!(e.unwrap_err(), "记录的参数无法被这个版本读回");
     }
 }

@@ -629,7 +629,7 @@ impl LabPanel for SearchPanel {
             self.tab = Tab::Links;
             return Ok(());
         }
-        let p: IndexBuildParams = logged(params)?;
+        let p: IndexBuildParams = logged(params, lang)?;
         if !matches!(p.source, Source::Workspace { .. }) {
             return Err(lang.t("search.reopen_not_workspace").to_string());
         }

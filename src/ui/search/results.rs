@@ -289,7 +289,11 @@ fn hit_ui(
             *open_snap = Some((h.id, h.rank, h.title.clone(), h.url.clone()));
         }
         if h.doc != h.url {
-            ui.label(RichText::new(format!("doc {}", h.doc)).weak().small());
+            ui.label(
+                RichText::new(lang.tf("search.doc_id", &[&h.doc]))
+                    .weak()
+                    .small(),
+            );
         }
     });
     super::serving::similar_ui(lang, ui, h);

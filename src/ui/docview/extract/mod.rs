@@ -21,6 +21,7 @@ use super::html::{self, HtmlView};
 use super::{PageRef, fmt3};
 use crate::engine::docview::eval::EvalPage;
 use crate::engine::docview::{self as docview, DocView, Params};
+use crate::engine::error::EngineError;
 use crate::engine::inspect::{self, PageFilter, PageList};
 use crate::engine::sample::web::{SampleWeb, page_key};
 use crate::engine::store::Workspace;
@@ -144,7 +145,8 @@ fn load(lang: Lang, r: PageRef, ws: Option<PathBuf>, want_truth: bool) -> Result
     match r {
         PageRef::File { path, truth } => {
             let shown = path.display().to_string();
-            let meta = std::fs::metadata(&path).map_err(|e| format!("{shown}: {e}"))?;
+            let meta = std::fs::metadata(&path)
+                .map_err(|e| lang.error(&EngineError::path_os(&path, e)))?;
             if !meta.is_file() {
                 return Err(lang.tf("docview.not_a_file", &[&shown]));
             }
@@ -154,7 +156,8 @@ fn load(lang: Lang, r: PageRef, ws: Option<PathBuf>, want_truth: bool) -> Result
                     &[&shown, &human_bytes(meta.len()), &human_bytes(MAX_FILE)],
                 ));
             }
-            let bytes = std::fs::read(&path).map_err(|e| format!("{shown}: {e}"))?;
+            let bytes =
+                std::fs::read(&path).map_err(|e| lang.error(&EngineError::path_os(&path, e)))?;
             let truth = truth
                 .and_then(|t| std::fs::read(t).ok())
                 .map(|b| String::from_utf8_lossy(&b).into_owned());

@@ -123,6 +123,12 @@ pub enum EngineError {
     #[error("invalid parameter `{name}`: {message}")]
     InvalidParam { name: String, message: String },
 
+    /// A parameter a user types into a field (a list of cache sizes, how many terms to keep)
+    /// that does not read, for a keyed reason ([`Flaw`]): said as
+    /// [`EngineError::InvalidParam`], the reason in the UI's language.
+    #[error("invalid parameter `{name}`: {}", .why.english)]
+    ParamFlaw { name: String, why: Flaw },
+
     /// The job was cancelled by the user.
     #[error("cancelled")]
     Cancelled,
@@ -173,6 +179,7 @@ impl EngineError {
                 | EngineError::BadInput { .. }
                 | EngineError::Unreadable { .. }
                 | EngineError::InvalidParam { .. }
+                | EngineError::ParamFlaw { .. }
                 | EngineError::NoIndex { .. }
                 | EngineError::Corrupt { .. }
                 | EngineError::MissingData { .. }
@@ -260,6 +267,9 @@ impl EngineError {
             EngineError::InvalidParam { name, message } => {
                 ("error.invalid_param", vec![name.clone(), message.clone()])
             }
+            EngineError::ParamFlaw { name, why } => {
+                return ErrorCode::with_flaw("error.invalid_param", vec![name.clone()], why);
+            }
             EngineError::Cancelled => ("error.cancelled", vec![]),
             EngineError::Io { path: p, source } => {
                 return ErrorCode::with_flaw("error.io", vec![path(p)], &Flaw::os(source));
@@ -289,6 +299,14 @@ impl EngineError {
     pub(crate) fn unreadable(location: impl std::fmt::Display, why: Reason) -> Self {
         EngineError::Unreadable {
             location: location.to_string(),
+            why,
+        }
+    }
+
+    /// The parameter `name` does not read, for the keyed reason `why`.
+    pub(crate) fn invalid_flaw(name: &str, why: Flaw) -> Self {
+        EngineError::ParamFlaw {
+            name: name.to_string(),
             why,
         }
     }

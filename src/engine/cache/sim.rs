@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::policy::{PolicyKind, PolicyParams, build};
 use super::stack::{self, Warmup};
 use super::trace::{Trace, TraceStats, next_uses};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::Tick;
 use crate::engine::querylog::read::BadLines;
 
@@ -52,22 +52,23 @@ impl SizeSpec {
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let spec = if let Some(p) = part.strip_suffix('%') {
                 let v: f64 = p.trim().parse().map_err(|_| {
-                    EngineError::invalid(flag, format!("`{part}` is not a percentage"))
+                    EngineError::invalid_flaw(flag, Flaw::new("flaw.param_not_percent", &[&part]))
                 })?;
                 if !(v > 0.0 && v <= 100.0) {
-                    return Err(EngineError::invalid(
+                    return Err(EngineError::invalid_flaw(
                         flag,
-                        format!("`{part}`: a percentage must be in (0, 100]"),
+                        Flaw::new("flaw.param_percent_range", &[&part]),
                     ));
                 }
                 SizeSpec::Percent(v)
             } else {
-                let v = parse_units(part)
-                    .ok_or_else(|| EngineError::invalid(flag, format!("`{part}` is not a size")))?;
+                let v = parse_units(part).ok_or_else(|| {
+                    EngineError::invalid_flaw(flag, Flaw::new("flaw.param_not_size", &[&part]))
+                })?;
                 if v == 0 {
-                    return Err(EngineError::invalid(
+                    return Err(EngineError::invalid_flaw(
                         flag,
-                        "a cache size must be at least 1",
+                        Flaw::new("flaw.param_size_zero", &[]),
                     ));
                 }
                 SizeSpec::Units(v)
@@ -75,7 +76,10 @@ impl SizeSpec {
             out.push(spec);
         }
         if out.is_empty() {
-            return Err(EngineError::invalid(flag, "no size given"));
+            return Err(EngineError::invalid_flaw(
+                flag,
+                Flaw::new("flaw.param_no_size", &[]),
+            ));
         }
         Ok(out)
     }

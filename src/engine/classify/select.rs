@@ -25,7 +25,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::classify::features::SparseVec;
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 /// A feature-selection criterion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -66,23 +66,22 @@ impl Keep {
             return Ok(Keep::All);
         }
         if let Some(p) = s.strip_suffix('%') {
-            let x: f64 = p
-                .trim()
-                .parse()
-                .map_err(|_| EngineError::invalid("--keep", format!("`{s}` is not N or X%")))?;
+            let x: f64 = p.trim().parse().map_err(|_| {
+                EngineError::invalid_flaw("--keep", Flaw::new("flaw.param_not_keep", &[&s]))
+            })?;
             if !(x > 0.0 && x <= 100.0) {
-                return Err(EngineError::invalid(
+                return Err(EngineError::invalid_flaw(
                     "--keep",
-                    "a percentage must be in (0, 100]",
+                    Flaw::new("flaw.param_keep_percent", &[]),
                 ));
             }
             return Ok(Keep::Percent(x));
         }
         match s.parse::<usize>() {
             Ok(n) if n > 0 => Ok(Keep::Top(n)),
-            _ => Err(EngineError::invalid(
+            _ => Err(EngineError::invalid_flaw(
                 "--keep",
-                format!("`{s}` is not a positive N, X% or all"),
+                Flaw::new("flaw.param_not_keep_or_all", &[&s]),
             )),
         }
     }

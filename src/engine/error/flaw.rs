@@ -247,6 +247,24 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
         "no {0} file here (export-parquet --what postings-input)",
     ),
     ("flaw.path_sqlite_open", "{*}"),
+    // A parameter typed into a field ([`EngineError::invalid_flaw`]).
+    ("flaw.param_not_percent", "`{0}` is not a percentage"),
+    (
+        "flaw.param_percent_range",
+        "`{0}`: a percentage must be in (0, 100]",
+    ),
+    ("flaw.param_not_size", "`{0}` is not a size"),
+    ("flaw.param_size_zero", "a cache size must be at least 1"),
+    ("flaw.param_no_size", "no size given"),
+    ("flaw.param_not_keep", "`{0}` is not N or X%"),
+    (
+        "flaw.param_keep_percent",
+        "a percentage must be in (0, 100]",
+    ),
+    (
+        "flaw.param_not_keep_or_all",
+        "`{0}` is not a positive N, X% or all",
+    ),
     // A path that cannot be used ([`EngineError::path_flaw`]).
     (
         "flaw.path_no_home",

@@ -744,4 +744,19 @@ mod tests {
         assert!(p.source(Lang::Zh).is_ok());
         assert_eq!(p.label(Lang::Zh), "日志 #3");
     }
+
+    /// A list of sizes that does not read says why in the UI's language, the CLI's English
+    /// in English.
+    #[test]
+    fn a_bad_size_is_said_in_chinese() {
+        let p = CachePanel {
+            sizes: "100, 12q".into(),
+            ..CachePanel::default()
+        };
+        let zh = p.params(Lang::Zh).unwrap_err();
+        assert!(zh.contains("`12q` 不是缓存大小"), "{zh}");
+        assert!(!zh.contains("is not"), "{zh}");
+        let en = p.params(Lang::En).unwrap_err();
+        assert_eq!(en, "invalid parameter `sizes`: `12q` is not a size");
+    }
 }

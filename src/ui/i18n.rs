@@ -440,6 +440,14 @@ mod tests {
             EngineError::path_flaw("/w", Flaw::new("flaw.path_folder_for", &[&"--queries"])),
             EngineError::path_flaw("/w/p", Flaw::new("flaw.parquet_none_of", &[&"pages", &1])),
             EngineError::invalid_flaw("sizes", Flaw::new("flaw.param_not_size", &[&"1q"])),
+            EngineError::invalid_flaw(
+                "seed",
+                Flaw::with_detail(
+                    "flaw.param_bad_url",
+                    &[&"h t"],
+                    "relative URL without a base",
+                ),
+            ),
             EngineError::bad_input("/w/t.tsv", 7, "no tab"),
             EngineError::unreadable(
                 "/w/a.warc",

@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::JobContext;
 use crate::engine::jobs::TypedJob;
 use crate::engine::store::{Workspace, now_rfc3339};
@@ -205,16 +205,20 @@ pub(crate) fn crawl_delay(asked: f32) -> Duration {
 impl Crawl {
     pub fn new(p: CrawlParams) -> Result<Self> {
         if p.seeds.is_empty() && !p.resume {
-            return Err(EngineError::invalid("seed", "give at least one seed URL"));
+            return Err(EngineError::invalid_flaw(
+                "seed",
+                Flaw::new("flaw.param_no_seed", &[]),
+            ));
         }
         let mut seeds = Vec::new();
         for s in &p.seeds {
-            let u = url::Url::parse(s)
-                .map_err(|e| EngineError::invalid("seed", format!("`{s}`: {e}")))?;
+            let u = url::Url::parse(s).map_err(|e| {
+                EngineError::invalid_flaw("seed", Flaw::with_detail("flaw.param_bad_url", &[s], e))
+            })?;
             if !matches!(u.scheme(), "http" | "https") || u.host_str().is_none() {
-                return Err(EngineError::invalid(
+                return Err(EngineError::invalid_flaw(
                     "seed",
-                    format!("`{s}` is not an http(s) URL"),
+                    Flaw::new("flaw.param_not_http", &[s]),
                 ));
             }
             seeds.push(urls::canonicalize(&u));

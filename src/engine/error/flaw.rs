@@ -254,6 +254,13 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
         "`{0}`: a percentage must be in (0, 100]",
     ),
     ("flaw.param_not_size", "`{0}` is not a size"),
+    ("flaw.param_no_seed", "give at least one seed URL"),
+    ("flaw.param_bad_url", "`{0}`: {*}"),
+    ("flaw.param_not_http", "`{0}` is not an http(s) URL"),
+    (
+        "flaw.param_sample_or_seeds",
+        "build from the sample web (--sample) or from seeds (--seed URL), one of them",
+    ),
     ("flaw.param_size_zero", "a cache size must be at least 1"),
     ("flaw.param_no_size", "no size given"),
     ("flaw.param_not_keep", "`{0}` is not N or X%"),

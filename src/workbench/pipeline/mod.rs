@@ -36,7 +36,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::{JobContext, TypedJob, save_detail};
 use crate::engine::store::Workspace;
 pub use state::{StageState, status, status_pausing};
@@ -165,18 +165,18 @@ impl TypedJob for BuildJob {
 
     fn from_params(params: BuildParams) -> Result<Self> {
         if params.sample != params.seeds.is_empty() {
-            return Err(EngineError::invalid(
+            return Err(EngineError::invalid_flaw(
                 "--sample",
-                "build from the sample web (--sample) or from seeds (--seed URL), one of them",
+                Flaw::new("flaw.param_sample_or_seeds", &[]),
             ));
         }
         for s in &params.seeds {
             let ok = url::Url::parse(s)
                 .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
             if !ok {
-                return Err(EngineError::invalid(
+                return Err(EngineError::invalid_flaw(
                     "--seed",
-                    format!("`{s}` is not an http(s) URL"),
+                    Flaw::new("flaw.param_not_http", &[s]),
                 ));
             }
         }

@@ -610,6 +610,7 @@ impl WorkbenchApp {
 impl eframe::App for WorkbenchApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        super::task::set_lang(&ctx, self.prefs.lang);
         self.poll();
         self.handle_shortcuts(&ctx);
         shell::top_bar(self, ui);

@@ -11,15 +11,31 @@
 
 use crossbeam_channel::{Receiver, TryRecvError, bounded};
 
+use crate::ui::Lang;
+
 /// A one-shot background computation.
 pub struct Task<T> {
     rx: Receiver<T>,
+    /// The UI's language when the task started: a task whose thread died says so in it.
+    lang: Lang,
+}
+
+/// Where the app keeps its language in the egui context (set each frame by [`set_lang`]), so a
+/// task can say its own failure without every caller passing the language.
+fn lang_id() -> egui::Id {
+    egui::Id::NULL.with("tianwang.lang")
+}
+
+/// The UI's language, for the tasks started from now on.
+pub(crate) fn set_lang(ctx: &egui::Context, lang: Lang) {
+    ctx.data_mut(|d| d.insert_temp(lang_id(), lang));
 }
 
 impl<T: Send + 'static> Task<T> {
     /// Run `f` on a new thread; `ctx` is woken when it is done.
     pub fn spawn(ctx: &egui::Context, f: impl FnOnce() -> T + Send + 'static) -> Self {
         let (tx, rx) = bounded(1);
+        let lang = ctx.data(|d| d.get_temp(lang_id())).unwrap_or_default();
         let ctx = ctx.clone();
         let spawned = std::thread::Builder::new()
             .name("ui-task".into())
@@ -30,7 +46,7 @@ impl<T: Send + 'static> Task<T> {
         if let Err(e) = spawned {
             tracing::error!("could not start a background thread: {e}");
         }
-        Task { rx }
+        Task { rx, lang }
     }
 
     /// `Some(Ok(v))` once done; `Some(Err(..))` if the thread died; `None` while running.
@@ -39,7 +55,7 @@ impl<T: Send + 'static> Task<T> {
         match self.rx.try_recv() {
             Ok(v) => Some(Ok(v)),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Err("background task failed".into())),
+            Err(TryRecvError::Disconnected) => Some(Err(self.lang.t("task.died").into())),
         }
     }
 }
@@ -242,10 +258,18 @@ mod tests {
             until(|| Task::take_result(&mut err)),
             Err("bad input".into())
         );
-        let mut died: Option<Task<Result<u8, String>>> =
-            Some(Task::spawn(&ctx, || panic!("the work panicked")));
-        assert!(until(|| Task::take_result(&mut died)).is_err());
-        assert!(died.is_none());
+        // A dead thread is said in the language the app had when the task started.
+        for (lang, said) in [
+            (Lang::Zh, "后台工作意外中止"),
+            (Lang::En, "stopped without"),
+        ] {
+            set_lang(&ctx, lang);
+            let mut died: Option<Task<Result<u8, String>>> =
+                Some(Task::spawn(&ctx, || panic!("the work panicked")));
+            let e = until(|| Task::take_result(&mut died)).unwrap_err();
+            assert!(e.contains(said), "{e}");
+            assert!(died.is_none());
+        }
     }
 
     #[test]

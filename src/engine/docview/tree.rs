@@ -379,22 +379,32 @@ impl Builder {
         };
         let from = l.text.len();
         let (mut last_space, mut counted, mut punct) = (false, 0usize, 0usize);
-        for c in raw.chars() {
+        // Runs of non-space characters are copied whole.
+        let mut run = 0;
+        for (i, c) in raw.char_indices() {
             if c.is_whitespace() {
+                l.text.push_str(&raw[run..i]);
+                run = i + c.len_utf8();
                 if !last_space {
                     l.text.push(' ');
                 }
                 last_space = true;
             } else {
-                l.text.push(c);
                 last_space = false;
-                if is_counted(c) {
+                // ASCII and the common CJK block first, as `is_counted` itself begins.
+                let kept = if c.is_ascii() {
+                    c.is_ascii_alphanumeric()
+                } else {
+                    ('\u{4E00}'..='\u{9FFF}').contains(&c) || is_counted(c)
+                };
+                if kept {
                     counted += 1;
                 } else if is_sentence_punct(c) {
                     punct += 1;
                 }
             }
         }
+        l.text.push_str(&raw[run..]);
         l.chars += counted;
         if in_anchor {
             l.anchor_chars += counted;

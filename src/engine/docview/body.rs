@@ -108,13 +108,36 @@ const POSITIVE_HINTS: &[&str] = &[
     "text", "txt", "zw", "zhengwen", "body", "news", "con", "cont",
 ];
 
-fn hint_tokens(hint: &str) -> impl Iterator<Item = String> + '_ {
-    hint.split(|c: char| !c.is_ascii_alphanumeric())
+/// The words of a class/id hint: runs of ASCII letters and digits without their trailing
+/// digits, as written (compared ignoring ASCII case, so no lower-cased copies are made).
+fn hint_tokens(hint: &str) -> impl Iterator<Item = &[u8]> + '_ {
+    hint.as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
         .filter(|t| !t.is_empty())
         .map(|t| {
-            t.trim_end_matches(|c: char| c.is_ascii_digit())
-                .to_ascii_lowercase()
+            let keep = t
+                .iter()
+                .rposition(|b| !b.is_ascii_digit())
+                .map_or(0, |i| i + 1);
+            &t[..keep]
         })
+}
+
+/// `tok` (ASCII) equals `word` (lower case) ignoring ASCII case.
+fn tok_is(tok: &[u8], word: &str) -> bool {
+    tok.eq_ignore_ascii_case(word.as_bytes())
+}
+
+fn tok_starts(tok: &[u8], word: &str) -> bool {
+    tok.get(..word.len()).is_some_and(|h| tok_is(h, word))
+}
+
+fn tok_ends(tok: &[u8], word: &str) -> bool {
+    tok.len() >= word.len() && tok_is(&tok[tok.len() - word.len()..], word)
+}
+
+fn tok_contains(tok: &[u8], word: &str) -> bool {
+    tok.windows(word.len()).any(|w| tok_is(w, word))
 }
 
 /// The role a class/id hint gives, if any.
@@ -129,18 +152,17 @@ fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
     if b.hint.is_empty() {
         return None;
     }
-    let lower = b.hint.to_ascii_lowercase();
-    if positive_hint(b) && !lower.contains("comment") {
+    if positive_hint(b) && !tok_contains(b.hint.as_bytes(), "comment") {
         return None;
     }
     for tok in hint_tokens(&b.hint) {
         for &(word, role) in NEGATIVE_HINTS {
             let hit = if word.len() <= 4 {
-                tok == word
+                tok_is(tok, word)
                     || (matches!(word, "nav" | "menu" | "foot")
-                        && (tok.starts_with(word) || tok.ends_with(word)))
+                        && (tok_starts(tok, word) || tok_ends(tok, word)))
             } else {
-                tok.contains(word)
+                tok_contains(tok, word)
             };
             if hit {
                 return Some((role, Why::of("hint", [b.hint.as_str(), word])));
@@ -151,7 +173,11 @@ fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
 }
 
 fn positive_hint(b: &TreeBlock) -> bool {
-    hint_tokens(&b.hint).any(|t| POSITIVE_HINTS.iter().any(|p| t == *p || t.starts_with(p)))
+    hint_tokens(&b.hint).any(|t| {
+        POSITIVE_HINTS
+            .iter()
+            .any(|p| tok_is(t, p) || tok_starts(t, p))
+    })
 }
 
 /// The book's block type [L2234] from the block's subtree counts.
@@ -648,19 +674,20 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     // 5. Block roles for the map: the role of most of their own characters.
     let mut roles = vec![Role::Container; n];
     let mut reasons = vec![Why::default(); n];
-    let mut tally: Vec<Vec<(Role, usize, Why)>> = vec![Vec::new(); n];
+    // Per block: each role, its characters and the first line that had it (whose reason the
+    // block takes when the role wins).
+    let mut tally: Vec<Vec<(Role, usize, usize)>> = vec![Vec::new(); n];
     for (i, l) in tree.lines.iter().enumerate() {
         let t = &mut tally[l.block];
-        let why = line_reasons[i].clone().unwrap_or_default();
         match t.iter_mut().find(|(r, _, _)| *r == line_roles[i]) {
             Some(e) => e.1 += l.chars.max(1),
-            None => t.push((line_roles[i], l.chars.max(1), why)),
+            None => t.push((line_roles[i], l.chars.max(1), i)),
         }
     }
     for id in 0..n {
-        if let Some((r, _, why)) = tally[id].iter().max_by_key(|(_, c, _)| *c) {
-            roles[id] = *r;
-            reasons[id] = why.clone();
+        if let Some(&(r, _, line)) = tally[id].iter().max_by_key(|(_, c, _)| *c) {
+            roles[id] = r;
+            reasons[id] = line_reasons[line].take().unwrap_or_default();
         } else if tree.blocks[id].images > 0 {
             roles[id] = Role::Picture;
             reasons[id] = Why::of("images", [tree.blocks[id].images.to_string()]);

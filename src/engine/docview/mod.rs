@@ -326,11 +326,41 @@ impl Why {
         }
     }
 
+    /// The template with `{0}`, `{1}` … replaced by the arguments one after another (an
+    /// argument's own braces could form a later placeholder, so those take the slow road).
     pub fn english(&self) -> String {
-        let mut s = Self::template(self.key).to_string();
-        for (i, a) in self.args.iter().enumerate() {
-            s = s.replace(&format!("{{{i}}}"), a);
+        let template = Self::template(self.key);
+        if self.args.len() > 10 || self.args.iter().any(|a| a.contains(['{', '}'])) {
+            let mut s = template.to_string();
+            for (i, a) in self.args.iter().enumerate() {
+                s = s.replace(&format!("{{{i}}}"), a);
+            }
+            return s;
         }
+        // One pass: no argument holds a brace and no template holds `{{`, so no replacement
+        // can make a placeholder that the step-by-step replacement would then fill.
+        let extra: usize = self.args.iter().map(String::len).sum();
+        let mut s = String::with_capacity(template.len() + extra);
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            s.push_str(&rest[..open]);
+            let after = &rest.as_bytes()[open..];
+            let arg = match after {
+                [b'{', d @ b'0'..=b'9', b'}', ..] => self.args.get(usize::from(d - b'0')),
+                _ => None,
+            };
+            match arg {
+                Some(a) => {
+                    s.push_str(a);
+                    rest = &rest[open + 3..];
+                }
+                None => {
+                    s.push('{');
+                    rest = &rest[open + 1..];
+                }
+            }
+        }
+        s.push_str(rest);
         s
     }
 }
@@ -574,7 +604,7 @@ pub(crate) fn extract_tree(
     seg: &Segmenter,
     detail: Detail,
 ) -> DocView {
-    let analysis = body::analyse(&tree, params);
+    let mut analysis = body::analyse(&tree, params);
     let kw = match detail {
         Detail::Full => keywords::analyse(&tree, &analysis, params, seg),
         Detail::Body => keywords::KeywordAnalysis::none(tree.blocks.len()),
@@ -587,36 +617,49 @@ pub(crate) fn extract_tree(
         ),
         Detail::Body => (Vec::new(), String::new()),
     };
+    // The body first: then the tree's lines, weighty texts and hints move into the blocks
+    // (the keyword analysis, which borrows the tree's text, is done with by then).
+    let body = analysis.body_text(&tree);
+    let keywords::KeywordAnalysis {
+        keywords,
+        influence,
+        weights,
+        ..
+    } = kw;
+    let tree::PageTree {
+        title: raw_title,
+        blocks: tree_blocks,
+        lines,
+        weighty: tree_weighty,
+        ..
+    } = tree;
     // Each block's own lines and weighty tags, gathered in one pass each.
-    let mut texts: Vec<Option<String>> = vec![None; tree.blocks.len()];
-    for l in &tree.lines {
+    let mut texts: Vec<Option<String>> = vec![None; tree_blocks.len()];
+    for l in lines {
         match &mut texts[l.block] {
             Some(t) => {
                 t.push('\n');
                 t.push_str(&l.text);
             }
-            slot => *slot = Some(l.text.clone()),
+            slot => *slot = Some(l.text),
         }
     }
-    let mut weighty: Vec<Vec<(String, String, bool)>> = vec![Vec::new(); tree.blocks.len()];
-    for w in &tree.weighty {
-        weighty[w.block].push((
-            w.tag.clone(),
-            w.text.clone(),
-            !keywords::is_noise_phrase(&w.text),
-        ));
+    let mut weighty: Vec<Vec<(String, String, bool)>> = vec![Vec::new(); tree_blocks.len()];
+    for w in tree_weighty {
+        let important = !keywords::is_noise_phrase(&w.text);
+        weighty[w.block].push((w.tag, w.text, important));
     }
-    let blocks = tree
-        .blocks
-        .iter()
-        .zip(texts.into_iter().zip(weighty))
+    let reasons = std::mem::take(&mut analysis.reasons);
+    let blocks = tree_blocks
+        .into_iter()
+        .zip(texts.into_iter().zip(weighty).zip(reasons))
         .enumerate()
-        .map(|(id, (b, (text, weighty)))| Block {
+        .map(|(id, (b, ((text, weighty), why)))| Block {
             id,
             parent: b.parent,
             depth: b.depth,
             tag: b.tag.to_string(),
-            hint: b.hint.clone(),
+            hint: b.hint,
             text: text.unwrap_or_default(),
             chars: b.chars,
             anchor_chars: b.anchor_chars,
@@ -628,11 +671,11 @@ pub(crate) fn extract_tree(
             kind: analysis.kinds[id],
             role: analysis.roles[id],
             score: analysis.scores[id],
-            influence: kw.influence[id],
-            weight: kw.weights[id],
+            influence: influence[id],
+            weight: weights[id],
             weighty,
-            reason: analysis.reasons[id].english(),
-            why: analysis.reasons[id].clone(),
+            reason: why.english(),
+            why,
             in_region: analysis.in_region[id],
         })
         .collect();
@@ -640,16 +683,16 @@ pub(crate) fn extract_tree(
         url: url.map(|u| u.to_string()),
         encoding,
         page_type: analysis.page_type,
-        type_ratios: analysis.ratios.clone(),
+        type_ratios: analysis.ratios,
         title,
         title_source,
-        raw_title: tree.title.clone(),
-        body: analysis.body_text(&tree),
+        raw_title,
+        body,
         abstract_text,
-        keywords: kw.keywords,
+        keywords,
         links,
         blocks,
-        region: analysis.region.clone(),
+        region: analysis.region,
         html_chars: html.chars().count(),
     }
 }
@@ -706,3 +749,39 @@ pub(crate) fn stage_times(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod why_tests {
+    use super::Why;
+
+    /// The step-by-step replacement `Why::english` must equal.
+    fn replaced(w: &Why) -> String {
+        let mut s = Why::template(w.key).to_string();
+        for (i, a) in w.args.iter().enumerate() {
+            s = s.replace(&format!("{{{i}}}"), a);
+        }
+        s
+    }
+
+    #[test]
+    fn english_fills_placeholders_as_replacing_them_one_by_one_would() {
+        let sets: [&[&str]; 6] = [
+            &[],
+            &["nav"],
+            &["#x.y", "ad", "3"],
+            &["{1}", "b"],
+            &["a}", "{", "{0}"],
+            &["天网", "", "0.5", "extra"],
+        ];
+        for key in Why::KEYS {
+            assert!(!Why::template(key).contains("{{"), "{key}");
+            for args in sets {
+                let w = Why {
+                    key,
+                    args: args.iter().map(|a| a.to_string()).collect(),
+                };
+                assert_eq!(w.english(), replaced(&w), "{key} {args:?}");
+            }
+        }
+    }
+}

@@ -568,6 +568,11 @@ struct OutOfBytes;
 fn prescan(buf: &[u8]) -> Option<(&'static Encoding, String, usize)> {
     let mut pos = 0;
     while let Some(rest) = buf.get(pos..).filter(|rest| !rest.is_empty()) {
+        if rest[0] != b'<' {
+            // Every case below starts at a '<': go straight to the next one.
+            pos += memchr::memchr(b'<', rest).unwrap_or(rest.len());
+            continue;
+        }
         let at = |i: usize| rest.get(i).map_or(0, u8::to_ascii_lowercase);
         if rest.starts_with(b"<!--") {
             // To the '>' of the first "-->" after "<!" ("<!-->" closes itself).
@@ -587,7 +592,7 @@ fn prescan(buf: &[u8]) -> Option<(&'static Encoding, String, usize)> {
             // Any other tag: skip its name and attributes, so a "<meta" inside an attribute
             // value is never seen.
             pos += rest.iter().position(|&b| is_space(b) || b == b'>')?;
-            while get_attribute(buf, &mut pos).ok()?.is_some() {}
+            while attribute(buf, &mut pos, None).ok()? {}
         } else if at(0) == b'<' && matches!(at(1), b'!' | b'/' | b'?') {
             pos += rest.iter().position(|&b| b == b'>')?;
         }
@@ -665,28 +670,44 @@ struct Attribute {
 
 /// WHATWG "get an attribute"; `Ok(None)` at the tag's closing '>'.
 fn get_attribute(buf: &[u8], pos: &mut usize) -> Result<Option<Attribute>, OutOfBytes> {
+    let mut attr = Attribute::default();
+    Ok(attribute(buf, pos, Some(&mut attr))?.then_some(attr))
+}
+
+/// WHATWG "get an attribute" into `out` (`None`: read past it, keeping nothing); `Ok(false)`
+/// at the tag's closing '>'.
+fn attribute(
+    buf: &[u8],
+    pos: &mut usize,
+    mut out: Option<&mut Attribute>,
+) -> Result<bool, OutOfBytes> {
     let at = |p: usize| buf.get(p).copied().ok_or(OutOfBytes);
     while is_space(at(*pos)?) || at(*pos)? == b'/' {
         *pos += 1;
     }
     if at(*pos)? == b'>' {
-        return Ok(None);
+        return Ok(false);
     }
-    let mut attr = Attribute::default();
+    let mut name_len = 0usize;
     loop {
         match at(*pos)? {
-            b'=' if !attr.name.is_empty() => break,
+            b'=' if name_len > 0 => break,
             b if is_space(b) => {
                 while is_space(at(*pos)?) {
                     *pos += 1;
                 }
                 if at(*pos)? != b'=' {
-                    return Ok(Some(attr));
+                    return Ok(true);
                 }
                 break;
             }
-            b'/' | b'>' => return Ok(Some(attr)),
-            b => attr.name.push(b.to_ascii_lowercase()),
+            b'/' | b'>' => return Ok(true),
+            b => {
+                name_len += 1;
+                if let Some(a) = out.as_deref_mut() {
+                    a.name.push(b.to_ascii_lowercase());
+                }
+            }
         }
         *pos += 1;
     }
@@ -701,13 +722,15 @@ fn get_attribute(buf: &[u8], pos: &mut usize) -> Result<Option<Attribute>, OutOf
         let b = at(*pos)?;
         if quoted && b == quote {
             *pos += 1;
-            return Ok(Some(attr));
+            return Ok(true);
         }
         if !quoted && (is_space(b) || b == b'>') {
-            return Ok(Some(attr));
+            return Ok(true);
         }
-        attr.value.push(b.to_ascii_lowercase());
-        attr.raw.push(b);
+        if let Some(a) = out.as_deref_mut() {
+            a.value.push(b.to_ascii_lowercase());
+            a.raw.push(b);
+        }
         *pos += 1;
     }
 }

@@ -54,14 +54,35 @@ const NOISE_PHRASES: &[&str] = &[
 /// Is a weighty tag's text a noise phrase (exact match after trimming, or a phrase followed by
 /// a colon and a value, as in "Tel: 1234")?
 pub(crate) fn is_noise_phrase(text: &str) -> bool {
-    let t = text.trim().to_lowercase();
-    let head = t
+    let text = text.trim();
+    // Lower-casing changes nothing in most texts (Chinese, lower-case ASCII): then the text is
+    // its own lower case and needs no copy.
+    let lower: Cow<'_, str> = if text.chars().all(lowercase_is_identity) {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.to_lowercase())
+    };
+    let head = lower
         .split([':', '：'])
         .next()
         .unwrap_or("")
         .trim()
         .trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
     NOISE_PHRASES.contains(&head)
+}
+
+/// Whether `c.to_lowercase()` is `c` itself (decided without the case tables for ASCII and
+/// the main CJK block, none of whose characters has a lower case).
+#[inline]
+fn lowercase_is_identity(c: char) -> bool {
+    if c.is_ascii() {
+        return !c.is_ascii_uppercase();
+    }
+    if matches!(c, '\u{4E00}'..='\u{9FFF}') {
+        return true;
+    }
+    let mut l = c.to_lowercase();
+    l.next() == Some(c) && l.next().is_none()
 }
 
 /// A term vector: terms borrowed from the block tree's text (owned only when lower-cased).
@@ -536,6 +557,16 @@ mod tests {
         assert!(is_noise_phrase(" 联系电话 "));
         assert!(is_noise_phrase("前一页"));
         assert!(!is_noise_phrase("搜索引擎原理"));
+        assert!(is_noise_phrase(" E-Mail：a@b.c") && !is_noise_phrase("ＴＥＬ"));
+    }
+
+    #[test]
+    fn lowercase_identity_is_exact() {
+        let sample = ('\0'..='\u{FFFF}').chain('\u{10000}'..='\u{1FFFF}');
+        for c in sample.chain(['\u{4E00}', '\u{9FFF}', 'İ', 'ǅ', 'Σ']) {
+            let same = c.to_lowercase().eq([c]);
+            assert_eq!(lowercase_is_identity(c), same, "{c:?}");
+        }
     }
 
     #[test]

@@ -227,8 +227,8 @@ impl Fenwick {
 }
 
 fn keyword_candidate(w: &str) -> bool {
-    let n = w.chars().count();
-    n >= 2 && !w.chars().all(|c| c.is_ascii_digit() || c == '.')
+    let two_chars = w.chars().nth(1).is_some();
+    two_chars && !w.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
 /// Keywords of the body by formula 7-1.
@@ -248,14 +248,12 @@ pub(crate) fn analyse<'t>(
             continue;
         }
         let bw = weights[l.block];
-        seg.for_each_term(&l.text, p.segmenter, |t| match acc.get_mut(t.as_ref()) {
-            Some(e) => {
-                e.0 += bw;
-                e.1 += 1;
-            }
-            None => {
-                acc.insert(t, (bw, 1));
-            }
+        // One lookup per term (the map's layout, and so its iteration order, is the same as
+        // with a lookup and then an insert).
+        seg.for_each_term(&l.text, p.segmenter, |t| {
+            let e = acc.entry(t).or_insert((0.0, 0));
+            e.0 += bw;
+            e.1 += 1;
         });
     }
     let norm = acc.values().map(|v| v.0 * v.0).sum::<f64>().sqrt();
@@ -271,8 +269,16 @@ pub(crate) fn analyse<'t>(
         cands.iter().map(|k| weight(k.1)).sum::<f64>() / cands.len() as f64
     };
     cands.retain(|k| weight(k.1) > mean * p.beta_kw);
-    cands.sort_by(|x, y| y.1.total_cmp(&x.1).then_with(|| x.0.cmp(y.0)));
-    cands.truncate(p.max_keywords);
+    // The best `max_keywords` in order: the terms differ, so the order is total and picking
+    // them before sorting gives what sorting all and truncating would.
+    let order = |x: &(&str, f64, usize), y: &(&str, f64, usize)| {
+        y.1.total_cmp(&x.1).then_with(|| x.0.cmp(y.0))
+    };
+    if cands.len() > p.max_keywords {
+        cands.select_nth_unstable_by(p.max_keywords, order);
+        cands.truncate(p.max_keywords);
+    }
+    cands.sort_by(order);
     let keywords = cands
         .into_iter()
         .map(|(w, v, tf)| Keyword {
@@ -481,27 +487,30 @@ pub(crate) fn links<'t>(
         }
         b
     };
-    // Anchor-text vectors of the link groups outside the body, built in one pass.
-    let mut groups: HashMap<usize, TermMap<'t, f64>> = HashMap::new();
+    // Anchor-text vectors of the link groups outside the body, built in one pass; a group's
+    // vector is found by its block.
     let link_group: Vec<Option<usize>> = tree
         .links
         .iter()
         .map(|l| (a.roles[l.block] != Role::Body).then(|| group_of(l.block)))
         .collect();
+    let mut slot_of = vec![usize::MAX; tree.blocks.len()];
+    let mut groups: Vec<TermMap<'t, f64>> = Vec::new();
     for (l, g) in tree.links.iter().zip(&link_group) {
-        if let Some(g) = g {
-            let v = groups.entry(*g).or_default();
-            seg.for_each_term(&l.anchor, p.segmenter, |t| match v.get_mut(t.as_ref()) {
-                Some(x) => *x += 1.0,
-                None => {
-                    v.insert(t, 1.0);
-                }
+        if let Some(g) = *g {
+            if slot_of[g] == usize::MAX {
+                slot_of[g] = groups.len();
+                groups.push(HashMap::default());
+            }
+            let v = &mut groups[slot_of[g]];
+            seg.for_each_term(&l.anchor, p.segmenter, |t| {
+                *v.entry(t).or_insert(0.0) += 1.0
             });
         }
     }
-    let group_sim: HashMap<usize, f64> = groups
+    let group_sim: Vec<f64> = groups
         .iter()
-        .map(|(g, v)| (*g, cosine(&kw.body_vector, kw.body_norm, v)))
+        .map(|v| cosine(&kw.body_vector, kw.body_norm, v))
         .collect();
     let mut out = Vec::new();
     for (l, g) in tree.links.iter().zip(&link_group) {
@@ -532,7 +541,7 @@ pub(crate) fn links<'t>(
                 // Navigation, ads and footers are the noise links the definition excludes
                 // [L2201]; their similarity is still reported.
                 let noise = matches!(a.roles[l.block], Role::Navigation | Role::Ad | Role::Footer);
-                let sim = group_sim.get(g).copied().unwrap_or(0.0);
+                let sim = group_sim.get(slot_of[*g]).copied().unwrap_or(0.0);
                 (!noise && sim >= p.beta_link && sim > 0.0, Some(sim))
             }
         };

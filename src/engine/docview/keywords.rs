@@ -54,14 +54,35 @@ const NOISE_PHRASES: &[&str] = &[
 /// Is a weighty tag's text a noise phrase (exact match after trimming, or a phrase followed by
 /// a colon and a value, as in "Tel: 1234")?
 pub(crate) fn is_noise_phrase(text: &str) -> bool {
-    let t = text.trim().to_lowercase();
-    let head = t
+    let text = text.trim();
+    // Lower-casing changes nothing in most texts (Chinese, lower-case ASCII): then the text is
+    // its own lower case and needs no copy.
+    let lower: Cow<'_, str> = if text.chars().all(lowercase_is_identity) {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.to_lowercase())
+    };
+    let head = lower
         .split([':', '：'])
         .next()
         .unwrap_or("")
         .trim()
         .trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
     NOISE_PHRASES.contains(&head)
+}
+
+/// Whether `c.to_lowercase()` is `c` itself (decided without the case tables for ASCII and
+/// the main CJK block, none of whose characters has a lower case).
+#[inline]
+fn lowercase_is_identity(c: char) -> bool {
+    if c.is_ascii() {
+        return !c.is_ascii_uppercase();
+    }
+    if matches!(c, '\u{4E00}'..='\u{9FFF}') {
+        return true;
+    }
+    let mut l = c.to_lowercase();
+    l.next() == Some(c) && l.next().is_none()
 }
 
 /// A term vector: terms borrowed from the block tree's text (owned only when lower-cased).
@@ -206,8 +227,8 @@ impl Fenwick {
 }
 
 fn keyword_candidate(w: &str) -> bool {
-    let n = w.chars().count();
-    n >= 2 && !w.chars().all(|c| c.is_ascii_digit() || c == '.')
+    let two_chars = w.chars().nth(1).is_some();
+    two_chars && !w.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
 /// Keywords of the body by formula 7-1.
@@ -227,14 +248,12 @@ pub(crate) fn analyse<'t>(
             continue;
         }
         let bw = weights[l.block];
-        seg.for_each_term(&l.text, p.segmenter, |t| match acc.get_mut(t.as_ref()) {
-            Some(e) => {
-                e.0 += bw;
-                e.1 += 1;
-            }
-            None => {
-                acc.insert(t, (bw, 1));
-            }
+        // One lookup per term (the map's layout, and so its iteration order, is the same as
+        // with a lookup and then an insert).
+        seg.for_each_term(&l.text, p.segmenter, |t| {
+            let e = acc.entry(t).or_insert((0.0, 0));
+            e.0 += bw;
+            e.1 += 1;
         });
     }
     let norm = acc.values().map(|v| v.0 * v.0).sum::<f64>().sqrt();
@@ -250,8 +269,16 @@ pub(crate) fn analyse<'t>(
         cands.iter().map(|k| weight(k.1)).sum::<f64>() / cands.len() as f64
     };
     cands.retain(|k| weight(k.1) > mean * p.beta_kw);
-    cands.sort_by(|x, y| y.1.total_cmp(&x.1).then_with(|| x.0.cmp(y.0)));
-    cands.truncate(p.max_keywords);
+    // The best `max_keywords` in order: the terms differ, so the order is total and picking
+    // them before sorting gives what sorting all and truncating would.
+    let order = |x: &(&str, f64, usize), y: &(&str, f64, usize)| {
+        y.1.total_cmp(&x.1).then_with(|| x.0.cmp(y.0))
+    };
+    if cands.len() > p.max_keywords {
+        cands.select_nth_unstable_by(p.max_keywords, order);
+        cands.truncate(p.max_keywords);
+    }
+    cands.sort_by(order);
     let keywords = cands
         .into_iter()
         .map(|(w, v, tf)| Keyword {
@@ -293,25 +320,82 @@ fn gb_prefix(s: &str, budget: usize) -> &str {
     s
 }
 
-/// Split into sentences at Chinese and Latin sentence ends, keeping the punctuation.
-pub(crate) fn sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        if matches!(c, '。' | '！' | '？' | '；' | '!' | '?' | ';' | '\n') {
-            let end = i + c.len_utf8();
-            let s = text[start..end].trim();
-            if !s.is_empty() {
-                out.push(s);
-            }
-            start = end;
+/// Whether `c` ends a sentence (Chinese and Latin sentence ends, and the line end).
+fn ends_sentence(c: char) -> bool {
+    matches!(c, '。' | '！' | '？' | '；' | '!' | '?' | ';' | '\n')
+}
+
+/// Sentences and their weights: the sum of the weights of the keyword occurrences inside a
+/// sentence, in the order of their positions (and of the keywords at one position).
+struct Scorer<'k> {
+    /// Each keyword's first character and the keyword.
+    firsts: Vec<(char, &'k Keyword)>,
+    /// A 1024-bit filter of the first characters: most characters start no keyword and are
+    /// passed over without looking at the list.
+    filter: [u64; 16],
+}
+
+impl<'k> Scorer<'k> {
+    fn new(keywords: &'k [Keyword]) -> Self {
+        let firsts: Vec<(char, &Keyword)> = keywords
+            .iter()
+            .filter_map(|k| k.word.chars().next().map(|c| (c, k)))
+            .collect();
+        let mut filter = [0u64; 16];
+        for (c, _) in &firsts {
+            filter[Self::slot(*c) >> 6] |= 1 << (Self::slot(*c) & 63);
         }
+        Scorer { firsts, filter }
     }
-    let rest = text[start..].trim();
-    if !rest.is_empty() {
-        out.push(rest);
+
+    #[inline]
+    fn slot(c: char) -> usize {
+        ((c as u32).wrapping_mul(0x9E37_79B1) >> 22) as usize
     }
-    out
+
+    /// Split `text` into sentences at the sentence ends, keeping the punctuation, trimmed and
+    /// non-empty, and append each with its weight to `out`. One pass: the keyword occurrences
+    /// (`hits`: start, end, weight) are found along the way, and a sentence counts those that
+    /// lie wholly inside it once trimmed.
+    fn sentences<'s>(
+        &self,
+        text: &'s str,
+        hits: &mut Vec<(usize, usize, f64)>,
+        out: &mut Vec<(&'s str, f64)>,
+    ) {
+        let mut close = |from: usize, to: usize, hits: &mut Vec<(usize, usize, f64)>| {
+            let s = text[from..to].trim();
+            if !s.is_empty() {
+                let start = s.as_ptr() as usize - text.as_ptr() as usize;
+                let end = start + s.len();
+                let mut total = 0.0;
+                for &(a, b, w) in hits.iter() {
+                    if a >= start && b <= end {
+                        total += w;
+                    }
+                }
+                out.push((s, total));
+            }
+            hits.clear();
+        };
+        hits.clear();
+        let mut start = 0;
+        for (i, c) in text.char_indices() {
+            if self.filter[Self::slot(c) >> 6] >> (Self::slot(c) & 63) & 1 == 1 {
+                for (fc, k) in &self.firsts {
+                    if *fc == c && text[i..].starts_with(k.word.as_str()) {
+                        hits.push((i, i + k.word.len(), k.weight));
+                    }
+                }
+            }
+            if ends_sentence(c) {
+                let end = i + c.len_utf8();
+                close(start, end, hits);
+                start = end;
+            }
+        }
+        close(start, text.len(), hits);
+    }
 }
 
 /// The abstract: best sentences per paragraph, or the static prefix.
@@ -347,11 +431,12 @@ pub(crate) fn abstract_text(
         .map(|&i| tree.lines[i].block)
         .reduce(lca)
         .unwrap_or(0);
-    // Paragraph of each body line: the root's child containing it, or the line itself.
-    let mut paragraphs: Vec<(usize, String)> = Vec::new();
-    for &i in &body_lines {
+    // Paragraph of each body line: the root's child containing it, or the line itself. A
+    // paragraph's text is its lines joined by newlines, and a newline ends a sentence, so its
+    // sentences are those of its lines in turn: they are taken from the lines, uncopied.
+    let paragraph_of = |i: usize| {
         let l = &tree.lines[i];
-        let key = if l.block == root {
+        if l.block == root {
             usize::MAX - i
         } else {
             let mut b = l.block;
@@ -359,56 +444,37 @@ pub(crate) fn abstract_text(
                 b = up(b);
             }
             b
-        };
-        match paragraphs.last_mut() {
-            Some((k, text)) if *k == key => {
-                text.push('\n');
-                text.push_str(&l.text);
-            }
-            _ => paragraphs.push((key, l.text.clone())),
         }
-    }
-    // Sentence weight: the sum of the weights of the keyword occurrences in it, found in one
-    // pass over the sentence (candidates by first character).
-    let firsts: Vec<(char, &Keyword)> = kw
-        .keywords
-        .iter()
-        .filter_map(|k| k.word.chars().next().map(|c| (c, k)))
-        .collect();
-    // A 64-bit filter of the first characters: most characters start no keyword and are
-    // passed over without looking at the list (the sum keeps its order, so its bits).
-    let bit = |c: char| 1u64 << ((c as u32).wrapping_mul(0x9E37_79B1) >> 26);
-    let filter = firsts.iter().fold(0u64, |m, (c, _)| m | bit(*c));
-    let score = |s: &str| -> f64 {
-        let mut total = 0.0;
-        for (i, c) in s.char_indices() {
-            if filter & bit(c) == 0 {
-                continue;
-            }
-            for (fc, k) in &firsts {
-                if *fc == c && s[i..].starts_with(k.word.as_str()) {
-                    total += k.weight;
-                }
-            }
-        }
-        total
     };
+    // All sentences in order with their weights, and where each paragraph starts.
+    let scorer = Scorer::new(&kw.keywords);
+    let (mut sents, mut starts, mut hits) = (Vec::new(), Vec::new(), Vec::new());
+    let mut last = None;
+    for &i in &body_lines {
+        let key = paragraph_of(i);
+        if last != Some(key) {
+            starts.push(sents.len());
+            last = Some(key);
+        }
+        scorer.sentences(&tree.lines[i].text, &mut hits, &mut sents);
+    }
+    starts.push(sents.len());
     let mut picked: Vec<&str> = Vec::new();
-    for (_, text) in &paragraphs {
-        let sents = sentences(text);
-        let mut scored: Vec<(usize, f64)> = sents
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (i, score(s)))
-            .collect();
+    let (mut scored, mut take): (Vec<(usize, f64)>, Vec<usize>) = (Vec::new(), Vec::new());
+    for w in starts.windows(2) {
+        let para = &sents[w[0]..w[1]];
+        scored.clear();
+        scored.extend(para.iter().enumerate().map(|(i, s)| (i, s.1)));
         scored.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
-        let mut take: Vec<usize> = scored
-            .iter()
-            .take(p.sentences_per_paragraph)
-            .map(|(i, _)| *i)
-            .collect();
+        take.clear();
+        take.extend(
+            scored
+                .iter()
+                .take(p.sentences_per_paragraph)
+                .map(|(i, _)| *i),
+        );
         take.sort_unstable();
-        picked.extend(take.into_iter().map(|i| sents[i]));
+        picked.extend(take.iter().map(|&i| para[i].0));
     }
     let joined = picked.concat();
     if gb_bytes(&joined) <= p.abstract_bytes {
@@ -460,27 +526,30 @@ pub(crate) fn links<'t>(
         }
         b
     };
-    // Anchor-text vectors of the link groups outside the body, built in one pass.
-    let mut groups: HashMap<usize, TermMap<'t, f64>> = HashMap::new();
+    // Anchor-text vectors of the link groups outside the body, built in one pass; a group's
+    // vector is found by its block.
     let link_group: Vec<Option<usize>> = tree
         .links
         .iter()
         .map(|l| (a.roles[l.block] != Role::Body).then(|| group_of(l.block)))
         .collect();
+    let mut slot_of = vec![usize::MAX; tree.blocks.len()];
+    let mut groups: Vec<TermMap<'t, f64>> = Vec::new();
     for (l, g) in tree.links.iter().zip(&link_group) {
-        if let Some(g) = g {
-            let v = groups.entry(*g).or_default();
-            seg.for_each_term(&l.anchor, p.segmenter, |t| match v.get_mut(t.as_ref()) {
-                Some(x) => *x += 1.0,
-                None => {
-                    v.insert(t, 1.0);
-                }
+        if let Some(g) = *g {
+            if slot_of[g] == usize::MAX {
+                slot_of[g] = groups.len();
+                groups.push(HashMap::default());
+            }
+            let v = &mut groups[slot_of[g]];
+            seg.for_each_term(&l.anchor, p.segmenter, |t| {
+                *v.entry(t).or_insert(0.0) += 1.0
             });
         }
     }
-    let group_sim: HashMap<usize, f64> = groups
+    let group_sim: Vec<f64> = groups
         .iter()
-        .map(|(g, v)| (*g, cosine(&kw.body_vector, kw.body_norm, v)))
+        .map(|v| cosine(&kw.body_vector, kw.body_norm, v))
         .collect();
     let mut out = Vec::new();
     for (l, g) in tree.links.iter().zip(&link_group) {
@@ -511,7 +580,7 @@ pub(crate) fn links<'t>(
                 // Navigation, ads and footers are the noise links the definition excludes
                 // [L2201]; their similarity is still reported.
                 let noise = matches!(a.roles[l.block], Role::Navigation | Role::Ad | Role::Footer);
-                let sim = group_sim.get(g).copied().unwrap_or(0.0);
+                let sim = group_sim.get(slot_of[*g]).copied().unwrap_or(0.0);
                 (!noise && sim >= p.beta_link && sim > 0.0, Some(sim))
             }
         };
@@ -536,6 +605,16 @@ mod tests {
         assert!(is_noise_phrase(" 联系电话 "));
         assert!(is_noise_phrase("前一页"));
         assert!(!is_noise_phrase("搜索引擎原理"));
+        assert!(is_noise_phrase(" E-Mail：a@b.c") && !is_noise_phrase("ＴＥＬ"));
+    }
+
+    #[test]
+    fn lowercase_identity_is_exact() {
+        let sample = ('\0'..='\u{FFFF}').chain('\u{10000}'..='\u{1FFFF}');
+        for c in sample.chain(['\u{4E00}', '\u{9FFF}', 'İ', 'ǅ', 'Σ']) {
+            let same = c.to_lowercase().eq([c]);
+            assert_eq!(lowercase_is_identity(c), same, "{c:?}");
+        }
     }
 
     #[test]
@@ -547,9 +626,32 @@ mod tests {
 
     #[test]
     fn sentence_split_keeps_punctuation() {
-        assert_eq!(
-            sentences("第一句。第二句！third? 尾巴"),
-            ["第一句。", "第二句！", "third?", "尾巴"]
+        let kw = |word: &str, weight| Keyword {
+            word: word.into(),
+            weight,
+            tf: 1,
+            weighted_tf: weight,
+        };
+        let keywords = [
+            kw("句。第", 8.0),
+            kw("第二", 1.0),
+            kw("二句", 2.0),
+            kw("third", 4.0),
+        ];
+        let (mut hits, mut out) = (Vec::new(), vec![("前", 0.5)]);
+        Scorer::new(&keywords).sentences(
+            "第一句。第二句！ third? 第二二句\n尾巴 ",
+            &mut hits,
+            &mut out,
         );
+        let expected = [
+            ("前", 0.5),
+            ("第一句。", 0.0),
+            ("第二句！", 3.0),
+            ("third?", 4.0),
+            ("第二二句", 3.0),
+            ("尾巴", 0.0),
+        ];
+        assert_eq!(out, expected);
     }
 }

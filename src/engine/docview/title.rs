@@ -29,28 +29,30 @@ pub(crate) fn choose_title(
 ) -> (String, TitleSource) {
     let raw = tree.title.trim();
     let raw_norm = norm_title(raw);
-    let poor = raw_norm.is_empty() || BAD_TITLES.iter().any(|b| raw.to_lowercase().trim() == *b);
-    // Headings and title-role lines, in document order.
-    let mut candidates: Vec<String> = Vec::new();
-    for w in &tree.weighty {
-        if w.tag.starts_with('h') || w.tag == "strong" || w.tag == "b" || w.tag == "font" {
-            candidates.push(w.text.clone());
-        }
-    }
-    for (i, l) in tree.lines.iter().enumerate() {
-        if a.line_roles[i] == Role::Title {
-            candidates.push(l.text.clone());
-        }
-    }
+    let poor = raw_norm.is_empty() || {
+        let lower = raw.to_lowercase();
+        BAD_TITLES.contains(&lower.trim())
+    };
     if !poor {
-        let best = candidates
+        // Headings and title-role lines, in document order; the longest (in normalised
+        // characters) that the normalised `<title>` contains wins, the last on a tie.
+        let headings = tree
+            .weighty
             .iter()
-            .filter(|c| {
-                let n = norm_title(c);
-                n.chars().count() >= 4 && raw_norm.contains(&n)
-            })
-            .max_by_key(|c| norm_title(c).chars().count());
-        if let Some(h) = best {
+            .filter(|w| w.tag.starts_with('h') || matches!(w.tag.as_str(), "strong" | "b" | "font"))
+            .map(|w| w.text.as_str());
+        let title_lines = (tree.lines.iter().enumerate())
+            .filter(|(i, _)| a.line_roles[*i] == Role::Title)
+            .map(|(_, l)| l.text.as_str());
+        let (mut best, mut n): (Option<(&str, usize)>, String) = (None, String::new());
+        for c in headings.chain(title_lines) {
+            norm_into(c, &mut n);
+            let count = n.chars().count();
+            if count >= 4 && best.is_none_or(|b| count >= b.1) && raw_norm.contains(&n) {
+                best = Some((c, count));
+            }
+        }
+        if let Some((h, _)) = best {
             return (h.trim().to_string(), TitleSource::Heading);
         }
         return (longest_part(raw), TitleSource::Tag);
@@ -65,6 +67,24 @@ pub(crate) fn choose_title(
     match keywords.first() {
         Some(k) => (k.word.clone(), TitleSource::Keyword),
         None => (raw.to_string(), TitleSource::None),
+    }
+}
+
+/// [`norm_title`] of `s` into `out`: ASCII and the main CJK block (letters that have no lower
+/// case) are decided without the Unicode tables; `norm_title` is applied character by
+/// character, and a test checks every character against it.
+fn norm_into(s: &str, out: &mut String) {
+    out.clear();
+    for c in s.chars() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                out.push(c.to_ascii_lowercase());
+            }
+        } else if matches!(c, '\u{4E00}'..='\u{9FFF}') {
+            out.push(c);
+        } else if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        }
     }
 }
 
@@ -98,5 +118,17 @@ mod tests {
         );
         assert_eq!(longest_part("新知科技 | 新知科技"), "新知科技");
         assert_eq!(longest_part("组图：千元手机 - 光影图集"), "组图：千元手机");
+    }
+
+    #[test]
+    fn norm_into_is_norm_title() {
+        let mut out = String::from("old");
+        let mut buf = [0u8; 4];
+        for c in ('\0'..='\u{FFFF}').chain('\u{10000}'..='\u{3FFFF}') {
+            norm_into(c.encode_utf8(&mut buf), &mut out);
+            assert_eq!(out, norm_title(c.encode_utf8(&mut buf)), "{c:?}");
+        }
+        norm_into("Ab 搜索-İK１Σ", &mut out);
+        assert_eq!(out, norm_title("Ab 搜索-İK１Σ"));
     }
 }

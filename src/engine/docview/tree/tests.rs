@@ -1,0 +1,100 @@
+//! The block tree's own tests: blocks, lines, links and weighty tags, the counted
+//! characters' fast path against the metric.
+
+use super::*;
+
+#[test]
+fn blocks_lines_links_and_weighty_tags() {
+    let t = build(
+        "<html><head><title> 标题 页 </title><script>var x='不是正文';</script></head>\
+         <body><div id=nav><a href='/a'>首页</a> <a href='/b'>新闻</a></div>\
+         <div class='main'><h1>大标题</h1><p>第一段，<b>重点</b>内容。<br>第二行</p>\
+         <img src=x.png><!-- 注释 --></div></body></html>",
+    );
+    assert_eq!(t.title, "标题 页");
+    let tags: Vec<&str> = t.blocks.iter().map(|b| b.tag).collect();
+    assert_eq!(tags, ["#document", "html", "body", "div", "div", "h1", "p"]);
+    assert_eq!(t.blocks[3].hint, "#nav");
+    assert_eq!(t.blocks[4].hint, ".main");
+    let lines: Vec<&str> = t.lines.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(
+        lines,
+        ["首页 新闻", "大标题", "第一段，重点内容。", "第二行"]
+    );
+    assert_eq!(t.links.len(), 2);
+    assert_eq!(t.links[1].anchor, "新闻");
+    assert_eq!(t.blocks[3].anchor_chars, 4);
+    assert_eq!(t.blocks[4].images, 1);
+    assert_eq!(t.blocks[4].sub_chars, 3 + 7 + 3);
+    assert_eq!(t.blocks[2].sub_anchor, 4);
+    let w: Vec<(&str, &str)> = t
+        .weighty
+        .iter()
+        .map(|w| (w.tag.as_str(), w.text.as_str()))
+        .collect();
+    // In the order the tags close.
+    assert_eq!(w, [("h1", "大标题"), ("b", "重点")]);
+    assert_eq!(
+        (
+            t.blocks[2].sub_end,
+            t.blocks[3].sub_end,
+            t.blocks[4].sub_end
+        ),
+        (7, 4, 7)
+    );
+    assert_eq!(t.body(), 2);
+}
+
+#[test]
+fn text_around_child_blocks_keeps_reading_order() {
+    let t = build("<div>前言<p>中间</p>后记</div>");
+    let lines: Vec<(usize, &str)> = t.lines.iter().map(|l| (l.block, l.text.as_str())).collect();
+    let div = t.blocks.iter().position(|b| b.tag == "div").unwrap();
+    assert_eq!(lines, [(div, "前言"), (div + 1, "中间"), (div, "后记")]);
+    assert_eq!(t.blocks[div].line_start, 0);
+    assert_eq!(t.blocks[div].line_end, 3);
+}
+
+#[test]
+fn scripts_styles_and_comments_are_stripped_before_parsing() {
+    let h =
+        "a<script type=x>if (a<b) {}</script>b<STYLE>p{}</style >c<!-- x -->d<scripts>e<!-- open";
+    assert_eq!(strip_inert(h), "abcd<scripts>e<!-- open");
+    assert!(matches!(
+        strip_inert("<p>plain</p>"),
+        std::borrow::Cow::Borrowed(_)
+    ));
+    let t = build("<p>正文<script>document.write('<p>假</p>')</script>继续</p>");
+    assert_eq!(
+        t.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>(),
+        ["正文继续"]
+    );
+}
+
+#[test]
+fn tag_classes_match_the_lists() {
+    for t in BLOCK_TAGS
+        .iter()
+        .chain(WEIGHTY_TAGS)
+        .chain(&["a", "span", "script", "input"])
+    {
+        let (skip, block, weighty) = class(t);
+        assert_eq!(block, BLOCK_TAGS.contains(t), "{t}");
+        assert_eq!(weighty, WEIGHTY_TAGS.contains(t), "{t}");
+        assert_eq!(skip, matches!(*t, "script" | "input"), "{t}");
+    }
+}
+
+#[test]
+fn the_fast_count_agrees_with_the_metric_on_every_character() {
+    for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+        assert_eq!(counted_fast(c), is_counted(c), "U+{:04X}", c as u32);
+    }
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let html = "<div>".repeat(20_000) + "深" + &"</div>".repeat(20_000);
+    let t = build(&html);
+    assert_eq!(t.lines.len(), 1);
+}

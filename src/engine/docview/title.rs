@@ -3,7 +3,7 @@
 //! titles the book lists — a heading or the highest-weight keyword.
 
 use super::body::Analysis;
-use super::tree::{PageTree, norm_title};
+use super::tree::{PageTree, norm_title, norm_title_into};
 use super::{Keyword, Role, TitleSource};
 
 /// The bad titles the book lists [L2351] (compared case-folded).
@@ -46,7 +46,7 @@ pub(crate) fn choose_title(
             .map(|(_, l)| l.text.as_str());
         let (mut best, mut n): (Option<(&str, usize)>, String) = (None, String::new());
         for c in headings.chain(title_lines) {
-            norm_into(c, &mut n);
+            norm_title_into(c, &mut n);
             let count = n.chars().count();
             if count >= 4 && best.is_none_or(|b| count >= b.1) && raw_norm.contains(&n) {
                 best = Some((c, count));
@@ -67,24 +67,6 @@ pub(crate) fn choose_title(
     match keywords.first() {
         Some(k) => (k.word.clone(), TitleSource::Keyword),
         None => (raw.to_string(), TitleSource::None),
-    }
-}
-
-/// [`norm_title`] of `s` into `out`: ASCII and the main CJK block (letters that have no lower
-/// case) are decided without the Unicode tables; `norm_title` is applied character by
-/// character, and a test checks every character against it.
-fn norm_into(s: &str, out: &mut String) {
-    out.clear();
-    for c in s.chars() {
-        if c.is_ascii() {
-            if c.is_ascii_alphanumeric() {
-                out.push(c.to_ascii_lowercase());
-            }
-        } else if matches!(c, '\u{4E00}'..='\u{9FFF}') {
-            out.push(c);
-        } else if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        }
     }
 }
 
@@ -118,17 +100,5 @@ mod tests {
         );
         assert_eq!(longest_part("新知科技 | 新知科技"), "新知科技");
         assert_eq!(longest_part("组图：千元手机 - 光影图集"), "组图：千元手机");
-    }
-
-    #[test]
-    fn norm_into_is_norm_title() {
-        let mut out = String::from("old");
-        let mut buf = [0u8; 4];
-        for c in ('\0'..='\u{FFFF}').chain('\u{10000}'..='\u{3FFFF}') {
-            norm_into(c.encode_utf8(&mut buf), &mut out);
-            assert_eq!(out, norm_title(c.encode_utf8(&mut buf)), "{c:?}");
-        }
-        norm_into("Ab 搜索-İK１Σ", &mut out);
-        assert_eq!(out, norm_title("Ab 搜索-İK１Σ"));
     }
 }

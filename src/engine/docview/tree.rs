@@ -710,10 +710,27 @@ impl PageTree {
 
 /// Letters and digits, lower-cased: how titles and heading lines are compared.
 pub(crate) fn norm_title(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    norm_title_into(s, &mut out);
+    out
+}
+
+/// [`norm_title`] of `s` into `out`: ASCII and the main CJK block (letters that have no lower
+/// case) are decided without the Unicode tables, any other character as `char::is_alphanumeric`
+/// and `char::to_lowercase` say; a test checks every character against that definition.
+pub(crate) fn norm_title_into(s: &str, out: &mut String) {
+    out.clear();
+    for c in s.chars() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                out.push(c.to_ascii_lowercase());
+            }
+        } else if matches!(c, '\u{4E00}'..='\u{9FFF}') {
+            out.push(c);
+        } else if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        }
+    }
 }
 
 #[cfg(test)]

@@ -98,3 +98,23 @@ fn deep_nesting_does_not_overflow() {
     let t = build(&html);
     assert_eq!(t.lines.len(), 1);
 }
+
+/// The definition `norm_title`'s fast path must keep.
+fn norm_title_reference(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[test]
+fn norm_title_is_letters_and_digits_lower_cased() {
+    let mut out = String::from("old");
+    let mut buf = [0u8; 4];
+    for c in ('\0'..='\u{FFFF}').chain('\u{10000}'..='\u{3FFFF}') {
+        norm_title_into(c.encode_utf8(&mut buf), &mut out);
+        assert_eq!(out, norm_title_reference(c.encode_utf8(&mut buf)), "{c:?}");
+    }
+    let s = "Ab 搜索-İK１Σ";
+    assert_eq!(norm_title(s), norm_title_reference(s));
+}

@@ -250,3 +250,55 @@ fn querylog_bad_lines() {
         );
     }
 }
+
+/// The cache panel after a list of sizes it cannot read: the reason in the UI's language (a
+/// keyed parameter flaw), in zh and en at 100 % and 200 %.
+#[test]
+#[ignore = "writes docs/*.png; run on demand"]
+fn cache_bad_size() {
+    use egui::accesskit::Role;
+    for (lang, zoom) in [("zh", 1), ("en", 1), ("zh", 2), ("en", 2)] {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("w.tianwang");
+        Workspace::open_or_create(&path).unwrap();
+        let mut h = opened(&path, lang, zoom);
+        let en = lang == "en";
+        go_to(&mut h, if en { "Cache policies" } else { "缓存策略" });
+        h.run_steps(3);
+        let sizes = if en {
+            "Sizes (objects, bytes with 64k/1M, or %)"
+        } else {
+            "大小（对象数；字节用 64k/1M；或百分比）"
+        };
+        h.get_by_role_and_label(Role::TextInput, sizes)
+            .scroll_to_me();
+        h.run_steps(20);
+        h.get_by_role_and_label(Role::TextInput, sizes).focus();
+        h.run_steps(2);
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        h.get_by_role_and_label(Role::TextInput, sizes)
+            .type_text("100, 12q");
+        h.run_steps(2);
+        let run = if en { "Run" } else { "运行" };
+        h.get_by_label(run).scroll_to_me();
+        h.run_steps(20);
+        h.get_by_label(run).click();
+        let said = if en {
+            "is not a size"
+        } else {
+            "不是缓存大小"
+        };
+        wait_secs(&mut h, "the reason", 30, |h| {
+            h.query_by_label_contains(said).is_some()
+        });
+        h.get_by_label_contains(said).scroll_to_me();
+        h.run_steps(3);
+        save(
+            &mut h,
+            &format!(
+                "cache_bad_size_{lang}{}",
+                if zoom == 2 { "_200" } else { "" }
+            ),
+        );
+    }
+}

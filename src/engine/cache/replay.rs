@@ -41,7 +41,7 @@ pub fn replay(ix: &Index, queries: &[String]) -> Result<AccessLog> {
         log.queries += 1;
         let parsed = match query::parse(q, &ix.meta.config, Op::And) {
             Ok(p) => p,
-            Err(EngineError::InvalidParam { .. }) => {
+            Err(EngineError::ParamFlaw { .. }) => {
                 log.empty += 1;
                 continue;
             }

@@ -255,6 +255,11 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
     ),
     ("flaw.param_not_size", "`{0}` is not a size"),
     ("flaw.param_no_seed", "give at least one seed URL"),
+    (
+        "flaw.param_no_searchable_word",
+        "{0} has no searchable word (empty, or only stop words and punctuation)",
+    ),
+    ("flaw.param_no_document", "no document {0}"),
     ("flaw.param_bad_url", "`{0}`: {*}"),
     ("flaw.param_not_http", "`{0}` is not an http(s) URL"),
     (

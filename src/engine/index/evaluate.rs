@@ -42,7 +42,7 @@ pub fn run_configs(
         for (qi, (qid, q)) in queries.iter().enumerate() {
             let docs = match s.search(q, cfg, &opt) {
                 Ok(r) => r.hits.into_iter().map(|h| h.doc).collect(),
-                Err(EngineError::InvalidParam { name, .. }) if name == "QUERY" => Vec::new(),
+                Err(EngineError::ParamFlaw { name, .. }) if name == "QUERY" => Vec::new(),
                 Err(e) => return Err(e),
             };
             run.insert(qid.clone(), docs);

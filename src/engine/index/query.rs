@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::build::IndexConfig;
 use super::disk::Postings;
 use super::reader::Index;
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::text::segment::{Method, Segmenter};
 
 /// How the terms combine.
@@ -173,9 +173,9 @@ pub fn parse(q: &str, cfg: &IndexConfig, default_op: Op) -> Result<Query> {
         }
     }
     if terms.is_empty() {
-        return Err(EngineError::invalid(
+        return Err(EngineError::invalid_flaw(
             "QUERY",
-            format!("{q:?} has no searchable word (empty, or only stop words and punctuation)"),
+            Flaw::new("flaw.param_no_searchable_word", &[&format!("{q:?}")]),
         ));
     }
     Ok(Query {

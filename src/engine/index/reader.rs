@@ -264,10 +264,9 @@ impl Index {
 
     /// A document's stored title + "\n" + body.
     pub fn text(&self, doc: u32) -> Result<String> {
-        let d = self
-            .docs
-            .get(doc as usize)
-            .ok_or_else(|| EngineError::invalid("--doc", format!("no document {doc}")))?;
+        let d = self.docs.get(doc as usize).ok_or_else(|| {
+            EngineError::invalid_flaw("--doc", Flaw::new("flaw.param_no_document", &[&doc]))
+        })?;
         let mut buf = vec![0u8; d.text_len as usize];
         {
             let mut f = self

@@ -15,7 +15,7 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 
 use crate::engine::error::EngineError;
-use crate::engine::jobs::{Job, JobRunner, JobState};
+use crate::engine::jobs::{Job, JobRunner};
 use crate::engine::store::{self, Workspace};
 
 pub mod bigjobs;
@@ -262,28 +262,13 @@ pub fn run_job_with_id(
         bar.set_message(format!("{} {}", s.progress.message, counters.join(" ")));
     };
     bar.finish_and_clear();
-    match state {
-        JobState::Done(v) => {
-            let id = handle
-                .snapshot()
-                .id
-                .ok_or_else(|| EngineError::Internal("a finished job without a log row".into()))?;
-            Ok((v, id))
-        }
-        JobState::Cancelled => Err(EngineError::Cancelled.into()),
-        // The job's own message and exit code (2 when the user can fix it).
-        JobState::Failed {
-            message,
-            user_error,
-            code,
-        } => Err(EngineError::Relayed {
-            message,
-            user_error,
-            code,
-        }
-        .into()),
-        other => Err(EngineError::Internal(format!("job ended in state {other:?}")).into()),
-    }
+    // A failure keeps the job's own message and exit code (2 when the user can fix it).
+    let v = state.into_result()?;
+    let id = handle
+        .snapshot()
+        .id
+        .ok_or_else(|| EngineError::Internal("a finished job without a log row".into()))?;
+    Ok((v, id))
 }
 
 /// Run a subcommand.

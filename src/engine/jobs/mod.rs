@@ -138,6 +138,27 @@ impl JobState {
             JobState::Done(_) | JobState::Failed { .. } | JobState::Cancelled
         )
     }
+
+    /// A finished job's outcome as a result: its value, or its failure relayed with the job's
+    /// own message, exit code and error code ([`EngineError::Relayed`]), or `Cancelled`.
+    pub fn into_result(self) -> Result<Value> {
+        match self {
+            JobState::Done(v) => Ok(v),
+            JobState::Failed {
+                message,
+                user_error,
+                code,
+            } => Err(EngineError::Relayed {
+                message,
+                user_error,
+                code,
+            }),
+            JobState::Cancelled => Err(EngineError::Cancelled),
+            other => Err(EngineError::Internal(format!(
+                "job ended in state {other:?}"
+            ))),
+        }
+    }
 }
 
 /// A copy of a job's state for drawing.

@@ -275,19 +275,7 @@ fn run_job(kind: &str, params: &Value) -> Result<()> {
     let ws = dir.path().join("lesson.tianwang");
     crate::engine::store::Workspace::create(&ws)?;
     let runner = crate::engine::jobs::JobRunner::new(ws, std::sync::Arc::new(|| {}));
-    match runner.spawn(job).wait() {
-        crate::engine::jobs::JobState::Done(_) => Ok(()),
-        crate::engine::jobs::JobState::Failed {
-            message,
-            user_error,
-            code,
-        } => Err(EngineError::Relayed {
-            message,
-            user_error,
-            code,
-        }),
-        other => Err(EngineError::Internal(format!("{kind} ended as {other:?}"))),
-    }
+    runner.spawn(job).wait().into_result().map(|_| ())
 }
 
 /// A check read against an experiment's outcome (the player's ours-vs-book line): the row's

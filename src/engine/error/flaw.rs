@@ -93,7 +93,7 @@ impl Flaw {
 
     /// The system's error on a file the user gave with `flag` (`--trace`, or a panel's
     /// field): "No such file or directory (os error 2) (--trace)" in English, "找不到该文件
-    /// （--trace）" in Chinese; kinds other than missing and forbidden say the flag only.
+    /// （`--trace`）" in Chinese; kinds other than missing and forbidden say the flag only.
     pub(crate) fn os_for(e: &std::io::Error, flag: &str) -> Flaw {
         let key = match e.kind() {
             std::io::ErrorKind::NotFound => "flaw.os_not_found_for",

@@ -28,7 +28,10 @@ fn lang_id() -> egui::Id {
 
 /// The UI's language, for the tasks started from now on.
 pub(crate) fn set_lang(ctx: &egui::Context, lang: Lang) {
-    ctx.data_mut(|d| d.insert_temp(lang_id(), lang));
+    // Called every frame: written only when it changes.
+    if ctx.data(|d| d.get_temp::<Lang>(lang_id())) != Some(lang) {
+        ctx.data_mut(|d| d.insert_temp(lang_id(), lang));
+    }
 }
 
 impl<T: Send + 'static> Task<T> {

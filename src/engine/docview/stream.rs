@@ -605,9 +605,7 @@ impl<'a> Parser<'a> {
                     && x.id == b.id
                     && x.class == b.class
                     && x.href == b.href
-                    && x.name == b.name
-                    && x.content == b.content
-                    && x.kind == b.kind
+                    && x.same_rare(b)
             }
             Afe::Marker => false,
         };

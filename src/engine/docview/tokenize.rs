@@ -17,25 +17,52 @@ use std::borrow::Cow;
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 
 /// The attributes the block tree reads; the first occurrence of each wins (as in html5ever).
+/// `name`, `content` and `type` are rare (`<meta>`, `<input>`, …) and boxed apart, so that a
+/// tag (which moves from one tree-construction step to the next) stays small enough to be
+/// copied inline; the box is made only for a tag that has one of them.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TagAttrs<'a> {
     pub id: Option<Cow<'a, str>>,
     pub class: Option<Cow<'a, str>>,
     pub href: Option<Cow<'a, str>>,
+    pub rare: Option<Box<RareAttrs<'a>>>,
+}
+
+/// The rarely present attributes of [`TagAttrs`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RareAttrs<'a> {
     pub name: Option<Cow<'a, str>>,
     pub content: Option<Cow<'a, str>>,
     pub kind: Option<Cow<'a, str>>,
 }
 
+impl<'a> TagAttrs<'a> {
+    /// The `type` attribute.
+    pub(crate) fn kind(&self) -> Option<&str> {
+        self.rare.as_ref().and_then(|r| r.kind.as_deref())
+    }
+
+    /// Whether `name`, `content` and `type` are the same as `other`'s.
+    pub(crate) fn same_rare(&self, other: &TagAttrs<'_>) -> bool {
+        fn parts<'s>(r: Option<&'s RareAttrs<'_>>) -> [Option<&'s str>; 3] {
+            r.map_or([None; 3], |r| {
+                [r.name.as_deref(), r.content.as_deref(), r.kind.as_deref()]
+            })
+        }
+        parts(self.rare.as_deref()) == parts(other.rare.as_deref())
+    }
+}
+
 impl super::tree::Attrs for TagAttrs<'_> {
     fn attr(&self, name: &str) -> Option<&str> {
+        let rare = self.rare.as_deref();
         match name {
             "id" => self.id.as_deref(),
             "class" => self.class.as_deref(),
             "href" => self.href.as_deref(),
-            "name" => self.name.as_deref(),
-            "content" => self.content.as_deref(),
-            "type" => self.kind.as_deref(),
+            "name" => rare.and_then(|r| r.name.as_deref()),
+            "content" => rare.and_then(|r| r.content.as_deref()),
+            "type" => rare.and_then(|r| r.kind.as_deref()),
             _ => None,
         }
     }
@@ -64,6 +91,10 @@ pub(crate) enum Token<'a> {
         quirks: bool,
     },
 }
+
+// A token moves through several tree-construction steps; at most 128 bytes it is copied with a
+// few vector moves instead of a `memcpy` call each time.
+const _: () = assert!(std::mem::size_of::<Token<'static>>() <= 128);
 
 /// How the text after a start tag is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -434,11 +465,11 @@ impl<'a> Tokenizer<'a> {
             } else if name.eq_ignore_ascii_case("href") {
                 &mut a.href
             } else if name.eq_ignore_ascii_case("name") {
-                &mut a.name
+                &mut a.rare.get_or_insert_default().name
             } else if name.eq_ignore_ascii_case("content") {
-                &mut a.content
+                &mut a.rare.get_or_insert_default().content
             } else if name.eq_ignore_ascii_case("type") {
-                &mut a.kind
+                &mut a.rare.get_or_insert_default().kind
             } else {
                 continue;
             };

@@ -120,12 +120,93 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
+/// Tag names that old pages often write in upper case (`<TD>`, `<FONT>`): lower-cased, they are
+/// borrowed from here instead of allocated (an element's name is cloned for its start and end).
+const KNOWN_TAGS: &[&str] = &[
+    "a",
+    "area",
+    "b",
+    "base",
+    "big",
+    "blockquote",
+    "body",
+    "br",
+    "button",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "embed",
+    "font",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "hr",
+    "html",
+    "i",
+    "iframe",
+    "img",
+    "input",
+    "label",
+    "li",
+    "link",
+    "map",
+    "marquee",
+    "meta",
+    "nobr",
+    "noscript",
+    "object",
+    "ol",
+    "option",
+    "p",
+    "param",
+    "pre",
+    "select",
+    "small",
+    "span",
+    "strong",
+    "sub",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "tt",
+    "u",
+    "ul",
+];
+
+/// A tag name in lower case: borrowed when it already is, or when it is a known tag.
 fn lower(s: &str) -> Cow<'_, str> {
-    if s.bytes().any(|b| b.is_ascii_uppercase()) {
-        Cow::Owned(s.to_ascii_lowercase())
-    } else {
-        Cow::Borrowed(s)
+    if !s.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Cow::Borrowed(s);
     }
+    let mut buf = [0u8; 10];
+    if let Some(b) = buf.get_mut(..s.len()) {
+        b.copy_from_slice(s.as_bytes());
+        b.make_ascii_lowercase();
+        if let Some(k) = KNOWN_TAGS.iter().find(|k| k.as_bytes() == &*b) {
+            return Cow::Borrowed(k);
+        }
+    }
+    Cow::Owned(s.to_ascii_lowercase())
 }
 
 fn starts_ci(b: &[u8], at: usize, pat: &[u8]) -> bool {
@@ -608,6 +689,27 @@ mod tests {
             let t = tokens(s);
             assert!(t.len() <= 3, "{s}: {t:?}");
         }
+    }
+
+    #[test]
+    fn upper_case_tag_names_are_lower_cased() {
+        for (s, l, known) in [
+            ("TD", "td", true),
+            ("Font", "font", true),
+            ("BLOCKQUOTE", "blockquote", true),
+            ("CUSTOM-EL", "custom-el", false),
+            ("TDX", "tdx", false),
+            ("td", "td", true),
+        ] {
+            let got = lower(s);
+            assert_eq!(got, l);
+            assert_eq!(matches!(got, Cow::Borrowed(_)), known || s == l, "{s}");
+        }
+        assert!(
+            KNOWN_TAGS
+                .iter()
+                .all(|k| k.len() <= 10 && *k == k.to_ascii_lowercase())
+        );
     }
 
     #[test]

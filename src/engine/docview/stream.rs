@@ -48,6 +48,8 @@ struct Out<'a> {
     /// Open elements the adoption agency may still move (see [`adopt`]): while any is open,
     /// sink 0's events wait in `bufs[0]`.
     hold: usize,
+    /// Emptied buffers of closed tables, reused by the next table (no regrowing from nothing).
+    spare: Vec<Vec<Ev<'a>>>,
 }
 
 fn push_text<'a>(slot: &mut Cow<'a, str>, t: Cow<'a, str>) {
@@ -107,15 +109,16 @@ impl<'a> Out<'a> {
 
     /// A table closed: its held events go where the table sits.
     fn release(&mut self, buf: usize) {
-        let (parent, evs) = std::mem::take(&mut self.bufs[buf]);
+        let (parent, mut evs) = std::mem::take(&mut self.bufs[buf]);
         if parent != 0 || self.hold > 0 {
             // Held again where the table sits: room for all of them at once, not one doubling
             // of a large buffer after another.
             self.bufs[parent].1.reserve(evs.len());
         }
-        for ev in evs {
+        for ev in evs.drain(..) {
             self.write(parent, ev);
         }
+        self.spare.push(evs);
     }
 
     /// A held element closed: when it was the last, sink 0's events go to the builder.
@@ -434,7 +437,8 @@ impl<'a> Parser<'a> {
         let uid = self.next_uid;
         self.next_uid += 1;
         let child_sink = if !foreign && tag.name == "table" {
-            self.out.bufs.push((sink, Vec::new()));
+            let buf = self.out.spare.pop().unwrap_or_default();
+            self.out.bufs.push((sink, buf));
             self.out.bufs.len() - 1
         } else {
             sink
@@ -605,9 +609,7 @@ impl<'a> Parser<'a> {
                     && x.id == b.id
                     && x.class == b.class
                     && x.href == b.href
-                    && x.name == b.name
-                    && x.content == b.content
-                    && x.kind == b.kind
+                    && x.same_rare(b)
             }
             Afe::Marker => false,
         };
@@ -671,10 +673,11 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
     let mut p = Parser {
         tok: Tokenizer::new(html),
         out: Out {
-            b: Builder::new(),
+            b: Builder::for_page(html.len()),
             pending: None,
             bufs: vec![(0, Vec::new())],
             hold: 0,
+            spare: Vec::new(),
         },
         stack: Vec::new(),
         afe: Vec::new(),

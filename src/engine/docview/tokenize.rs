@@ -17,25 +17,52 @@ use std::borrow::Cow;
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 
 /// The attributes the block tree reads; the first occurrence of each wins (as in html5ever).
+/// `name`, `content` and `type` are rare (`<meta>`, `<input>`, …) and boxed apart, so that a
+/// tag (which moves from one tree-construction step to the next) stays small enough to be
+/// copied inline; the box is made only for a tag that has one of them.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TagAttrs<'a> {
     pub id: Option<Cow<'a, str>>,
     pub class: Option<Cow<'a, str>>,
     pub href: Option<Cow<'a, str>>,
+    pub rare: Option<Box<RareAttrs<'a>>>,
+}
+
+/// The rarely present attributes of [`TagAttrs`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RareAttrs<'a> {
     pub name: Option<Cow<'a, str>>,
     pub content: Option<Cow<'a, str>>,
     pub kind: Option<Cow<'a, str>>,
 }
 
+impl<'a> TagAttrs<'a> {
+    /// The `type` attribute.
+    pub(crate) fn kind(&self) -> Option<&str> {
+        self.rare.as_ref().and_then(|r| r.kind.as_deref())
+    }
+
+    /// Whether `name`, `content` and `type` are the same as `other`'s.
+    pub(crate) fn same_rare(&self, other: &TagAttrs<'_>) -> bool {
+        fn parts<'s>(r: Option<&'s RareAttrs<'_>>) -> [Option<&'s str>; 3] {
+            r.map_or([None; 3], |r| {
+                [r.name.as_deref(), r.content.as_deref(), r.kind.as_deref()]
+            })
+        }
+        parts(self.rare.as_deref()) == parts(other.rare.as_deref())
+    }
+}
+
 impl super::tree::Attrs for TagAttrs<'_> {
     fn attr(&self, name: &str) -> Option<&str> {
+        let rare = self.rare.as_deref();
         match name {
             "id" => self.id.as_deref(),
             "class" => self.class.as_deref(),
             "href" => self.href.as_deref(),
-            "name" => self.name.as_deref(),
-            "content" => self.content.as_deref(),
-            "type" => self.kind.as_deref(),
+            "name" => rare.and_then(|r| r.name.as_deref()),
+            "content" => rare.and_then(|r| r.content.as_deref()),
+            "type" => rare.and_then(|r| r.kind.as_deref()),
             _ => None,
         }
     }
@@ -65,6 +92,10 @@ pub(crate) enum Token<'a> {
     },
 }
 
+// A token moves through several tree-construction steps; at most 128 bytes it is copied with a
+// few vector moves instead of a `memcpy` call each time.
+const _: () = assert!(std::mem::size_of::<Token<'static>>() <= 128);
+
 /// How the text after a start tag is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TextMode {
@@ -89,12 +120,93 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
+/// Tag names that old pages often write in upper case (`<TD>`, `<FONT>`): lower-cased, they are
+/// borrowed from here instead of allocated (an element's name is cloned for its start and end).
+const KNOWN_TAGS: &[&str] = &[
+    "a",
+    "area",
+    "b",
+    "base",
+    "big",
+    "blockquote",
+    "body",
+    "br",
+    "button",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "embed",
+    "font",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "hr",
+    "html",
+    "i",
+    "iframe",
+    "img",
+    "input",
+    "label",
+    "li",
+    "link",
+    "map",
+    "marquee",
+    "meta",
+    "nobr",
+    "noscript",
+    "object",
+    "ol",
+    "option",
+    "p",
+    "param",
+    "pre",
+    "select",
+    "small",
+    "span",
+    "strong",
+    "sub",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "tt",
+    "u",
+    "ul",
+];
+
+/// A tag name in lower case: borrowed when it already is, or when it is a known tag.
 fn lower(s: &str) -> Cow<'_, str> {
-    if s.bytes().any(|b| b.is_ascii_uppercase()) {
-        Cow::Owned(s.to_ascii_lowercase())
-    } else {
-        Cow::Borrowed(s)
+    if !s.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Cow::Borrowed(s);
     }
+    let mut buf = [0u8; 10];
+    if let Some(b) = buf.get_mut(..s.len()) {
+        b.copy_from_slice(s.as_bytes());
+        b.make_ascii_lowercase();
+        if let Some(k) = KNOWN_TAGS.iter().find(|k| k.as_bytes() == &*b) {
+            return Cow::Borrowed(k);
+        }
+    }
+    Cow::Owned(s.to_ascii_lowercase())
 }
 
 fn starts_ci(b: &[u8], at: usize, pat: &[u8]) -> bool {
@@ -434,11 +546,11 @@ impl<'a> Tokenizer<'a> {
             } else if name.eq_ignore_ascii_case("href") {
                 &mut a.href
             } else if name.eq_ignore_ascii_case("name") {
-                &mut a.name
+                &mut a.rare.get_or_insert_default().name
             } else if name.eq_ignore_ascii_case("content") {
-                &mut a.content
+                &mut a.rare.get_or_insert_default().content
             } else if name.eq_ignore_ascii_case("type") {
-                &mut a.kind
+                &mut a.rare.get_or_insert_default().kind
             } else {
                 continue;
             };
@@ -577,6 +689,27 @@ mod tests {
             let t = tokens(s);
             assert!(t.len() <= 3, "{s}: {t:?}");
         }
+    }
+
+    #[test]
+    fn upper_case_tag_names_are_lower_cased() {
+        for (s, l, known) in [
+            ("TD", "td", true),
+            ("Font", "font", true),
+            ("BLOCKQUOTE", "blockquote", true),
+            ("CUSTOM-EL", "custom-el", false),
+            ("TDX", "tdx", false),
+            ("td", "td", true),
+        ] {
+            let got = lower(s);
+            assert_eq!(got, l);
+            assert_eq!(matches!(got, Cow::Borrowed(_)), known || s == l, "{s}");
+        }
+        assert!(
+            KNOWN_TAGS
+                .iter()
+                .all(|k| k.len() <= 10 && *k == k.to_ascii_lowercase())
+        );
     }
 
     #[test]

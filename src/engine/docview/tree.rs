@@ -324,8 +324,17 @@ pub(crate) struct Builder {
 
 impl Builder {
     pub(crate) fn new() -> Self {
+        Self::for_page(0)
+    }
+
+    /// A builder for a page of `len` bytes: room for the blocks and lines such a page usually
+    /// has (about one of each per 256 bytes of HTML), so that few of them are moved to grow.
+    pub(crate) fn for_page(len: usize) -> Self {
+        let mut tree = PageTree::default();
+        tree.blocks.reserve(len / 256);
+        tree.lines.reserve(len / 256);
         let mut b = Builder {
-            tree: PageTree::default(),
+            tree,
             stack: Vec::new(),
             anchors: Vec::new(),
             weighty: Vec::new(),

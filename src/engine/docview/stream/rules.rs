@@ -100,9 +100,11 @@ impl<'a> Parser<'a> {
                 _ => self.text_mode = false,
             }
         }
-        let mut t = Some(t);
-        while let Some(tok) = t.take() {
-            t = self.step(tok);
+        // A token to reprocess comes back; the loop moves the large start tag as little as it
+        // can (no `Option` around it between steps).
+        let mut next = self.step(t);
+        while let Some(t) = next {
+            next = self.step(t);
         }
     }
 

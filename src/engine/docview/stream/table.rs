@@ -114,8 +114,7 @@ impl<'a> Parser<'a> {
                 "input"
                     if tag
                         .attrs
-                        .kind
-                        .as_deref()
+                        .kind()
                         .is_some_and(|k| k.eq_ignore_ascii_case("hidden")) =>
                 {
                     self.insert_void(tag);

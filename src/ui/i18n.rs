@@ -441,6 +441,10 @@ mod tests {
             EngineError::path_flaw("/w/p", Flaw::new("flaw.parquet_none_of", &[&"pages", &1])),
             EngineError::invalid_flaw("sizes", Flaw::new("flaw.param_not_size", &[&"1q"])),
             EngineError::invalid_flaw(
+                "--cluster",
+                Flaw::new("flaw.param_spark_url", &[&"http://m:7077"]),
+            ),
+            EngineError::invalid_flaw(
                 "QUERY",
                 Flaw::new("flaw.param_no_searchable_word", &[&"\"的\""]),
             ),

@@ -256,6 +256,22 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
     ("flaw.param_not_size", "`{0}` is not a size"),
     ("flaw.param_no_seed", "give at least one seed URL"),
     (
+        "flaw.param_spark_url",
+        "`{0}`: a Spark master URL such as spark://host:7077 or local[4]",
+    ),
+    (
+        "flaw.param_memory_mb",
+        "{0} MB: give 1 to {1} MB (this machine's memory)",
+    ),
+    (
+        "flaw.param_spark_unreachable",
+        "cannot reach the Spark master {0} ({*}); nothing was changed",
+    ),
+    (
+        "flaw.param_spark_missing",
+        "spark is not installed here ({0}): run scale/setup.sh{*}",
+    ),
+    (
         "flaw.param_no_searchable_word",
         "{0} has no searchable word (empty, or only stop words and punctuation)",
     ),

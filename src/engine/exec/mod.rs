@@ -24,7 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 
 pub mod plan;
 pub mod scratch;
@@ -145,9 +145,9 @@ impl EngineConfig {
                 || url.starts_with("yarn")
                 || url.starts_with("k8s://");
             if !ok {
-                return Err(EngineError::invalid(
+                return Err(EngineError::invalid_flaw(
                     "--cluster",
-                    format!("`{url}`: a Spark master URL such as spark://host:7077 or local[4]"),
+                    Flaw::new("flaw.param_spark_url", &[url]),
                 ));
             }
         }
@@ -185,9 +185,9 @@ pub(crate) fn machine_memory_mb() -> Option<u64> {
 pub(crate) fn check_memory_mb(flag: &str, mb: usize) -> Result<()> {
     let most = machine_memory_mb().unwrap_or(4 << 20);
     if mb == 0 || mb as u64 > most {
-        return Err(EngineError::invalid(
+        return Err(EngineError::invalid_flaw(
             flag,
-            format!("{mb} MB: give 1 to {most} MB (this machine's memory)"),
+            Flaw::new("flaw.param_memory_mb", &[&mb, &most]),
         ));
     }
     Ok(())

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::EngineConfig;
 use super::plan::{Plan, RunReport};
-use crate::engine::error::{EngineError, Result};
+use crate::engine::error::{EngineError, Flaw, Result};
 use crate::engine::jobs::Tick;
 
 /// The driver script, embedded so an installed binary needs no checkout.
@@ -63,9 +63,9 @@ pub(crate) fn check_cluster(url: &str) -> Result<()> {
             }
         }
     }
-    Err(EngineError::invalid(
+    Err(EngineError::invalid_flaw(
         "--cluster",
-        format!("cannot reach the Spark master {url} ({last}); nothing was changed"),
+        Flaw::with_detail("flaw.param_spark_unreachable", &[&url], last),
     ))
 }
 
@@ -146,11 +146,13 @@ pub fn run_plan(plan: &Plan, out: &Path, cfg: &EngineConfig, tick: &dyn Tick) ->
             .collect();
         let text = tail.join("\n");
         if text.contains("No module named 'pyspark'") || text.contains("JAVA_HOME") {
-            return Err(EngineError::invalid(
+            return Err(EngineError::invalid_flaw(
                 "--engine",
-                format!(
-                    "spark is not installed here ({}): run scale/setup.sh\n{text}",
-                    py.display()
+                // The detail (Spark's own last lines) on lines of its own.
+                Flaw::with_detail(
+                    "flaw.param_spark_missing",
+                    &[&py.display()],
+                    format!("\n{text}"),
                 ),
             ));
         }

@@ -59,21 +59,6 @@ pub fn canonicalize(u: &Url) -> Url {
     canonicalize_with(u, &CanonOptions::default())
 }
 
-/// [`canonicalize`] for a URL the caller owns: the common shape — a lower-case host without a
-/// final dot, a non-empty path without `%`, no query, no fragment — is canonical already and
-/// comes back as it is, without the copies the general path makes (a crawl canonicalises
-/// every link it finds).
-pub(crate) fn canonicalize_owned(u: Url) -> Url {
-    let plain = u.fragment().is_none()
-        && u.query().is_none()
-        && !u.cannot_be_a_base()
-        && u.host_str()
-            .is_some_and(|h| !h.ends_with('.') && !h.bytes().any(|b| b.is_ascii_uppercase()))
-        && !u.path().is_empty()
-        && !u.path().contains('%');
-    if plain { u } else { canonicalize(&u) }
-}
-
 /// The canonical form with explicit options. Idempotent: canonicalising twice changes nothing.
 pub(crate) fn canonicalize_with(u: &Url, opts: &CanonOptions) -> Url {
     explain_canonicalization(u, opts).0
@@ -482,26 +467,6 @@ pub(crate) fn is_loopback_host(host: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    /// The fast path of [`canonicalize_owned`] answers as [`canonicalize`] does.
-    #[test]
-    fn canonicalize_owned_agrees_with_canonicalize() {
-        for raw in [
-            "http://a.example/p/1.html",
-            "http://A.example/x",
-            "http://a.example./x",
-            "http://a.example/x#frag",
-            "http://a.example/x?b=2&a=1",
-            "http://a.example/x?",
-            "http://a.example/%7euser/%e4%b8%ad",
-            "http://a.example//a//b",
-            "https://a.example",
-            "http://bench.localhost:8080/p/12.html",
-            "http://a.example/%",
-        ] {
-            let u = Url::parse(raw).unwrap();
-            assert_eq!(canonicalize_owned(u.clone()), canonicalize(&u), "{raw}");
-        }
-    }
     use super::*;
     use encoding_rs::{GBK, UTF_16LE};
 

@@ -214,8 +214,8 @@ fn scan(mut f: fetch::Fetched, times: &StageTimes) -> fetch::Fetched {
         // Canonical already: the coordinator need not redo it.
         f.links = Some(
             links::links_in(&base, &text, enc)
-                .into_iter()
-                .map(urls::canonicalize_owned)
+                .iter()
+                .map(urls::canonicalize)
                 .collect(),
         );
         times.add(2, t2.elapsed());

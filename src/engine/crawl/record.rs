@@ -184,8 +184,8 @@ fn links_of(c: &Ctx<'_>, f: &mut Fetched, final_url: &str) -> Result<Vec<url::Ur
         Some(found) => found,
         None => links::extract(&base, link_ct.as_deref(), &link_body)
             .0
-            .into_iter()
-            .map(urls::canonicalize_owned)
+            .iter()
+            .map(urls::canonicalize)
             .collect(),
     })
 }

@@ -45,7 +45,7 @@ pub(crate) fn log_line_patterns() -> &'static [(&'static str, &'static str)] {
 
 /// `template` with `{first}`, `{first + 1}` … replaced by `args` in order (the file formats'
 /// reasons number theirs from 1, after the location; a flaw's from 0).
-fn fill(template: &str, args: &[String], first: usize) -> String {
+pub(crate) fn fill(template: &str, args: &[String], first: usize) -> String {
     let mut s = template.to_string();
     for (i, a) in args.iter().enumerate() {
         s = s.replace(&format!("{{{}}}", first + i), a);

@@ -331,11 +331,7 @@ impl Why {
     pub fn english(&self) -> String {
         let template = Self::template(self.key);
         if self.args.len() > 10 || self.args.iter().any(|a| a.contains(['{', '}'])) {
-            let mut s = template.to_string();
-            for (i, a) in self.args.iter().enumerate() {
-                s = s.replace(&format!("{{{i}}}"), a);
-            }
-            return s;
+            return crate::engine::error::fill(template, &self.args, 0);
         }
         // One pass: no argument holds a brace and no template holds `{{`, so no replacement
         // can make a placeholder that the step-by-step replacement would then fill.

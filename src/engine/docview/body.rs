@@ -10,6 +10,8 @@
 use super::tree::{PageTree, TreeBlock, norm_title};
 use super::{BlockKind, PageType, Params, Role, TypeRatios, Why};
 
+mod region;
+
 /// What the analysis decided, per block and per line.
 pub(crate) struct Analysis {
     pub kinds: Vec<BlockKind>,
@@ -444,76 +446,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     }
     // 2. The best candidate and its siblings.
     let body_block = tree.body();
-    let top = (0..n)
-        .filter(|&i| scores[i] > 0.0)
-        .max_by(|&a, &b| scores[a].total_cmp(&scores[b]));
-    // A thread (forum, blog comments) repeats one block signature for every post; its first
-    // post is the topic and the rest are replies: take the first when it holds real text.
-    let sig = |b: &TreeBlock| {
-        let classes: String = b.hint.split('#').next().unwrap_or("").to_string();
-        (!classes.is_empty()).then(|| format!("{}{}", b.tag, classes))
-    };
-    let mut thread_sig: Option<String> = None;
-    let top = top.map(|t| {
-        let Some(want) = sig(&tree.blocks[t]) else {
-            return t;
-        };
-        match (0..t).find(|&i| {
-            scores[i].max(own_score(&tree.blocks[i])) >= (scores[t] * 0.05).max(10.0)
-                && sig(&tree.blocks[i]).as_deref() == Some(want.as_str())
-        }) {
-            Some(first) => {
-                thread_sig = Some(want);
-                first
-            }
-            None => t,
-        }
-    });
-    // In a thread, siblings holding other posts do not join the region.
-    let holds_post = |s: usize| {
-        thread_sig.as_deref().is_some_and(|want| {
-            (s..tree.blocks[s].sub_end).any(|i| sig(&tree.blocks[i]).as_deref() == Some(want))
-        })
-    };
-    // Climb while the block is its parent's only child and the parent has no text of its own:
-    // a <td> alone in its <tr> in its <table> stands for the table, whose siblings may
-    // continue the article.
-    let top_score = top.map_or(0.0, |t| scores[t]);
-    let top = top.map(|mut t| {
-        while let Some(par) = tree.blocks[t].parent {
-            let pb = &tree.blocks[par];
-            if pb.tag == "body" || pb.depth < 2 || pb.children.len() != 1 || pb.chars > 0 {
-                break;
-            }
-            t = par;
-        }
-        t
-    });
-    let mut region = Vec::new();
-    match top {
-        Some(t) => {
-            let threshold = (top_score * 0.2).max(3.0);
-            match tree.blocks[t].parent {
-                Some(par) => {
-                    for &s in &tree.blocks[par].children {
-                        let sb = &tree.blocks[s];
-                        let text = sb.sub_chars.saturating_sub(sb.sub_anchor);
-                        let keep = s == t
-                            || (hints[s].is_none()
-                                && !holds_post(s)
-                                && (scores[s] >= threshold
-                                    || (text >= 50 && link_density(sb) < 0.25)
-                                    || (text >= 15 && sb.sub_anchor == 0 && sb.sub_punct > 0)));
-                        if keep {
-                            region.push(s);
-                        }
-                    }
-                }
-                None => region.push(t),
-            }
-        }
-        None => region.push(body_block),
-    }
+    let (region, top) = region::main_region(tree, &scores, &hints);
     let mut in_region = vec![false; n];
     for &r in &region {
         in_region[r..tree.blocks[r].sub_end].fill(true);

@@ -203,20 +203,63 @@ fn repeated_text_and_threads() {
     );
     let dv = clean(html);
     assert_eq!(dv.body.matches("第一段文字").count(), 1, "{}", dv.body);
-    // A thread: the first post is the topic, a longer reply is not.
+    // A thread: every post under its own header (author and time); the first post is the
+    // topic, a longer reply is not.
     let long: String = "回复的内容很长，一句接着一句，说了很多与主题无关的话。".repeat(12);
-    let html = page(
-        &format!(
-            "<table><tr><td class=post>楼主：今天去了西湖，景色非常美丽，游人也很多。我们从断桥走到白堤，又坐船去了三潭印月，\
-             一路上荷花开得正好，湖面上有风，很凉快。中午在湖边吃了醋鱼和龙井虾仁，味道不错，价格也还公道。\
-             推荐大家早上去，人少，光线也好，拍照特别好看。</td></tr>\
-             <tr><td class=post>{long}</td></tr></table>"
-        ),
-        "t",
+    let thread = format!(
+        "<table><tr><td class=head>楼主 游客甲 发表于 2024-05-03 10:20</td></tr>\
+         <tr><td class=post>今天去了西湖，景色非常美丽，游人也很多。我们从断桥走到白堤，又坐船去了三潭印月，\
+         一路上荷花开得正好，湖面上有风，很凉快。中午在湖边吃了醋鱼和龙井虾仁，味道不错，价格也还公道。\
+         推荐大家早上去，人少，光线也好，拍照特别好看。</td></tr>\
+         <tr><td class=head>2楼 游客乙 发表于 2024-05-03 11:02</td></tr>\
+         <tr><td class=post>{long}</td></tr></table>"
     );
-    let dv = clean(html);
+    let dv = clean(page(&thread, "t"));
     assert!(dv.body.contains("今天去了西湖"), "{}", dv.body);
     assert!(!dv.body.contains("回复的内容很长"));
+    // The same two blocks with nothing but an advertisement between them are one article
+    // cut in two: both stretches are the body, the advertisement is not.
+    let split = thread
+        .replace("楼主 游客甲 发表于 2024-05-03 10:20", "")
+        .replace("2楼 游客乙 发表于 2024-05-03 11:02", "<a href=/ad>广告：夏季特惠</a>");
+    let dv = clean(page(&split, "t"));
+    assert!(dv.body.contains("今天去了西湖"), "{}", dv.body);
+    assert!(dv.body.contains("回复的内容很长"), "{}", dv.body);
+    assert!(!dv.body.contains("夏季特惠"), "{}", dv.body);
+}
+
+#[test]
+fn an_article_in_columns_is_whole_and_a_quote_box_stays_out() {
+    // One story in three columns (a newspaper site's layout), each `<div class=part>` inside
+    // its own column with an advertisement after it; before it, a short quoted statement in a
+    // box of the same class, deeper in the page.
+    let para = |i: usize| {
+        format!(
+            "<p>第{i}段：记者在现场看到，工人们正在加紧施工，新的桥梁预计明年通车，\
+             附近的居民对此十分期待，他们说过河再也不用绕远路了。</p>"
+        )
+    };
+    let column = |from: usize| {
+        let ps: String = (from..from + 3).map(para).collect();
+        format!(
+            "<div class=column><div class=part>{ps}</div>\
+             <div class=ad-slot><a href=/ad>继续阅读正文</a></div></div>"
+        )
+    };
+    let body = format!(
+        "<div class=claim><div class=box><div class=part><p>声明：这座桥明年一定通车，\
+         任何延误都不会发生。</p></div></div></div>\
+         <section class=story>{}{}{}</section>",
+        column(1),
+        column(4),
+        column(7)
+    );
+    let dv = clean(page(&body, "t"));
+    for i in 1..=9 {
+        assert!(dv.body.contains(&format!("第{i}段")), "{i}: {}", dv.body);
+    }
+    assert!(!dv.body.contains("继续阅读"), "{}", dv.body);
+    assert!(!dv.body.contains("声明"), "{}", dv.body);
 }
 
 #[test]

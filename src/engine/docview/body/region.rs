@@ -1,0 +1,146 @@
+//! The main region: the best-scoring candidate block, its qualifying siblings and, when its
+//! signature repeats, the thread's first post or every stretch of a split article
+//! [L2298–L2306].
+//!
+//! The book finds the body in the page's middle region by layout [L2298]; without a renderer the
+//! region is found by content (see [`super`]). Two layouts repeat the best block's tag and
+//! classes: a thread (forum posts, blog entries under one another, comments), whose first post
+//! is the topic, and an article cut into columns (`<div class=story-part>` per stretch of
+//! paragraphs, advertisements between), all of whose stretches are the article. Posts carry a
+//! by-line, a date or a time between them; stretches do not.
+//!
+//! ```text
+//! <div class=part><p>…</p><p>…</p></div> <div class=ad>…</div> <div class=part><p>…</p></div>
+//!   → region: both parts (a split article)
+//! <td class=post>topic…</td> <td>2024-05-03 10:20 回复</td> <td class=post>reply…</td>
+//!   → region: the first post (a thread)
+//! ```
+
+use super::{has_date, has_time, is_byline, link_density, own_score};
+use crate::engine::docview::tree::{PageTree, TreeBlock};
+use crate::engine::docview::{Role, Why};
+
+/// The main region's roots and the best candidate (`None`: no block scored) from the scores.
+///
+/// The best candidate's signature (tag and classes) may repeat: a thread (forum posts, blog
+/// entries, comments) repeats one block for every post, and its first post is the topic; an
+/// article split into columns (one `div` per stretch of paragraphs, advertisements between)
+/// repeats one block for every stretch, and all of them are the article. The two are told
+/// apart by what lies between the repeats: posts carry their own by-line, date or time.
+pub(super) fn main_region(
+    tree: &PageTree,
+    scores: &[f64],
+    hints: &[Option<(Role, Why)>],
+) -> (Vec<usize>, Option<usize>) {
+    let n = tree.blocks.len();
+    let body_block = tree.body();
+    let Some(best) = (0..n)
+        .filter(|&i| scores[i] > 0.0)
+        .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
+    else {
+        return (vec![body_block], None);
+    };
+    let top_score = scores[best];
+    let want = signature(&tree.blocks[best]);
+    let sig = signature;
+    // Every block with the best one's signature and real text, in document order.
+    let repeats: Vec<usize> = match want {
+        Some(want) => (0..n)
+            .filter(|&i| {
+                i == best
+                    || (scores[i].max(own_score(&tree.blocks[i])) >= (top_score * 0.05).max(10.0)
+                        && sig(&tree.blocks[i]) == Some(want))
+            })
+            .collect(),
+        None => vec![best],
+    };
+    let threshold = (top_score * 0.2).max(3.0);
+    let (starts, thread) = if repeats.len() < 2 {
+        (vec![best], None)
+    } else if is_thread(tree, &repeats) {
+        (vec![repeats[0]], want)
+    } else {
+        // Stretches of one article: those scoring as a sibling must to join the region (a
+        // template's class on every cell of a page, a quote box, carry less).
+        let parts = repeats
+            .iter()
+            .copied()
+            .filter(|&r| r == best || (scores[r] >= threshold && hints[r].is_none()))
+            .collect();
+        (parts, None)
+    };
+    // In a thread, siblings holding other posts do not join the region.
+    let holds_post = |s: usize| {
+        thread.is_some_and(|want| {
+            (s..tree.blocks[s].sub_end).any(|i| sig(&tree.blocks[i]) == Some(want))
+        })
+    };
+    let mut region = Vec::new();
+    for &start in &starts {
+        // Climb while the block is its parent's only child and the parent has no text of its
+        // own: a <td> alone in its <tr> in its <table> stands for the table, whose siblings
+        // may continue the article.
+        let mut t = start;
+        while let Some(par) = tree.blocks[t].parent {
+            let pb = &tree.blocks[par];
+            if pb.tag == "body" || pb.depth < 2 || pb.children.len() != 1 || pb.chars > 0 {
+                break;
+            }
+            t = par;
+        }
+        let Some(par) = tree.blocks[t].parent else {
+            region.push(t);
+            continue;
+        };
+        for &s in &tree.blocks[par].children {
+            let sb = &tree.blocks[s];
+            let text = sb.sub_chars.saturating_sub(sb.sub_anchor);
+            let keep = s == t
+                || (hints[s].is_none()
+                    && !holds_post(s)
+                    && (scores[s] >= threshold
+                        || (text >= 50 && link_density(sb) < 0.25)
+                        || (text >= 15 && sb.sub_anchor == 0 && sb.sub_punct > 0)));
+            if keep {
+                region.push(s);
+            }
+        }
+    }
+    // Stretches may share a parent, or one may hold another: keep the outermost, in order.
+    region.sort_unstable();
+    region.dedup();
+    let mut roots: Vec<usize> = Vec::with_capacity(region.len());
+    for r in region {
+        if roots.last().is_none_or(|&l| r >= tree.blocks[l].sub_end) {
+            roots.push(r);
+        }
+    }
+    (roots, Some(starts[0]))
+}
+
+/// A block's tag and classes (`None`: no class), what every post of a thread shares.
+fn signature(b: &TreeBlock) -> Option<(&'static str, &str)> {
+    let classes = b.hint.split('#').next().unwrap_or("");
+    (!classes.is_empty()).then_some((b.tag, classes))
+}
+
+/// Do the repeated blocks (in document order) read as posts? Most gaps between them hold
+/// a by-line, a date or a time of their own (the next post's header, the last one's footer).
+fn is_thread(tree: &PageTree, repeats: &[usize]) -> bool {
+    if repeats.len() < 2 {
+        return false;
+    }
+    let gaps_with_meta = repeats
+        .windows(2)
+        .filter(|w| {
+            // A subtree's lines are contiguous, so the gap's lines are one run.
+            let (from, to) = (tree.blocks[w[0]].line_end, tree.blocks[w[1]].line_start);
+            tree.lines
+                .get(from..to)
+                .unwrap_or_default()
+                .iter()
+                .any(|l| is_byline(&l.text) || has_date(&l.text) || has_time(&l.text))
+        })
+        .count();
+    gaps_with_meta * 2 >= repeats.len() - 1
+}

@@ -10,6 +10,7 @@
 use super::tree::{PageTree, TreeBlock, norm_title};
 use super::{BlockKind, PageType, Params, Role, TypeRatios, Why};
 
+mod latin;
 mod region;
 
 /// What the analysis decided, per block and per line.
@@ -100,6 +101,15 @@ const NEGATIVE_HINTS: &[(&str, Role)] = &[
     ("banner", Role::Ad),
     ("sponsor", Role::Ad),
     ("promo", Role::Ad),
+    ("caption", Role::Picture),
+    ("credit", Role::Picture),
+    ("byline", Role::Meta),
+    ("author", Role::Meta),
+    ("dateline", Role::Meta),
+    ("timestamp", Role::Meta),
+    ("newsletter", Role::Ad),
+    ("subscribe", Role::Ad),
+    ("signup", Role::Ad),
     ("login", Role::Other),
     ("search", Role::Other),
 ];
@@ -149,6 +159,7 @@ fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
         "footer" => return Some((Role::Footer, Why::of("tag", ["footer"]))),
         "aside" => return Some((Role::LinkList, Why::of("tag", ["aside"]))),
         "header" => return Some((Role::Navigation, Why::of("tag", ["header"]))),
+        "figcaption" => return Some((Role::Picture, Why::of("tag", ["figcaption"]))),
         _ => {}
     }
     if b.hint.is_empty() {
@@ -564,15 +575,20 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
             {
                 role = Role::Title;
                 why = Why::new("title");
-            } else if is_byline(&l.text) {
+            } else if is_byline(&l.text) || latin::is_byline(&l.text) {
                 role = Role::Meta;
                 why = Why::new("byline");
             } else if is_ad_line(&l.text) {
                 role = Role::Ad;
                 why = Why::new("ad_label");
-            } else if page_type == PageType::Topic && is_boilerplate(&l.text) {
+            } else if page_type == PageType::Topic
+                && (is_boilerplate(&l.text) || latin::is_boilerplate(&l.text))
+            {
                 role = Role::Other;
                 why = Why::new("boilerplate");
+            } else if page_type == PageType::Topic && latin::is_credit(&l.text) {
+                role = Role::Picture;
+                why = Why::new("credit");
             } else if l.chars >= 10 && !seen_lines.insert(l.text.as_str()) {
                 role = Role::Other;
                 why = Why::new("repeat");

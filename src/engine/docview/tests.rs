@@ -221,7 +221,10 @@ fn repeated_text_and_threads() {
     // cut in two: both stretches are the body, the advertisement is not.
     let split = thread
         .replace("楼主 游客甲 发表于 2024-05-03 10:20", "")
-        .replace("2楼 游客乙 发表于 2024-05-03 11:02", "<a href=/ad>广告：夏季特惠</a>");
+        .replace(
+            "2楼 游客乙 发表于 2024-05-03 11:02",
+            "<a href=/ad>广告：夏季特惠</a>",
+        );
     let dv = clean(page(&split, "t"));
     assert!(dv.body.contains("今天去了西湖"), "{}", dv.body);
     assert!(dv.body.contains("回复的内容很长"), "{}", dv.body);

@@ -24,6 +24,7 @@ pub mod cache;
 pub mod cache_bench;
 pub mod capacity;
 pub mod classify;
+pub mod clean_bench;
 pub mod crawl;
 pub mod data;
 pub mod dedup;
@@ -144,7 +145,7 @@ pub enum Command {
 pub enum BenchCommand {
     /// Page cleaning speed and quality on ccwe and the sample web, with --peers side by side
     /// with readability-lxml and trafilatura.
-    Clean(text::BenchCleanArgs),
+    Clean(clean_bench::BenchCleanArgs),
     /// Segmentation throughput of every method against raw jieba-rs on the same text.
     Segment(text::BenchSegmentArgs),
     /// Crawl a generated site of N pages over loopback, politeness off, into a scratch
@@ -309,7 +310,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 fn bench(cli: &Cli, what: &BenchCommand) -> anyhow::Result<()> {
     let data = cli.data.as_deref();
     match what {
-        BenchCommand::Clean(a) => text::bench_clean(a, data),
+        BenchCommand::Clean(a) => clean_bench::bench_clean(a, data),
         BenchCommand::Segment(a) => text::bench_segment(a, data),
         BenchCommand::Crawl(a) => crawl::bench_crawl(a),
         BenchCommand::Frontier(a) => crawl::bench_frontier(a),

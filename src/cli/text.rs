@@ -1,5 +1,6 @@
-//! The text-pipeline subcommands: `clean` (DocView of one page, or a scored folder / the sample
-//! web / the workspace's pages), `segment`, and `bench clean`.
+//! The text-pipeline subcommands: `clean` (DocView of one page, or a scored folder / the
+//! article-extraction benchmark / the sample web / the workspace's pages), `segment`, and
+//! `bench segment` (`bench clean` is in `clean_bench`).
 
 use std::path::PathBuf;
 
@@ -8,6 +9,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{print_json, run_job_with_id, workspace_path};
+use crate::engine::docview::eval::aeb::Half;
 use crate::engine::docview::eval::{CleanEval, EvalReport, EvalSource};
 use crate::engine::docview::{self, AbstractMode, Params, Propagation};
 use crate::engine::error::EngineError;
@@ -148,6 +150,13 @@ pub struct CleanArgs {
     /// Folder of NAME.txt ground-truth bodies (with --dir).
     #[arg(long)]
     pub truth: Option<PathBuf>,
+    /// Score the article-extraction benchmark: the installed `aeb` set, or DIR laid out as it
+    /// (html/NAME.html.gz and ground-truth.json).
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    pub aeb: Option<Option<PathBuf>>,
+    /// With --aeb: every page, the tune half (names starting 0–7) or the check half (8–f).
+    #[arg(long, value_enum, default_value = "all", requires = "aeb")]
+    pub half: HalfArg,
     /// Score the bundled sample web against its ground truth.
     #[arg(long)]
     pub sample: bool,
@@ -164,6 +173,24 @@ pub struct CleanArgs {
     pub params: ParamArgs,
     #[arg(long)]
     pub json: bool,
+}
+
+/// `clean --half`: which pages of the article-extraction benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HalfArg {
+    All,
+    Tune,
+    Check,
+}
+
+impl HalfArg {
+    fn half(self) -> Half {
+        match self {
+            HalfArg::All => Half::All,
+            HalfArg::Tune => Half::Tune,
+            HalfArg::Check => Half::Check,
+        }
+    }
 }
 
 /// `tianwang segment`.
@@ -189,8 +216,15 @@ pub struct SegmentArgs {
 
 pub fn clean(cli: &super::Cli, a: &CleanArgs) -> anyhow::Result<()> {
     let params = a.params.to_params()?;
-    let source = match (&a.file, &a.dir, a.sample, a.stored) {
-        (Some(file), None, false, false) => {
+    let aeb = match &a.aeb {
+        None => None,
+        Some(Some(dir)) => Some(dir.clone()),
+        Some(None) => {
+            Some(crate::engine::data::DataDir::resolve(cli.data.as_deref())?.require("aeb")?)
+        }
+    };
+    let source = match (&a.file, &a.dir, a.sample, a.stored, aeb) {
+        (Some(file), None, false, false, None) => {
             let bytes = std::fs::read(file).map_err(|e| EngineError::path_os(file.clone(), e))?;
             let dv = docview::extract(
                 &bytes,
@@ -228,16 +262,20 @@ pub fn clean(cli: &super::Cli, a: &CleanArgs) -> anyhow::Result<()> {
             }
             return Ok(());
         }
-        (None, Some(dir), false, false) => EvalSource::Dir {
+        (None, Some(dir), false, false, None) => EvalSource::Dir {
             html: dir.clone(),
             truth: a.truth.clone().unwrap_or_default(),
         },
-        (None, None, true, false) => EvalSource::Sample,
-        (None, None, false, true) => EvalSource::Workspace,
+        (None, None, false, false, Some(dir)) => EvalSource::Aeb {
+            dir,
+            half: a.half.half(),
+        },
+        (None, None, true, false, None) => EvalSource::Sample,
+        (None, None, false, true, None) => EvalSource::Workspace,
         _ => {
             return Err(EngineError::invalid(
                 "clean",
-                "give exactly one of: FILE, --dir DIR --truth DIR, --sample, --stored",
+                "give exactly one of: FILE, --dir DIR --truth DIR, --aeb [DIR], --sample, --stored",
             )
             .into());
         }
@@ -370,47 +408,6 @@ pub fn segment(a: &SegmentArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `tianwang bench clean`.
-#[derive(Debug, Args)]
-pub struct BenchCleanArgs {
-    /// The ccwe folder (original/ and cleaned/; default: the installed ccwe set).
-    #[arg(long)]
-    pub ccwe: Option<PathBuf>,
-    /// Also run readability-lxml and trafilatura (bench/peers/setup.sh installs them into a venv).
-    #[arg(long)]
-    pub peers: bool,
-    #[command(flatten)]
-    pub peer: super::peers::PeerArgs,
-    /// Best of this many timed passes.
-    #[arg(long, default_value_t = 3)]
-    pub repeat: usize,
-    /// Which parser builds the block tree in the timed runs: the streaming tokenizer (the
-    /// default, what `clean` and the panel use) or html5ever's spec tree (the reference).
-    #[arg(long, value_enum, default_value = "stream")]
-    pub tree: TreeArg,
-    /// Clean on this many threads (default: every core).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// `bench clean --tree`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TreeArg {
-    Stream,
-    Html5ever,
-}
-
-impl TreeArg {
-    fn path(self) -> docview::TreePath {
-        match self {
-            TreeArg::Stream => docview::TreePath::Stream,
-            TreeArg::Html5ever => docview::TreePath::Html5ever,
-        }
-    }
-}
-
 /// `tianwang bench segment`.
 #[derive(Debug, Args)]
 pub struct BenchSegmentArgs {
@@ -422,241 +419,6 @@ pub struct BenchSegmentArgs {
     pub repeat: usize,
     #[arg(long)]
     pub json: bool,
-}
-
-/// Our cleaner over a ccwe-layout folder: best-of-N extraction seconds and the scores.
-fn bench_ours(
-    html: &std::path::Path,
-    truth: &std::path::Path,
-    repeat: usize,
-    tree: docview::TreePath,
-) -> anyhow::Result<serde_json::Value> {
-    let params = Params::default();
-    let mut best: Option<EvalReport> = None;
-    for _ in 0..repeat.max(1) {
-        let r = crate::engine::docview::eval::eval_dir_with(
-            html,
-            truth,
-            &params,
-            tree,
-            &mut |_, _| Ok(()),
-        )?;
-        if best.as_ref().is_none_or(|b| r.seconds < b.seconds) {
-            best = Some(r);
-        }
-    }
-    let r = best.ok_or_else(|| anyhow::anyhow!("no run"))?;
-    Ok(json!({
-        "version": env!("CARGO_PKG_VERSION"),
-        "pages": r.pages.len(),
-        "seconds": r.seconds,
-        "pages_per_s": r.pages_per_s,
-        "macro_p": r.body.p, "macro_r": r.body.r, "macro_f1": r.body.f1,
-        "errors": r.errors,
-        "threads": rayon::current_num_threads(),
-    }))
-}
-
-/// Our cleaner at [`docview::Detail::Body`] (the main text only, as the peers give): every page
-/// read first, then cleaned on all cores, best of `repeat` wall-clock passes, then scored.
-fn bench_ours_body(
-    html: &std::path::Path,
-    truth: &std::path::Path,
-    repeat: usize,
-    tree: docview::TreePath,
-) -> anyhow::Result<serde_json::Value> {
-    use rayon::prelude::*;
-    let mut pairs = Vec::new();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(html)?
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    files.sort();
-    for f in files {
-        let t = truth.join(f.with_extension("txt").file_name().unwrap_or_default());
-        if let Ok(truth_text) = std::fs::read_to_string(&t) {
-            pairs.push((std::fs::read(&f)?, truth_text));
-        }
-    }
-    let params = Params::default();
-    let seg = Segmenter::shared();
-    let mut best = f64::MAX;
-    let mut bodies = Vec::new();
-    for _ in 0..repeat.max(1) {
-        let t0 = std::time::Instant::now();
-        bodies = pairs
-            .par_iter()
-            .map(|(b, _)| {
-                docview::extract_detail(
-                    b,
-                    None,
-                    None,
-                    None,
-                    &params,
-                    seg,
-                    docview::Detail::Body,
-                    tree,
-                )
-                .map(|d| d.body)
-                .unwrap_or_default()
-            })
-            .collect();
-        best = best.min(t0.elapsed().as_secs_f64());
-    }
-    let prfs: Vec<_> = bodies
-        .iter()
-        .zip(&pairs)
-        .map(|(b, (_, t))| crate::engine::text::metric::bigram_prf(b, t))
-        .collect();
-    let m = crate::engine::text::metric::macro_avg(&prfs);
-    Ok(json!({
-        "pages": pairs.len(), "seconds": best, "pages_per_s": pairs.len() as f64 / best,
-        "macro_p": m.p, "macro_r": m.r, "macro_f1": m.f1, "errors": 0,
-        "threads": rayon::current_num_threads(),
-    }))
-}
-
-/// Write the sample web's pages with a truth body in the ccwe layout.
-fn sample_as_folder(dir: &std::path::Path) -> anyhow::Result<(PathBuf, PathBuf)> {
-    let web = crate::engine::sample::web::SampleWeb::build(80, false)?;
-    let (h, t) = (dir.join("original"), dir.join("cleaned"));
-    std::fs::create_dir_all(&h)?;
-    std::fs::create_dir_all(&t)?;
-    for (i, p) in web.truth.pages.iter().enumerate() {
-        if p.body.trim().is_empty() {
-            continue;
-        }
-        if let Some(res) = web.at(&p.url) {
-            std::fs::write(h.join(format!("{i:04}.html")), &res.body)?;
-            std::fs::write(t.join(format!("{i:04}.txt")), &p.body)?;
-        }
-    }
-    Ok((h, t))
-}
-
-/// `data`: the global `--data`.
-pub fn bench_clean(a: &BenchCleanArgs, data: Option<&std::path::Path>) -> anyhow::Result<()> {
-    let tmp = std::env::temp_dir().join(format!("tianwang-bench-clean-{}", std::process::id()));
-    let (sh, st) = sample_as_folder(&tmp)?;
-    let mut corpora = vec![("sample".to_string(), sh, st)];
-    let ccwe = match &a.ccwe {
-        Some(c) => Some(c.clone()),
-        None => crate::engine::data::DataDir::resolve(data)?
-            .require("ccwe")
-            .map_err(|e| eprintln!("note: {e}; ccwe skipped"))
-            .ok(),
-    };
-    match ccwe.map(|c| (c.join("original"), c.join("cleaned"))) {
-        Some((ch, ct)) if ch.is_dir() => corpora.insert(0, ("ccwe".to_string(), ch, ct)),
-        Some((ch, _)) => eprintln!("note: {} not found; ccwe skipped", ch.display()),
-        None => {}
-    }
-    let mut results = serde_json::Map::new();
-    for (name, h, t) in &corpora {
-        let mut tools = serde_json::Map::new();
-        let (repeat, tree) = (a.repeat, a.tree.path());
-        let ours = || -> anyhow::Result<_> {
-            Ok((
-                bench_ours(h, t, repeat, tree)?,
-                bench_ours_body(h, t, repeat, tree)?,
-            ))
-        };
-        let (full, body) = match a.threads {
-            Some(n) => rayon::ThreadPoolBuilder::new()
-                .num_threads(n.max(1))
-                .build()?
-                .install(ours)?,
-            None => ours()?,
-        };
-        tools.insert("tianwang".into(), full);
-        tools.insert("tianwang-body".into(), body);
-        if a.peers {
-            let args = [
-                "--html-dir".into(),
-                h.into(),
-                "--truth-dir".into(),
-                t.into(),
-                "--repeat".into(),
-                a.repeat.to_string().into(),
-                "--json".into(),
-            ];
-            let v = super::peers::run(&a.peer, "clean_peers.py", &args)?.json;
-            if let Some(obj) = v["tools"].as_object() {
-                for (k, v) in obj {
-                    let mut v = v.clone();
-                    if let Some(o) = v.as_object_mut() {
-                        o.remove("per_page");
-                    }
-                    tools.insert(k.clone(), v);
-                }
-            }
-        }
-        results.insert(name.clone(), serde_json::Value::Object(tools));
-    }
-    // Where the time goes, single-threaded, on the first corpus.
-    let mut pages = Vec::new();
-    if let Some((_, h, _)) = corpora.first() {
-        for e in std::fs::read_dir(h)?.flatten() {
-            pages.push(std::fs::read(e.path())?);
-        }
-    }
-    // The profile of the chosen tree path, and html5ever's beside it (before and after).
-    let stages = docview::stage_times(&pages, &Params::default(), a.tree.path());
-    let reference = docview::stage_times(&pages, &Params::default(), docview::TreePath::Html5ever);
-    results.insert(
-        "stages_ms_per_page".into(),
-        json!(
-            stages
-                .iter()
-                .zip(&reference)
-                .map(|((k, v), (_, h))| json!({"stage": k, "ms": v, "html5ever_ms": h}))
-                .collect::<Vec<_>>()
-        ),
-    );
-    let _ = std::fs::remove_dir_all(&tmp);
-    let v = serde_json::Value::Object(results);
-    if a.json {
-        return print_json(&v);
-    }
-    println!(
-        "{:<8} {:<18} {:>9} {:>7} {:>7} {:>7} {:>10}",
-        "corpus", "tool", "pages/s", "P", "R", "F1", "speed×"
-    );
-    for (corpus, tools) in v.as_object().into_iter().flatten() {
-        if corpus == "stages_ms_per_page" {
-            continue;
-        }
-        let base = tools["readability-lxml"]["pages_per_s"].as_f64();
-        for (tool, r) in tools.as_object().into_iter().flatten() {
-            let pps = r["pages_per_s"].as_f64().unwrap_or(0.0);
-            println!(
-                "{:<8} {:<18} {:>9.1} {:>7.3} {:>7.3} {:>7.3} {:>10}",
-                corpus,
-                tool,
-                pps,
-                r["macro_p"].as_f64().unwrap_or(0.0),
-                r["macro_r"].as_f64().unwrap_or(0.0),
-                r["macro_f1"].as_f64().unwrap_or(0.0),
-                base.map(|b| format!("{:.1}×", pps / b)).unwrap_or_default()
-            );
-        }
-    }
-    println!(
-        "single-threaded ms per page on {} ({:?} tree; html5ever's beside it):",
-        corpora.first().map_or("", |c| c.0.as_str()),
-        a.tree
-    );
-    let total = |v: &[(&str, f64)]| v.iter().map(|x| x.1).sum::<f64>();
-    for ((k, ms), (_, h)) in stages.iter().zip(&reference) {
-        println!("  {k:<22} {ms:>7.3} {h:>7.3}");
-    }
-    println!(
-        "  {:<22} {:>7.3} {:>7.3}",
-        "total",
-        total(&stages),
-        total(&reference)
-    );
-    Ok(())
 }
 
 /// `data`: the global `--data`.

@@ -156,6 +156,7 @@ mod tests {
             "sogoucs_smarty",
             "hollins",
             "cloudphysics",
+            "aeb",
             "references",
         ] {
             assert!(m.set(want).is_some(), "{want} missing");
@@ -178,6 +179,33 @@ mod tests {
         assert!(get().set("ccwe").is_some_and(DataSet::fetchable));
         assert!(!get().set("references").is_some_and(DataSet::fetchable));
         assert!(get().sets_named(&["nope".into()]).is_err());
+    }
+
+    #[test]
+    fn aeb_is_the_upstream_tree_at_its_pinned_commit() {
+        let s = get().set("aeb").expect("aeb in the manifest");
+        assert_eq!(s.dir, "extraction/aeb");
+        assert!(s.fetchable());
+        assert_eq!(s.upstream.len(), 1);
+        assert_eq!(
+            s.upstream[0].repo,
+            "scrapinghub/article-extraction-benchmark"
+        );
+        assert_eq!(
+            s.upstream[0].commit,
+            "4a3bc979f76c0df73cb95fe272e2fc1b96f9f010"
+        );
+        let pages = s
+            .files
+            .iter()
+            .filter(|f| f.path.starts_with("html/"))
+            .count();
+        assert_eq!(pages, 181);
+        assert!(s.files.iter().all(|f| f.path.starts_with("html/")
+            && f.path.ends_with(".html.gz")
+            || f.path == "ground-truth.json"
+            || f.path == "LICENSE"));
+        assert_eq!(s.files.len(), 183);
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! character-bigram P/R/F1 of [`crate::engine::text::metric`], page by page, so that failures can
 //! be studied (the GUI's evaluation tab lists them worst first).
 //!
-//! Three sources of truth:
+//! Four sources of truth:
 //! * a folder pair in the layout of ccwe: `HTML_DIR/NAME.html` with `TRUTH_DIR/NAME.txt`;
+//! * the article-extraction benchmark's folder ([`aeb`]: `html/NAME.html.gz` and
+//!   `ground-truth.json`), all of it or its tune or check half;
 //! * the bundled sample web (body, page type and title for each of its 434 pages);
 //! * the pages stored in a workspace, matched to the sample web's truth by host and path.
 //!
@@ -22,6 +24,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
+
+pub(crate) mod aeb;
 
 use super::{Detail, Params, TreePath, extract_detail};
 use crate::engine::error::{EngineError, Flaw, Result};
@@ -345,6 +349,35 @@ pub(crate) fn eval_dir_with(
     )
 }
 
+/// Score `half` of the article-extraction benchmark in `dir` (the `aeb` set's folder). Pages
+/// are cleaned without their URL, as the peers clean them and as `eval_dir` does.
+pub(crate) fn eval_aeb(
+    dir: &Path,
+    half: aeb::Half,
+    params: &Params,
+    path: TreePath,
+    progress: &mut ProgressFn,
+) -> Result<EvalReport> {
+    let cases = aeb::read(dir, half)?
+        .into_iter()
+        .map(|p| Case {
+            location: p.path.display().to_string(),
+            name: p.name,
+            bytes: p.html,
+            url: None,
+            content_type: None,
+            truth_body: Some(p.truth),
+            truth_type: None,
+            truth_title: None,
+        })
+        .collect();
+    let source = match half {
+        aeb::Half::All => format!("aeb:{}", dir.display()),
+        h => format!("aeb-{}:{}", h.name(), dir.display()),
+    };
+    run(source, cases, params, path, progress)
+}
+
 /// Score the bundled sample web against its ground truth.
 pub fn eval_sample(params: &Params, progress: &mut ProgressFn) -> Result<EvalReport> {
     let web = crate::engine::sample::web::SampleWeb::build(80, false)?;
@@ -420,7 +453,16 @@ pub(crate) fn eval_workspace(
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub(crate) enum EvalSource {
-    Dir { html: PathBuf, truth: PathBuf },
+    Dir {
+        html: PathBuf,
+        truth: PathBuf,
+    },
+    /// The `aeb` set's folder and which half of it.
+    Aeb {
+        dir: PathBuf,
+        #[serde(default)]
+        half: aeb::Half,
+    },
     Sample,
     Workspace,
 }
@@ -483,6 +525,9 @@ impl TypedJob for CleanEval {
         let ws = crate::engine::store::Workspace::open_existing(cx.workspace_path())?;
         let mut report = match &self.source {
             EvalSource::Dir { html, truth } => eval_dir(html, truth, &self.params, &mut progress)?,
+            EvalSource::Aeb { dir, half } => {
+                eval_aeb(dir, *half, &self.params, TreePath::Stream, &mut progress)?
+            }
             EvalSource::Sample => eval_sample(&self.params, &mut progress)?,
             EvalSource::Workspace => eval_workspace(&ws, &self.params, &mut progress)?,
         };

@@ -222,6 +222,21 @@ pub(crate) const FLAW: &[(&str, &str)] = &[
         "flaw.log_field",
         "stored query log #{0}: a field is not text ({*})",
     ),
+    // A data set's files as a reader finds them (the article-extraction benchmark's pages).
+    ("flaw.gzip_bad", "does not gunzip: {*}"),
+    (
+        "flaw.inflate_too_big",
+        "inflates to more than {0} MB, more than any page of the set",
+    ),
+    (
+        "flaw.file_too_big",
+        "larger than {0} MB, more than this file can be",
+    ),
+    ("flaw.aeb_no_truth", "has no entry for the page {0}"),
+    (
+        "flaw.path_no_aeb",
+        "no html/NAME.html.gz pages with a ground-truth.json here",
+    ),
     // Any file.
     ("flaw.not_json", "not JSON: {*}"),
     ("flaw.listen_in_use", "cannot listen: {*}"),

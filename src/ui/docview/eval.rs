@@ -71,6 +71,9 @@ impl EvalState {
                 self.html_dir = html.display().to_string();
                 self.truth_dir = truth.display().to_string();
             }
+            // The panel has no aeb source (`tianwang clean --aeb` runs it): the form keeps its
+            // choice and the re-opened report is shown as it was logged.
+            EvalSource::Aeb { .. } => {}
         }
     }
 }

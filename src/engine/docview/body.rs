@@ -559,7 +559,11 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     let mut line_reasons: Vec<Option<Why>> = vec![None; tree.lines.len()];
     let title_norm = norm_title(&tree.title);
     let mut seen_prose = false;
-    let mut seen_lines: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    // Each body line's text with the container of its first occurrence: a page holding its
+    // text twice holds it in two containers; a line repeated among its own siblings (a recipe's
+    // "Eat every 2–3 hours", a table's "Yes") is the text's own structure.
+    let mut seen_lines: std::collections::HashMap<&str, Option<usize>> =
+        std::collections::HashMap::new();
     for (i, l) in tree.lines.iter().enumerate() {
         let (role, why) = line_role(tree, &kinds, &hints, &region, &in_region, l, page_type);
         let mut role = role;
@@ -589,7 +593,12 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
             } else if page_type == PageType::Topic && latin::is_credit(&l.text) {
                 role = Role::Picture;
                 why = Why::new("credit");
-            } else if l.chars >= 10 && !seen_lines.insert(l.text.as_str()) {
+            } else if l.chars >= 10
+                && *seen_lines
+                    .entry(l.text.as_str())
+                    .or_insert(tree.blocks[l.block].parent)
+                    != tree.blocks[l.block].parent
+            {
                 role = Role::Other;
                 why = Why::new("repeat");
             } else if l.chars >= 20 {

@@ -168,8 +168,14 @@ fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
     if positive_hint(b) && !tok_contains(b.hint.as_bytes(), "comment") {
         return None;
     }
+    // A quoted post (an embedded tweet: `<div class=social-media-embed><blockquote>`) is the
+    // article quoting someone, not a share bar.
+    let quoted = b.tag == "blockquote" || hint_tokens(&b.hint).any(|t| tok_contains(t, "embed"));
     for tok in hint_tokens(&b.hint) {
         for &(word, role) in NEGATIVE_HINTS {
+            if quoted && matches!(word, "share" | "social") {
+                continue;
+            }
             let hit = if word.len() <= 4 {
                 tok_is(tok, word)
                     || (matches!(word, "nav" | "menu" | "foot")

@@ -212,10 +212,29 @@ fn is_date_token(w: &str) -> bool {
 /// J. Mitchell", "Nov. 19, 2019, 8:41 AM UTC", "LinkNaija August 08, 2018".
 pub(super) fn is_byline(text: &str) -> bool {
     let t = text.trim();
-    if t.len() > 120 || !t.is_ascii() {
+    if t.len() > 300 || !t.is_ascii() {
         return false;
     }
     let n = words(t).count();
+    // A wire story's credits: "(Reporting by …; Editing by …)".
+    let credits = t.trim_start_matches('(');
+    if [
+        "Reporting by ",
+        "Additional reporting by ",
+        "Writing by ",
+        "Editing by ",
+    ]
+    .iter()
+    .any(|p| {
+        credits
+            .strip_prefix(p)
+            .is_some_and(|name| name.starts_with(|c: char| c.is_ascii_uppercase()))
+    }) {
+        return true;
+    }
+    if t.len() > 120 {
+        return false;
+    }
     if let Some(rest) = t.strip_prefix("By ").or_else(|| t.strip_prefix("by ")) {
         // Names: capitalised words (and "and", "of", "the"), no sentence after them.
         let sentence = t.ends_with(['.', '!', '?']) && n > 5;
@@ -281,6 +300,8 @@ mod tests {
             "Published 11:11 PM EST Nov 19, 2019",
             "LinkNaija August 08, 2018",
             "Updated at 1:23 p.m.",
+            "(Reporting by Greg Roumeliotis; Editing by Martin Howell)",
+            "Reporting by Rodrigo Campos; additional reporting by Stephanie Kelly; Editing by Nick Zieminski",
         ] {
             assert!(is_byline(yes), "{yes}");
         }
@@ -292,6 +313,7 @@ mod tests {
             "Tom Krisher",
             "2019 was a good year for the company, analysts said on Tuesday.",
             "2005-06-14 03:25:55 来源：新华社",
+            "Reporting by the newspaper showed that the mayor had lied about the contracts for years.",
         ] {
             assert!(!is_byline(no), "{no}");
         }

@@ -232,6 +232,71 @@ fn repeated_text_and_threads() {
 }
 
 #[test]
+fn a_line_repeated_among_its_siblings_stays_and_a_quoted_tweet_is_body() {
+    // A meal plan says "Eat every 2–3 hours" under every meal: the text's own structure, not
+    // a page holding its text twice.
+    let meal = |i: usize| {
+        format!(
+            "<h3>Meal {i}</h3><p>Eat every 2 to 3 hours</p>\
+             <p>Meal {i}: one cup of rice, two eggs and a bowl of green vegetables, cooked without oil.</p>"
+        )
+    };
+    let plan: String = (1..=3).map(meal).collect();
+    let html = page(
+        &format!(
+            "<div class=entry-content><p>This plan keeps your energy steady through a long day \
+             of work, and it is easy to prepare on a Sunday evening for the week ahead.</p>{plan}\
+             <div class=social-media-embed><blockquote class=twitter-tweet><p>Tried the plan \
+             for a week, and I have never felt better in the mornings.</p></blockquote></div>\
+             <div class=share-bar>Share this article</div></div>"
+        ),
+        "t",
+    );
+    let dv = clean(html);
+    assert_eq!(
+        dv.body.matches("Eat every 2 to 3 hours").count(),
+        3,
+        "{}",
+        dv.body
+    );
+    assert!(dv.body.contains("Tried the plan"), "{}", dv.body);
+    assert!(!dv.body.contains("Share this"), "{}", dv.body);
+}
+
+#[test]
+fn english_bylines_credits_and_furniture_leave_the_body() {
+    let html = page(
+        "<article><h1>Bridge opens after two years of work</h1>\
+         <div>By Jane Smith</div><div>Updated 1:39 am EST, Wednesday, November 20, 2019</div>\
+         <p>The new bridge opened to traffic on Tuesday, two years after work began, and the city \
+         expects thirty thousand cars a day to cross it.</p>\
+         <p>Residents said the old crossing had added half an hour to every trip into town, and \
+         shops on both banks hope for more customers.</p>\
+         <figure><img src=b.jpg><figcaption>The bridge at dawn on its first day.</figcaption></figure>\
+         <p>Cars cross the bridge on its first morning. (AP Photo/John Doe)</p>\
+         <p>Advertisement</p>\
+         <p>The mayor thanked the workers and said a second bridge is planned for the north of the \
+         city within ten years.</p>\
+         <p>(Reporting by Jane Smith; Editing by Tom Brown)</p></article>",
+        "Bridge opens after two years of work",
+    );
+    let dv = clean(html);
+    for kept in ["thirty thousand cars", "half an hour", "second bridge"] {
+        assert!(dv.body.contains(kept), "{kept}: {}", dv.body);
+    }
+    for gone in [
+        "Jane Smith",
+        "1:39",
+        "at dawn",
+        "AP Photo",
+        "Advertisement",
+        "Editing by",
+    ] {
+        assert!(!dv.body.contains(gone), "{gone}: {}", dv.body);
+    }
+}
+
+#[test]
 fn an_article_in_columns_is_whole_and_a_quote_box_stays_out() {
     // One story in three columns (a newspaper site's layout), each `<div class=part>` inside
     // its own column with an advertisement after it; before it, a short quoted statement in a

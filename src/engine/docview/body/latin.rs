@@ -187,7 +187,7 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 
 /// Lower-cased ASCII `w` without the punctuation around it (`"Nov.,"` → `nov`).
 fn bare(w: &str) -> String {
-    w.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '(' | ')' | '"' | '\''))
+    w.trim_matches([',', '.', ';', ':', '(', ')', '"', '\''])
         .to_ascii_lowercase()
 }
 
@@ -280,7 +280,7 @@ pub(super) fn is_credit(text: &str) -> bool {
 pub(super) fn is_boilerplate(text: &str) -> bool {
     let t = text
         .trim()
-        .trim_end_matches(|c: char| matches!(c, '.' | '!' | ':' | '…' | '»' | '›' | '>'))
+        .trim_end_matches(['.', '!', ':', '…', '»', '›', '>'])
         .trim();
     t.len() <= 40 && t.is_ascii() && FURNITURE.iter().any(|f| t.eq_ignore_ascii_case(f))
 }

@@ -307,10 +307,12 @@ fn an_article_in_columns_is_whole_and_a_quote_box_stays_out() {
              附近的居民对此十分期待，他们说过河再也不用绕远路了。</p>"
         )
     };
+    // The first stretch is marked apart (`class="part lead"`), as article templates do.
     let column = |from: usize| {
         let ps: String = (from..from + 3).map(para).collect();
+        let class = if from == 1 { "part lead" } else { "part" };
         format!(
-            "<div class=column><div class=part>{ps}</div>\
+            "<div class=column><div class=\"{class}\">{ps}</div>\
              <div class=ad-slot><a href=/ad>继续阅读正文</a></div></div>"
         )
     };

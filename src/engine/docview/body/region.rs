@@ -49,7 +49,7 @@ pub(super) fn main_region(
             .filter(|&i| {
                 i == best
                     || (scores[i].max(own_score(&tree.blocks[i])) >= (top_score * 0.05).max(10.0)
-                        && sig(&tree.blocks[i]) == Some(want))
+                        && sig(&tree.blocks[i]).is_some_and(|s| alike(s, want)))
             })
             .collect(),
         None => vec![best],
@@ -72,7 +72,8 @@ pub(super) fn main_region(
     // In a thread, siblings holding other posts do not join the region.
     let holds_post = |s: usize| {
         thread.is_some_and(|want| {
-            (s..tree.blocks[s].sub_end).any(|i| sig(&tree.blocks[i]) == Some(want))
+            (s..tree.blocks[s].sub_end)
+                .any(|i| sig(&tree.blocks[i]).is_some_and(|s| alike(s, want)))
         })
     };
     let mut region = Vec::new();
@@ -122,6 +123,21 @@ pub(super) fn main_region(
 fn signature(b: &TreeBlock) -> Option<(&'static str, &str)> {
     let classes = b.hint.split('#').next().unwrap_or("");
     (!classes.is_empty()).then_some((b.tag, classes))
+}
+
+/// Two signatures of one kind of block: the same tag, and one's classes all among the other's
+/// (`div.content` and `div.content.lead`, the first stretch of an article marked apart).
+fn alike(a: (&str, &str), b: (&str, &str)) -> bool {
+    fn classes(s: &str) -> Vec<&str> {
+        s.split('.').filter(|c| !c.is_empty()).collect()
+    }
+    let (ca, cb) = (classes(a.1), classes(b.1));
+    let (small, large) = if ca.len() <= cb.len() {
+        (ca, cb)
+    } else {
+        (cb, ca)
+    };
+    a.0 == b.0 && !small.is_empty() && small.iter().all(|c| large.contains(c))
 }
 
 /// Do the repeated blocks (in document order) read as posts? Most gaps between them hold

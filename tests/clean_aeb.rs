@@ -11,6 +11,19 @@ use std::path::Path;
 
 use common::{ok_json, run_in};
 
+/// `tianwang --workspace WS clean --aeb SET EXTRA…`, run in `dir`.
+fn clean_aeb(dir: &Path, ws: &Path, set: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "--workspace",
+        ws.to_str().unwrap(),
+        "clean",
+        "--aeb",
+        set.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run_in(dir, &args)
+}
+
 /// A news page: navigation, the article (`body` and a closing paragraph), a footer.
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -63,18 +76,11 @@ fn clean_aeb_scores_the_set_as_clean_dir_does() {
     fixture(&set);
     let ws = d.path().join("w.tianwang");
     let csv = d.path().join("pages.csv");
-    let v = ok_json(&run_in(
+    let v = ok_json(&clean_aeb(
         d.path(),
-        &[
-            "--workspace",
-            ws.to_str().unwrap(),
-            "clean",
-            "--aeb",
-            set.to_str().unwrap(),
-            "--csv",
-            csv.to_str().unwrap(),
-            "--json",
-        ],
+        &ws,
+        &set,
+        &["--csv", csv.to_str().unwrap(), "--json"],
     ));
     assert!(v["source"].as_str().unwrap().starts_with("aeb:"), "{v}");
     let pages = v["pages"].as_array().unwrap();
@@ -94,18 +100,11 @@ fn clean_aeb_scores_the_set_as_clean_dir_does() {
     assert!(table.contains(GOOD) && table.contains(BAD), "{table}");
 
     // The check half: names starting 8–f only.
-    let v = ok_json(&run_in(
+    let v = ok_json(&clean_aeb(
         d.path(),
-        &[
-            "--workspace",
-            ws.to_str().unwrap(),
-            "clean",
-            "--aeb",
-            set.to_str().unwrap(),
-            "--half",
-            "check",
-            "--json",
-        ],
+        &ws,
+        &set,
+        &["--half", "check", "--json"],
     ));
     assert!(v["source"].as_str().unwrap().starts_with("aeb-check:"));
     let names: Vec<&str> = v["pages"]
@@ -117,16 +116,7 @@ fn clean_aeb_scores_the_set_as_clean_dir_does() {
     assert_eq!(names, [BAD]);
 
     // Human output lists the worst page first.
-    let o = run_in(
-        d.path(),
-        &[
-            "--workspace",
-            ws.to_str().unwrap(),
-            "clean",
-            "--aeb",
-            set.to_str().unwrap(),
-        ],
-    );
+    let o = clean_aeb(d.path(), &ws, &set, &[]);
     assert!(o.status.success());
     let text = String::from_utf8_lossy(&o.stdout);
     let worst = text.lines().nth(1).unwrap_or_default();
@@ -174,10 +164,7 @@ fn an_absent_set_or_a_damaged_page_exits_2_naming_it() {
     let f = set.join(format!("html/{BAD}.html.gz"));
     let bytes = std::fs::read(&f).unwrap();
     std::fs::write(&f, &bytes[..bytes.len() / 2]).unwrap();
-    let o = run_in(
-        d.path(),
-        &["--workspace", w, "clean", "--aeb", set.to_str().unwrap()],
-    );
+    let o = clean_aeb(d.path(), &ws, &set, &[]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
     assert!(
@@ -185,18 +172,11 @@ fn an_absent_set_or_a_damaged_page_exits_2_naming_it() {
         "{e}"
     );
     // The tune half does not read that page.
-    let v = ok_json(&run_in(
+    let v = ok_json(&clean_aeb(
         d.path(),
-        &[
-            "--workspace",
-            w,
-            "clean",
-            "--aeb",
-            set.to_str().unwrap(),
-            "--half",
-            "tune",
-            "--json",
-        ],
+        &ws,
+        &set,
+        &["--half", "tune", "--json"],
     ));
     assert_eq!(v["pages"].as_array().unwrap().len(), 1);
 }

@@ -103,26 +103,31 @@ const DATE_WORDS: &[&str] = &[
     "/",
 ];
 
-/// Marks of a picture's credit or caption.
+/// Marks of a picture's credit or caption that nothing else says.
 const CREDITS: &[&str] = &[
     "AP Photo",
-    "Getty Images",
     "REUTERS/",
     "Reuters/",
-    "Photo: ",
-    "Photo by ",
-    "Photograph: ",
-    "Photographer: ",
-    "Image: ",
     "(Image: ",
     "Image credit",
     "Image Credit",
     "Image caption",
     "Photo credit",
     "Photo Credit",
+];
+
+/// Marks of a credit that a sentence may also hold ("Getty Images said on Monday …"): a credit
+/// only on a short line or at the end of one.
+const CREDITS_AT_END: &[&str] = &[
+    "Getty Images",
+    "Shutterstock",
+    "Photo: ",
+    "Photo by ",
+    "Photograph: ",
+    "Photographer: ",
+    "Image: ",
     "Picture: ",
     "Credit: ",
-    "Shutterstock",
 ];
 
 /// Whole lines (ignoring ASCII case and final punctuation) that are page furniture.
@@ -272,6 +277,13 @@ pub(super) fn is_credit(text: &str) -> bool {
     if CREDITS.iter().any(|c| t.contains(c)) {
         return true;
     }
+    let short = words(t).count() <= 15;
+    if CREDITS_AT_END.iter().any(|c| {
+        t.find(c)
+            .is_some_and(|i| short || i + c.len() + 60 >= t.len())
+    }) {
+        return true;
+    }
     // A short line in parentheses naming a photographer and an agency.
     t.starts_with('(') && t.ends_with(')') && t.contains('/') && words(t).count() <= 10
 }
@@ -331,6 +343,13 @@ mod tests {
             "The photographer said the image was taken at dawn (local time) near the border."
         ));
         assert!(!is_credit("(see the table above)"));
+        assert!(!is_credit(
+            "Getty Images, the photo agency, said on Monday that its revenue had grown by a fifth \
+             last year, helped by demand from news sites and advertisers around the world."
+        ));
+        assert!(is_credit(
+            "Kristi Noem, governor of South Dakota, pictured at the White House. Photo: Alex Wong"
+        ));
         for yes in [
             "Advertisement",
             "Continue Reading Below",

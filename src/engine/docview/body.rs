@@ -5,7 +5,9 @@
 //! own scores `1 + sentence punctuation + min(chars / 100, 3)`, passed to its container and, at
 //! falling shares, to the container's ancestors; a candidate's total is scaled by
 //! `1 − link density` and by class/id hints; the best candidate and its qualifying siblings form
-//! the region. Inside it, the book's body rule keeps the topic blocks in depth-first order.
+//! the region (`region`: a thread keeps its first post, an article split into stretches keeps
+//! them all). Inside it, the book's body rule keeps the topic blocks in depth-first order, less
+//! by-lines, advertisements and boilerplate lines (Chinese here, Latin-script in `latin`).
 
 use super::tree::{PageTree, TreeBlock, norm_title};
 use super::{BlockKind, PageType, Params, Role, TypeRatios, Why};

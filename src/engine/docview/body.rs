@@ -171,13 +171,10 @@ fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
         return None;
     }
     // A quoted post (an embedded tweet: `<div class=social-media-embed><blockquote>`) is the
-    // article quoting someone, not a share bar.
-    let quoted = b.tag == "blockquote" || hint_tokens(&b.hint).any(|t| tok_contains(t, "embed"));
+    // article quoting someone, not a share bar; asked only when a share/social word hits.
+    let quoted = || b.tag == "blockquote" || hint_tokens(&b.hint).any(|t| tok_contains(t, "embed"));
     for tok in hint_tokens(&b.hint) {
         for &(word, role) in NEGATIVE_HINTS {
-            if quoted && matches!(word, "share" | "social") {
-                continue;
-            }
             let hit = if word.len() <= 4 {
                 tok_is(tok, word)
                     || (matches!(word, "nav" | "menu" | "foot")
@@ -185,7 +182,7 @@ fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
             } else {
                 tok_contains(tok, word)
             };
-            if hit {
+            if hit && !(matches!(word, "share" | "social") && quoted()) {
                 return Some((role, Why::of("hint", [b.hint.as_str(), word])));
             }
         }

@@ -190,10 +190,14 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split_whitespace()
 }
 
-/// Lower-cased ASCII `w` without the punctuation around it (`"Nov.,"` → `nov`).
-fn bare(w: &str) -> String {
+/// `w` without the punctuation around it (`"Nov.,"` → `Nov`).
+fn bare(w: &str) -> &str {
     w.trim_matches([',', '.', ';', ':', '(', ')', '"', '\''])
-        .to_ascii_lowercase()
+}
+
+/// Is `w` one of `list` (lower case), ignoring ASCII case?
+fn one_of(w: &str, list: &[&str]) -> bool {
+    list.iter().any(|l| w.eq_ignore_ascii_case(l))
 }
 
 /// A number (a day, a year, a time `8:41`, `3rd`) or a calendar word.
@@ -202,15 +206,14 @@ fn is_date_token(w: &str) -> bool {
     if b.is_empty() {
         return true;
     }
-    let digits = b.bytes().filter(u8::is_ascii_digit).count();
-    if digits > 0 {
+    if b.bytes().any(|c| c.is_ascii_digit()) {
         let rest = b.trim_start_matches(|c: char| c.is_ascii_digit() || c == ':');
-        return matches!(
+        return one_of(
             rest,
-            "" | "st" | "nd" | "rd" | "th" | "am" | "pm" | "a.m" | "p.m"
+            &["", "st", "nd", "rd", "th", "am", "pm", "a.m", "p.m"],
         );
     }
-    CALENDAR.contains(&b.as_str()) || DATE_WORDS.contains(&b.as_str())
+    one_of(b, CALENDAR) || one_of(b, DATE_WORDS)
 }
 
 /// A line saying who wrote the article or when: "By Phil Helsel", "By Lisa Kaczke and Trevor
@@ -252,12 +255,13 @@ pub(super) fn is_byline(text: &str) -> bool {
     }
     // A date line: a month name or a time, a digit, and at most two other words, capitalised
     // (a source's name).
-    let has_digit = t.bytes().any(|b| b.is_ascii_digit());
-    let calendar = words(t).any(|w| {
-        let b = bare(w);
-        CALENDAR.contains(&b.as_str()) || (b.contains(':') && b.bytes().any(|c| c.is_ascii_digit()))
-    });
-    if !has_digit || !calendar || n > 14 {
+    let calendar = || {
+        words(t).any(|w| {
+            let b = bare(w);
+            one_of(b, CALENDAR) || (b.contains(':') && b.bytes().any(|c| c.is_ascii_digit()))
+        })
+    };
+    if n > 14 || !t.bytes().any(|b| b.is_ascii_digit()) || !calendar() {
         return false;
     }
     let others: Vec<&str> = words(t).filter(|w| !is_date_token(w)).collect();

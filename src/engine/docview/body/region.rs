@@ -42,14 +42,13 @@ pub(super) fn main_region(
     };
     let top_score = scores[best];
     let want = signature(&tree.blocks[best]);
-    let sig = signature;
     // Every block with the best one's signature and real text, in document order.
     let repeats: Vec<usize> = match want {
         Some(want) => (0..n)
             .filter(|&i| {
                 i == best
                     || (scores[i].max(own_score(&tree.blocks[i])) >= (top_score * 0.05).max(10.0)
-                        && sig(&tree.blocks[i]).is_some_and(|s| alike(s, want)))
+                        && signature(&tree.blocks[i]).is_some_and(|s| alike(s, want)))
             })
             .collect(),
         None => vec![best],
@@ -73,7 +72,7 @@ pub(super) fn main_region(
     let holds_post = |s: usize| {
         thread.is_some_and(|want| {
             (s..tree.blocks[s].sub_end)
-                .any(|i| sig(&tree.blocks[i]).is_some_and(|s| alike(s, want)))
+                .any(|i| signature(&tree.blocks[i]).is_some_and(|s| alike(s, want)))
         })
     };
     let mut region = Vec::new();
@@ -128,16 +127,17 @@ fn signature(b: &TreeBlock) -> Option<(&'static str, &str)> {
 /// Two signatures of one kind of block: the same tag, and one's classes all among the other's
 /// (`div.content` and `div.content.lead`, the first stretch of an article marked apart).
 fn alike(a: (&str, &str), b: (&str, &str)) -> bool {
-    fn classes(s: &str) -> Vec<&str> {
-        s.split('.').filter(|c| !c.is_empty()).collect()
+    fn classes(s: &str) -> impl Iterator<Item = &str> + Clone {
+        s.split('.').filter(|c| !c.is_empty())
     }
-    let (ca, cb) = (classes(a.1), classes(b.1));
-    let (small, large) = if ca.len() <= cb.len() {
-        (ca, cb)
+    let (small, large) = if classes(a.1).count() <= classes(b.1).count() {
+        (classes(a.1), classes(b.1))
     } else {
-        (cb, ca)
+        (classes(b.1), classes(a.1))
     };
-    a.0 == b.0 && !small.is_empty() && small.iter().all(|c| large.contains(c))
+    a.0 == b.0
+        && small.clone().next().is_some()
+        && small.into_iter().all(|c| large.clone().any(|l| l == c))
 }
 
 /// Do the repeated blocks (in document order) read as posts? Most gaps between them hold

@@ -229,6 +229,14 @@ fn repeated_text_and_threads() {
     assert!(dv.body.contains("今天去了西湖"), "{}", dv.body);
     assert!(dv.body.contains("回复的内容很长"), "{}", dv.body);
     assert!(!dv.body.contains("夏季特惠"), "{}", dv.body);
+    // Posts with an id each (`id=post_1 class=post`, the common forum markup) share their
+    // classes all the same: still a thread, still the first post only.
+    let with_ids = thread
+        .replacen("<td class=post>", "<td id=post_1 class=post>", 1)
+        .replacen("<td class=post>", "<td id=post_2 class=post>", 1);
+    let dv = clean(page(&with_ids, "t"));
+    assert!(dv.body.contains("今天去了西湖"), "{}", dv.body);
+    assert!(!dv.body.contains("回复的内容很长"), "{}", dv.body);
 }
 
 #[test]

@@ -120,7 +120,11 @@ pub(super) fn main_region(
 
 /// A block's tag and classes (`None`: no class), what every post of a thread shares.
 fn signature(b: &TreeBlock) -> Option<(&'static str, &str)> {
-    let classes = b.hint.split('#').next().unwrap_or("");
+    // The hint is `#id.class.class`: the classes start at the first dot after the id.
+    let classes = match b.hint.strip_prefix('#') {
+        Some(rest) => rest.find('.').map_or("", |at| &rest[at..]),
+        None => b.hint.as_str(),
+    };
     (!classes.is_empty()).then_some((b.tag, classes))
 }
 

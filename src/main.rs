@@ -5,6 +5,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// Small blocks from mimalloc, large ones from the system (see `engine::alloc`).
+#[global_allocator]
+static GLOBAL: tianwang::engine::alloc::Split = tianwang::engine::alloc::Split;
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(

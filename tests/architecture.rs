@@ -14,6 +14,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "foundations",
         &[
+            "engine::alloc",
             "engine::error",
             "engine::rng",
             "engine::text",

@@ -5,6 +5,7 @@
 //! the execution layer for the big jobs (`exec`) → pages (`docview`, `sample`, `inspect`) → the
 //! labs — importing only from below; see ARCHITECTURE.md.
 
+pub mod alloc;
 pub mod archive;
 pub mod cache;
 pub mod calibrate;

@@ -8,8 +8,9 @@
 //! [`decide`] follows the order a browser uses (WHATWG HTML, "determining the character
 //! encoding") and records in [`DecidedBy`] which step won: a user override, a byte-order mark,
 //! the HTTP `Content-Type` `charset=`, a `<meta>` found by the WHATWG prescan of the first
-//! [`PRESCAN_BYTES`] bytes, or chardetng's guess (Firefox's detector) over the first
-//! [`GUESS_BYTES`] bytes with the top-level domain as a hint. Declarations are then checked
+//! [`PRESCAN_BYTES`] bytes, or chardetng's guess (Firefox's detector) over the page's non-ASCII
+//! bytes (at most [`GUESS_EVIDENCE`] of them, wherever they are) with the top-level domain as a
+//! hint. Declarations are then checked
 //! against the bytes, because real pages lie (rules on [`decide`]). Labels `gb2312` and `gbk`
 //! (GBK under WHATWG) are decoded as gb18030, a superset. Every [`Decision`] carries a `note`
 //! saying what was seen, for the analysis-chain view (bytes → encoding → text → tokens).
@@ -34,7 +35,7 @@ use serde::{Serialize, Serializer};
 
 /// How many leading bytes the `<meta>` prescan looks at (WHATWG).
 pub(crate) const PRESCAN_BYTES: usize = 1024;
-/// How many leading bytes chardetng sees.
+/// How many leading bytes of a query log decide its encoding.
 pub(crate) const GUESS_BYTES: usize = 64 * 1024;
 /// At most this many bytes of non-ASCII evidence go to chardetng.
 pub(crate) const GUESS_EVIDENCE: usize = 4 * 1024;
@@ -329,13 +330,13 @@ fn undeclared(bytes: &[u8], tld: Option<&[u8]>, mut notes: Vec<String>) -> Decis
         );
         return verdict(UTF_8, DecidedBy::Guess, None, head, notes);
     }
-    let guessed = guess(bytes, tld, &mut notes);
+    let (guessed, seen) = guess_seen(bytes, tld, &mut notes);
     let hint = tld
         .and_then(clean_tld)
         .map(|t| format!(" (TLD .{})", String::from_utf8_lossy(&t)));
-    let (hint, seen) = (hint.unwrap_or_default(), bytes.len().min(GUESS_BYTES));
+    let hint = hint.unwrap_or_default();
     let mut head = format!(
-        "no BOM, header charset or <meta> in the first {PRESCAN_BYTES} bytes; chardetng guessed {} from {seen} bytes{hint}{}",
+        "no BOM, header charset or <meta> in the first {PRESCAN_BYTES} bytes; chardetng guessed {} from {seen} bytes of non-ASCII text and its neighbours{hint}{}",
         name(guessed),
         superset(guessed)
     );
@@ -426,12 +427,17 @@ fn looks_like_utf8(bytes: &[u8]) -> bool {
 /// before it and the byte after it (legacy CJK trail bytes may be ASCII), runs joined by a space,
 /// at most [`GUESS_EVIDENCE`] bytes. Markup, scripts and styles are ASCII, so a 60 KB page
 /// usually shrinks to a few KB and chardetng (about 9 MB/s) takes a fraction of the time.
+///
+/// The evidence is taken from the whole page, not its head: a modern page may carry 64 KB of
+/// scripts and styles before its first non-ASCII character, and an undeclared windows-1252 page
+/// guessed from its first 64 KB alone came out UTF-8 (no evidence at all) or IBM866 (a few curly
+/// quotes); ASCII is skipped 64 bytes at a time.
 fn evidence(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(GUESS_EVIDENCE.min(bytes.len()) + 8);
     let mut i = 0;
     while i < bytes.len() && out.len() < GUESS_EVIDENCE {
         if bytes[i] < 0x80 {
-            i += 1;
+            i = next_non_ascii(bytes, i);
             continue;
         }
         let start = i.saturating_sub(1);
@@ -446,9 +452,42 @@ fn evidence(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The index of the first byte ≥ 0x80 at or after `from` (`bytes.len()` if none).
+fn next_non_ascii(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 64) {
+        if !chunk.is_ascii() {
+            break;
+        }
+        i += 64;
+    }
+    while i < bytes.len() && bytes[i] < 0x80 {
+        i += 1;
+    }
+    i
+}
+
 fn guess(bytes: &[u8], tld: Option<&[u8]>, remarks: &mut Vec<String>) -> &'static Encoding {
-    let condensed = evidence(window(bytes, GUESS_BYTES));
-    let head = condensed.as_slice();
+    guess_seen(bytes, tld, remarks).0
+}
+
+/// chardetng's guess and how many bytes of evidence it read.
+fn guess_seen(
+    bytes: &[u8],
+    tld: Option<&[u8]>,
+    remarks: &mut Vec<String>,
+) -> (&'static Encoding, usize) {
+    let condensed = evidence(bytes);
+    (guess_from(&condensed, bytes, tld, remarks), condensed.len())
+}
+
+fn guess_from(
+    condensed: &[u8],
+    bytes: &[u8],
+    tld: Option<&[u8]>,
+    remarks: &mut Vec<String>,
+) -> &'static Encoding {
+    let head = condensed;
     if head.is_empty() {
         // Pure ASCII: chardetng would say windows-1252; every ASCII-based encoding reads it alike.
         let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);

@@ -141,6 +141,24 @@ fn undeclared_bytes_are_guessed() {
 }
 
 #[test]
+fn the_guess_reads_text_past_a_long_ascii_head() {
+    // A modern page: 70 KB of script before its text. Guessed from its first 64 KB alone, the
+    // windows-1252 page came out UTF-8 (no evidence there) and the GBK page fell back the same.
+    let script = format!("<script>{}</script>", "var x = 1; // setup\n".repeat(3_500));
+    assert!(script.len() > 64 * 1024);
+    let english = "<p>It\u{2019}s the \u{201C}best\u{201D} caf\u{E9} in town \u{2014} the owner\u{2019}s                    r\u{E9}sum\u{E9} says so, and na\u{EF}ve visitors agree.</p>"
+        .repeat(3);
+    let page = [script.as_bytes(), &WINDOWS_1252.encode(&english).0].concat();
+    let (who, text, note) = run(&page, None);
+    assert_eq!(who, "Guess windows-1252 -", "{note}");
+    assert!(text.contains("caf\u{E9}") && !text.contains('\u{FFFD}'));
+    let (who, text, note) = run(&gbk(&script, ZH), None);
+    assert_eq!(who, "Guess gb18030 -", "{note}");
+    assert!(text.ends_with(ZH));
+    assert!(note.contains("bytes of non-ASCII text"), "{note}");
+}
+
+#[test]
 fn declared_legacy_over_utf8_bytes() {
     let (who, text, note) = run(format!("<meta charset=gb2312>{ZH}").as_bytes(), None);
     assert_eq!(

@@ -112,6 +112,9 @@ pub struct UnknownLabel {
 /// Not caught: Big5 bytes under a GBK label decode without errors (GBK's byte ranges cover
 /// Big5's); checking every declaration with chardetng (about 9 MB/s here) would cost too much.
 ///
+/// A `<meta>` past the prescan window (within [`GUESS_BYTES`]) counts as a declaration: a
+/// browser's parser meets it in the head and changes to its encoding.
+///
 /// `declared_label` keeps an overruled label and the note says why. Without a declaration
 /// chardetng decides (UTF-8 allowed); if it picks a single-byte encoding only because GBK or Big5
 /// had a few malformed sequences (a character cut in half), it is asked again without them.
@@ -322,6 +325,16 @@ fn check(
 }
 
 fn undeclared(bytes: &[u8], tld: Option<&[u8]>, mut notes: Vec<String>) -> Decision {
+    // A <meta> past the prescan window: a browser's parser meets it in the head and changes to
+    // its encoding (WHATWG "change the encoding"), so it is a declaration, checked against the
+    // bytes like any other. A guess instead read a short Big5 page's 網頁 as ISO-8859-5.
+    if let Some((late, said, at)) = prescan(window(bytes, GUESS_BYTES)) {
+        notes.push(format!(
+            "it stands at byte {at}, past the {PRESCAN_BYTES} bytes the prescan reads; a browser's parser meets it and follows it"
+        ));
+        let late = claim(late, DecidedBy::Meta, &said, bytes, &mut notes);
+        return check(bytes, tld, late, None, notes);
+    }
     // Valid UTF-8 with non-ASCII text is UTF-8: chardetng (Utf8Detection::Allow) would answer
     // the same after a far longer look.
     if looks_like_utf8(bytes) {
@@ -342,11 +355,6 @@ fn undeclared(bytes: &[u8], tld: Option<&[u8]>, mut notes: Vec<String>) -> Decis
     );
     if bytes.is_ascii() {
         head.push_str("; the bytes are pure ASCII, read alike by every ASCII-based encoding");
-    }
-    if let Some((late, said, at)) = prescan(window(bytes, GUESS_BYTES)) {
-        let same = for_decoding(late) == for_decoding(guessed);
-        let agrees = if same { "agrees" } else { "differs" };
-        notes.insert(0, format!("a <meta> at byte {at} says {said:?} but ends past the prescan window; the guess {agrees}"));
     }
     verdict(guessed, DecidedBy::Guess, None, head, notes)
 }

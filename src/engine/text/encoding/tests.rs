@@ -94,13 +94,39 @@ fn meta_fixups_and_late_meta() {
     );
     let latin = b"<meta charset=x-user-defined><p>caf\xE9";
     assert_eq!(run(latin, None).0, "Meta windows-1252 x-user-defined");
+    // A <meta> past the prescan window is followed, as a browser's parser does, and checked
+    // against the bytes like any declaration.
     let head = format!("<p>{}</p><meta charset=gb2312>", "x".repeat(PRESCAN_BYTES));
     let (who, text, note) = run(&gbk(&head, ZH), None);
     assert_eq!(
         (who.as_str(), text.ends_with(ZH)),
-        ("Guess gb18030 -", true)
+        ("Meta gb18030 gb2312", true)
     );
-    assert!(note.contains("prescan window; the guess agrees"), "{note}");
+    assert!(
+        note.contains("past the 1024 bytes the prescan reads"),
+        "{note}"
+    );
+    // A short page: one word of traditional Chinese is too little for the guess (chardetng
+    // reads Big5's 網頁 as ISO-8859-5); the late <meta> says it.
+    let short = format!(
+        "<!-- {} --><meta charset=big5><title>",
+        "x".repeat(PRESCAN_BYTES)
+    );
+    let big5 = |head: &str| [head.as_bytes(), &BIG5.encode("網頁").0].concat();
+    let (who, text, _) = run(&big5(&short), None);
+    assert_eq!(
+        (who.as_str(), text.ends_with("網頁")),
+        ("Meta big5 big5", true)
+    );
+    let (who, _, _) = run(&big5(&short.replace("<meta charset=big5>", "")), None);
+    assert!(who.starts_with("Guess") && !who.contains("big5"), "{who}");
+    // A late <meta> that lies is overruled by the bytes, as a prescanned one is.
+    let lying = format!("<p>{}</p><meta charset=utf-8>", "x".repeat(PRESCAN_BYTES));
+    let (who, text, _) = run(&gbk(&lying, &ZH.repeat(4)), None);
+    assert_eq!(
+        (who.as_str(), text.ends_with(ZH)),
+        ("Guess gb18030 utf-8", true)
+    );
 }
 
 #[test]

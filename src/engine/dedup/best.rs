@@ -140,7 +140,7 @@ pub fn run(prep: &Prepared, tick: &dyn Tick) -> Result<(Found, f64)> {
 
     // Exact duplicates first.
     let t = Instant::now();
-    let keys: Vec<u64> = norm.par_iter().map(|c| hash_chars(c)).collect();
+    let keys: Vec<u64> = norm.par_iter().map(hash_chars).collect();
     let mut first: HashMap<(u64, usize), usize> = HashMap::with_capacity(n);
     let mut exact: HashMap<usize, Vec<usize>> = HashMap::new();
     let mut reps: Vec<u32> = Vec::with_capacity(n);

@@ -109,12 +109,13 @@ impl Boilerplate {
     }
 }
 
-/// The corpus without its boilerplate: documents (the same names, order and sites) and their
-/// normalised characters, with how many characters each lost.
+/// The corpus's normalised texts without their boilerplate, as a patch over the corpus's own
+/// ([`Prepared::stripped_norm`] reads them through it), with how many characters each lost.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Stripped {
-    pub docs: Vec<Doc>,
-    pub norm: Vec<Vec<char>>,
+    /// One entry per document: its text without the flagged units, `None` when it is the
+    /// corpus's own (nothing flagged) — an unchanged text is shared, never copied.
+    pub norm: Vec<Option<Vec<char>>>,
     pub removed_chars: Vec<usize>,
 }
 
@@ -396,47 +397,68 @@ impl State<'_> {
     }
 }
 
-/// The corpus with the flagged units removed (their bytes from the headline and body, their
-/// characters from the normalised text).
+/// The flagged units of a document's units (those [`strip`] removes).
+fn flagged<'u>(units: &'u [Unit], bp: &Boilerplate) -> Vec<&'u Unit> {
+    units
+        .iter()
+        .filter(|u| u.len() >= MIN_UNIT && bp.is_flagged(u))
+        .collect()
+}
+
+/// The normalised texts with the flagged units' characters removed, as a patch: `None` for a
+/// document with nothing flagged (its text is read from the corpus, not copied).
 pub(crate) fn strip(prep: &Prepared, bp: &Boilerplate) -> Stripped {
     let (units, _) = prep.units();
     let (norm, _) = prep.norm();
-    let docs = prep.docs();
-    let rows: Vec<(Doc, Vec<char>, usize)> = (0..docs.len())
+    let rows: Vec<(Option<Vec<char>>, usize)> = (0..prep.len())
         .into_par_iter()
         .map(|i| {
-            let d = &docs[i];
-            let flagged: Vec<&Unit> = units[i]
-                .iter()
-                .filter(|u| u.len() >= MIN_UNIT && bp.is_flagged(u))
-                .collect();
-            if flagged.is_empty() {
-                return (d.clone(), norm[i].clone(), 0);
+            let text = &norm[i];
+            if flagged(&units[i], bp).is_empty() {
+                // A corpus that is itself a patched view keeps its own patch.
+                return (norm.is_patched(i).then(|| text.to_vec()), 0);
             }
-            let text = d.text();
-            let mut kept_norm = Vec::with_capacity(norm[i].len());
+            let mut kept = Vec::with_capacity(text.len());
             for u in &units[i] {
                 if !(u.len() >= MIN_UNIT && bp.is_flagged(u)) {
-                    kept_norm.extend_from_slice(&norm[i][u.norm.0 as usize..u.norm.1 as usize]);
+                    kept.extend_from_slice(&text[u.norm.0 as usize..u.norm.1 as usize]);
                 }
             }
-            let removed = norm[i].len() - kept_norm.len();
-            let (headline, body) = split_back(d, &text, &flagged);
-            let doc = Doc {
-                headline,
-                body,
-                ..d.clone()
-            };
-            (doc, kept_norm, removed)
+            let removed = text.len() - kept.len();
+            (Some(kept), removed)
         })
         .collect();
-    let mut s = Stripped::default();
-    for (d, n, r) in rows {
-        s.docs.push(d);
-        s.norm.push(n);
-        s.removed_chars.push(r);
+    let (norm, removed_chars) = rows.into_iter().unzip();
+    Stripped {
+        norm,
+        removed_chars,
     }
-    s
+}
+
+/// Document `i` with the flagged units' bytes removed from its headline and body, or `None`
+/// when nothing in it is flagged.
+pub(crate) fn strip_doc(prep: &Prepared, bp: &Boilerplate, i: usize) -> Option<Doc> {
+    let (units, _) = prep.units();
+    let d = &prep.docs()[i];
+    let flagged = flagged(&units[i], bp);
+    if flagged.is_empty() {
+        return None;
+    }
+    let (headline, body) = split_back(d, &d.text(), &flagged);
+    Some(Doc {
+        headline,
+        body,
+        ..d.clone()
+    })
+}
+
+/// Every document without its boilerplate (the same names, order and sites), for the methods
+/// that read a document's text.
+pub(crate) fn strip_docs(prep: &Prepared, bp: &Boilerplate) -> Vec<Doc> {
+    (0..prep.len())
+        .into_par_iter()
+        .map(|i| strip_doc(prep, bp, i).unwrap_or_else(|| prep.docs()[i].clone()))
+        .collect()
 }
 
 /// The headline and body of a stripped text ([`Doc::text`] is headline, a blank line, body).
@@ -521,10 +543,70 @@ mod tests {
         // story, kept.
         assert!(!bp.is_flagged(&units[2][1]));
         let (s, _) = prep.stripped();
-        assert!(!s.docs[3].body.contains("免责声明"), "{}", s.docs[3].body);
-        assert_eq!(s.docs[3].headline, "马拉松");
+        let (sd, _) = prep.stripped_docs();
+        assert!(!sd[3].body.contains("免责声明"), "{}", sd[3].body);
+        assert_eq!(sd[3].headline, "马拉松");
         assert!(s.removed_chars[3] > 40);
         assert_eq!(s.removed_chars[2], 0);
+    }
+
+    #[test]
+    fn the_stripped_view_shares_the_texts_it_did_not_change() {
+        let docs = vec![
+            Doc::new("a", "天网发布", &format!("{}\n\n{DISCLAIMER}", story(0))),
+            Doc::new("b", "马拉松", &format!("{}\n\n{DISCLAIMER}", story(1))),
+            Doc::new("c", "降温", &format!("{}\n\n{DISCLAIMER}", story(2))),
+            Doc::new("d", "展览", &story(3)),
+        ];
+        let prep = Prepared::new(&docs, &Config::default());
+        let (s, _) = prep.stripped();
+        assert!(s.norm[0].is_some() && s.norm[1].is_some() && s.norm[2].is_some());
+        assert!(s.norm[3].is_none(), "an unflagged text is copied");
+        let (norm, _) = prep.norm();
+        let (view, _) = prep.stripped_norm();
+        assert!(std::ptr::eq(view.get(3), norm.get(3)));
+        assert!(!std::ptr::eq(view.get(0), norm.get(0)));
+        assert_eq!(view.get(0).len() + s.removed_chars[0], norm.get(0).len());
+        assert!(view.get(0).len() < norm.get(0).len());
+        // A view of a view keeps the outer patch where nothing more is removed.
+        let inner = Prepared::with_norm(&docs, &Config::default(), view, 0.0);
+        let (again, _) = inner.stripped();
+        assert!(again.norm[3].is_none());
+        // The documents are stripped only when asked, and only those that lost something.
+        let (sd, _) = prep.stripped_docs();
+        assert!(!sd[0].body.contains("免责声明") && sd[3] == docs[3]);
+        assert!(strip_doc(&prep, prep.boilerplate().0, 3).is_none());
+    }
+
+    #[test]
+    fn a_run_that_drops_its_units_finds_what_a_shared_corpus_finds() {
+        use crate::engine::dedup::{Method, run, run_prepared};
+        let full = format!("{}\n\n{DISCLAIMER}", story(0));
+        let docs = vec![
+            Doc::new("a", "天网发布", &full),
+            Doc::new("a-copy", "转载：天网发布", &full),
+            Doc::new("b", "马拉松", &format!("{}\n\n{DISCLAIMER}", story(1))),
+            Doc::new("c", "降温", &format!("{}\n\n{DISCLAIMER}", story(2))),
+            Doc::new("d", "展览", &story(3)),
+        ];
+        let mut on = Config::default();
+        on.set("boilerplate", "on").unwrap();
+        for cfg in [Config::default(), on] {
+            let prep = Prepared::new(&docs, &cfg);
+            for m in [Method::Best, Method::CcDet, Method::Md5, Method::MinHash] {
+                let owned = run(&docs, m, &cfg, &()).unwrap();
+                let shared = run_prepared(&prep, m, &()).unwrap();
+                assert_eq!(owned.pairs, shared.pairs, "{m:?}");
+                assert_eq!(owned.clusters, shared.clusters, "{m:?}");
+            }
+        }
+        let best = run(&docs, Method::Best, &Config::default(), &()).unwrap();
+        assert!(best.pairs.iter().any(|p| (p.a, p.b) == (0, 1)));
+        assert!(
+            best.stats
+                .iter()
+                .any(|(k, v)| k == "boilerplate_docs" && *v == 4.0)
+        );
     }
 
     #[test]

@@ -201,6 +201,66 @@ pub(crate) fn is_content_word(w: &str) -> bool {
     w.chars().count() >= 2 && w.chars().any(|c| c.is_alphabetic()) && !is_stop_word(w)
 }
 
+/// The normalised texts a method reads, without copying them: the corpus's own texts (`base`)
+/// and, for the boilerplate-free view ([`Prepared::stripped_norm`]), a patch over them —
+/// `None` where a document lost nothing, so an unchanged text is the very same slice.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Norms<'a> {
+    base: &'a [Vec<char>],
+    /// Empty, or one entry per document of `base`.
+    patch: &'a [Option<Vec<char>>],
+}
+
+impl<'a> Norms<'a> {
+    /// The texts as they are.
+    pub(crate) fn of(base: &'a [Vec<char>]) -> Self {
+        Norms { base, patch: &[] }
+    }
+
+    /// `base` with `patch` over it (one entry per document, `None` = unchanged).
+    pub(crate) fn patched(base: &'a [Vec<char>], patch: &'a [Option<Vec<char>>]) -> Self {
+        debug_assert_eq!(base.len(), patch.len());
+        Norms { base, patch }
+    }
+
+    pub(crate) fn len(self) -> usize {
+        self.base.len()
+    }
+
+    /// Document `i`'s normalised text.
+    pub(crate) fn get(self, i: usize) -> &'a [char] {
+        match self.patch.get(i) {
+            Some(Some(v)) => v,
+            _ => &self.base[i],
+        }
+    }
+
+    /// Whether document `i`'s text differs from the base's (a patched entry).
+    pub(crate) fn is_patched(self, i: usize) -> bool {
+        matches!(self.patch.get(i), Some(Some(_)))
+    }
+
+    /// The texts under any patch.
+    pub(crate) fn base(self) -> &'a [Vec<char>] {
+        self.base
+    }
+
+    pub(crate) fn iter(self) -> impl ExactSizeIterator<Item = &'a [char]> {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+
+    pub(crate) fn par_iter(self) -> impl IndexedParallelIterator<Item = &'a [char]> {
+        (0..self.len()).into_par_iter().map(move |i| self.get(i))
+    }
+}
+
+impl std::ops::Index<usize> for Norms<'_> {
+    type Output = [char];
+    fn index(&self, i: usize) -> &[char] {
+        self.get(i)
+    }
+}
+
 /// A cached feature with the seconds it took to build.
 struct Cached<T> {
     cell: OnceLock<(T, f64)>,
@@ -220,6 +280,12 @@ impl<T> Cached<T> {
         });
         (v, *s)
     }
+    /// Like [`Cached::get`], with the seconds the build says it took (when it reads other
+    /// caches whose cost it charges however they were built).
+    fn get_timed(&self, build: impl FnOnce() -> (T, f64)) -> (&T, f64) {
+        let (v, s) = self.cell.get_or_init(build);
+        (v, *s)
+    }
 }
 
 /// A corpus with its features computed on demand (in parallel) and kept.
@@ -228,10 +294,11 @@ pub struct Prepared<'a> {
     cfg: Config,
     norm: Cached<Vec<Vec<char>>>,
     /// Normalised texts given from outside ([`Prepared::with_norm`]).
-    given_norm: Option<(&'a [Vec<char>], f64)>,
+    given_norm: Option<(Norms<'a>, f64)>,
     units: Cached<Vec<Vec<Unit>>>,
     boiler: Cached<super::boiler::Boilerplate>,
     stripped: Cached<super::boiler::Stripped>,
+    stripped_docs: Cached<Vec<Doc>>,
     words: Cached<Vec<Vec<String>>>,
     df: Cached<HashMap<String, u32>>,
     keywords: Cached<Vec<Vec<(String, f64)>>>,
@@ -247,20 +314,19 @@ impl<'a> Prepared<'a> {
             units: Cached::new(),
             boiler: Cached::new(),
             stripped: Cached::new(),
+            stripped_docs: Cached::new(),
             words: Cached::new(),
             df: Cached::new(),
             keywords: Cached::new(),
         }
     }
 
-    /// A corpus whose normalised texts are already known (the boilerplate-free view of a
-    /// corpus, [`Prepared::stripped`], reuses the characters it kept).
-    pub(crate) fn with_norm(
-        docs: &'a [Doc],
-        cfg: &Config,
-        norm: &'a [Vec<char>],
-        seconds: f64,
-    ) -> Self {
+    /// A corpus whose normalised texts are already known: the boilerplate-free view of a
+    /// corpus ([`Prepared::stripped_norm`]) for running one method. A method that reads only
+    /// the normalised texts gets the original documents (the same names, order and sites);
+    /// the others get [`Prepared::stripped_docs`]. The view's units and boilerplate are those
+    /// of `docs`, not of `norm`: it is not stripped again.
+    pub(crate) fn with_norm(docs: &'a [Doc], cfg: &Config, norm: Norms<'a>, seconds: f64) -> Self {
         let mut p = Prepared::new(docs, cfg);
         p.given_norm = Some((norm, seconds));
         p
@@ -276,6 +342,7 @@ impl<'a> Prepared<'a> {
         if cfg.boiler_stories != self.cfg.boiler_stories || cfg.max_df != self.cfg.max_df {
             self.boiler = Cached::new();
             self.stripped = Cached::new();
+            self.stripped_docs = Cached::new();
         }
         self.cfg = cfg.clone();
     }
@@ -297,14 +364,14 @@ impl<'a> Prepared<'a> {
     }
 
     /// Normalised characters of every document (headline and body).
-    pub(crate) fn norm(&self) -> (&[Vec<char>], f64) {
+    pub(crate) fn norm(&self) -> (Norms<'_>, f64) {
         if let Some(g) = self.given_norm {
             return g;
         }
         let (v, s) = self
             .norm
             .get(|| self.docs.par_iter().map(|d| normalise(&d.text())).collect());
-        (v.as_slice(), s)
+        (Norms::of(v), s)
     }
 
     /// Every document's units (sentences and lines, [`normalise_units`]); computing them
@@ -330,20 +397,53 @@ impl<'a> Prepared<'a> {
         })
     }
 
+    /// Forget the units (they are read only to find and strip the boilerplate): a run that
+    /// owns its corpus drops them once the boilerplate-free texts are built. Asked again, they
+    /// are computed again.
+    pub(crate) fn release_units(&mut self) {
+        self.units = Cached::new();
+    }
+
     /// The boilerplate of the corpus ([`super::boiler::detect`]), with the seconds it took
     /// (units included).
     pub fn boilerplate(&self) -> (&super::boiler::Boilerplate, f64) {
-        let (_, s0) = self.units();
-        let (b, s1) = self.boiler.get(|| super::boiler::detect(self));
-        (b, s0 + s1)
+        self.boiler.get_timed(|| {
+            let (_, s0) = self.units();
+            let t = Instant::now();
+            let b = super::boiler::detect(self);
+            (b, s0 + t.elapsed().as_secs_f64())
+        })
     }
 
-    /// The corpus with its boilerplate removed: documents and normalised characters, with the
-    /// seconds it took (detection included).
+    /// The corpus's normalised texts with the boilerplate removed, as a patch over
+    /// [`Prepared::norm`] (only the documents that lost something), with the seconds it took
+    /// (detection included).
     pub(crate) fn stripped(&self) -> (&super::boiler::Stripped, f64) {
-        let (b, s0) = self.boilerplate();
-        let (s, s1) = self.stripped.get(|| super::boiler::strip(self, b));
-        (s, s0 + s1)
+        self.stripped.get_timed(|| {
+            let (b, s0) = self.boilerplate();
+            let t = Instant::now();
+            let s = super::boiler::strip(self, b);
+            (s, s0 + t.elapsed().as_secs_f64())
+        })
+    }
+
+    /// The boilerplate-free normalised texts: the corpus's own where a document lost nothing
+    /// (shared, not copied), with the seconds they took (detection included).
+    pub(crate) fn stripped_norm(&self) -> (Norms<'_>, f64) {
+        let (s, secs) = self.stripped();
+        let (norm, _) = self.norm();
+        (Norms::patched(norm.base(), &s.norm), secs)
+    }
+
+    /// The documents with their boilerplate removed (the same names, order and sites), built
+    /// when first asked — only the methods that read a document's text need them — with the
+    /// seconds their building took (detection not included).
+    pub(crate) fn stripped_docs(&self) -> (&[Doc], f64) {
+        let (b, _) = self.boilerplate();
+        let (d, s) = self
+            .stripped_docs
+            .get(|| super::boiler::strip_docs(self, b));
+        (d.as_slice(), s)
     }
 
     /// Content words of every document, in order (jieba without HMM).

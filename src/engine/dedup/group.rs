@@ -98,10 +98,7 @@ pub(crate) fn finish(prep: &Prepared, method: Method, found: Found, _cfg: &Confi
     let t = Instant::now();
     let n = prep.len();
     let mut uf = UnionFind::new(n);
-    let text_hash: Vec<u64> = norm
-        .iter()
-        .map(|c| super::features::hash_chars(c))
-        .collect();
+    let text_hash: Vec<u64> = norm.iter().map(super::features::hash_chars).collect();
     let same = |a: usize, b: usize| text_hash[a] == text_hash[b] && norm[a] == norm[b];
     // One verdict per pair: a pairwise score beats a group's 1.0 (it says how similar), near
     // or duplicate beats contains (the pair is in a cluster).

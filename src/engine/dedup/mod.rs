@@ -222,19 +222,34 @@ pub struct Found {
 
 /// Run `method` on `docs`.
 pub fn run(docs: &[Doc], method: Method, cfg: &Config, tick: &dyn Tick) -> Result<Outcome> {
-    let prep = Prepared::new(docs, cfg);
+    let mut prep = Prepared::new(docs, cfg);
+    if cfg.ignores_boilerplate(method) && reads_only_norm(&prep, method) {
+        // The run owns its corpus: once the boilerplate-free texts are built, the units they
+        // were cut from are not read again.
+        tick.tick(0.02, "boilerplate")?;
+        if !prep.boilerplate().0.is_empty() {
+            prep.stripped();
+        }
+        prep.release_units();
+    }
     run_prepared(&prep, method, tick)
 }
 
 /// Run `method` on prepared documents (a comparison prepares once and shares the features;
 /// each method is still charged the time of the features it uses).
 pub fn run_prepared(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<Outcome> {
-    if let Some((sub_docs, sub_norm, secs, stats)) = without_boilerplate(prep, method, tick)? {
+    if let Some((sub_norm, secs, stats)) = without_boilerplate(prep, method, tick)? {
+        // A method that reads only the normalised texts runs on the original documents.
+        let (sub_docs, extra) = if reads_only_norm(prep, method) {
+            (prep.docs(), 0.0)
+        } else {
+            let (d, s) = prep.stripped_docs();
+            (d, secs + s)
+        };
         let sub = Prepared::with_norm(sub_docs, prep.config(), sub_norm, secs);
         let (found, features_s) = find(&sub, method, tick)?;
         // Charged once: the boilerplate pass (units, detection, stripping) is part of the
         // normalised texts' cost for methods that read them, and added for the others.
-        let extra = if reads_norm(&sub, method) { 0.0 } else { secs };
         let mut out = outcome_of(&sub, method, found, features_s + extra);
         out.stats.extend(stats);
         return Ok(out);
@@ -243,14 +258,14 @@ pub fn run_prepared(prep: &Prepared, method: Method, tick: &dyn Tick) -> Result<
     Ok(outcome_of(prep, method, found, features_s))
 }
 
-/// The corpus without its boilerplate, when `method` ignores it and there is any: documents,
-/// normalised texts, the seconds it took and the counts for the outcome's stats.
+/// The corpus's normalised texts without boilerplate, when `method` ignores it and there is
+/// any: the view, the seconds it took and the counts for the outcome's stats.
 #[allow(clippy::type_complexity)]
 fn without_boilerplate<'p>(
     prep: &'p Prepared,
     method: Method,
     tick: &dyn Tick,
-) -> Result<Option<(&'p [Doc], &'p [Vec<char>], f64, Vec<(String, f64)>)>> {
+) -> Result<Option<(features::Norms<'p>, f64, Vec<(String, f64)>)>> {
     if !prep.config().ignores_boilerplate(method) {
         return Ok(None);
     }
@@ -259,7 +274,8 @@ fn without_boilerplate<'p>(
     if bp.flags.is_empty() {
         return Ok(None);
     }
-    let (s, secs) = prep.stripped();
+    let (s, _) = prep.stripped();
+    let (norm, secs) = prep.stripped_norm();
     let docs_touched = s.removed_chars.iter().filter(|&&c| c > 0).count();
     let stats = vec![
         ("boilerplate_units".into(), bp.flags.len() as f64),
@@ -270,12 +286,15 @@ fn without_boilerplate<'p>(
             s.removed_chars.iter().sum::<usize>() as f64,
         ),
     ];
-    Ok(Some((&s.docs, &s.norm, secs, stats)))
+    Ok(Some((norm, secs, stats)))
 }
 
-/// Whether the method's features include the normalised texts (whose given cost then
-/// already holds the boilerplate pass).
-fn reads_norm(prep: &Prepared, method: Method) -> bool {
+/// Whether the method reads nothing of a document but its normalised text (and name): its
+/// features' cost then already holds the boilerplate pass, and it runs on the boilerplate-free
+/// texts with the original documents. `best` ([`best::run`]), `md5`
+/// ([`tianwang::md5_text`]), `minhash` on characters and `simhash` on shingles read only
+/// [`Prepared::norm`]; the reporting after them ([`group::finish`]) reads it too.
+fn reads_only_norm(prep: &Prepared, method: Method) -> bool {
     match method {
         Method::Best | Method::Md5 => true,
         Method::MinHash => prep.config().shingle_unit == config::Unit::Char,
@@ -329,13 +348,19 @@ pub fn run_on(
         let work = crate::engine::exec::scratch::ScratchDir::new("dedup")?;
         // The same corpus as the native run reads: without its boilerplate when the method
         // ignores it (`--boilerplate on`), so the answers stay equal.
-        if let Some((sub_docs, sub_norm, secs, stats)) = without_boilerplate(prep, method, tick)? {
+        if let Some((sub_norm, secs, stats)) = without_boilerplate(prep, method, tick)? {
+            // The signatures file holds every method's columns (ccdet's and the keywords'
+            // too), so the engine reads the stripped documents whatever the method.
+            let (sub_docs, docs_s) = prep.stripped_docs();
             let sub = Prepared::with_norm(sub_docs, prep.config(), sub_norm, secs);
             let mut out = on_engine::run(&sub, method, engine, work.path(), tick)?;
-            if !reads_norm(&sub, method) {
-                out.timing.features_s += secs;
-                out.timing.total_s += secs;
-            }
+            let extra = if reads_only_norm(&sub, method) {
+                docs_s
+            } else {
+                secs + docs_s
+            };
+            out.timing.features_s += extra;
+            out.timing.total_s += extra;
             out.stats.extend(stats);
             return Ok(out);
         }

@@ -20,6 +20,7 @@
 //! assert_eq!(v.simhash.hamming, (v.simhash.a ^ v.simhash.b).count_ones());
 //! ```
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
@@ -190,18 +191,24 @@ pub fn explain(prep: &Prepared, a: usize, b: usize) -> PairView {
     let (shingles, simhash) = signature_verdicts(prep, a, b, &mut verdicts);
 
     // Boilerplate: what the methods that ignore it do not read, and why.
-    let (stripped, _) = prep.stripped();
     let (bp, _) = prep.boilerplate();
-    let cc_docs = if cfg.ignores_boilerplate(Method::CcDet) {
-        &stripped.docs[..]
-    } else {
-        docs
+    let cc_doc = |i: usize| {
+        let stripped = cfg.ignores_boilerplate(Method::CcDet) && !bp.is_empty();
+        match stripped
+            .then(|| super::boiler::strip_doc(prep, bp, i))
+            .flatten()
+        {
+            Some(d) => Cow::Owned(d),
+            None => Cow::Borrowed(&docs[i]),
+        }
     };
-    let (stops_a, stops_b, stops_shared) = ccdet_verdict(prep, cc_docs, a, b, &mut verdicts);
+    let (stops_a, stops_b, stops_shared) =
+        ccdet_verdict(prep, (&cc_doc(a), &cc_doc(b)), &mut verdicts);
     let best_text = if cfg.ignores_boilerplate(Method::Best) {
-        (&stripped.norm[a][..], &stripped.norm[b][..])
+        let (stripped, _) = prep.stripped_norm();
+        (stripped.get(a), stripped.get(b))
     } else {
-        (&na[..], &nb[..])
+        (na, nb)
     };
     best_verdict(prep, best_text, &mut verdicts);
 
@@ -413,17 +420,18 @@ fn signature_verdicts(
 /// those they share.
 fn ccdet_verdict(
     prep: &Prepared,
-    cc_docs: &[super::Doc],
-    a: usize,
-    b: usize,
+    (da, db): (&super::Doc, &super::Doc),
     v: &mut Verdicts,
 ) -> (Vec<String>, Vec<String>, Vec<String>) {
     let cfg = prep.config();
-    let stops = |i: usize| ccdet::features(&cc_docs[i].text(), cfg.ccdet_len);
-    let (stops_a, stops_b) = (stops(a), stops(b));
+    let (ta, tb) = (da.text(), db.text());
+    let (stops_a, stops_b) = (
+        ccdet::features(&ta, cfg.ccdet_len),
+        ccdet::features(&tb, cfg.ccdet_len),
+    );
     let (ka, kb) = (
-        ccdet::feature_keys(&cc_docs[a].text(), cfg.ccdet_len),
-        ccdet::feature_keys(&cc_docs[b].text(), cfg.ccdet_len),
+        ccdet::feature_keys(&ta, cfg.ccdet_len),
+        ccdet::feature_keys(&tb, cfg.ccdet_len),
     );
     let common = super::features::intersect_sorted(&ka, &kb);
     let d = ccdet::decide(ka.len(), kb.len(), common, cfg.t_ccs, cfg.t_clr);

@@ -8,12 +8,13 @@
 //! [`decide`] follows the order a browser uses (WHATWG HTML, "determining the character
 //! encoding") and records in [`DecidedBy`] which step won: a user override, a byte-order mark,
 //! the HTTP `Content-Type` `charset=`, a `<meta>` found by the WHATWG prescan of the first
-//! [`PRESCAN_BYTES`] bytes, or chardetng's guess (Firefox's detector) over the page's non-ASCII
-//! bytes (at most [`GUESS_EVIDENCE`] of them, wherever they are) with the top-level domain as a
-//! hint. Declarations are then checked
-//! against the bytes, because real pages lie (rules on [`decide`]). Labels `gb2312` and `gbk`
-//! (GBK under WHATWG) are decoded as gb18030, a superset. Every [`Decision`] carries a `note`
-//! saying what was seen, for the analysis-chain view (bytes → encoding → text → tokens).
+//! [`PRESCAN_BYTES`] bytes (or later in the head, where a browser's parser meets it), or
+//! chardetng's guess (Firefox's detector) over the page's non-ASCII bytes (at most
+//! [`GUESS_EVIDENCE`] of them, wherever they are) with the top-level domain as a hint.
+//! Declarations are then checked against the bytes, because real pages lie (rules on
+//! [`decide`]). Labels `gb2312` and `gbk` (GBK under WHATWG) are decoded as gb18030, a superset.
+//! Every [`Decision`] carries a `note` saying what was seen, for the analysis-chain view (bytes →
+//! encoding → text → tokens).
 //!
 //! ```
 //! use tianwang::engine::text::encoding::{decide_and_decode, DecidedBy};
@@ -489,13 +490,13 @@ fn guess_seen(
     (guess_from(&condensed, bytes, tld, remarks), condensed.len())
 }
 
+/// chardetng's guess from `head`, the evidence of `bytes`.
 fn guess_from(
-    condensed: &[u8],
+    head: &[u8],
     bytes: &[u8],
     tld: Option<&[u8]>,
     remarks: &mut Vec<String>,
 ) -> &'static Encoding {
-    let head = condensed;
     if head.is_empty() {
         // Pure ASCII: chardetng would say windows-1252; every ASCII-based encoding reads it alike.
         let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);

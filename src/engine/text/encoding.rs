@@ -289,14 +289,14 @@ fn check(
             ", but as {name_} it gives {n} replacement characters ({share:.1}% of non-ASCII)"
         ));
         alternatives.extend(other.map(|o| (o.encoding, o.by, o.says())));
-        let guessed = guess(bytes, tld, &mut notes);
+        let (guessed, _) = guess(bytes, tld, &mut notes);
         alternatives.push((
             guessed,
             DecidedBy::Guess,
             format!("chardetng guesses {}", name(guessed)),
         ));
     } else if enc == WINDOWS_1252 && !bytes.is_ascii() {
-        let guessed = guess(bytes, tld, &mut notes);
+        let (guessed, _) = guess(bytes, tld, &mut notes);
         if !guessed.is_single_byte() {
             head.push_str(", a label under which any byte decodes");
             alternatives.push((
@@ -344,7 +344,7 @@ fn undeclared(bytes: &[u8], tld: Option<&[u8]>, mut notes: Vec<String>) -> Decis
         );
         return verdict(UTF_8, DecidedBy::Guess, None, head, notes);
     }
-    let (guessed, seen) = guess_seen(bytes, tld, &mut notes);
+    let (guessed, seen) = guess(bytes, tld, &mut notes);
     let hint = tld
         .and_then(clean_tld)
         .map(|t| format!(" (TLD .{})", String::from_utf8_lossy(&t)));
@@ -440,13 +440,13 @@ fn looks_like_utf8(bytes: &[u8]) -> bool {
 /// The evidence is taken from the whole page, not its head: a modern page may carry 64 KB of
 /// scripts and styles before its first non-ASCII character, and an undeclared windows-1252 page
 /// guessed from its first 64 KB alone came out UTF-8 (no evidence at all) or IBM866 (a few curly
-/// quotes); ASCII is skipped 64 bytes at a time.
+/// quotes); runs of ASCII are skipped with encoding_rs's vectorised scan.
 fn evidence(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(GUESS_EVIDENCE.min(bytes.len()) + 8);
     let mut i = 0;
     while i < bytes.len() && out.len() < GUESS_EVIDENCE {
         if bytes[i] < 0x80 {
-            i = next_non_ascii(bytes, i);
+            i += Encoding::ascii_valid_up_to(&bytes[i..]);
             continue;
         }
         let start = i.saturating_sub(1);
@@ -461,27 +461,8 @@ fn evidence(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The index of the first byte ≥ 0x80 at or after `from` (`bytes.len()` if none).
-fn next_non_ascii(bytes: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while let Some(chunk) = bytes.get(i..i + 64) {
-        if !chunk.is_ascii() {
-            break;
-        }
-        i += 64;
-    }
-    while i < bytes.len() && bytes[i] < 0x80 {
-        i += 1;
-    }
-    i
-}
-
-fn guess(bytes: &[u8], tld: Option<&[u8]>, remarks: &mut Vec<String>) -> &'static Encoding {
-    guess_seen(bytes, tld, remarks).0
-}
-
 /// chardetng's guess and how many bytes of evidence it read.
-fn guess_seen(
+fn guess(
     bytes: &[u8],
     tld: Option<&[u8]>,
     remarks: &mut Vec<String>,

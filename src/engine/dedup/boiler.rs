@@ -397,12 +397,14 @@ impl State<'_> {
     }
 }
 
+/// Whether [`strip`] removes this unit: long enough and flagged.
+fn removed(u: &Unit, bp: &Boilerplate) -> bool {
+    u.len() >= MIN_UNIT && bp.is_flagged(u)
+}
+
 /// The flagged units of a document's units (those [`strip`] removes).
 fn flagged<'u>(units: &'u [Unit], bp: &Boilerplate) -> Vec<&'u Unit> {
-    units
-        .iter()
-        .filter(|u| u.len() >= MIN_UNIT && bp.is_flagged(u))
-        .collect()
+    units.iter().filter(|u| removed(u, bp)).collect()
 }
 
 /// The normalised texts with the flagged units' characters removed, as a patch: `None` for a
@@ -414,13 +416,13 @@ pub(crate) fn strip(prep: &Prepared, bp: &Boilerplate) -> Stripped {
         .into_par_iter()
         .map(|i| {
             let text = &norm[i];
-            if flagged(&units[i], bp).is_empty() {
+            if !units[i].iter().any(|u| removed(u, bp)) {
                 // A corpus that is itself a patched view keeps its own patch.
                 return (norm.is_patched(i).then(|| text.to_vec()), 0);
             }
             let mut kept = Vec::with_capacity(text.len());
             for u in &units[i] {
-                if !(u.len() >= MIN_UNIT && bp.is_flagged(u)) {
+                if !removed(u, bp) {
                     kept.extend_from_slice(&text[u.norm.0 as usize..u.norm.1 as usize]);
                 }
             }

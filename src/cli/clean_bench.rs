@@ -299,26 +299,23 @@ pub fn bench_clean(a: &BenchCleanArgs, data: Option<&Path>) -> anyhow::Result<()
     let tmp = std::env::temp_dir().join(format!("tianwang-bench-clean-{}", std::process::id()));
     let (sh, st) = sample_as_folder(&tmp)?;
     let mut corpora = vec![("sample".to_string(), sh, st)];
-    let ccwe = match &a.ccwe {
-        Some(c) => Some(c.clone()),
-        None => crate::engine::data::DataDir::resolve(data)?
-            .require("ccwe")
-            .map_err(|e| eprintln!("note: {e}; ccwe skipped"))
-            .ok(),
+    // A corpus's folder: the flag's, else the installed set's, else a note and no corpus.
+    let folder = |given: &Option<PathBuf>, set: &str| -> anyhow::Result<Option<PathBuf>> {
+        Ok(match given {
+            Some(dir) => Some(dir.clone()),
+            None => crate::engine::data::DataDir::resolve(data)?
+                .require(set)
+                .map_err(|e| eprintln!("note: {e}; {set} skipped"))
+                .ok(),
+        })
     };
+    let ccwe = folder(&a.ccwe, "ccwe")?;
     match ccwe.map(|c| (c.join("original"), c.join("cleaned"))) {
         Some((ch, ct)) if ch.is_dir() => corpora.insert(0, ("ccwe".to_string(), ch, ct)),
         Some((ch, _)) => eprintln!("note: {} not found; ccwe skipped", ch.display()),
         None => {}
     }
-    let aeb_dir = match &a.aeb {
-        Some(d) => Some(d.clone()),
-        None => crate::engine::data::DataDir::resolve(data)?
-            .require("aeb")
-            .map_err(|e| eprintln!("note: {e}; aeb skipped"))
-            .ok(),
-    };
-    if let Some(d) = aeb_dir {
+    if let Some(d) = folder(&a.aeb, "aeb")? {
         let (ah, at) = aeb_as_folder(&d, &tmp.join("aeb"))?;
         corpora.push(("aeb".to_string(), ah, at));
     }

@@ -10,7 +10,8 @@
 //! the HTTP `Content-Type` `charset=`, a `<meta>` found by the WHATWG prescan of the first
 //! [`PRESCAN_BYTES`] bytes (or later in the head, where a browser's parser meets it), or
 //! chardetng's guess (Firefox's detector) over the page's non-ASCII bytes (at most
-//! [`GUESS_EVIDENCE`] of them, wherever they are) with the top-level domain as a hint.
+//! [`GUESS_EVIDENCE`] of them, wherever they are; a first [`FIRST_LOOK`] that names a
+//! multi-byte encoding the rest decodes under stands) with the top-level domain as a hint.
 //! Declarations are then checked against the bytes, because real pages lie (rules on
 //! [`decide`]). Labels `gb2312` and `gbk` (GBK under WHATWG) are decoded as gb18030, a superset.
 //! Every [`Decision`] carries a `note` saying what was seen, for the analysis-chain view (bytes →
@@ -40,6 +41,9 @@ pub(crate) const PRESCAN_BYTES: usize = 1024;
 pub(crate) const GUESS_BYTES: usize = 64 * 1024;
 /// At most this many bytes of non-ASCII evidence go to chardetng.
 pub(crate) const GUESS_EVIDENCE: usize = 4 * 1024;
+/// chardetng first reads this much of the evidence; a multi-byte answer that the whole evidence
+/// decodes under without a malformed sequence stands (see [`guess`]).
+pub(crate) const FIRST_LOOK: usize = 1024;
 /// A declaration is doubted when its replacement characters exceed this share of the non-ASCII
 /// characters it decodes to.
 pub(crate) const MAX_ERROR_SHARE: f64 = 0.01;
@@ -462,13 +466,45 @@ fn evidence(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// chardetng's guess and how many bytes of evidence it read.
+///
+/// chardetng costs about 2,000 instructions a byte of evidence, so it first reads
+/// [`FIRST_LOOK`] bytes (whole runs). When that look names a multi-byte encoding (GBK, Big5,
+/// EUC-KR, Shift_JIS, EUC-JP) and all the evidence decodes under it without a malformed
+/// sequence, the answer stands: chardetng rules a multi-byte encoding out only at a malformed
+/// sequence, and a kilobyte of CJK text already ranks the candidates that stay. Anything else
+/// (a single-byte guess, where the long tail of Latin text matters, or a malformed sequence
+/// further on) reads the whole evidence as before.
 fn guess(
     bytes: &[u8],
     tld: Option<&[u8]>,
     remarks: &mut Vec<String>,
 ) -> (&'static Encoding, usize) {
     let condensed = evidence(bytes);
+    if let Some(head) = first_look(&condensed) {
+        let tld = tld.and_then(clean_tld);
+        let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
+        detector.feed(head, false);
+        let first = detector.guess(tld.as_deref(), Utf8Detection::Allow);
+        if !first.is_single_byte()
+            && first != UTF_8
+            && first
+                .decode_without_bom_handling_and_without_replacement(&condensed)
+                .is_some()
+        {
+            return (first, head.len());
+        }
+    }
     (guess_from(&condensed, bytes, tld, remarks), condensed.len())
+}
+
+/// The first [`FIRST_LOOK`] bytes of `evidence`, ending at a run boundary (the space
+/// [`evidence`] puts after a run), or `None` when the evidence is no longer than that.
+fn first_look(evidence: &[u8]) -> Option<&[u8]> {
+    if evidence.len() <= FIRST_LOOK {
+        return None;
+    }
+    let cut = evidence[..FIRST_LOOK].iter().rposition(|&b| b == b' ')?;
+    Some(&evidence[..=cut])
 }
 
 /// chardetng's guess from `head`, the evidence of `bytes`.

@@ -184,6 +184,39 @@ fn the_guess_reads_text_past_a_long_ascii_head() {
     assert!(note.contains("bytes of non-ASCII text"), "{note}");
 }
 
+/// The evidence size a guess's note names ("… from N bytes of non-ASCII text …").
+fn evidence_read(note: &str) -> usize {
+    let tail = note.split(" from ").nth(1).unwrap_or_default();
+    let n = tail.split(' ').next().unwrap_or_default();
+    n.parse()
+        .unwrap_or_else(|_| panic!("no evidence size in {note}"))
+}
+
+#[test]
+fn a_clean_multibyte_first_look_stands() {
+    // 30 paragraphs of GBK text: about 2.3 KB of evidence. The first kilobyte already says GBK
+    // and every later byte decodes under it, so chardetng reads no more.
+    let paras: Vec<Vec<u8>> = (0..30).map(|_| gbk("<p>", ZH)).collect();
+    let (who, text, note) = run(&paras.concat(), None);
+    assert_eq!(who, "Guess gb18030 -", "{note}");
+    assert!(text.ends_with(ZH));
+    assert!(evidence_read(&note) <= FIRST_LOOK, "{note}");
+    // A character cut in half past the first look: the whole evidence is read, and the retry
+    // without the malformed sequence still finds GBK.
+    let mut cut = paras.clone();
+    cut.insert(20, b"<p>\xB0 </p>".to_vec());
+    let (who, _, note) = run(&cut.concat(), None);
+    assert_eq!(who, "Guess gb18030 -", "{note}");
+    assert!(evidence_read(&note) > FIRST_LOOK, "{note}");
+    // Latin text always reads the whole evidence: its long tail decides between single-byte
+    // encodings.
+    let english = "<p>It\u{2019}s the caf\u{E9}\u{2019}s r\u{E9}sum\u{E9} \u{2014} na\u{EF}ve.</p>";
+    let page = WINDOWS_1252.encode(&english.repeat(200)).0.into_owned();
+    let (who, _, note) = run(&page, None);
+    assert_eq!(who, "Guess windows-1252 -", "{note}");
+    assert!(evidence_read(&note) > FIRST_LOOK, "{note}");
+}
+
 #[test]
 fn declared_legacy_over_utf8_bytes() {
     let (who, text, note) = run(format!("<meta charset=gb2312>{ZH}").as_bytes(), None);

@@ -154,16 +154,8 @@ impl NoHmm {
             .iter()
             .map(|&(_, f)| (f as f64).ln() - log_total)
             .collect();
-        let mut b = Builder {
-            flat: &flat,
-            ends: &ends,
-            lps: &lps,
-            slots: vec![EMPTY; 1 << 16],
-            first_free: 1,
-            kids: Vec::new(),
-            words: 0,
-        };
-        b.node(0, 0, entries.len(), 0);
+        let mut b = Builder::new(&flat, &ends, &lps);
+        b.build();
         let max_code = code.iter().copied().max().map_or(0, usize::from);
         let top = b.slots.iter().rposition(|s| s.check != FREE).unwrap_or(0);
         // Room for `base + code` of any node and code, so a step never leaves the array.
@@ -349,7 +341,16 @@ fn char_codes(entries: &[(&str, usize)]) -> Box<[u16]> {
     code
 }
 
-/// Builds the double array depth first, so a word's nodes lie close together.
+/// Fan-out buckets of the builder's queue; the last holds every node with more children.
+const BUCKETS: usize = 64;
+
+/// A node whose slot is known and whose children wait for a base: its slot, its words
+/// `lo..hi` (sharing their first `depth` codes) and its depth.
+type Pending = (usize, usize, usize, usize);
+
+/// Builds the double array. A node's children are placed once the node has its slot, the
+/// node with the most children first (first fit, over a union-find of free slots): big
+/// fan-outs go in while the array is empty, the many single children fill the holes.
 struct Builder<'b> {
     /// Every word's codes, back to back, sorted by word.
     flat: &'b [u16],
@@ -357,79 +358,153 @@ struct Builder<'b> {
     ends: &'b [usize],
     lps: &'b [f64],
     slots: Vec<Slot>,
-    /// No free slot below this.
-    first_free: usize,
-    /// Stack of children being placed: (code, first word, past last word).
-    kids: Vec<(u16, usize, usize)>,
+    /// `free[i]` leads to the lowest free slot ≥ `i` (itself when free).
+    free: Vec<usize>,
+    /// Nodes waiting for their children's base, by fan-out.
+    queue: Vec<Vec<Pending>>,
+    /// Where a search for several children starts (the last place one succeeded): the holes
+    /// below it are left to single children, which come last. Searching them again and again
+    /// made the build several times slower.
+    cursor: usize,
     words: usize,
 }
 
-impl Builder<'_> {
+impl<'b> Builder<'b> {
+    fn new(flat: &'b [u16], ends: &'b [usize], lps: &'b [f64]) -> Self {
+        let len = 1 << 16;
+        Builder {
+            flat,
+            ends,
+            lps,
+            slots: vec![EMPTY; len],
+            free: (0..len).collect(),
+            queue: vec![Vec::new(); BUCKETS],
+            cursor: 1,
+            words: 0,
+        }
+    }
+
     fn word(&self, k: usize) -> &[u16] {
         &self.flat[if k == 0 { 0 } else { self.ends[k - 1] }..self.ends[k]]
     }
 
-    /// Place the node at slot `s` whose words are `lo..hi`, sharing their first `depth` codes.
-    fn node(&mut self, s: usize, mut lo: usize, hi: usize, depth: usize) {
+    /// Place every node, the root's children at their own codes.
+    fn build(&mut self) {
+        self.slots[0].check = FREE - 1;
+        self.free[0] = 1;
+        self.enter(0, 0, self.ends.len(), 0);
+        let (mut kids, mut top) = (Vec::new(), BUCKETS - 1);
+        loop {
+            while top > 0 && self.queue[top].is_empty() {
+                top -= 1;
+            }
+            let Some((s, lo, hi, depth)) = self.queue[top].pop() else {
+                break;
+            };
+            self.kids(lo, hi, depth, &mut kids);
+            let base = if s == 0 { 0 } else { self.find_base(&kids) };
+            self.slots[s].base = base as u32;
+            for &(c, _, _) in &kids {
+                let t = base + usize::from(c);
+                self.slots[t].check = s as u32;
+                self.free[t] = t + 1;
+            }
+            for &(c, a, b) in &kids {
+                let bucket = self.enter(base + usize::from(c), a, b, depth + 1);
+                top = top.max(bucket);
+            }
+        }
+        self.slots[0].check = FREE;
+    }
+
+    /// The node at slot `s` with words `lo..hi`: its own word, if any, and into the queue if
+    /// it has children. Returns its bucket (0: none).
+    fn enter(&mut self, s: usize, mut lo: usize, hi: usize, depth: usize) -> usize {
         while lo < hi && self.word(lo).len() == depth {
             if depth > 0 {
-                if self.slots[s].lp.is_nan() {
-                    self.words += 1;
-                }
+                self.words += usize::from(self.slots[s].lp.is_nan());
                 self.slots[s].lp = self.lps[lo];
             }
             lo += 1;
         }
-        let mark = self.kids.len();
+        let mut fan_out = 0;
         let mut k = lo;
         while k < hi {
+            let c = self.word(k)[depth];
+            fan_out += 1;
+            k += 1;
+            while k < hi && self.word(k)[depth] == c {
+                k += 1;
+            }
+        }
+        let bucket = fan_out.min(BUCKETS - 1);
+        if bucket > 0 {
+            self.queue[bucket].push((s, lo, hi, depth));
+        }
+        bucket
+    }
+
+    /// The children of words `lo..hi` at `depth`: (code, first word, past last word).
+    fn kids(&self, lo: usize, hi: usize, depth: usize, out: &mut Vec<(u16, usize, usize)>) {
+        out.clear();
+        let mut k = lo;
+        while k < hi {
+            if self.word(k).len() == depth {
+                k += 1;
+                continue;
+            }
             let c = self.word(k)[depth];
             let mut j = k + 1;
             while j < hi && self.word(j)[depth] == c {
                 j += 1;
             }
-            // A character in no word never reaches here: every code of a word is ≥ 1.
-            self.kids.push((c, k, j));
+            out.push((c, k, j));
             k = j;
         }
-        if self.kids.len() == mark {
-            return;
-        }
-        let base = if s == 0 { 0 } else { self.find_base(mark) };
-        self.slots[s].base = base as u32;
-        for i in mark..self.kids.len() {
-            let t = base + usize::from(self.kids[i].0);
-            self.slots[t].check = s as u32;
-        }
-        while self.first_free < self.slots.len() && self.slots[self.first_free].check != FREE {
-            self.first_free += 1;
-        }
-        for i in mark..self.kids.len() {
-            let (c, a, b) = self.kids[i];
-            self.node(base + usize::from(c), a, b, depth + 1);
-        }
-        self.kids.truncate(mark);
     }
 
-    /// The lowest base ≥ 1 at which every child from `kids[mark..]` finds a free slot.
-    fn find_base(&mut self, mark: usize) -> usize {
-        let kids = &self.kids[mark..];
+    /// The lowest free slot ≥ `i`.
+    fn find(&mut self, mut i: usize) -> usize {
+        self.reserve(i);
+        while self.free[i] != i {
+            let next = self.free[i];
+            self.reserve(next);
+            // Path halving.
+            self.free[i] = self.free[next];
+            i = next;
+        }
+        i
+    }
+
+    /// Room for slot `i`.
+    fn reserve(&mut self, i: usize) {
+        if i >= self.slots.len() {
+            let len = (self.slots.len() * 2).max(i + 1);
+            let old = self.slots.len();
+            self.slots.resize(len, EMPTY);
+            self.free.extend(old..len);
+        }
+    }
+
+    /// The lowest base ≥ 1 at which every child finds a free slot.
+    fn find_base(&mut self, kids: &[(u16, usize, usize)]) -> usize {
         let lowest = kids.iter().map(|k| usize::from(k.0)).min().unwrap_or(1);
         let highest = kids.iter().map(|k| usize::from(k.0)).max().unwrap_or(1);
-        let mut p = self.first_free.max(lowest + 1);
+        let several = kids.len() > 1;
+        let mut p = self.find((lowest + 1).max(if several { self.cursor } else { 0 }));
         loop {
-            if self.slots.len() <= p - lowest + highest {
-                let len = (self.slots.len() * 2).max(p - lowest + highest + 1);
-                self.slots.resize(len, EMPTY);
-            }
             let base = p - lowest;
+            self.reserve(base + highest);
             if kids
                 .iter()
                 .all(|k| self.slots[base + usize::from(k.0)].check == FREE)
             {
+                if several {
+                    self.cursor = self.cursor.max(p);
+                }
                 return base;
             }
-            p += 1;
+            p = self.find(p + 1);
         }
     }
 }

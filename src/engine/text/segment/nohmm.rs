@@ -349,7 +349,8 @@ const BUCKETS: usize = 64;
 type Pending = (usize, usize, usize, usize);
 
 /// Builds the double array. A node's children are placed once the node has its slot, the
-/// node with the most children first (first fit, over a union-find of free slots): big
+/// node with the most children first (first fit over a bitmap of used slots, 64 candidate
+/// bases a pass): big
 /// fan-outs go in while the array is empty, the many single children fill the holes.
 struct Builder<'b> {
     /// Every word's codes, back to back, sorted by word.
@@ -358,8 +359,10 @@ struct Builder<'b> {
     ends: &'b [usize],
     lps: &'b [f64],
     slots: Vec<Slot>,
-    /// `free[i]` leads to the lowest free slot ≥ `i` (itself when free).
-    free: Vec<usize>,
+    /// Bit `i % 64` of word `i / 64`: slot `i` is in use; two words of padding.
+    used: Vec<u64>,
+    /// No free slot below this.
+    first_free: usize,
     /// Nodes waiting for their children's base, by fan-out.
     queue: Vec<Vec<Pending>>,
     /// Where a search for several children starts (the last place one succeeded): the holes
@@ -377,7 +380,8 @@ impl<'b> Builder<'b> {
             ends,
             lps,
             slots: vec![EMPTY; len],
-            free: (0..len).collect(),
+            used: vec![0; len / 64 + 2],
+            first_free: 1,
             queue: vec![Vec::new(); BUCKETS],
             cursor: 1,
             words: 0,
@@ -391,7 +395,7 @@ impl<'b> Builder<'b> {
     /// Place every node, the root's children at their own codes.
     fn build(&mut self) {
         self.slots[0].check = FREE - 1;
-        self.free[0] = 1;
+        self.used[0] = 1;
         self.enter(0, 0, self.ends.len(), 0);
         let (mut kids, mut top) = (Vec::new(), BUCKETS - 1);
         loop {
@@ -407,8 +411,9 @@ impl<'b> Builder<'b> {
             for &(c, _, _) in &kids {
                 let t = base + usize::from(c);
                 self.slots[t].check = s as u32;
-                self.free[t] = t + 1;
+                self.used[t / 64] |= 1 << (t % 64);
             }
+            self.first_free = self.next_free(self.first_free);
             for &(c, a, b) in &kids {
                 let bucket = self.enter(base + usize::from(c), a, b, depth + 1);
                 top = top.max(bucket);
@@ -464,47 +469,65 @@ impl<'b> Builder<'b> {
     }
 
     /// The lowest free slot ≥ `i`.
-    fn find(&mut self, mut i: usize) -> usize {
+    fn next_free(&mut self, i: usize) -> usize {
         self.reserve(i);
-        while self.free[i] != i {
-            let next = self.free[i];
-            self.reserve(next);
-            // Path halving.
-            self.free[i] = self.free[next];
-            i = next;
+        let mut w = i / 64;
+        let mut bits = self.used[w] | ((1u64 << (i % 64)) - 1);
+        while bits == u64::MAX {
+            w += 1;
+            self.reserve(w * 64);
+            bits = self.used[w];
         }
-        i
+        w * 64 + bits.trailing_ones() as usize
     }
 
-    /// Room for slot `i`.
+    /// Which of the 64 slots from `i` are free (bit `k`: slot `i + k`).
+    #[inline(always)]
+    fn free_run(&self, i: usize) -> u64 {
+        let (w, s) = (i / 64, i % 64);
+        let high = if s == 0 {
+            0
+        } else {
+            self.used[w + 1] << (64 - s)
+        };
+        !(self.used[w] >> s | high)
+    }
+
+    /// Room for slot `i` and the 64 after it.
     fn reserve(&mut self, i: usize) {
-        if i >= self.slots.len() {
-            let len = (self.slots.len() * 2).max(i + 1);
-            let old = self.slots.len();
+        if i + 64 >= self.slots.len() {
+            let len = (self.slots.len() * 2).max(i + 65).next_multiple_of(64);
             self.slots.resize(len, EMPTY);
-            self.free.extend(old..len);
+            self.used.resize(len / 64 + 2, 0);
         }
     }
 
-    /// The lowest base ≥ 1 at which every child finds a free slot.
+    /// The lowest base ≥ 1 at which every child finds a free slot: for a single child the
+    /// lowest free slot, for several the lowest from where the last several went.
     fn find_base(&mut self, kids: &[(u16, usize, usize)]) -> usize {
         let lowest = kids.iter().map(|k| usize::from(k.0)).min().unwrap_or(1);
         let highest = kids.iter().map(|k| usize::from(k.0)).max().unwrap_or(1);
-        let several = kids.len() > 1;
-        let mut p = self.find((lowest + 1).max(if several { self.cursor } else { 0 }));
+        if kids.len() == 1 {
+            let p = self.next_free(self.first_free.max(lowest + 1));
+            self.reserve(p);
+            return p - lowest;
+        }
+        let mut base = self.cursor.max(lowest + 1) - lowest;
         loop {
-            let base = p - lowest;
             self.reserve(base + highest);
-            if kids
-                .iter()
-                .all(|k| self.slots[base + usize::from(k.0)].check == FREE)
-            {
-                if several {
-                    self.cursor = self.cursor.max(p);
+            let mut fit = u64::MAX;
+            for k in kids {
+                fit &= self.free_run(base + usize::from(k.0));
+                if fit == 0 {
+                    break;
                 }
+            }
+            if fit != 0 {
+                let base = base + fit.trailing_zeros() as usize;
+                self.cursor = base + lowest;
                 return base;
             }
-            p = self.find(p + 1);
+            base += 64;
         }
     }
 }

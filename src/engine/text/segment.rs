@@ -796,6 +796,6 @@ impl Segmenter {
 }
 
 pub mod compare;
-mod nohmm;
+pub(crate) mod nohmm;
 #[cfg(test)]
 mod tests;

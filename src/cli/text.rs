@@ -457,6 +457,16 @@ pub fn bench_segment(a: &BenchSegmentArgs, data: Option<&std::path::Path>) -> an
         "raw jieba-rs cut(hmm=false)".into(),
         Box::new(|| lines.iter().map(|l| raw.cut(l, false).len()).sum()),
     )];
+    runs.push((
+        "tianwang nohmm cut (jieba-nohmm, no Token)".into(),
+        Box::new(|| {
+            let (cutter, mut n) = (crate::engine::text::segment::nohmm::NoHmm::shared(), 0);
+            for l in lines {
+                cutter.cut(l, &mut |_, _| n += 1);
+            }
+            n
+        }),
+    ));
     for m in Method::ALL {
         runs.push((
             format!("tianwang cut {}", m.name()),

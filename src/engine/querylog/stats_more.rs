@@ -669,19 +669,15 @@ pub(crate) fn lengths(queries: &[Box<str>], counts: &[u64], words: bool) -> Leng
         .collect();
     let (ch, mean_chars) = histogram(chars.iter().zip(counts).map(|(&l, &k)| (l, k)));
     let (words, mean_words) = if words {
-        let jieba = crate::engine::text::segment::Segmenter::shared().jieba();
+        use crate::engine::text::segment::{Method, Segmenter};
+        let seg = Segmenter::shared();
+        // jieba's no-HMM words, whitespace tokens left out.
         let w: Vec<u32> = queries
             .par_iter()
             .map(|q| {
-                if q.is_empty() {
-                    0
-                } else {
-                    jieba
-                        .cut(q, false)
-                        .iter()
-                        .filter(|t| !t.word.trim().is_empty())
-                        .count() as u32
-                }
+                let mut n = 0;
+                seg.for_each_token_at(q, Method::JiebaNoHmm, false, true, |_, _| n += 1);
+                n
             })
             .collect();
         let (h, mean) = histogram(w.iter().zip(counts).map(|(&l, &k)| (l, k)));

@@ -7,10 +7,10 @@
 //!   mechanical methods [L1492–1516]: forward decreasing maximum match FMM = ASM(+,−,+)
 //!   [L1528–1594], reverse RMM = ASM(−,−,+) [L1504–1516], and FMM with backtracking [L1596]
 //!   ([`fmm`], [`rmm`], [`fmm_bt`] over the `&[char]` of a Han run).
-//! * **Dictionary** ([`Dictionary`]). The book's has 108,782 entries [L1486]; ours is the one
-//!   bundled with jieba-rs (349,045 entries). jieba-rs 0.11 keeps its text in a private
-//!   compressed static and cannot list its words, so the default backend asks the `Jieba`
-//!   (`has_word`: a character trie whose edges live in a hash table). [`Dictionary::from_words`]
+//! * **Dictionary** ([`Dictionary`]). The book's has 108,782 entries [L1486]; ours is jieba's
+//!   (349,045 entries), vendored (jieba-rs 0.11 keeps its copy private and cannot list its
+//!   words), and the default backend is the double-array trie `nohmm` cuts with, which answers
+//!   as jieba's `has_word` does. [`Dictionary::from_words`]
 //!   and [`Dictionary::from_dict_text`] build the book's hash table [L1543] from any word list.
 //!   No entry is filtered out: the golden cases hold with the whole dictionary (史 is a word
 //!   there, so the book's rule does not fire on 学历史知识, but the tie-break below fixes it).
@@ -38,7 +38,10 @@
 //! * **Traces** ([`Segmenter::fmm_trace`], [`Segmenter::rmm_trace`]) record every candidate
 //!   window tried, shrinking one character at a time [L1541], for the GUI to animate.
 //!
-//! jieba is called on one line at a time, and on one sentence at a time within long lines.
+//! [`Method::JiebaNoHmm`] runs on `nohmm`, our own cutter that gives jieba-rs's tokens exactly
+//! (tests compare every token on real text) at a fraction of its cost; the other jieba methods
+//! call jieba-rs, built on first use, on one line at a time, and on one sentence at a time
+//! within long lines.
 //!
 //! ```
 //! use tianwang::engine::text::segment::{Method, Segmenter};
@@ -57,6 +60,7 @@ use std::sync::{Arc, OnceLock};
 use jieba_rs::Jieba;
 use serde::{Deserialize, Serialize};
 
+use self::nohmm::NoHmm;
 use super::stopwords::starts_stop_word;
 pub use super::stopwords::{is_stop_word, stop_word_list};
 
@@ -190,23 +194,19 @@ pub struct Dictionary {
 
 #[derive(Clone)]
 enum Backend {
-    /// jieba's own trie (its word list is not public).
-    Jieba(Arc<Jieba>),
+    /// jieba's dictionary as `nohmm`'s double-array trie.
+    Jieba(&'static NoHmm),
     /// A hash table of words [L1543].
     Set(Arc<HashSet<Box<str>>>),
 }
 
 impl Dictionary {
-    /// The dictionary `jieba` segments with. Its size is read from jieba's `Debug` output
-    /// (`records_len`), the only public count, and is 0 if that ever changes.
-    pub(crate) fn from_jieba(jieba: Arc<Jieba>) -> Self {
-        let len = format!("{jieba:?}")
-            .split_once("records_len: ")
-            .and_then(|(_, r)| r.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
-            .unwrap_or(0);
+    /// jieba's default dictionary, the one `Jieba::new()` segments with.
+    pub(crate) fn jieba_default() -> Self {
+        let dict = NoHmm::shared();
         Dictionary {
-            backend: Backend::Jieba(jieba),
-            len,
+            backend: Backend::Jieba(dict),
+            len: dict.len(),
         }
     }
 
@@ -247,7 +247,7 @@ impl Dictionary {
     #[inline]
     pub fn contains(&self, word: &str) -> bool {
         match &self.backend {
-            Backend::Jieba(j) => j.has_word(word),
+            Backend::Jieba(d) => d.has_word(word),
             Backend::Set(s) => s.contains(word),
         }
     }
@@ -549,10 +549,11 @@ fn next_chunk(rest: &str) -> usize {
         .map_or(line, |(i, c)| from + i + c.len_utf8())
 }
 
-/// A segmenter: one jieba instance and one dictionary. Cheap to clone, `Send + Sync`.
+/// A segmenter: one jieba instance (built on first use) and one dictionary. Cheap to clone,
+/// `Send + Sync`.
 #[derive(Clone, Debug)]
 pub struct Segmenter {
-    jieba: Arc<Jieba>,
+    jieba: Arc<OnceLock<Arc<Jieba>>>,
     dict: Dictionary,
     max_len: usize,
 }
@@ -564,18 +565,13 @@ impl Default for Segmenter {
 }
 
 impl Segmenter {
-    /// A new segmenter on jieba's bundled dictionary. Building it takes about 0.1 s; prefer
-    /// [`Segmenter::shared`].
+    /// A new segmenter on jieba's bundled dictionary, which also serves the matching methods.
+    /// jieba-rs itself (about 0.1 s to build) is built only when a method needs it (HMM,
+    /// search mode); prefer [`Segmenter::shared`].
     pub fn new() -> Self {
-        Self::from_jieba(Arc::new(Jieba::new()))
-    }
-
-    /// A segmenter on `jieba`, whose dictionary also serves the matching methods.
-    pub(crate) fn from_jieba(jieba: Arc<Jieba>) -> Self {
-        let dict = Dictionary::from_jieba(Arc::clone(&jieba));
         Segmenter {
-            jieba,
-            dict,
+            jieba: Arc::new(OnceLock::new()),
+            dict: Dictionary::jieba_default(),
             max_len: DEFAULT_MAX_LEN,
         }
     }
@@ -608,9 +604,9 @@ impl Segmenter {
         &self.dict
     }
 
-    /// The jieba instance, for other jieba features.
+    /// The jieba instance, for other jieba features; built on the first call.
     pub fn jieba(&self) -> &Arc<Jieba> {
-        &self.jieba
+        self.jieba.get_or_init(|| Arc::new(Jieba::new()))
     }
 
     /// Entries in the matching methods' dictionary.
@@ -721,14 +717,17 @@ impl Segmenter {
 
     /// Call `emit(word, char_start)` for every jieba token of `text`.
     fn scan_jieba<'a>(&self, text: &'a str, method: Method, emit: &mut impl FnMut(&'a str, usize)) {
+        if method == Method::JiebaNoHmm {
+            return NoHmm::shared().cut(text, emit);
+        }
+        let jieba = self.jieba();
         let (mut rest, mut base) = (text, 0);
         while !rest.is_empty() {
             let (chunk, tail) = rest.split_at(next_chunk(rest));
             rest = tail;
             let tokens = match method {
-                Method::JiebaNoHmm => self.jieba.cut(chunk, false),
-                Method::Search => self.jieba.cut_for_search(chunk, true),
-                _ => self.jieba.cut(chunk, true),
+                Method::Search => jieba.cut_for_search(chunk, true),
+                _ => jieba.cut(chunk, true),
             };
             for t in &tokens {
                 emit(t.word, base + t.start);
@@ -797,5 +796,6 @@ impl Segmenter {
 }
 
 pub mod compare;
+pub(crate) mod nohmm;
 #[cfg(test)]
 mod tests;

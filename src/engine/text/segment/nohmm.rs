@@ -1,0 +1,536 @@
+//! jieba's cut without HMM (`jieba.cut(text, HMM=False)`), token for token, on a double-array
+//! trie: what [`super::Method::JiebaNoHmm`] runs on.
+//!
+//! jieba-rs 0.11 walks a character trie whose edges live in a hash table, stores every match
+//! in a DAG, then runs the route DP over the DAG. Here the dictionary's 12,045 distinct
+//! characters get dense codes (the most frequent first), the 498,113 prefixes sit in a
+//! double-array trie over those codes (a step is `base[s] + code`, confirmed by `check`), and
+//! the DP walks the trie itself, right to left, so no DAG is built. What it computes is
+//! jieba-rs's, step by step:
+//!
+//! * **Blocks.** The text splits into maximal runs of `RE_HAN_DEFAULT` characters (CJK
+//!   ideographs, ASCII letters and digits, `+#&._%-`) and the rest. Outside a block every
+//!   character is a token of its own, `\r\n` one token.
+//! * **Route** (jieba's `calc`). From the last character back, each dictionary word starting
+//!   at `i` (shortest first) scores `(ln freq − ln total) + route[end]`; the best wins, a later
+//!   (longer) word on a tie. A character where no word starts scores `(0 − ln total) +
+//!   route[i+1]`. `ln freq − ln total` is stored per word, so the sum is the same f64
+//!   operation in the same order: the routes are bit-identical.
+//! * **Tokens** (`cut_route` without HMM). The route's words in order, consecutive single
+//!   ASCII letters or digits joined into one token (`a`,`b`,`c` → `abc`).
+//! * **Dictionary** (`load_default_dict`): jieba's `dict.txt`, vendored as
+//!   `assets/jieba/dict.txt.gz` (MIT, see `assets/jieba/LICENSE`); the total is the sum of
+//!   every line's frequency, a word listed twice keeps its last frequency.
+//!
+//! Scratch buffers are per thread and reused, as jieba-rs does; a cut allocates nothing.
+
+use std::cell::RefCell;
+use std::io::Read;
+use std::sync::OnceLock;
+
+/// jieba's `dict.txt`, gzipped.
+static DICT_GZ: &[u8] = include_bytes!("../../../../assets/jieba/dict.txt.gz");
+
+/// `check` of a free slot and of the root: no node's index.
+const FREE: u32 = u32::MAX;
+
+/// One double-array slot: a trie node when `check` names its parent.
+#[derive(Clone, Copy)]
+struct Slot {
+    /// Children of this node are at `base + code`.
+    base: u32,
+    /// The parent node's slot, [`FREE`] if the slot holds no node.
+    check: u32,
+    /// `ln(freq) − ln(total)` of the word ending here, NaN if none does.
+    lp: f64,
+}
+
+const EMPTY: Slot = Slot {
+    base: 0,
+    check: FREE,
+    lp: f64::NAN,
+};
+
+/// jieba's default dictionary as a double-array trie, and the cutter on it.
+pub(crate) struct NoHmm {
+    /// Dense code (1-based) of every character up to the largest in the dictionary; 0 for a
+    /// character in no word.
+    code: Box<[u16]>,
+    /// Slot 0 is the root (base 0, so a word's first character sits at its own code).
+    slots: Vec<Slot>,
+    /// Distinct words.
+    words: usize,
+    /// `0 − ln(total)`: the score of a character where no word starts.
+    log1: f64,
+}
+
+/// Per-thread buffers of [`NoHmm::cut`].
+#[derive(Default)]
+struct Scratch {
+    /// The block's character codes and a 0 after the last.
+    codes: Vec<u16>,
+    /// Byte offset in the text of each of the block's characters, and of its end.
+    offs: Vec<usize>,
+    /// Per character: the best route's score from there, and where its first word ends.
+    route: Vec<(f64, usize)>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Largest scratch (elements) kept between calls.
+const SCRATCH_KEEP: usize = 1 << 20;
+
+/// jieba's `RE_HAN_DEFAULT` character class (jieba-rs `is_han_default`).
+#[inline(always)]
+fn is_han_default(c: u32) -> bool {
+    if c < 0x80 {
+        let b = c as u8;
+        b.is_ascii_alphanumeric() || matches!(b, b'+' | b'#' | b'&' | b'.' | b'_' | b'%' | b'-')
+    } else {
+        (0x4E00..=0x9FFF).contains(&c) || (c >= 0x3400 && is_cjk_extension(c))
+    }
+}
+
+#[inline(never)]
+fn is_cjk_extension(c: u32) -> bool {
+    matches!(c, 0x3400..=0x4DBF | 0xF900..=0xFAFF | 0x20000..=0x2A6DF | 0x2A700..=0x2EBEF)
+        || matches!(c, 0x2F800..=0x2FA1F)
+}
+
+/// The character starting at byte `i` of the valid UTF-8 `b`, and its length.
+#[inline(always)]
+fn decode(b: &[u8], i: usize) -> (u32, usize) {
+    let b0 = u32::from(b[i]);
+    let cont = |k: usize| u32::from(b[i + k] & 0x3F);
+    match b0 {
+        0..=0x7F => (b0, 1),
+        0xC0..=0xDF => ((b0 & 0x1F) << 6 | cont(1), 2),
+        0xE0..=0xEF => ((b0 & 0x0F) << 12 | cont(1) << 6 | cont(2), 3),
+        _ => (
+            (b0 & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
+            4,
+        ),
+    }
+}
+
+impl NoHmm {
+    /// The process-wide instance on jieba's default dictionary, built on first use.
+    pub(crate) fn shared() -> &'static NoHmm {
+        static SHARED: OnceLock<NoHmm> = OnceLock::new();
+        SHARED.get_or_init(|| {
+            let mut text = String::with_capacity(5 << 20);
+            flate2::read::GzDecoder::new(DICT_GZ)
+                .read_to_string(&mut text)
+                .expect("the embedded jieba dictionary gunzips to UTF-8");
+            NoHmm::from_dict(&text)
+        })
+    }
+
+    /// The trie of a jieba dictionary text (`word [freq [tag]]` per line; a frequency that
+    /// does not read counts 0).
+    pub(crate) fn from_dict(text: &str) -> NoHmm {
+        let mut entries: Vec<(&str, usize)> = Vec::with_capacity(text.len() / 14);
+        let mut total = 0usize;
+        for line in text.lines() {
+            let mut it = line.split_ascii_whitespace();
+            let Some(word) = it.next() else { continue };
+            let freq = it.next().and_then(|f| f.parse().ok()).unwrap_or(0);
+            total += freq;
+            entries.push((word, freq));
+        }
+        // Stable: of a word listed twice, the later entry comes last and wins.
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        let log_total = (total as f64).ln();
+        let code = char_codes(&entries);
+        let mut flat = Vec::with_capacity(entries.len() * 4);
+        let mut ends = Vec::with_capacity(entries.len());
+        for (w, _) in &entries {
+            flat.extend(w.chars().map(|c| code[c as usize]));
+            ends.push(flat.len());
+        }
+        let lps: Vec<f64> = entries
+            .iter()
+            .map(|&(_, f)| (f as f64).ln() - log_total)
+            .collect();
+        let mut b = Builder::new(&flat, &ends, &lps);
+        b.build();
+        let max_code = code.iter().copied().max().map_or(0, usize::from);
+        let top = b.slots.iter().rposition(|s| s.check != FREE).unwrap_or(0);
+        // Room for `base + code` of any node and code, so a step never leaves the array.
+        b.slots.resize(top + max_code + 2, EMPTY);
+        NoHmm {
+            code,
+            slots: b.slots,
+            words: b.words,
+            log1: 0.0 - log_total,
+        }
+    }
+
+    /// Number of distinct words.
+    pub(crate) fn len(&self) -> usize {
+        self.words
+    }
+
+    #[inline(always)]
+    fn code_of(&self, c: u32) -> u16 {
+        self.code.get(c as usize).copied().unwrap_or(0)
+    }
+
+    /// The child of node `s` on `code`, if there is one.
+    #[inline(always)]
+    fn step(&self, s: usize, code: u16) -> Option<usize> {
+        let t = self.slots[s].base as usize + usize::from(code);
+        (code != 0 && self.slots[t].check == s as u32).then_some(t)
+    }
+
+    /// Whether `word` is in the dictionary (jieba's `has_word`).
+    pub(crate) fn has_word(&self, word: &str) -> bool {
+        let mut s = 0;
+        for c in word.chars() {
+            match self.step(s, self.code_of(c as u32)) {
+                Some(t) => s = t,
+                None => return false,
+            }
+        }
+        s != 0 && !self.slots[s].lp.is_nan()
+    }
+
+    /// Call `emit(word, char_start)` for every token of `jieba.cut(text, false)`, in order.
+    pub(crate) fn cut<'a>(&self, text: &'a str, emit: &mut impl FnMut(&'a str, usize)) {
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => {
+                self.cut_with(text, &mut scratch, emit);
+                let Scratch {
+                    codes, offs, route, ..
+                } = &mut *scratch;
+                if codes.capacity().max(offs.capacity()).max(route.capacity()) > SCRATCH_KEEP {
+                    *scratch = Scratch::default();
+                }
+            }
+            // Only if `emit` itself cuts on this thread.
+            Err(_) => self.cut_with(text, &mut Scratch::default(), emit),
+        })
+    }
+
+    fn cut_with<'a>(&self, text: &'a str, s: &mut Scratch, emit: &mut impl FnMut(&'a str, usize)) {
+        let bytes = text.as_bytes();
+        let (mut i, mut chars) = (0, 0);
+        while i < bytes.len() {
+            let (c, len) = decode(bytes, i);
+            if !is_han_default(c) {
+                let (len, n) = if c == u32::from(b'\r') && bytes.get(i + 1) == Some(&b'\n') {
+                    (2, 2)
+                } else {
+                    (len, 1)
+                };
+                emit(&text[i..i + len], chars);
+                chars += n;
+                i += len;
+                continue;
+            }
+            s.codes.clear();
+            s.offs.clear();
+            let (mut c, mut len) = (c, len);
+            loop {
+                s.codes.push(self.code_of(c));
+                s.offs.push(i);
+                i += len;
+                if i >= bytes.len() {
+                    break;
+                }
+                (c, len) = decode(bytes, i);
+                if !is_han_default(c) {
+                    break;
+                }
+            }
+            s.offs.push(i);
+            s.codes.push(0);
+            self.route(&s.codes, &mut s.route);
+            let n = s.offs.len() - 1;
+            emit_route(text, &s.offs, &s.route[..n], chars, emit);
+            chars += n;
+        }
+    }
+
+    /// jieba's `calc` on the block `codes` (its last entry the 0 after the block): `route[i]`
+    /// is the best score from character `i` and the end of its first word.
+    #[inline]
+    fn route(&self, codes: &[u16], route: &mut Vec<(f64, usize)>) {
+        let n = codes.len() - 1;
+        route.clear();
+        route.resize(n + 1, (0.0, n));
+        let slots = &self.slots[..];
+        for i in (0..n).rev() {
+            let mut best = (f64::NAN, 0);
+            let mut s = usize::from(codes[i]);
+            if s != 0 && slots[s].check == 0 {
+                let mut e = i + 1;
+                loop {
+                    let lp = slots[s].lp;
+                    if !lp.is_nan() {
+                        let p = lp + route[e].0;
+                        // Ends grow: jieba's `p > best || (p == best && end > best.end)`.
+                        if best.1 == 0 || p >= best.0 {
+                            best = (p, e);
+                        }
+                    }
+                    let code = codes[e];
+                    let t = slots[s].base as usize + usize::from(code);
+                    if code == 0 || slots[t].check != s as u32 {
+                        break;
+                    }
+                    (s, e) = (t, e + 1);
+                }
+            }
+            route[i] = if best.1 == 0 {
+                (self.log1 + route[i + 1].0, i + 1)
+            } else {
+                best
+            };
+        }
+    }
+}
+
+/// The tokens of a block along its route, single ASCII letters and digits joined.
+#[inline]
+fn emit_route<'a>(
+    text: &'a str,
+    offs: &[usize],
+    route: &[(f64, usize)],
+    base: usize,
+    emit: &mut impl FnMut(&'a str, usize),
+) {
+    let (n, bytes) = (route.len(), text.as_bytes());
+    let (mut x, mut left) = (0, None);
+    while x < n {
+        let y = route[x].1;
+        if y == x + 1 && bytes[offs[x]].is_ascii_alphanumeric() {
+            left.get_or_insert(x);
+        } else {
+            if let Some(l) = left.take() {
+                emit(&text[offs[l]..offs[x]], base + l);
+            }
+            emit(&text[offs[x]..offs[y]], base + x);
+        }
+        x = y;
+    }
+    if let Some(l) = left {
+        emit(&text[offs[l]..offs[n]], base + l);
+    }
+}
+
+/// Dense codes, 1-based, the character most used in the words first.
+fn char_codes(entries: &[(&str, usize)]) -> Box<[u16]> {
+    let mut count: Vec<u32> = Vec::new();
+    for c in entries.iter().flat_map(|e| e.0.chars()) {
+        let c = c as usize;
+        if c >= count.len() {
+            count.resize(c + 1, 0);
+        }
+        count[c] += 1;
+    }
+    let mut used: Vec<usize> = (0..count.len()).filter(|&c| count[c] > 0).collect();
+    used.sort_by_key(|&c| (std::cmp::Reverse(count[c]), c));
+    let mut code = vec![0u16; count.len()].into_boxed_slice();
+    for (k, &c) in used.iter().enumerate() {
+        // 65,535 distinct characters at most; jieba's dictionary has 12,045.
+        code[c] = u16::try_from(k + 1).unwrap_or(0);
+    }
+    code
+}
+
+/// Fan-out buckets of the builder's queue; the last holds every node with more children.
+const BUCKETS: usize = 64;
+
+/// A node whose slot is known and whose children wait for a base: its slot, its words
+/// `lo..hi` (sharing their first `depth` codes) and its depth.
+type Pending = (usize, usize, usize, usize);
+
+/// Builds the double array. A node's children are placed once the node has its slot, the
+/// node with the most children first (first fit over a bitmap of used slots, 64 candidate
+/// bases a pass): big
+/// fan-outs go in while the array is empty, the many single children fill the holes.
+struct Builder<'b> {
+    /// Every word's codes, back to back, sorted by word.
+    flat: &'b [u16],
+    /// End of each word in `flat` (its start is the previous word's end).
+    ends: &'b [usize],
+    lps: &'b [f64],
+    slots: Vec<Slot>,
+    /// Bit `i % 64` of word `i / 64`: slot `i` is in use; two words of padding.
+    used: Vec<u64>,
+    /// No free slot below this.
+    first_free: usize,
+    /// Nodes waiting for their children's base, by fan-out.
+    queue: Vec<Vec<Pending>>,
+    /// Where a search for several children starts (the last place one succeeded): the holes
+    /// below it are left to single children, which come last. Searching them again and again
+    /// made the build several times slower.
+    cursor: usize,
+    words: usize,
+}
+
+impl<'b> Builder<'b> {
+    fn new(flat: &'b [u16], ends: &'b [usize], lps: &'b [f64]) -> Self {
+        let len = 1 << 16;
+        Builder {
+            flat,
+            ends,
+            lps,
+            slots: vec![EMPTY; len],
+            used: vec![0; len / 64 + 2],
+            first_free: 1,
+            queue: vec![Vec::new(); BUCKETS],
+            cursor: 1,
+            words: 0,
+        }
+    }
+
+    fn word(&self, k: usize) -> &[u16] {
+        &self.flat[if k == 0 { 0 } else { self.ends[k - 1] }..self.ends[k]]
+    }
+
+    /// Place every node, the root's children at their own codes.
+    fn build(&mut self) {
+        self.slots[0].check = FREE - 1;
+        self.used[0] = 1;
+        self.enter(0, 0, self.ends.len(), 0);
+        let (mut kids, mut top) = (Vec::new(), BUCKETS - 1);
+        loop {
+            while top > 0 && self.queue[top].is_empty() {
+                top -= 1;
+            }
+            let Some((s, lo, hi, depth)) = self.queue[top].pop() else {
+                break;
+            };
+            self.kids(lo, hi, depth, &mut kids);
+            let base = if s == 0 { 0 } else { self.find_base(&kids) };
+            self.slots[s].base = base as u32;
+            for &(c, _, _) in &kids {
+                let t = base + usize::from(c);
+                self.slots[t].check = s as u32;
+                self.used[t / 64] |= 1 << (t % 64);
+            }
+            self.first_free = self.next_free(self.first_free);
+            for &(c, a, b) in &kids {
+                let bucket = self.enter(base + usize::from(c), a, b, depth + 1);
+                top = top.max(bucket);
+            }
+        }
+        self.slots[0].check = FREE;
+    }
+
+    /// The node at slot `s` with words `lo..hi`: its own word, if any, and into the queue if
+    /// it has children. Returns its bucket (0: none).
+    fn enter(&mut self, s: usize, mut lo: usize, hi: usize, depth: usize) -> usize {
+        while lo < hi && self.word(lo).len() == depth {
+            if depth > 0 {
+                self.words += usize::from(self.slots[s].lp.is_nan());
+                self.slots[s].lp = self.lps[lo];
+            }
+            lo += 1;
+        }
+        let mut fan_out = 0;
+        let mut k = lo;
+        while k < hi {
+            let c = self.word(k)[depth];
+            fan_out += 1;
+            k += 1;
+            while k < hi && self.word(k)[depth] == c {
+                k += 1;
+            }
+        }
+        let bucket = fan_out.min(BUCKETS - 1);
+        if bucket > 0 {
+            self.queue[bucket].push((s, lo, hi, depth));
+        }
+        bucket
+    }
+
+    /// The children of words `lo..hi` at `depth`: (code, first word, past last word).
+    fn kids(&self, lo: usize, hi: usize, depth: usize, out: &mut Vec<(u16, usize, usize)>) {
+        out.clear();
+        let mut k = lo;
+        while k < hi {
+            if self.word(k).len() == depth {
+                k += 1;
+                continue;
+            }
+            let c = self.word(k)[depth];
+            let mut j = k + 1;
+            while j < hi && self.word(j)[depth] == c {
+                j += 1;
+            }
+            out.push((c, k, j));
+            k = j;
+        }
+    }
+
+    /// The lowest free slot ≥ `i`.
+    fn next_free(&mut self, i: usize) -> usize {
+        self.reserve(i);
+        let mut w = i / 64;
+        let mut bits = self.used[w] | ((1u64 << (i % 64)) - 1);
+        while bits == u64::MAX {
+            w += 1;
+            self.reserve(w * 64);
+            bits = self.used[w];
+        }
+        w * 64 + bits.trailing_ones() as usize
+    }
+
+    /// Which of the 64 slots from `i` are free (bit `k`: slot `i + k`).
+    #[inline(always)]
+    fn free_run(&self, i: usize) -> u64 {
+        let (w, s) = (i / 64, i % 64);
+        let high = if s == 0 {
+            0
+        } else {
+            self.used[w + 1] << (64 - s)
+        };
+        !(self.used[w] >> s | high)
+    }
+
+    /// Room for slot `i` and the 64 after it.
+    fn reserve(&mut self, i: usize) {
+        if i + 64 >= self.slots.len() {
+            let len = (self.slots.len() * 2).max(i + 65).next_multiple_of(64);
+            self.slots.resize(len, EMPTY);
+            self.used.resize(len / 64 + 2, 0);
+        }
+    }
+
+    /// The lowest base ≥ 1 at which every child finds a free slot: for a single child the
+    /// lowest free slot, for several the lowest from where the last several went.
+    fn find_base(&mut self, kids: &[(u16, usize, usize)]) -> usize {
+        let lowest = kids.iter().map(|k| usize::from(k.0)).min().unwrap_or(1);
+        let highest = kids.iter().map(|k| usize::from(k.0)).max().unwrap_or(1);
+        if kids.len() == 1 {
+            let p = self.next_free(self.first_free.max(lowest + 1));
+            self.reserve(p);
+            return p - lowest;
+        }
+        let mut base = self.cursor.max(lowest + 1) - lowest;
+        loop {
+            self.reserve(base + highest);
+            let mut fit = u64::MAX;
+            for k in kids {
+                fit &= self.free_run(base + usize::from(k.0));
+                if fit == 0 {
+                    break;
+                }
+            }
+            if fit != 0 {
+                let base = base + fit.trailing_zeros() as usize;
+                self.cursor = base + lowest;
+                return base;
+            }
+            base += 64;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -259,6 +259,55 @@ fn counted_fast(c: char) -> bool {
     }
 }
 
+/// `raw` onto `out` with every run of white space (`char::is_whitespace`) as one space; the
+/// counted characters ([`is_counted`]) and the sentence punctuation of `raw`. Runs of other
+/// characters are copied whole; the loop steps by bytes, taking ASCII and the CJK ideographs
+/// U+4E00–U+9FFF (lead bytes E4 B8–E9, most of a Chinese page) without decoding them, and any
+/// other character as `char` (a test checks it against the plain `char` loop).
+fn push_collapsed(out: &mut String, raw: &str) -> (usize, usize) {
+    let b = raw.as_bytes();
+    let (mut counted, mut punct) = (0usize, 0usize);
+    let (mut run, mut i, mut last_space) = (0usize, 0usize, false);
+    while let Some(&x) = b.get(i) {
+        let (space, len) = if x < 0x80 {
+            let space = matches!(x, b'\t'..=b'\r' | b' ');
+            if x.is_ascii_alphanumeric() {
+                counted += 1;
+            } else if matches!(x, b',' | b'.' | b'!' | b'?' | b';') {
+                punct += 1;
+            }
+            (space, 1)
+        } else if (0xE5..=0xE9).contains(&x) || (x == 0xE4 && b.get(i + 1) >= Some(&0xB8)) {
+            counted += 1;
+            (false, 3)
+        } else {
+            let Some(c) = raw.get(i..).and_then(|r| r.chars().next()) else {
+                break;
+            };
+            let space = c.is_whitespace();
+            if !space {
+                if counted_fast(c) {
+                    counted += 1;
+                } else if is_sentence_punct(c) {
+                    punct += 1;
+                }
+            }
+            (space, c.len_utf8())
+        };
+        if space {
+            out.push_str(&raw[run..i]);
+            run = i + len;
+            if !last_space {
+                out.push(' ');
+            }
+        }
+        last_space = space;
+        i += len;
+    }
+    out.push_str(&raw[run..]);
+    (counted, punct)
+}
+
 /// What the block tree reads of an element's attributes, whichever parser found them.
 pub(crate) trait Attrs {
     /// The value of the attribute `name` (lower case), entities decoded.
@@ -407,27 +456,7 @@ impl Builder {
             return;
         };
         let from = l.text.len();
-        let (mut last_space, mut counted, mut punct) = (false, 0usize, 0usize);
-        // Runs of non-space characters are copied whole.
-        let mut run = 0;
-        for (i, c) in raw.char_indices() {
-            if c.is_whitespace() {
-                l.text.push_str(&raw[run..i]);
-                run = i + c.len_utf8();
-                if !last_space {
-                    l.text.push(' ');
-                }
-                last_space = true;
-            } else {
-                last_space = false;
-                if counted_fast(c) {
-                    counted += 1;
-                } else if is_sentence_punct(c) {
-                    punct += 1;
-                }
-            }
-        }
-        l.text.push_str(&raw[run..]);
+        let (counted, punct) = push_collapsed(&mut l.text, raw);
         l.chars += counted;
         if in_anchor {
             l.anchor_chars += counted;

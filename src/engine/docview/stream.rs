@@ -111,12 +111,19 @@ impl<'a> Out<'a> {
     fn release(&mut self, buf: usize) {
         let (parent, mut evs) = std::mem::take(&mut self.bufs[buf]);
         if parent != 0 || self.hold > 0 {
-            // Held again where the table sits: room for all of them at once, not one doubling
-            // of a large buffer after another.
-            self.bufs[parent].1.reserve(evs.len());
-        }
-        for ev in evs.drain(..) {
-            self.write(parent, ev);
+            // Held again where the table sits: moved whole (its texts are joined already; only
+            // a first text could join the parent's last).
+            if let (Some(Ev::Text(_)), Some(Ev::Text(_))) =
+                (self.bufs[parent].1.last(), evs.first())
+            {
+                let first = evs.remove(0);
+                self.write(parent, first);
+            }
+            self.bufs[parent].1.append(&mut evs);
+        } else {
+            for ev in evs.drain(..) {
+                self.write(parent, ev);
+            }
         }
         self.spare.push(evs);
     }

@@ -599,9 +599,12 @@ impl Builder {
         let mut tree = self.tree;
         tree.title = collapse(std::mem::take(&mut tree.title));
         for l in &mut tree.lines {
-            let t = l.text.trim();
-            if t.len() != l.text.len() {
-                l.text = t.to_string();
+            // Trimmed where it is (a line of `add_text` only ever starts or ends with a space).
+            let end = l.text.trim_end().len();
+            l.text.truncate(end);
+            let start = l.text.len() - l.text.trim_start().len();
+            if start > 0 {
+                l.text.drain(..start);
             }
         }
         for link in &mut tree.links {
@@ -615,16 +618,48 @@ impl Builder {
 /// `s` with runs of white space as one space and none at the ends (`split_whitespace` joined
 /// by spaces), reusing `s` when it is already so.
 fn collapse(s: String) -> String {
-    let b = s.as_bytes();
-    let clean = !s.starts_with(char::is_whitespace)
-        && !s.ends_with(char::is_whitespace)
-        && !b.windows(2).any(|w| w[0] == b' ' && w[1] == b' ')
-        && !s.chars().any(|c| c.is_whitespace() && c != ' ');
-    if clean {
-        s
-    } else {
-        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    if is_collapsed(&s) {
+        return s;
     }
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// Whether `s` has no white space but single spaces between other characters, in one pass over
+/// the bytes: a character of White_Space beyond ASCII starts with C2, E1, E2 or E3 (U+0085,
+/// U+00A0, U+1680, U+2000–U+205F, U+3000), and only those are decoded.
+fn is_collapsed(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.first() == Some(&b' ') || b.last() == Some(&b' ') {
+        return false;
+    }
+    let mut space = false;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b' ' if space => return false,
+            b' ' => {
+                space = true;
+                continue;
+            }
+            b'\t'..=b'\r' => return false,
+            0xC2 | 0xE1..=0xE3
+                if s.get(i..)
+                    .and_then(|r| r.chars().next())
+                    .is_some_and(char::is_whitespace) =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+        space = false;
+    }
+    true
 }
 
 /// Subtree totals and ends, children before parents (ids grow with depth-first order).

@@ -142,6 +142,20 @@ fn collapsing_by_bytes_agrees_with_the_character_loop() {
 }
 
 #[test]
+fn collapse_is_split_whitespace_joined_by_spaces() {
+    let pool: Vec<char> = " \t\n\r\x0b\x0c\u{85}\u{a0}\u{1680}\u{2000}\u{200b}\u{2028}\u{205f}\u{3000}\u{3001}aé文\u{1f600}"
+        .chars()
+        .collect();
+    let mut rng = crate::engine::rng::Rng::new(11);
+    for _ in 0..20_000 {
+        let n = rng.below(8);
+        let s: String = (0..n).map(|_| pool[rng.below(pool.len())]).collect();
+        let want = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(collapse(s.clone()), want, "{s:?}");
+    }
+}
+
+#[test]
 fn deep_nesting_does_not_overflow() {
     let html = "<div>".repeat(20_000) + "深" + &"</div>".repeat(20_000);
     let t = build(&html);

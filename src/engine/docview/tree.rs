@@ -10,7 +10,9 @@
 use ego_tree::iter::Edge;
 use scraper::{Html, Node};
 
-/// Container tags: each opens a content block [L2222].
+/// Container tags: each opens a content block [L2222] (`class` names them; a test checks it
+/// against this list).
+#[cfg(test)]
 const BLOCK_TAGS: &[&str] = &[
     "html",
     "body",
@@ -56,18 +58,30 @@ const BLOCK_TAGS: &[&str] = &[
     "summary",
 ];
 
-/// Weighty ("important information") tags [L2228]; headings are blocks and weighty at once.
-pub(crate) const WEIGHTY_TAGS: &[&str] = &[
+/// Weighty ("important information") tags [L2228]; headings are blocks and weighty at once
+/// (`class` names them; a test checks it against this list).
+#[cfg(test)]
+const WEIGHTY_TAGS: &[&str] = &[
     "h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "em", "i", "u", "big", "font", "mark",
 ];
 
 /// Longest weighty-tag text kept, in bytes.
 const WEIGHTY_MAX: usize = 512;
 
+/// Each listed name as itself (the `&'static str` the tree keeps), `None` for any other.
+macro_rules! pick {
+    ($name:expr; $($t:literal)|+) => {
+        match $name {
+            $($t => Some($t),)+
+            _ => None,
+        }
+    };
+}
+
 /// What the builder does with an element, in one match instead of list scans per tag: whether
-/// its content is never page text (skipped), whether it is one of the [`BLOCK_TAGS`], whether one
-/// of the [`WEIGHTY_TAGS`].
-fn class(name: &str) -> (bool, bool, bool) {
+/// its content is never page text (skipped), which container tag it is (it opens a content block
+/// [L2222]), which weighty tag [L2228] (headings are both).
+fn class(name: &str) -> (bool, Option<&'static str>, Option<&'static str>) {
     let skip = matches!(
         name,
         "head"
@@ -94,10 +108,9 @@ fn class(name: &str) -> (bool, bool, bool) {
             | "input"
     );
     if skip {
-        return (true, false, false);
+        return (true, None, None);
     }
-    let block = matches!(
-        name,
+    let block = pick!(name;
         "html"
             | "body"
             | "div"
@@ -141,8 +154,7 @@ fn class(name: &str) -> (bool, bool, bool) {
             | "details"
             | "summary"
     );
-    let weighty = matches!(
-        name,
+    let weighty = pick!(name;
         "h1" | "h2"
             | "h3"
             | "h4"
@@ -508,7 +520,7 @@ impl Builder {
             self.skip += 1;
             return;
         }
-        if block && let Some(tag) = BLOCK_TAGS.iter().find(|t| **t == name) {
+        if let Some(tag) = block {
             self.open_block(tag, el.hint());
         }
         match name {
@@ -533,7 +545,7 @@ impl Builder {
             "br" | "hr" => self.line_break = true,
             _ => {}
         }
-        if weighty && let Some(tag) = WEIGHTY_TAGS.iter().find(|t| **t == name) {
+        if let Some(tag) = weighty {
             let block = self.current();
             self.weighty.push((tag, block, String::new()));
         }
@@ -566,7 +578,9 @@ impl Builder {
             return;
         }
         let (_, block_tag, weighty) = class(name);
-        if weighty && let Some((tag, block, text)) = self.weighty.pop() {
+        if weighty.is_some()
+            && let Some((tag, block, text)) = self.weighty.pop()
+        {
             let text = collapse(text);
             if !text.is_empty() {
                 self.tree.weighty.push(RawWeighty {
@@ -579,7 +593,7 @@ impl Builder {
         if name == "a" {
             self.anchors.pop();
         }
-        if block_tag {
+        if block_tag.is_some() {
             self.close_block();
         }
     }

@@ -120,6 +120,18 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
+/// The bytes that end a tag name (HTML's white space, `/`, `>`), one table lookup a byte.
+static ENDS_TAG_NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let ends = [b' ', b'\t', b'\n', b'\r', 0x0c, b'/', b'>'];
+    let mut i = 0;
+    while i < ends.len() {
+        t[ends[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// Tag names that old pages often write in upper case (`<TD>`, `<FONT>`): lower-cased, they are
 /// borrowed from here instead of allocated (an element's name is cloned for its start and end).
 const KNOWN_TAGS: &[&str] = &[
@@ -433,11 +445,17 @@ impl<'a> Tokenizer<'a> {
         let to_gt = |from: usize| {
             memchr::memchr(b'>', &b[from.min(b.len())..]).map_or(b.len(), |k| from + k + 1)
         };
-        if starts_ci(b, lt, b"<!--") {
+        let second = b.get(lt + 1).copied();
+        if second == Some(b'!') && starts_ci(b, lt, b"<!--") {
             self.pos = find_ci(b, lt + 4, b"-->").map_or(b.len(), |k| k + 3);
             return None;
         }
-        for (open, close) in [(&b"<script"[..], &b"</script"[..]), (b"<style", b"</style")] {
+        let scripts: &[(&[u8], &[u8])] = if matches!(second, Some(b's' | b'S')) {
+            &[(b"<script", b"</script"), (b"<style", b"</style")]
+        } else {
+            &[]
+        };
+        for &(open, close) in scripts {
             if starts_ci(b, lt, open)
                 && b.get(lt + open.len())
                     .is_some_and(|&c| is_ws(c) || c == b'>' || c == b'/')
@@ -523,7 +541,7 @@ impl<'a> Tokenizer<'a> {
     fn name_end(&self, from: usize) -> usize {
         let b = self.src.as_bytes();
         let mut k = from;
-        while k < b.len() && !is_ws(b[k]) && b[k] != b'/' && b[k] != b'>' {
+        while k < b.len() && !ENDS_TAG_NAME[b[k] as usize] {
             k += 1;
         }
         k

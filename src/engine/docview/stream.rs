@@ -444,7 +444,11 @@ impl<'a> Parser<'a> {
         let uid = self.next_uid;
         self.next_uid += 1;
         let child_sink = if !foreign && tag.name == "table" {
-            let buf = self.out.spare.pop().unwrap_or_default();
+            let buf = self
+                .out
+                .spare
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(256));
             self.out.bufs.push((sink, buf));
             self.out.bufs.len() - 1
         } else {
@@ -682,7 +686,8 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
         out: Out {
             b: Builder::for_page(html.len()),
             pending: None,
-            bufs: vec![(0, Vec::new())],
+            // Room for the events a page usually holds (about one per 64 bytes of HTML).
+            bufs: vec![(0, Vec::with_capacity(html.len() / 64))],
             hold: 0,
             spare: Vec::new(),
         },

@@ -348,18 +348,30 @@ impl Attrs for scraper::node::Element {
 
 /// `#id.class.class` from an `id` and a `class` attribute: what [`Attrs::hint`] gives.
 pub(crate) fn hint_of(id: Option<&str>, class: Option<&str>) -> String {
-    let mut s = String::new();
+    let len = id.map_or(0, |i| i.len() + 1) + class.map_or(0, |c| c.len() + 1);
+    let mut s = String::with_capacity(len);
     if let Some(id) = id {
         s.push('#');
         s.push_str(id);
     }
     if let Some(class) = class {
-        let mut cs: Vec<&str> = class.split_ascii_whitespace().collect();
-        cs.sort_unstable();
-        cs.dedup();
-        for c in cs {
-            s.push('.');
-            s.push_str(c);
+        let mut words = class.split_ascii_whitespace();
+        match (words.next(), words.next()) {
+            (None, _) => {}
+            // One class, the usual case: nothing to sort.
+            (Some(c), None) => {
+                s.push('.');
+                s.push_str(c);
+            }
+            (Some(first), Some(second)) => {
+                let mut cs: Vec<&str> = [first, second].into_iter().chain(words).collect();
+                cs.sort_unstable();
+                cs.dedup();
+                for c in cs {
+                    s.push('.');
+                    s.push_str(c);
+                }
+            }
         }
     }
     s

@@ -156,6 +156,21 @@ fn collapse_is_split_whitespace_joined_by_spaces() {
 }
 
 #[test]
+fn hints_are_the_id_then_the_sorted_distinct_classes() {
+    for (id, class, want) in [
+        (None, None, ""),
+        (Some("a"), None, "#a"),
+        (None, Some("x"), ".x"),
+        (Some("a"), Some(" x "), "#a.x"),
+        (Some("a"), Some("  \t "), "#a"),
+        (None, Some("y x\ny x"), ".x.y"),
+        (Some(""), Some("b a c"), "#.a.b.c"),
+    ] {
+        assert_eq!(hint_of(id, class), want, "{id:?} {class:?}");
+    }
+}
+
+#[test]
 fn deep_nesting_does_not_overflow() {
     let html = "<div>".repeat(20_000) + "深" + &"</div>".repeat(20_000);
     let t = build(&html);

@@ -289,9 +289,14 @@ fn push_collapsed(out: &mut String, raw: &str) -> (usize, usize) {
                 punct += 1;
             }
             (space, 1)
-        } else if (0xE5..=0xE9).contains(&x) || (x == 0xE4 && b.get(i + 1) >= Some(&0xB8)) {
-            counted += 1;
-            (false, 3)
+        } else if cjk_at(b, i) {
+            // A run of ideographs, counted in a tight loop (copied with the run).
+            let mut k = i + 3;
+            while cjk_at(b, k) {
+                k += 3;
+            }
+            counted += (k - i) / 3;
+            (false, k - i)
         } else {
             let Some(c) = raw.get(i..).and_then(|r| r.chars().next()) else {
                 break;
@@ -318,6 +323,17 @@ fn push_collapsed(out: &mut String, raw: &str) -> (usize, usize) {
     }
     out.push_str(&raw[run..]);
     (counted, punct)
+}
+
+/// Whether a CJK ideograph U+4E00–U+9FFF (lead byte E4 with B8 or more after it, or E5–E9)
+/// starts at `i` of valid UTF-8.
+#[inline]
+fn cjk_at(b: &[u8], i: usize) -> bool {
+    match b.get(i) {
+        Some(0xE5..=0xE9) => true,
+        Some(0xE4) => b.get(i + 1) >= Some(&0xB8),
+        _ => false,
+    }
 }
 
 /// What the block tree reads of an element's attributes, whichever parser found them.

@@ -572,49 +572,47 @@ impl<'a> Tokenizer<'a> {
             while k < b.len() && !is_ws(b[k]) && !matches!(b[k], b'/' | b'>' | b'=') {
                 k += 1;
             }
-            let name = &src[n0..k];
+            let name = &b[n0..k];
             while k < b.len() && is_ws(b[k]) {
                 k += 1;
             }
-            let mut value: &str = "";
+            // The value's bytes (none without `=`), made a `str` only for an attribute kept.
+            let (mut v0, mut v1) = (k, k);
             if b.get(k) == Some(&b'=') {
                 k += 1;
                 while k < b.len() && is_ws(b[k]) {
                     k += 1;
                 }
+                (v0, v1) = (k, k);
                 match *b.get(k)? {
                     q @ (b'"' | b'\'') => {
                         let close = k + 1 + memchr::memchr(q, &b[k + 1..])?;
-                        value = &src[k + 1..close];
+                        (v0, v1) = (k + 1, close);
                         k = close + 1;
                     }
                     b'>' => {}
                     _ => {
-                        let v0 = k;
                         while k < b.len() && !is_ws(b[k]) && b[k] != b'>' {
                             k += 1;
                         }
-                        value = &src[v0..k];
+                        v1 = k;
                     }
                 }
             }
-            let slot = if name.eq_ignore_ascii_case("id") {
-                &mut a.id
-            } else if name.eq_ignore_ascii_case("class") {
-                &mut a.class
-            } else if name.eq_ignore_ascii_case("href") {
-                &mut a.href
-            } else if name.eq_ignore_ascii_case("name") {
-                &mut a.rare.get_or_insert_default().name
-            } else if name.eq_ignore_ascii_case("content") {
-                &mut a.rare.get_or_insert_default().content
-            } else if name.eq_ignore_ascii_case("type") {
-                &mut a.rare.get_or_insert_default().kind
-            } else {
-                continue;
+            // By length first: most attributes (`width`, `style`, `src`, …) fail at once.
+            let slot = match name.len() {
+                2 if name.eq_ignore_ascii_case(b"id") => &mut a.id,
+                5 if name.eq_ignore_ascii_case(b"class") => &mut a.class,
+                4 if name.eq_ignore_ascii_case(b"href") => &mut a.href,
+                4 if name.eq_ignore_ascii_case(b"name") => &mut a.rare.get_or_insert_default().name,
+                7 if name.eq_ignore_ascii_case(b"content") => {
+                    &mut a.rare.get_or_insert_default().content
+                }
+                4 if name.eq_ignore_ascii_case(b"type") => &mut a.rare.get_or_insert_default().kind,
+                _ => continue,
             };
             if slot.is_none() {
-                *slot = Some(decode(value, true));
+                *slot = Some(decode(&src[v0..v1], true));
             }
         }
     }

@@ -1,6 +1,7 @@
 //! The block tree's own tests: blocks, lines, links and weighty tags, the counted
 //! characters' fast path against the metric.
 
+use super::text::{counted_fast, is_counted, is_sentence_punct};
 use super::*;
 
 #[test]

@@ -111,12 +111,19 @@ impl<'a> Out<'a> {
     fn release(&mut self, buf: usize) {
         let (parent, mut evs) = std::mem::take(&mut self.bufs[buf]);
         if parent != 0 || self.hold > 0 {
-            // Held again where the table sits: room for all of them at once, not one doubling
-            // of a large buffer after another.
-            self.bufs[parent].1.reserve(evs.len());
-        }
-        for ev in evs.drain(..) {
-            self.write(parent, ev);
+            // Held again where the table sits: moved whole (its texts are joined already; only
+            // a first text could join the parent's last).
+            if let (Some(Ev::Text(_)), Some(Ev::Text(_))) =
+                (self.bufs[parent].1.last(), evs.first())
+            {
+                let first = evs.remove(0);
+                self.write(parent, first);
+            }
+            self.bufs[parent].1.append(&mut evs);
+        } else {
+            for ev in evs.drain(..) {
+                self.write(parent, ev);
+            }
         }
         self.spare.push(evs);
     }
@@ -437,7 +444,11 @@ impl<'a> Parser<'a> {
         let uid = self.next_uid;
         self.next_uid += 1;
         let child_sink = if !foreign && tag.name == "table" {
-            let buf = self.out.spare.pop().unwrap_or_default();
+            let buf = self
+                .out
+                .spare
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(256));
             self.out.bufs.push((sink, buf));
             self.out.bufs.len() - 1
         } else {
@@ -675,7 +686,8 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
         out: Out {
             b: Builder::for_page(html.len()),
             pending: None,
-            bufs: vec![(0, Vec::new())],
+            // Room for the events a page usually holds (about one per 64 bytes of HTML).
+            bufs: vec![(0, Vec::with_capacity(html.len() / 64))],
             hold: 0,
             spare: Vec::new(),
         },

@@ -120,6 +120,18 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
+/// The bytes that end a tag name (HTML's white space, `/`, `>`), one table lookup a byte.
+static ENDS_TAG_NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let ends = [b' ', b'\t', b'\n', b'\r', 0x0c, b'/', b'>'];
+    let mut i = 0;
+    while i < ends.len() {
+        t[ends[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// Tag names that old pages often write in upper case (`<TD>`, `<FONT>`): lower-cased, they are
 /// borrowed from here instead of allocated (an element's name is cloned for its start and end).
 const KNOWN_TAGS: &[&str] = &[
@@ -234,11 +246,7 @@ pub(crate) fn decode(s: &str, attr: bool) -> Cow<'_, str> {
     };
     let mut out = String::with_capacity(s.len());
     let (mut copied, mut i) = (0usize, first);
-    while i < b.len() {
-        if b[i] != b'&' {
-            i += 1;
-            continue;
-        }
+    loop {
         if let Some((len, c1, c2)) = char_ref(s, i + 1, attr) {
             out.push_str(&s[copied..i]);
             out.push(c1);
@@ -250,9 +258,27 @@ pub(crate) fn decode(s: &str, attr: bool) -> Cow<'_, str> {
         } else {
             i += 1;
         }
+        match b.get(i..).and_then(|r| memchr::memchr(b'&', r)) {
+            Some(k) => i += k,
+            None => break,
+        }
     }
     out.push_str(&s[copied..]);
     Cow::Owned(out)
+}
+
+/// The character of a reference `name;` that pages write most, without hashing.
+fn common_ref(name: &[u8]) -> Option<char> {
+    Some(match name {
+        b"nbsp;" => '\u{a0}',
+        b"amp;" => '&',
+        b"lt;" => '<',
+        b"gt;" => '>',
+        b"quot;" => '"',
+        b"middot;" => '\u{b7}',
+        b"copy;" => '\u{a9}',
+        _ => return None,
+    })
 }
 
 /// The character reference right after an `&` at `at`: bytes consumed and the characters.
@@ -288,7 +314,31 @@ fn char_ref(s: &str, at: usize, attr: bool) -> Option<(usize, char, Option<char>
         };
         return Some((k - at, c, None));
     }
-    // Named: the longest name in the table that the text starts with.
+    // Named, closed by `;`: no longer name starts with it (names are letters and digits, then
+    // an optional `;`), so it is the longest match when the table has it.
+    let run = b.get(at..).map_or(0, |r| {
+        r.iter().take_while(|c| c.is_ascii_alphanumeric()).count()
+    });
+    if run > 0 && b.get(at + run) == Some(&b';') {
+        let name = &b[at..at + run + 1];
+        if let Some(c) = common_ref(name) {
+            return Some((run + 1, c, None));
+        }
+        if let Some(&(c1, c2)) = NAMED_ENTITIES.get(&s[at..at + run + 1])
+            && c1 != 0
+            && let Some(c1) = char::from_u32(c1)
+        {
+            let c2 = if c2 == 0 { None } else { char::from_u32(c2) };
+            return Some((run + 1, c1, c2));
+        }
+    }
+    longest_named(s, at, attr)
+}
+
+/// The named character reference at `at`: the longest name in the table that the text starts
+/// with (the table holds every prefix of every name, so the walk stops at the first miss).
+fn longest_named(s: &str, at: usize, attr: bool) -> Option<(usize, char, Option<char>)> {
+    let b = s.as_bytes();
     let (mut best, mut k) = (None, at);
     while k < b.len() && k - at < 40 {
         let Some(ch) = s[k..].chars().next() else {
@@ -328,7 +378,10 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// The next token; `None` at the end.
+    /// The next token; `None` at the end. Inlined into the one loop that calls it, so the large
+    /// token is built where it is used (left to itself, the compiler inlines it or not from one
+    /// build to the next, and a call costs ~3 M instructions on ccwe's 69 pages).
+    #[inline(always)]
     pub(crate) fn next_token(&mut self) -> Option<Token<'a>> {
         let b = self.src.as_bytes();
         loop {
@@ -395,11 +448,17 @@ impl<'a> Tokenizer<'a> {
         let to_gt = |from: usize| {
             memchr::memchr(b'>', &b[from.min(b.len())..]).map_or(b.len(), |k| from + k + 1)
         };
-        if starts_ci(b, lt, b"<!--") {
+        let second = b.get(lt + 1).copied();
+        if second == Some(b'!') && starts_ci(b, lt, b"<!--") {
             self.pos = find_ci(b, lt + 4, b"-->").map_or(b.len(), |k| k + 3);
             return None;
         }
-        for (open, close) in [(&b"<script"[..], &b"</script"[..]), (b"<style", b"</style")] {
+        let scripts: &[(&[u8], &[u8])] = if matches!(second, Some(b's' | b'S')) {
+            &[(b"<script", b"</script"), (b"<style", b"</style")]
+        } else {
+            &[]
+        };
+        for &(open, close) in scripts {
             if starts_ci(b, lt, open)
                 && b.get(lt + open.len())
                     .is_some_and(|&c| is_ws(c) || c == b'>' || c == b'/')
@@ -485,7 +544,7 @@ impl<'a> Tokenizer<'a> {
     fn name_end(&self, from: usize) -> usize {
         let b = self.src.as_bytes();
         let mut k = from;
-        while k < b.len() && !is_ws(b[k]) && b[k] != b'/' && b[k] != b'>' {
+        while k < b.len() && !ENDS_TAG_NAME[b[k] as usize] {
             k += 1;
         }
         k
@@ -513,49 +572,47 @@ impl<'a> Tokenizer<'a> {
             while k < b.len() && !is_ws(b[k]) && !matches!(b[k], b'/' | b'>' | b'=') {
                 k += 1;
             }
-            let name = &src[n0..k];
+            let name = &b[n0..k];
             while k < b.len() && is_ws(b[k]) {
                 k += 1;
             }
-            let mut value: &str = "";
+            // The value's bytes (none without `=`), made a `str` only for an attribute kept.
+            let (mut v0, mut v1) = (k, k);
             if b.get(k) == Some(&b'=') {
                 k += 1;
                 while k < b.len() && is_ws(b[k]) {
                     k += 1;
                 }
+                (v0, v1) = (k, k);
                 match *b.get(k)? {
                     q @ (b'"' | b'\'') => {
                         let close = k + 1 + memchr::memchr(q, &b[k + 1..])?;
-                        value = &src[k + 1..close];
+                        (v0, v1) = (k + 1, close);
                         k = close + 1;
                     }
                     b'>' => {}
                     _ => {
-                        let v0 = k;
                         while k < b.len() && !is_ws(b[k]) && b[k] != b'>' {
                             k += 1;
                         }
-                        value = &src[v0..k];
+                        v1 = k;
                     }
                 }
             }
-            let slot = if name.eq_ignore_ascii_case("id") {
-                &mut a.id
-            } else if name.eq_ignore_ascii_case("class") {
-                &mut a.class
-            } else if name.eq_ignore_ascii_case("href") {
-                &mut a.href
-            } else if name.eq_ignore_ascii_case("name") {
-                &mut a.rare.get_or_insert_default().name
-            } else if name.eq_ignore_ascii_case("content") {
-                &mut a.rare.get_or_insert_default().content
-            } else if name.eq_ignore_ascii_case("type") {
-                &mut a.rare.get_or_insert_default().kind
-            } else {
-                continue;
+            // By length first: most attributes (`width`, `style`, `src`, …) fail at once.
+            let slot = match name.len() {
+                2 if name.eq_ignore_ascii_case(b"id") => &mut a.id,
+                5 if name.eq_ignore_ascii_case(b"class") => &mut a.class,
+                4 if name.eq_ignore_ascii_case(b"href") => &mut a.href,
+                4 if name.eq_ignore_ascii_case(b"name") => &mut a.rare.get_or_insert_default().name,
+                7 if name.eq_ignore_ascii_case(b"content") => {
+                    &mut a.rare.get_or_insert_default().content
+                }
+                4 if name.eq_ignore_ascii_case(b"type") => &mut a.rare.get_or_insert_default().kind,
+                _ => continue,
             };
             if slot.is_none() {
-                *slot = Some(decode(value, true));
+                *slot = Some(decode(&src[v0..v1], true));
             }
         }
     }
@@ -615,117 +672,4 @@ fn quirks(decl: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tokens(s: &str) -> Vec<String> {
-        let mut t = Tokenizer::new(s);
-        let mut out = Vec::new();
-        while let Some(tok) = t.next_token() {
-            out.push(match tok {
-                Token::Start(tag) => {
-                    if tag.name == "title" {
-                        t.mode = TextMode::Rcdata;
-                        t.end_tag = "title";
-                    }
-                    format!(
-                        "<{}{}{}>",
-                        tag.name,
-                        tag.attrs
-                            .href
-                            .map(|h| format!(" href={h}"))
-                            .unwrap_or_default(),
-                        if tag.self_closing { "/" } else { "" }
-                    )
-                }
-                Token::End(n) => format!("</{n}>"),
-                Token::Text(x) => x.into_owned(),
-                Token::Doctype { quirks } => format!("doctype {quirks}"),
-            });
-        }
-        out
-    }
-
-    #[test]
-    fn tags_text_comments_and_raw_text() {
-        assert_eq!(
-            tokens(
-                "<!DOCTYPE html><P>a&amp;b&nbsp<!-- <p> --><br/><A HREF='x?a=1&copy=2&amp;b'>c</a><title>a<b>&lt;</title></x y=\">\">"
-            ),
-            [
-                "doctype false",
-                "<p>",
-                "a&b\u{a0}",
-                "<br/>",
-                "<a href=x?a=1&copy=2&b>",
-                "c",
-                "</a>",
-                "<title>",
-                "a<b><",
-                "</title>",
-                "</x>"
-            ]
-        );
-        assert_eq!(
-            tokens("a < b <3 &#x4e2d;&#20013;&#0;"),
-            ["a ", "< b ", "<3 中中\u{fffd}"]
-        );
-        assert_eq!(
-            tokens("x<script>if(a<b)</script>y<style>p{}</style >z<?php ?>"),
-            ["x", "y", "z"]
-        );
-        assert_eq!(tokens("<p class=a"), Vec::<String>::new());
-    }
-
-    #[test]
-    fn a_page_ending_inside_a_tag_or_doctype_ends_the_tokens() {
-        // The fuzzer's hang: `</d` and bytes to the end (an end tag never closed).
-        for s in [
-            "<p>a</d\u{fffd}\u{fffd} x",
-            "<p>a</div class=\"x",
-            "<!doctype html 天",
-            "<a href=\"x",
-        ] {
-            let t = tokens(s);
-            assert!(t.len() <= 3, "{s}: {t:?}");
-        }
-    }
-
-    #[test]
-    fn upper_case_tag_names_are_lower_cased() {
-        for (s, l, known) in [
-            ("TD", "td", true),
-            ("Font", "font", true),
-            ("BLOCKQUOTE", "blockquote", true),
-            ("CUSTOM-EL", "custom-el", false),
-            ("TDX", "tdx", false),
-            ("td", "td", true),
-        ] {
-            let got = lower(s);
-            assert_eq!(got, l);
-            assert_eq!(matches!(got, Cow::Borrowed(_)), known || s == l, "{s}");
-        }
-        assert!(
-            KNOWN_TAGS
-                .iter()
-                .all(|k| k.len() <= 10 && *k == k.to_ascii_lowercase())
-        );
-    }
-
-    #[test]
-    fn doctype_quirks() {
-        assert!(!quirks(" html"));
-        assert!(quirks(
-            " html public \"-//W3C//DTD HTML 4.01 Transitional//EN\""
-        ));
-        assert!(!quirks(
-            " html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" \"http://www.w3.org/TR/html4/loose.dtd\""
-        ));
-        assert!(!quirks(
-            " html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"x\""
-        ));
-        assert!(quirks(
-            " HTML PUBLIC \"-//W3C//DTD HTML 4.0 Transitional//EN\""
-        ));
-    }
-}
+mod tests;

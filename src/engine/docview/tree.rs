@@ -10,7 +10,12 @@
 use ego_tree::iter::Edge;
 use scraper::{Html, Node};
 
-/// Container tags: each opens a content block [L2222].
+mod text;
+use text::{collapse, push_collapsed};
+
+/// Container tags: each opens a content block [L2222] (`class` names them; a test checks it
+/// against this list).
+#[cfg(test)]
 const BLOCK_TAGS: &[&str] = &[
     "html",
     "body",
@@ -56,18 +61,30 @@ const BLOCK_TAGS: &[&str] = &[
     "summary",
 ];
 
-/// Weighty ("important information") tags [L2228]; headings are blocks and weighty at once.
-pub(crate) const WEIGHTY_TAGS: &[&str] = &[
+/// Weighty ("important information") tags [L2228]; headings are blocks and weighty at once
+/// (`class` names them; a test checks it against this list).
+#[cfg(test)]
+const WEIGHTY_TAGS: &[&str] = &[
     "h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "em", "i", "u", "big", "font", "mark",
 ];
 
 /// Longest weighty-tag text kept, in bytes.
 const WEIGHTY_MAX: usize = 512;
 
+/// Each listed name as itself (the `&'static str` the tree keeps), `None` for any other.
+macro_rules! pick {
+    ($name:expr; $($t:literal)|+) => {
+        match $name {
+            $($t => Some($t),)+
+            _ => None,
+        }
+    };
+}
+
 /// What the builder does with an element, in one match instead of list scans per tag: whether
-/// its content is never page text (skipped), whether it is one of the [`BLOCK_TAGS`], whether one
-/// of the [`WEIGHTY_TAGS`].
-fn class(name: &str) -> (bool, bool, bool) {
+/// its content is never page text (skipped), which container tag it is (it opens a content block
+/// [L2222]), which weighty tag [L2228] (headings are both).
+fn class(name: &str) -> (bool, Option<&'static str>, Option<&'static str>) {
     let skip = matches!(
         name,
         "head"
@@ -94,10 +111,9 @@ fn class(name: &str) -> (bool, bool, bool) {
             | "input"
     );
     if skip {
-        return (true, false, false);
+        return (true, None, None);
     }
-    let block = matches!(
-        name,
+    let block = pick!(name;
         "html"
             | "body"
             | "div"
@@ -141,8 +157,7 @@ fn class(name: &str) -> (bool, bool, bool) {
             | "details"
             | "summary"
     );
-    let weighty = matches!(
-        name,
+    let weighty = pick!(name;
         "h1" | "h2"
             | "h3"
             | "h4"
@@ -227,38 +242,6 @@ pub(crate) struct PageTree {
     pub base_href: Option<String>,
 }
 
-/// Sentence punctuation counted as a sign of running text (Chinese and Latin).
-pub(crate) fn is_sentence_punct(c: char) -> bool {
-    matches!(
-        c,
-        '，' | '。' | '！' | '？' | '；' | '：' | '、' | ',' | '.' | '!' | '?' | ';'
-    )
-}
-
-/// Counted characters: letters and digits of any script, exactly the metric's alphabet
-/// ([`crate::engine::text::metric::is_kept`], Python's `isalnum`).
-pub(crate) use crate::engine::text::metric::is_kept as is_counted;
-
-/// [`is_counted`] with the common cases first: ASCII, the CJK block, and the punctuation of
-/// Chinese text (general punctuation, CJK symbols, full-width forms), none of which counts.
-#[inline]
-fn counted_fast(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric();
-    }
-    match c {
-        '\u{4E00}'..='\u{9FFF}' => true,
-        '\u{2000}'..='\u{206F}'
-        | '\u{3000}'..='\u{3004}'
-        | '\u{3008}'..='\u{3020}'
-        | '\u{FF01}'..='\u{FF0F}'
-        | '\u{FF1A}'..='\u{FF20}'
-        | '\u{FF3B}'..='\u{FF40}'
-        | '\u{FF5B}'..='\u{FF65}' => false,
-        _ => is_counted(c),
-    }
-}
-
 /// What the block tree reads of an element's attributes, whichever parser found them.
 pub(crate) trait Attrs {
     /// The value of the attribute `name` (lower case), entities decoded.
@@ -287,18 +270,30 @@ impl Attrs for scraper::node::Element {
 
 /// `#id.class.class` from an `id` and a `class` attribute: what [`Attrs::hint`] gives.
 pub(crate) fn hint_of(id: Option<&str>, class: Option<&str>) -> String {
-    let mut s = String::new();
+    let len = id.map_or(0, |i| i.len() + 1) + class.map_or(0, |c| c.len() + 1);
+    let mut s = String::with_capacity(len);
     if let Some(id) = id {
         s.push('#');
         s.push_str(id);
     }
     if let Some(class) = class {
-        let mut cs: Vec<&str> = class.split_ascii_whitespace().collect();
-        cs.sort_unstable();
-        cs.dedup();
-        for c in cs {
-            s.push('.');
-            s.push_str(c);
+        let mut words = class.split_ascii_whitespace();
+        match (words.next(), words.next()) {
+            (None, _) => {}
+            // One class, the usual case: nothing to sort.
+            (Some(c), None) => {
+                s.push('.');
+                s.push_str(c);
+            }
+            (Some(first), Some(second)) => {
+                let mut cs: Vec<&str> = [first, second].into_iter().chain(words).collect();
+                cs.sort_unstable();
+                cs.dedup();
+                for c in cs {
+                    s.push('.');
+                    s.push_str(c);
+                }
+            }
         }
     }
     s
@@ -407,27 +402,7 @@ impl Builder {
             return;
         };
         let from = l.text.len();
-        let (mut last_space, mut counted, mut punct) = (false, 0usize, 0usize);
-        // Runs of non-space characters are copied whole.
-        let mut run = 0;
-        for (i, c) in raw.char_indices() {
-            if c.is_whitespace() {
-                l.text.push_str(&raw[run..i]);
-                run = i + c.len_utf8();
-                if !last_space {
-                    l.text.push(' ');
-                }
-                last_space = true;
-            } else {
-                last_space = false;
-                if counted_fast(c) {
-                    counted += 1;
-                } else if is_sentence_punct(c) {
-                    punct += 1;
-                }
-            }
-        }
-        l.text.push_str(&raw[run..]);
+        let (counted, punct) = push_collapsed(&mut l.text, raw);
         l.chars += counted;
         if in_anchor {
             l.anchor_chars += counted;
@@ -479,7 +454,7 @@ impl Builder {
             self.skip += 1;
             return;
         }
-        if block && let Some(tag) = BLOCK_TAGS.iter().find(|t| **t == name) {
+        if let Some(tag) = block {
             self.open_block(tag, el.hint());
         }
         match name {
@@ -504,7 +479,7 @@ impl Builder {
             "br" | "hr" => self.line_break = true,
             _ => {}
         }
-        if weighty && let Some(tag) = WEIGHTY_TAGS.iter().find(|t| **t == name) {
+        if let Some(tag) = weighty {
             let block = self.current();
             self.weighty.push((tag, block, String::new()));
         }
@@ -537,7 +512,9 @@ impl Builder {
             return;
         }
         let (_, block_tag, weighty) = class(name);
-        if weighty && let Some((tag, block, text)) = self.weighty.pop() {
+        if weighty.is_some()
+            && let Some((tag, block, text)) = self.weighty.pop()
+        {
             let text = collapse(text);
             if !text.is_empty() {
                 self.tree.weighty.push(RawWeighty {
@@ -550,7 +527,7 @@ impl Builder {
         if name == "a" {
             self.anchors.pop();
         }
-        if block_tag {
+        if block_tag.is_some() {
             self.close_block();
         }
     }
@@ -570,9 +547,12 @@ impl Builder {
         let mut tree = self.tree;
         tree.title = collapse(std::mem::take(&mut tree.title));
         for l in &mut tree.lines {
-            let t = l.text.trim();
-            if t.len() != l.text.len() {
-                l.text = t.to_string();
+            // Trimmed where it is (a line of `add_text` only ever starts or ends with a space).
+            let end = l.text.trim_end().len();
+            l.text.truncate(end);
+            let start = l.text.len() - l.text.trim_start().len();
+            if start > 0 {
+                l.text.drain(..start);
             }
         }
         for link in &mut tree.links {
@@ -580,21 +560,6 @@ impl Builder {
         }
         totals(&mut tree);
         tree
-    }
-}
-
-/// `s` with runs of white space as one space and none at the ends (`split_whitespace` joined
-/// by spaces), reusing `s` when it is already so.
-fn collapse(s: String) -> String {
-    let b = s.as_bytes();
-    let clean = !s.starts_with(char::is_whitespace)
-        && !s.ends_with(char::is_whitespace)
-        && !b.windows(2).any(|w| w[0] == b' ' && w[1] == b' ')
-        && !s.chars().any(|c| c.is_whitespace() && c != ' ');
-    if clean {
-        s
-    } else {
-        s.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 }
 

@@ -1,6 +1,7 @@
 //! The block tree's own tests: blocks, lines, links and weighty tags, the counted
 //! characters' fast path against the metric.
 
+use super::text::{counted_fast, is_counted, is_sentence_punct};
 use super::*;
 
 #[test]
@@ -79,8 +80,8 @@ fn tag_classes_match_the_lists() {
         .chain(&["a", "span", "script", "input"])
     {
         let (skip, block, weighty) = class(t);
-        assert_eq!(block, BLOCK_TAGS.contains(t), "{t}");
-        assert_eq!(weighty, WEIGHTY_TAGS.contains(t), "{t}");
+        assert_eq!(block, BLOCK_TAGS.contains(t).then_some(*t), "{t}");
+        assert_eq!(weighty, WEIGHTY_TAGS.contains(t).then_some(*t), "{t}");
         assert_eq!(skip, matches!(*t, "script" | "input"), "{t}");
     }
 }
@@ -89,6 +90,84 @@ fn tag_classes_match_the_lists() {
 fn the_fast_count_agrees_with_the_metric_on_every_character() {
     for c in (0..=0x10FFFF).filter_map(char::from_u32) {
         assert_eq!(counted_fast(c), is_counted(c), "U+{:04X}", c as u32);
+    }
+}
+
+/// What `push_collapsed` must give: the plain loop over characters.
+fn push_collapsed_reference(out: &mut String, raw: &str) -> (usize, usize) {
+    let (mut last_space, mut counted, mut punct) = (false, 0usize, 0usize);
+    for c in raw.chars() {
+        if c.is_whitespace() {
+            if !last_space {
+                out.push(' ');
+            }
+            last_space = true;
+        } else {
+            out.push(c);
+            last_space = false;
+            if is_counted(c) {
+                counted += 1;
+            } else if is_sentence_punct(c) {
+                punct += 1;
+            }
+        }
+    }
+    (counted, punct)
+}
+
+#[test]
+fn collapsing_by_bytes_agrees_with_the_character_loop() {
+    let check = |s: &str| {
+        let (mut a, mut b) = (String::from("x "), String::from("x "));
+        let got = push_collapsed(&mut a, s);
+        let want = push_collapsed_reference(&mut b, s);
+        assert_eq!((a, got), (b, want), "{s:?}");
+    };
+    // Every character alone and between others (the lead-byte boundaries of the fast path).
+    for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+        check(&format!("{c}"));
+        check(&format!(" {c}中\u{3000}{c}a"));
+    }
+    // Random mixes of spaces of every kind, CJK edges, punctuation and letters.
+    let pool: Vec<char> =
+        " \t\n\r\x0b\x0c\u{85}\u{a0}\u{1680}\u{2000}\u{2028}\u{202f}\u{3000}\u{3001}\u{3002}\
+         \u{4dff}\u{4e00}\u{9fff}\u{a000}\u{ff0c}\u{ff01}aZ9,.;:!?é文字\u{1f600}\u{20000}"
+            .chars()
+            .collect();
+    let mut rng = crate::engine::rng::Rng::new(7);
+    for _ in 0..20_000 {
+        let n = rng.below(12);
+        let s: String = (0..n).map(|_| pool[rng.below(pool.len())]).collect();
+        check(&s);
+    }
+}
+
+#[test]
+fn collapse_is_split_whitespace_joined_by_spaces() {
+    let pool: Vec<char> = " \t\n\r\x0b\x0c\u{85}\u{a0}\u{1680}\u{2000}\u{200b}\u{2028}\u{205f}\u{3000}\u{3001}aé文\u{1f600}"
+        .chars()
+        .collect();
+    let mut rng = crate::engine::rng::Rng::new(11);
+    for _ in 0..20_000 {
+        let n = rng.below(8);
+        let s: String = (0..n).map(|_| pool[rng.below(pool.len())]).collect();
+        let want = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(collapse(s.clone()), want, "{s:?}");
+    }
+}
+
+#[test]
+fn hints_are_the_id_then_the_sorted_distinct_classes() {
+    for (id, class, want) in [
+        (None, None, ""),
+        (Some("a"), None, "#a"),
+        (None, Some("x"), ".x"),
+        (Some("a"), Some(" x "), "#a.x"),
+        (Some("a"), Some("  \t "), "#a"),
+        (None, Some("y x\ny x"), ".x.y"),
+        (Some(""), Some("b a c"), "#.a.b.c"),
+    ] {
+        assert_eq!(hint_of(id, class), want, "{id:?} {class:?}");
     }
 }
 

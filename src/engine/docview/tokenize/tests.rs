@@ -1,0 +1,138 @@
+//! The tokenizer's own tests: tags, text, comments and raw text; pages that end inside a tag;
+//! upper-case tag names; character references by the short way and the long; doctype quirks.
+
+use super::*;
+
+fn tokens(s: &str) -> Vec<String> {
+    let mut t = Tokenizer::new(s);
+    let mut out = Vec::new();
+    while let Some(tok) = t.next_token() {
+        out.push(match tok {
+            Token::Start(tag) => {
+                if tag.name == "title" {
+                    t.mode = TextMode::Rcdata;
+                    t.end_tag = "title";
+                }
+                format!(
+                    "<{}{}{}>",
+                    tag.name,
+                    tag.attrs
+                        .href
+                        .map(|h| format!(" href={h}"))
+                        .unwrap_or_default(),
+                    if tag.self_closing { "/" } else { "" }
+                )
+            }
+            Token::End(n) => format!("</{n}>"),
+            Token::Text(x) => x.into_owned(),
+            Token::Doctype { quirks } => format!("doctype {quirks}"),
+        });
+    }
+    out
+}
+
+#[test]
+fn tags_text_comments_and_raw_text() {
+    assert_eq!(
+        tokens(
+            "<!DOCTYPE html><P>a&amp;b&nbsp<!-- <p> --><br/><A HREF='x?a=1&copy=2&amp;b'>c</a><title>a<b>&lt;</title></x y=\">\">"
+        ),
+        [
+            "doctype false",
+            "<p>",
+            "a&b\u{a0}",
+            "<br/>",
+            "<a href=x?a=1&copy=2&b>",
+            "c",
+            "</a>",
+            "<title>",
+            "a<b><",
+            "</title>",
+            "</x>"
+        ]
+    );
+    assert_eq!(
+        tokens("a < b <3 &#x4e2d;&#20013;&#0;"),
+        ["a ", "< b ", "<3 中中\u{fffd}"]
+    );
+    assert_eq!(
+        tokens("x<script>if(a<b)</script>y<style>p{}</style >z<?php ?>"),
+        ["x", "y", "z"]
+    );
+    assert_eq!(tokens("<p class=a"), Vec::<String>::new());
+}
+
+#[test]
+fn a_page_ending_inside_a_tag_or_doctype_ends_the_tokens() {
+    // The fuzzer's hang: `</d` and bytes to the end (an end tag never closed).
+    for s in [
+        "<p>a</d\u{fffd}\u{fffd} x",
+        "<p>a</div class=\"x",
+        "<!doctype html 天",
+        "<a href=\"x",
+    ] {
+        let t = tokens(s);
+        assert!(t.len() <= 3, "{s}: {t:?}");
+    }
+}
+
+#[test]
+fn named_references_closed_by_a_semicolon_take_the_short_way_to_the_same_answer() {
+    let mut tried = 0;
+    for name in NAMED_ENTITIES.keys() {
+        for tail in ["", ";", "x", "=", "1;", " "] {
+            let s = format!("&{name}{tail}");
+            for attr in [false, true] {
+                assert_eq!(
+                    char_ref(&s, 1, attr),
+                    longest_named(&s, 1, attr),
+                    "{s:?} {attr}"
+                );
+                tried += 1;
+            }
+        }
+    }
+    assert!(tried > 10_000);
+    assert_eq!(
+        decode("a&nbsp;&amp;&lt&notin;&notit;&x;&", false),
+        "a\u{a0}&<∉¬it;&x;&"
+    );
+}
+
+#[test]
+fn upper_case_tag_names_are_lower_cased() {
+    for (s, l, known) in [
+        ("TD", "td", true),
+        ("Font", "font", true),
+        ("BLOCKQUOTE", "blockquote", true),
+        ("CUSTOM-EL", "custom-el", false),
+        ("TDX", "tdx", false),
+        ("td", "td", true),
+    ] {
+        let got = lower(s);
+        assert_eq!(got, l);
+        assert_eq!(matches!(got, Cow::Borrowed(_)), known || s == l, "{s}");
+    }
+    assert!(
+        KNOWN_TAGS
+            .iter()
+            .all(|k| k.len() <= 10 && *k == k.to_ascii_lowercase())
+    );
+}
+
+#[test]
+fn doctype_quirks() {
+    assert!(!quirks(" html"));
+    assert!(quirks(
+        " html public \"-//W3C//DTD HTML 4.01 Transitional//EN\""
+    ));
+    assert!(!quirks(
+        " html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" \"http://www.w3.org/TR/html4/loose.dtd\""
+    ));
+    assert!(!quirks(
+        " html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"x\""
+    ));
+    assert!(quirks(
+        " HTML PUBLIC \"-//W3C//DTD HTML 4.0 Transitional//EN\""
+    ));
+}

@@ -134,12 +134,18 @@ fn collapsing_by_bytes_agrees_with_the_character_loop() {
          \u{4dff}\u{4e00}\u{9fff}\u{a000}\u{ff0c}\u{ff01}aZ9,.;:!?é文字\u{1f600}\u{20000}"
             .chars()
             .collect();
-    let mut rng = crate::engine::rng::Rng::new(7);
-    for _ in 0..20_000 {
-        let n = rng.below(12);
-        let s: String = (0..n).map(|_| pool[rng.below(pool.len())]).collect();
+    for s in random_strings(&pool, 12, 7) {
         check(&s);
     }
+}
+
+/// 20,000 strings of fewer than `max_len` characters drawn from `pool`, seeded.
+fn random_strings(pool: &[char], max_len: usize, seed: u64) -> impl Iterator<Item = String> + '_ {
+    let mut rng = crate::engine::rng::Rng::new(seed);
+    (0..20_000).map(move |_| {
+        let n = rng.below(max_len);
+        (0..n).map(|_| pool[rng.below(pool.len())]).collect()
+    })
 }
 
 #[test]
@@ -147,10 +153,7 @@ fn collapse_is_split_whitespace_joined_by_spaces() {
     let pool: Vec<char> = " \t\n\r\x0b\x0c\u{85}\u{a0}\u{1680}\u{2000}\u{200b}\u{2028}\u{205f}\u{3000}\u{3001}aé文\u{1f600}"
         .chars()
         .collect();
-    let mut rng = crate::engine::rng::Rng::new(11);
-    for _ in 0..20_000 {
-        let n = rng.below(8);
-        let s: String = (0..n).map(|_| pool[rng.below(pool.len())]).collect();
+    for s in random_strings(&pool, 8, 11) {
         let want = s.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(collapse(s.clone()), want, "{s:?}");
     }

@@ -89,14 +89,8 @@ fn is_han_default(c: u32) -> bool {
         let b = c as u8;
         b.is_ascii_alphanumeric() || matches!(b, b'+' | b'#' | b'&' | b'.' | b'_' | b'%' | b'-')
     } else {
-        (0x4E00..=0x9FFF).contains(&c) || (c >= 0x3400 && is_cjk_extension(c))
+        char::from_u32(c).is_some_and(super::is_han)
     }
-}
-
-#[inline(never)]
-fn is_cjk_extension(c: u32) -> bool {
-    matches!(c, 0x3400..=0x4DBF | 0xF900..=0xFAFF | 0x20000..=0x2A6DF | 0x2A700..=0x2EBEF)
-        || matches!(c, 0x2F800..=0x2FA1F)
 }
 
 /// The character starting at byte `i` of the valid UTF-8 `b`, and its length.

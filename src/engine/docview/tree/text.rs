@@ -60,19 +60,6 @@ pub(super) fn push_collapsed(out: &mut String, raw: &str) -> (usize, usize) {
             }
             counted += (k - i) / 3;
             (false, k - i)
-        } else if x == 0xEF && b.len() >= i + 3 {
-            // U+F000–U+FFFF (full-width punctuation and forms): never white space, decoded by
-            // hand and counted like any other.
-            let c = u32::from(x & 0x0F) << 12
-                | u32::from(b[i + 1] & 0x3F) << 6
-                | u32::from(b[i + 2] & 0x3F);
-            let c = char::from_u32(c).unwrap_or('\u{fffd}');
-            if counted_fast(c) {
-                counted += 1;
-            } else if is_sentence_punct(c) {
-                punct += 1;
-            }
-            (false, 3)
         } else {
             let Some(c) = raw.get(i..).and_then(|r| r.chars().next()) else {
                 break;

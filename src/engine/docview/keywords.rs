@@ -17,7 +17,6 @@
 //!   navigation, an ad or a footer (noise links, excluded by definition [L2201]).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use super::body::Analysis;
 use super::tree::PageTree;
@@ -85,13 +84,10 @@ fn lowercase_is_identity(c: char) -> bool {
     l.next() == Some(c) && l.next().is_none()
 }
 
-/// A term vector: terms borrowed from the block tree's text (owned only when lower-cased).
-pub(crate) type TermMap<'t, V> = HashMap<Cow<'t, str>, V, FastHash>;
-
 pub(crate) struct KeywordAnalysis<'t> {
     pub keywords: Vec<Keyword>,
     /// Σ_j BWeight_j·BTf_ij and the TF of every term of the body.
-    pub body_vector: TermMap<'t, (f64, usize)>,
+    pub body_vector: TermVec<'t, (f64, usize)>,
     /// The body vector's Euclidean norm.
     pub body_norm: f64,
     pub influence: Vec<f64>,
@@ -103,7 +99,7 @@ impl KeywordAnalysis<'_> {
     pub(crate) fn none(blocks: usize) -> Self {
         KeywordAnalysis {
             keywords: Vec::new(),
-            body_vector: HashMap::default(),
+            body_vector: TermVec::default(),
             body_norm: 0.0,
             influence: vec![1.0; blocks],
             weights: vec![1.0; blocks],
@@ -168,29 +164,104 @@ pub(crate) fn block_weights(tree: &PageTree, a: &Analysis, p: &Params) -> (Vec<f
     (influence, weights)
 }
 
-/// FNV-1a: a fast hash for short term keys (the standard SipHash guards against adversarial
-/// keys, which a page's own words are not worth guarding against here).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FastHash;
+/// A term vector: each term once, in the order of first occurrence, with its value; found by
+/// hash. Sums over it (norms, dot products) therefore run in the text's order, whatever the
+/// hash: the printed weights depend on the page alone.
+pub(crate) struct TermVec<'t, V> {
+    table: hashbrown::HashTable<u32>,
+    terms: Vec<(Cow<'t, str>, V)>,
+}
 
-pub(crate) struct Fnv(u64);
-
-impl std::hash::BuildHasher for FastHash {
-    type Hasher = Fnv;
-    fn build_hasher(&self) -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+impl<V> Default for TermVec<'_, V> {
+    fn default() -> Self {
+        TermVec {
+            table: hashbrown::HashTable::new(),
+            terms: Vec::new(),
+        }
     }
 }
 
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+impl<'t, V: Default> TermVec<'t, V> {
+    /// An empty vector with room for `n` terms.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        TermVec {
+            table: hashbrown::HashTable::with_capacity(n),
+            terms: Vec::with_capacity(n),
         }
     }
+
+    /// The value of `term`, a default one appended when it is new.
+    pub(crate) fn entry(&mut self, term: Cow<'t, str>) -> &mut V {
+        let h = term_hash(&term);
+        let TermVec { table, terms } = self;
+        let at = match table.entry(
+            h,
+            |&i| terms[i as usize].0 == term,
+            |&i| term_hash(&terms[i as usize].0),
+        ) {
+            hashbrown::hash_table::Entry::Occupied(e) => *e.get() as usize,
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                // A page's text is far below 2^32 terms; `as` is exact here.
+                v.insert(terms.len() as u32);
+                terms.push((term, V::default()));
+                terms.len() - 1
+            }
+        };
+        &mut terms[at].1
+    }
+}
+
+impl<'t, V> TermVec<'t, V> {
+    pub(crate) fn get(&self, term: &str) -> Option<&V> {
+        let at = self
+            .table
+            .find(term_hash(term), |&i| self.terms[i as usize].0 == term)?;
+        Some(&self.terms[*at as usize].1)
+    }
+
+    /// Terms and values in the order of first occurrence.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
+        self.terms.iter().map(|(t, v)| (t.as_ref(), v))
+    }
+}
+
+/// A term's hash: its bytes read eight at a time (a short tail by two overlapping loads, as
+/// wyhash does), the length mixed in, each word folded in by a full 64×64→128-bit multiply,
+/// so both the low bits (the table's slot) and the high bits (its tag) depend on every byte.
+/// Terms are short, trusted keys: no defence against chosen collisions is needed.
+#[inline]
+fn term_hash(s: &str) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let fold = |a: u64| {
+        let p = u128::from(a) * u128::from(K);
+        (p as u64) ^ ((p >> 64) as u64)
+    };
+    let word = |b: &[u8], at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let half = |b: &[u8], at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&b[at..at + 4]);
+        u64::from(u32::from_le_bytes(w))
+    };
+    let b = s.as_bytes();
+    let n = b.len();
+    let mut h = (n as u64).wrapping_mul(K);
+    let mut at = 0;
+    while n - at > 8 {
+        h = fold(h ^ word(b, at));
+        at += 8;
+    }
+    // The last 1 to 8 bytes (none for the empty term).
+    let tail = match n - at {
+        0 => return h,
+        8 => word(b, at),
+        4..=7 => half(b, at) | half(b, n - 4) << 32,
+        _ => u64::from(b[at]) | u64::from(b[at + (n - at) / 2]) << 8 | u64::from(b[n - 1]) << 16,
+    };
+    fold(h ^ tail ^ K)
 }
 
 /// Fenwick tree over differences: add to a range, read one point.
@@ -239,29 +310,33 @@ pub(crate) fn analyse<'t>(
     seg: &Segmenter,
 ) -> KeywordAnalysis<'t> {
     let (influence, weights) = block_weights(tree, a, p);
-    // One map from term to (Σ BWeight·BTf, TF); a fast hasher (terms are short, trusted keys),
-    // and the terms borrowed from the lines (the segmenter cuts at line ends anyway, so each
-    // line alone gives the terms the block's lines joined would).
-    let mut acc: TermMap<'t, (f64, usize)> = HashMap::default();
+    // One vector from term to (Σ BWeight·BTf, TF), the terms borrowed from the lines (the
+    // segmenter cuts at line ends anyway, so each line alone gives the terms the block's lines
+    // joined would).
+    // Room for the distinct terms up front (about one a dozen bytes of text on the annotated
+    // pages), so the table seldom grows and rehashes.
+    let text_bytes: usize = (tree.lines.iter().enumerate())
+        .filter(|(i, _)| matches!(a.line_roles[*i], Role::Body | Role::Title))
+        .map(|(_, l)| l.text.len())
+        .sum();
+    let mut acc: TermVec<'t, (f64, usize)> = TermVec::with_capacity(text_bytes / 12);
     for (i, l) in tree.lines.iter().enumerate() {
         if !matches!(a.line_roles[i], Role::Body | Role::Title) {
             continue;
         }
         let bw = weights[l.block];
-        // One lookup per term (the map's layout, and so its iteration order, is the same as
-        // with a lookup and then an insert).
         seg.for_each_term(&l.text, p.segmenter, |t| {
-            let e = acc.entry(t).or_insert((0.0, 0));
+            let e = acc.entry(t);
             e.0 += bw;
             e.1 += 1;
         });
     }
-    let norm = acc.values().map(|v| v.0 * v.0).sum::<f64>().sqrt();
+    let norm = acc.iter().map(|(_, v)| v.0 * v.0).sum::<f64>().sqrt();
     let weight = |v: f64| if norm > 0.0 { v / norm } else { 0.0 };
     let mut cands: Vec<(&str, f64, usize)> = acc
         .iter()
         .filter(|(w, _)| keyword_candidate(w))
-        .map(|(w, v)| (w.as_ref(), v.0, v.1))
+        .map(|(w, v)| (w, v.0, v.1))
         .collect();
     let mean = if cands.is_empty() {
         0.0
@@ -487,12 +562,12 @@ pub(crate) fn abstract_text(
 }
 
 /// Cosine of the body vector `a` (norm `na`) and the anchor-text vector `b`.
-fn cosine(a: &TermMap<'_, (f64, usize)>, na: f64, b: &TermMap<'_, f64>) -> f64 {
+fn cosine(a: &TermVec<'_, (f64, usize)>, na: f64, b: &TermVec<'_, f64>) -> f64 {
     let dot: f64 = b
         .iter()
-        .filter_map(|(k, v)| a.get(k.as_ref()).map(|x| x.0 * v))
+        .filter_map(|(k, v)| a.get(k).map(|x| x.0 * v))
         .sum();
-    let nb = b.values().map(|v| v * v).sum::<f64>().sqrt();
+    let nb = b.iter().map(|(_, v)| v * v).sum::<f64>().sqrt();
     if na == 0.0 || nb == 0.0 {
         0.0
     } else {
@@ -534,17 +609,15 @@ pub(crate) fn links<'t>(
         .map(|l| (a.roles[l.block] != Role::Body).then(|| group_of(l.block)))
         .collect();
     let mut slot_of = vec![usize::MAX; tree.blocks.len()];
-    let mut groups: Vec<TermMap<'t, f64>> = Vec::new();
+    let mut groups: Vec<TermVec<'t, f64>> = Vec::new();
     for (l, g) in tree.links.iter().zip(&link_group) {
         if let Some(g) = *g {
             if slot_of[g] == usize::MAX {
                 slot_of[g] = groups.len();
-                groups.push(HashMap::default());
+                groups.push(TermVec::default());
             }
             let v = &mut groups[slot_of[g]];
-            seg.for_each_term(&l.anchor, p.segmenter, |t| {
-                *v.entry(t).or_insert(0.0) += 1.0
-            });
+            seg.for_each_term(&l.anchor, p.segmenter, |t| *v.entry(t) += 1.0);
         }
     }
     let group_sim: Vec<f64> = groups
@@ -614,6 +687,47 @@ mod tests {
         for c in sample.chain(['\u{4E00}', '\u{9FFF}', 'İ', 'ǅ', 'Σ']) {
             let same = c.to_lowercase().eq([c]);
             assert_eq!(lowercase_is_identity(c), same, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn term_vector_keeps_first_occurrence_order_and_finds_every_term() {
+        // Terms of every length from 0 to 40 bytes, Chinese and Latin, some repeated.
+        let words: Vec<String> = (0..400)
+            .map(|i| {
+                let n = i % 41;
+                let base = if i % 2 == 0 {
+                    "检索引擎原理与技术"
+                } else {
+                    "abcdefgh"
+                };
+                base.chars().cycle().skip(i % 7).take(n).collect()
+            })
+            .collect();
+        let mut v: TermVec<'_, usize> = TermVec::with_capacity(2);
+        let mut first: Vec<&str> = Vec::new();
+        for w in &words {
+            *v.entry(Cow::Borrowed(w.as_str())) += 1;
+            if !first.contains(&w.as_str()) {
+                first.push(w);
+            }
+        }
+        let order: Vec<&str> = v.iter().map(|(t, _)| t).collect();
+        assert_eq!(order, first);
+        for t in &first {
+            let n = words.iter().filter(|w| w == t).count();
+            assert_eq!(v.get(t), Some(&n), "{t:?}");
+        }
+        assert_eq!(v.get("不在其中"), None);
+        // The hash reads every byte: terms that differ in one byte hash apart.
+        let mut seen = std::collections::HashSet::new();
+        for n in 1..=24 {
+            for at in 0..n {
+                let mut b = vec![b'a'; n];
+                b[at] = b'b';
+                let t = String::from_utf8(b).unwrap_or_default();
+                assert!(seen.insert(term_hash(&t)), "{t}");
+            }
         }
     }
 

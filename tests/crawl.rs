@@ -551,3 +551,36 @@ fn pause_holds_and_unpause_finishes() {
     };
     assert!(v["fetched"].as_u64().unwrap() >= 420, "{v}");
 }
+
+/// `bench crawl` runs the crawl and its ceiling in one process and prints both, with the CPU
+/// each took per page (the loopback ceiling is bound by the CPU, so that ratio bounds the
+/// crawl's share of it).
+#[test]
+fn bench_crawl_prints_the_ceiling_and_the_cpu_per_page() {
+    let o = run(&[
+        "bench",
+        "crawl",
+        "--pages",
+        "3000",
+        "--workers",
+        "4",
+        "--json",
+    ]);
+    let v = common::ok_json(&o);
+    assert_eq!(v["stored"], 3000, "{v}");
+    let f = |k: &str| v[k].as_f64().unwrap_or(-1.0);
+    assert!(
+        f("pages_per_s") > 0.0 && f("ceiling_pages_per_s") > 0.0,
+        "{v}"
+    );
+    let ratio = f("pages_per_s") / f("ceiling_pages_per_s");
+    assert!((f("vs_ceiling") - ratio).abs() < 1e-9, "{v}");
+    let (crawl, ceiling) = (
+        v["cpu_ms_per_page"]["crawl"].as_f64().unwrap_or(-1.0),
+        v["cpu_ms_per_page"]["ceiling"].as_f64().unwrap_or(-1.0),
+    );
+    // Parsing, the frontier and SQLite cost CPU the plain GETs do not.
+    assert!(crawl > ceiling && ceiling > 0.0, "{v}");
+    let bound = f("cpu_bound_vs_ceiling");
+    assert!((bound - ceiling / crawl).abs() < 1e-9 && bound < 1.0, "{v}");
+}

@@ -157,7 +157,9 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
         url_filter: Vec::new(),
         ..Default::default()
     })?;
+    let cpu0 = crate::engine::crawl::cpu_seconds();
     let result = run_job_with_progress(&ws, Box::new(job));
+    let cpu1 = crate::engine::crawl::cpu_seconds();
     drop(ws);
     let _ = std::fs::remove_dir_all(&dir);
     let r = Crawl::decode(&result?)?;
@@ -165,8 +167,20 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
     let urls: Vec<String> = std::iter::once(format!("{origin}/"))
         .chain((1..a.pages).map(|i| format!("{origin}/p/{i}.html")))
         .collect();
+    let cpu2 = crate::engine::crawl::cpu_seconds();
     let ceiling = crate::engine::crawl::ceiling::ceiling(&urls, a.workers)?;
+    let cpu3 = crate::engine::crawl::cpu_seconds();
     let vs_ceiling = r.pages_per_s / ceiling.max(1e-9);
+    // CPU per page (user + system, every thread, the in-process server's too). The loopback
+    // ceiling is bound by the CPU, not by a network: with both runs keeping the cores as busy,
+    // the crawl can reach at most ceiling-CPU / crawl-CPU of the ceiling.
+    let cpu_ms = |a: Option<f64>, b: Option<f64>, pages: u64| {
+        a.zip(b).map(|(a, b)| (b - a) * 1e3 / pages.max(1) as f64)
+    };
+    let crawl_cpu = cpu_ms(cpu0, cpu1, r.fetched);
+    let ceiling_cpu = cpu_ms(cpu2, cpu3, urls.len() as u64);
+    let cpu_bound = crawl_cpu.zip(ceiling_cpu).map(|(c, l)| l / c.max(1e-9));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pr = &r.profile;
     let per_page_ms = |s: f64| s * 1e3 / (r.fetched.max(1) as f64);
     if a.json {
@@ -188,6 +202,9 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
                 "sqlite": per_page_ms(pr.sqlite_s),
                 "coordinator_idle": per_page_ms(pr.idle_s),
             },
+            "cpu_ms_per_page": { "crawl": crawl_cpu, "ceiling": ceiling_cpu },
+            "cpu_bound_vs_ceiling": cpu_bound,
+            "cores": cores,
             "target_pages_per_s": 4000,
             "target_vs_ceiling": 0.6,
         }))
@@ -206,6 +223,11 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
             per_page_ms(pr.idle_s),
             per_page_ms(pr.sqlite_s),
         );
+        if let (Some(c), Some(l), Some(b)) = (crawl_cpu, ceiling_cpu, cpu_bound) {
+            println!(
+                "CPU per page on {cores} cores (user + system, the in-process server included): crawl {c:.3} ms, ceiling {l:.3} ms; on the same cores the crawl can reach at most {b:.2} of the ceiling"
+            );
+        }
         Ok(())
     }
 }

@@ -37,7 +37,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 mod writer;
-pub(crate) use probe::frontier_probe;
+pub(crate) use probe::{cpu_seconds, frontier_probe};
 pub use report::{CrawlCounters, CrawlProfile, CrawlResult};
 
 use std::collections::{HashMap, HashSet};

@@ -584,3 +584,31 @@ fn bench_crawl_prints_the_ceiling_and_the_cpu_per_page() {
     let bound = f("cpu_bound_vs_ceiling");
     assert!((bound - ceiling / crawl).abs() < 1e-9 && bound < 1.0, "{v}");
 }
+
+/// Over a shaped link (`--link-mbit`) the link, not the CPU, is the ceiling: neither the
+/// crawl nor the plain GETs pass the link's own page rate, and the GETs come near it.
+#[test]
+fn bench_crawl_over_a_slow_link_is_bound_by_the_link() {
+    let o = run(&[
+        "bench",
+        "crawl",
+        "--pages",
+        "300",
+        "--workers",
+        "4",
+        "--link-mbit",
+        "8",
+        "--json",
+    ]);
+    let v = common::ok_json(&o);
+    let f = |k: &str| v[k].as_f64().unwrap_or(-1.0);
+    let link = f("link_pages_per_s");
+    assert!(link > 0.0 && f("link_mbit") == 8.0, "{v}");
+    assert!(f("ceiling_pages_per_s") <= link * 1.1, "{v}");
+    assert!(f("pages_per_s") <= link * 1.1, "{v}");
+    assert!(f("ceiling_pages_per_s") >= link * 0.5, "{v}");
+    assert!(v["cpu_bound_vs_ceiling"].is_null(), "{v}");
+    let bad = run(&["bench", "crawl", "--link-mbit", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--link-mbit"));
+}

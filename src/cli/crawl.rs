@@ -126,8 +126,23 @@ pub struct BenchCrawlArgs {
     pub pages: u64,
     #[arg(long, default_value_t = 32)]
     pub workers: usize,
+    /// Serve the site over one shared link of this many Mbit/s (e.g. 100, the book's node
+    /// [L1138–L1154]), so the network and not this machine's CPU bounds the ceiling. Default:
+    /// loopback at full speed.
+    #[arg(long, value_parser = parse_mbit)]
+    pub link_mbit: Option<f64>,
     #[arg(long)]
     pub json: bool,
+}
+
+/// A link speed in Mbit/s: a finite number above 0 and at most 100,000.
+fn parse_mbit(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 100_000.0 => Ok(v),
+        _ => Err(format!(
+            "{s:?} is not a link speed in Mbit/s (a number above 0, at most 100000)"
+        )),
+    }
 }
 
 /// Crawl a generated site of N pages over loopback, politeness off, into a scratch workspace
@@ -137,6 +152,7 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
     use crate::engine::sample::server::{SampleServer, ServeOptions};
     let server = SampleServer::start(ServeOptions {
         bench_pages: a.pages,
+        link_bytes_per_s: a.link_mbit.map_or(0, |m| (m * 1e6 / 8.0) as u64),
         ..Default::default()
     })?;
     let origin = format!(
@@ -179,7 +195,15 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
     };
     let crawl_cpu = cpu_ms(cpu0, cpu1, r.fetched);
     let ceiling_cpu = cpu_ms(cpu2, cpu3, urls.len() as u64);
-    let cpu_bound = crawl_cpu.zip(ceiling_cpu).map(|(c, l)| l / c.max(1e-9));
+    let cpu_bound = crawl_cpu
+        .zip(ceiling_cpu)
+        .filter(|(c, l)| a.link_mbit.is_none() && *c > 0.0 && *l > 0.0)
+        .map(|(c, l)| l / c);
+    // Over a link, its own page rate: its bytes a second over the pages' mean size.
+    let link_pages_per_s = a
+        .link_mbit
+        .filter(|_| r.bytes > 0)
+        .map(|m| m * 1e6 / 8.0 / (r.bytes as f64 / r.fetched.max(1) as f64));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pr = &r.profile;
     let per_page_ms = |s: f64| s * 1e3 / (r.fetched.max(1) as f64);
@@ -205,12 +229,18 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
             "cpu_ms_per_page": { "crawl": crawl_cpu, "ceiling": ceiling_cpu },
             "cpu_bound_vs_ceiling": cpu_bound,
             "cores": cores,
+            "link_mbit": a.link_mbit,
+            "link_pages_per_s": link_pages_per_s,
+            "bytes": r.bytes,
             "target_pages_per_s": 4000,
             "target_vs_ceiling": 0.6,
         }))
     } else {
+        let link = a
+            .link_mbit
+            .map_or("loopback".to_string(), |m| format!("a {m} Mbit/s link"));
         println!(
-            "crawled {} pages ({} stored) in {:.1} s: {:.0} pages/s with {} workers; ceiling {:.0} pages/s (plain GETs): crawl / ceiling = {:.2} (targets ≥ 4,000 pages/s, ≥ 0.60)",
+            "crawled {} pages ({} stored) in {:.1} s over {link}: {:.0} pages/s with {} workers; ceiling {:.0} pages/s (plain GETs): crawl / ceiling = {:.2} (targets ≥ 4,000 pages/s, ≥ 0.60)",
             r.fetched, r.stored, r.elapsed_s, r.pages_per_s, a.workers, ceiling, vs_ceiling
         );
         println!(
@@ -226,6 +256,12 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
         if let (Some(c), Some(l), Some(b)) = (crawl_cpu, ceiling_cpu, cpu_bound) {
             println!(
                 "CPU per page on {cores} cores (user + system, the in-process server included): crawl {c:.3} ms, ceiling {l:.3} ms; on the same cores the crawl can reach at most {b:.2} of the ceiling"
+            );
+        }
+        if let (Some(m), Some(lp)) = (a.link_mbit, link_pages_per_s) {
+            println!(
+                "a {m} Mbit/s link carries {lp:.0} pages/s of these pages ({:.0} bytes on average)",
+                r.bytes as f64 / r.fetched.max(1) as f64
             );
         }
         Ok(())

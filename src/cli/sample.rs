@@ -99,6 +99,7 @@ fn serve_sample(
         changed,
         latency: Duration::from_millis(latency_ms),
         bench_pages: bench,
+        ..ServeOptions::default()
     })?;
     let truth = &server.web().truth;
     let sites: Vec<&str> = truth.sites.iter().map(|s| s.host.as_str()).collect();

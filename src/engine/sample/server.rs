@@ -63,7 +63,29 @@ struct Shared {
     updated: SampleWeb,
     changed: AtomicBool,
     latency: Duration,
+    link: Option<Link>,
     stats: Arc<ServerStats>,
+}
+
+/// One link shared by every connection, sending at a fixed rate: a response of n bytes takes
+/// n / rate seconds of the link, after the responses queued before it. Serving at the rate of
+/// a real network (the book's capacity model puts one 100 Mbit node near 4,000 pages/s
+/// [L1138–L1154]) makes the bandwidth, not this machine's CPU, the ceiling of a crawl.
+struct Link {
+    bytes_per_s: f64,
+    /// When the link has sent everything queued so far.
+    free_at: Mutex<tokio::time::Instant>,
+}
+
+impl Link {
+    /// Queue `bytes` on the link; the instant they have been sent.
+    fn queue(&self, bytes: u64) -> tokio::time::Instant {
+        let now = tokio::time::Instant::now();
+        let took = Duration::from_secs_f64(bytes as f64 / self.bytes_per_s);
+        let mut free = self.free_at.lock().unwrap_or_else(|e| e.into_inner());
+        *free = (*free).max(now) + took;
+        *free
+    }
 }
 
 /// How to serve.
@@ -77,6 +99,9 @@ pub struct ServeOptions {
     pub latency: Duration,
     /// Also serve a generated site of this many pages on `bench.localhost`.
     pub bench_pages: u64,
+    /// Send at most this many bytes a second over all connections together, as one network
+    /// link would (response bodies; 0 = as fast as the machine allows).
+    pub link_bytes_per_s: u64,
 }
 
 impl Default for ServeOptions {
@@ -86,6 +111,7 @@ impl Default for ServeOptions {
             changed: false,
             latency: Duration::ZERO,
             bench_pages: 0,
+            link_bytes_per_s: 0,
         }
     }
 }
@@ -142,6 +168,10 @@ impl SampleServer {
             updated: SampleWeb::build(addr.port(), true)?,
             changed: AtomicBool::new(opts.changed),
             latency: opts.latency,
+            link: (opts.link_bytes_per_s > 0).then(|| Link {
+                bytes_per_s: opts.link_bytes_per_s as f64,
+                free_at: Mutex::new(tokio::time::Instant::now()),
+            }),
             stats: Arc::new(ServerStats::default()),
         });
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -296,6 +326,11 @@ async fn handle(State(st): State<Arc<Shared>>, req: Request) -> Response {
     } else {
         respond(web, &st.stats, &host, &path, req.headers())
     };
+    if let Some(link) = &st.link {
+        use axum::body::HttpBody;
+        let bytes = resp.body().size_hint().exact().unwrap_or(0);
+        tokio::time::sleep_until(link.queue(bytes)).await;
+    }
     st.stats.leave(&host);
     resp
 }

@@ -45,7 +45,7 @@ pub(crate) const GUESS_BYTES: usize = 64 * 1024;
 pub(crate) const GUESS_EVIDENCE: usize = 4 * 1024;
 /// chardetng first reads this much of the evidence; a multi-byte answer that the whole evidence
 /// decodes under without a malformed sequence stands (see [`guess`]).
-pub(crate) const FIRST_LOOK: usize = 1024;
+pub(crate) const FIRST_LOOK: usize = 512;
 /// A declaration is doubted when its replacement characters exceed this share of the non-ASCII
 /// characters it decodes to.
 pub(crate) const MAX_ERROR_SHARE: f64 = 0.01;

@@ -194,13 +194,24 @@ fn evidence_read(note: &str) -> usize {
 
 #[test]
 fn a_clean_multibyte_first_look_stands() {
-    // 30 paragraphs of GBK text: about 2.3 KB of evidence. The first kilobyte already says GBK
+    // 30 paragraphs of GBK text: about 2.3 KB of evidence. The first look already says GBK
     // and every later byte decodes under it, so chardetng reads no more.
     let paras: Vec<Vec<u8>> = (0..30).map(|_| gbk("<p>", ZH)).collect();
     let (who, text, note) = run(&paras.concat(), None);
     assert_eq!(who, "Guess gb18030 -", "{note}");
     assert!(text.ends_with(ZH));
     assert!(evidence_read(&note) <= FIRST_LOOK, "{note}");
+    // Traditional Chinese in Big5 (whose bytes GBK mostly decodes too): the first look still
+    // tells them apart.
+    let tw: Vec<u8> = (0..30)
+        .flat_map(|_| [b"<p>".as_slice(), &BIG5.encode(TW).0].concat())
+        .collect();
+    let (who, text, note) = run(&tw, None);
+    assert_eq!(who, "Guess big5 -", "{note}");
+    assert!(
+        text.ends_with(TW) && evidence_read(&note) <= FIRST_LOOK,
+        "{note}"
+    );
     // A character cut in half past the first look: the whole evidence is read, and the retry
     // without the malformed sequence still finds GBK.
     let mut cut = paras.clone();

@@ -95,6 +95,38 @@ fn is_han_default(c: u32) -> bool {
     }
 }
 
+/// [`is_han_default`] of each ASCII character.
+static HAN_DEFAULT_ASCII: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric()
+            || matches!(b, b'+' | b'#' | b'&' | b'.' | b'_' | b'%' | b'-');
+        c += 1;
+    }
+    t
+};
+
+/// The character at byte `i` of the valid UTF-8 `b` and its length if `i` is inside `b` and
+/// the character is in [`is_han_default`]'s class. An ASCII character is one table load; a
+/// character of the main CJK block (E4 B8 80 to E9 BF BF) is decided from its lead byte.
+#[inline(always)]
+fn han_default_at(b: &[u8], i: usize) -> Option<(u32, usize)> {
+    let &b0 = b.get(i)?;
+    if b0 < 0x80 {
+        return HAN_DEFAULT_ASCII[usize::from(b0)].then_some((u32::from(b0), 1));
+    }
+    if let [0xE4..=0xE9, b1, b2, ..] = b[i..] {
+        let c = u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F);
+        if c >= 0x4E00 {
+            return Some((c, 3));
+        }
+    }
+    let (c, len) = decode(b, i);
+    is_han_default(c).then_some((c, len))
+}
+
 /// The character starting at byte `i` of the valid UTF-8 `b`, and its length.
 #[inline(always)]
 fn decode(b: &[u8], i: usize) -> (u32, usize) {
@@ -252,12 +284,9 @@ impl NoHmm {
                 s.codes.push(self.code_of(c));
                 s.offs.push(i);
                 i += len;
-                if i >= bytes.len() {
-                    break;
-                }
-                (c, len) = decode(bytes, i);
-                if !is_han_default(c) {
-                    break;
+                match han_default_at(bytes, i) {
+                    Some(next) => (c, len) = next,
+                    None => break,
                 }
             }
             s.offs.push(i);

@@ -35,6 +35,8 @@
 //! * **Terms** ([`Segmenter::terms`], allocation-free [`Segmenter::for_each_term`]), what
 //!   indexing uses: Word and Latin tokens, lower-cased, without stop words ([`is_stop_word`],
 //!   listed in `stopwords.rs`). Single-character words that are not stop words stay terms.
+//!   With [`Method::JiebaNoHmm`] the cutter hands each token over with its kind, so `terms`
+//!   never classifies a token again and never sees punctuation or white space.
 //! * **Traces** ([`Segmenter::fmm_trace`], [`Segmenter::rmm_trace`]) record every candidate
 //!   window tried, shrinking one character at a time [L1541], for the GUI to animate.
 //!

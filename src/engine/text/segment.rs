@@ -35,6 +35,8 @@
 //! * **Terms** ([`Segmenter::terms`], allocation-free [`Segmenter::for_each_term`]), what
 //!   indexing uses: Word and Latin tokens, lower-cased, without stop words ([`is_stop_word`],
 //!   listed in `stopwords.rs`). Single-character words that are not stop words stay terms.
+//!   With [`Method::JiebaNoHmm`] the cutter hands each token over with its kind, so `terms`
+//!   never classifies a token again and never sees punctuation or white space.
 //! * **Traces** ([`Segmenter::fmm_trace`], [`Segmenter::rmm_trace`]) record every candidate
 //!   window tried, shrinking one character at a time [L1541], for the GUI to animate.
 //!
@@ -60,8 +62,8 @@ use std::sync::{Arc, OnceLock};
 use jieba_rs::Jieba;
 use serde::{Deserialize, Serialize};
 
-use self::nohmm::NoHmm;
-use super::stopwords::starts_stop_word;
+use self::nohmm::{Kind, NoHmm};
+use self::terms::{lowercase, term_kind};
 pub use super::stopwords::{is_stop_word, stop_word_list};
 
 /// The book's MaxLen: 8 GB2312 bytes = 4 characters [L1545].
@@ -323,39 +325,6 @@ fn classify(word: &str) -> TokenKind {
         (true, _) => TokenKind::Latin,
         (false, true) => TokenKind::Space,
         (false, false) => TokenKind::Punct,
-    }
-}
-
-/// The kind of a jieba token if it is a term (Word or Latin, not a stop word). A token that
-/// starts with a main-block Han character (E4 B8 80 to E9 BF BF in UTF-8), the common case, is
-/// decided from that character: per-token work is what separates `terms` from raw jieba.
-#[inline(always)]
-fn term_kind(word: &str) -> Option<TokenKind> {
-    if let [b0 @ 0xE4..=0xE9, b1, b2, rest @ ..] = word.as_bytes() {
-        let c = usize::from(b0 & 0x0F) << 12 | usize::from(b1 & 0x3F) << 6 | usize::from(b2 & 0x3F);
-        if c >= 0x4E00 {
-            return (!starts_stop_word(word, c, rest.is_empty())).then_some(TokenKind::Word);
-        }
-    }
-    match classify(word) {
-        k @ (TokenKind::Word | TokenKind::Latin) if !is_stop_word(word) => Some(k),
-        _ => None,
-    }
-}
-
-/// `word` lower-cased where needed: a Latin token fully, a Word only in its ASCII letters.
-#[inline(always)]
-fn lowercase(word: &str, kind: TokenKind) -> Cow<'_, str> {
-    let upper = match kind {
-        TokenKind::Latin if !word.is_ascii() => word.chars().any(char::is_uppercase),
-        _ => word
-            .bytes()
-            .fold(false, |up, b| up | b.is_ascii_uppercase()),
-    };
-    if upper {
-        Cow::Owned(word.to_lowercase())
-    } else {
-        Cow::Borrowed(word)
     }
 }
 
@@ -632,6 +601,9 @@ impl Segmenter {
         };
         if method.is_matching() {
             self.scan_matching(text, method, &mut push);
+        } else if method == Method::JiebaNoHmm {
+            let push = &mut |w: &str, start, k: Kind| push(w, start, k.token_kind());
+            NoHmm::shared().cut_kinds::<false>(text, push);
         } else {
             self.scan_jieba(text, method, &mut |w, start| push(w, start, classify(w)));
         }
@@ -680,6 +652,9 @@ impl Segmenter {
         all_tokens: bool,
         mut f: impl FnMut(Cow<'a, str>, usize),
     ) {
+        if method == Method::JiebaNoHmm && drop_stop_words && !all_tokens {
+            return terms::nohmm_terms(text, f);
+        }
         if drop_stop_words && !all_tokens && !method.is_matching() {
             // The terms without stop words (the cleaner's and the index's default analysis):
             // `term_kind` decides a token that starts with a main-block Han character from
@@ -710,6 +685,12 @@ impl Segmenter {
         };
         if method.is_matching() {
             self.scan_matching(text, method, &mut keep);
+        } else if method == Method::JiebaNoHmm {
+            let keep = &mut |w: &'a str, start, k: Kind| keep(w, start, k.token_kind());
+            match all_tokens {
+                true => NoHmm::shared().cut_kinds::<false>(text, keep),
+                false => NoHmm::shared().cut_kinds::<true>(text, keep),
+            }
         } else {
             self.scan_jieba(text, method, &mut |w, start| keep(w, start, classify(w)));
         }
@@ -718,7 +699,7 @@ impl Segmenter {
     /// Call `emit(word, char_start)` for every jieba token of `text`.
     fn scan_jieba<'a>(&self, text: &'a str, method: Method, emit: &mut impl FnMut(&'a str, usize)) {
         if method == Method::JiebaNoHmm {
-            return NoHmm::shared().cut(text, emit);
+            return NoHmm::shared().cut_kinds::<false>(text, &mut |w, start, _| emit(w, start));
         }
         let jieba = self.jieba();
         let (mut rest, mut base) = (text, 0);
@@ -797,5 +778,6 @@ impl Segmenter {
 
 pub mod compare;
 pub(crate) mod nohmm;
+mod terms;
 #[cfg(test)]
 mod tests;

@@ -28,6 +28,8 @@ use std::cell::RefCell;
 use std::io::Read;
 use std::sync::OnceLock;
 
+use super::TokenKind;
+
 /// jieba's `dict.txt`, gzipped.
 static DICT_GZ: &[u8] = include_bytes!("../../../../assets/jieba/dict.txt.gz");
 
@@ -91,6 +93,38 @@ fn is_han_default(c: u32) -> bool {
     } else {
         char::from_u32(c).is_some_and(super::is_han)
     }
+}
+
+/// [`is_han_default`] of each ASCII character.
+static HAN_DEFAULT_ASCII: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric()
+            || matches!(b, b'+' | b'#' | b'&' | b'.' | b'_' | b'%' | b'-');
+        c += 1;
+    }
+    t
+};
+
+/// The character at byte `i` of the valid UTF-8 `b` and its length if `i` is inside `b` and
+/// the character is in [`is_han_default`]'s class. An ASCII character is one table load; a
+/// character of the main CJK block (E4 B8 80 to E9 BF BF) is decided from its lead byte.
+#[inline(always)]
+fn han_default_at(b: &[u8], i: usize) -> Option<(u32, usize)> {
+    let &b0 = b.get(i)?;
+    if b0 < 0x80 {
+        return HAN_DEFAULT_ASCII[usize::from(b0)].then_some((u32::from(b0), 1));
+    }
+    if let [0xE4..=0xE9, b1, b2, ..] = b[i..] {
+        let c = u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F);
+        if c >= 0x4E00 {
+            return Some((c, 3));
+        }
+    }
+    let (c, len) = decode(b, i);
+    is_han_default(c).then_some((c, len))
 }
 
 /// The character starting at byte `i` of the valid UTF-8 `b`, and its length.
@@ -193,9 +227,20 @@ impl NoHmm {
 
     /// Call `emit(word, char_start)` for every token of `jieba.cut(text, false)`, in order.
     pub(crate) fn cut<'a>(&self, text: &'a str, emit: &mut impl FnMut(&'a str, usize)) {
+        self.cut_kinds::<false>(text, &mut |w, start, _| emit(w, start));
+    }
+
+    /// Call `emit(word, char_start, kind)` for every token of `jieba.cut(text, false)`, in
+    /// order, with the token's [`Kind`]; with `TERMS` only for the Word and Latin tokens (the
+    /// cutter knows the others without looking at them again).
+    pub(crate) fn cut_kinds<'a, const TERMS: bool>(
+        &self,
+        text: &'a str,
+        emit: &mut impl FnMut(&'a str, usize, Kind),
+    ) {
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut scratch) => {
-                self.cut_with(text, &mut scratch, emit);
+                self.cut_with::<TERMS>(text, &mut scratch, emit);
                 let Scratch {
                     codes, offs, route, ..
                 } = &mut *scratch;
@@ -204,11 +249,16 @@ impl NoHmm {
                 }
             }
             // Only if `emit` itself cuts on this thread.
-            Err(_) => self.cut_with(text, &mut Scratch::default(), emit),
+            Err(_) => self.cut_with::<TERMS>(text, &mut Scratch::default(), emit),
         })
     }
 
-    fn cut_with<'a>(&self, text: &'a str, s: &mut Scratch, emit: &mut impl FnMut(&'a str, usize)) {
+    fn cut_with<'a, const TERMS: bool>(
+        &self,
+        text: &'a str,
+        s: &mut Scratch,
+        emit: &mut impl FnMut(&'a str, usize, Kind),
+    ) {
         let bytes = text.as_bytes();
         let (mut i, mut chars) = (0, 0);
         while i < bytes.len() {
@@ -219,31 +269,37 @@ impl NoHmm {
                 } else {
                     (len, 1)
                 };
-                emit(&text[i..i + len], chars);
+                if let Some(kind) = outside_kind::<TERMS>(c, n) {
+                    emit(&text[i..i + len], chars, kind);
+                }
                 chars += n;
                 i += len;
                 continue;
             }
             s.codes.clear();
             s.offs.clear();
-            let (mut c, mut len) = (c, len);
+            let (mut c, mut len, mut ascii) = (c, len, false);
             loop {
+                ascii |= c < 0x80;
                 s.codes.push(self.code_of(c));
                 s.offs.push(i);
                 i += len;
-                if i >= bytes.len() {
-                    break;
-                }
-                (c, len) = decode(bytes, i);
-                if !is_han_default(c) {
-                    break;
+                match han_default_at(bytes, i) {
+                    Some(next) => (c, len) = next,
+                    None => break,
                 }
             }
             s.offs.push(i);
             s.codes.push(0);
             self.route(&s.codes, &mut s.route);
             let n = s.offs.len() - 1;
-            emit_route(text, &s.offs, &s.route[..n], chars, emit);
+            let block = Block {
+                text,
+                offs: &s.offs,
+                base: chars,
+                ascii,
+            };
+            block.emit_route::<TERMS>(&s.route[..n], emit);
             chars += n;
         }
     }
@@ -287,31 +343,118 @@ impl NoHmm {
     }
 }
 
-/// The tokens of a block along its route, single ASCII letters and digits joined.
-#[inline]
-fn emit_route<'a>(
-    text: &'a str,
-    offs: &[usize],
-    route: &[(f64, usize)],
-    base: usize,
-    emit: &mut impl FnMut(&'a str, usize),
-) {
-    let (n, bytes) = (route.len(), text.as_bytes());
-    let (mut x, mut left) = (0, None);
-    while x < n {
-        let y = route[x].1;
-        if y == x + 1 && bytes[offs[x]].is_ascii_alphanumeric() {
-            left.get_or_insert(x);
-        } else {
-            if let Some(l) = left.take() {
-                emit(&text[offs[l]..offs[x]], base + l);
-            }
-            emit(&text[offs[x]..offs[y]], base + x);
+/// What a token of [`NoHmm::cut_kinds`] holds: its [`TokenKind`], a Word told apart by
+/// whether it has ASCII characters (only those can need lower-casing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A Word of Han characters only.
+    Han,
+    /// A Word with an ASCII character too (`T恤`).
+    Word,
+    /// Letters and digits outside Han.
+    Latin,
+    /// Punctuation, symbols.
+    Punct,
+    /// Whitespace.
+    Space,
+}
+
+impl Kind {
+    /// The [`TokenKind`]: what `classify` gives for the token.
+    #[inline(always)]
+    pub(crate) fn token_kind(self) -> TokenKind {
+        match self {
+            Kind::Han | Kind::Word => TokenKind::Word,
+            Kind::Latin => TokenKind::Latin,
+            Kind::Punct => TokenKind::Punct,
+            Kind::Space => TokenKind::Space,
         }
-        x = y;
     }
-    if let Some(l) = left {
-        emit(&text[offs[l]..offs[n]], base + l);
+}
+
+/// The kind of a token outside the blocks: the character `c` (`n` = 2: `\r\n`), which is no
+/// Han character and, if ASCII, no letter or digit. With `TERMS`, `None` unless Latin.
+#[inline(always)]
+fn outside_kind<const TERMS: bool>(c: u32, n: usize) -> Option<Kind> {
+    let ch = char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER);
+    if c >= 0x80 && super::is_alnum(ch) {
+        Some(Kind::Latin)
+    } else if TERMS {
+        None
+    } else if n == 2 || ch.is_whitespace() {
+        Some(Kind::Space)
+    } else {
+        Some(Kind::Punct)
+    }
+}
+
+/// A block of `RE_HAN_DEFAULT` characters being emitted: its text, the byte offset of each
+/// character and of its end, its first character's offset in the text, and whether it has an
+/// ASCII character at all.
+struct Block<'a, 'o> {
+    text: &'a str,
+    offs: &'o [usize],
+    base: usize,
+    ascii: bool,
+}
+
+impl<'a> Block<'a, '_> {
+    /// The tokens of the block along its route, single ASCII letters and digits joined.
+    #[inline]
+    fn emit_route<const TERMS: bool>(
+        &self,
+        route: &[(f64, usize)],
+        emit: &mut impl FnMut(&'a str, usize, Kind),
+    ) {
+        let (text, offs, base) = (self.text, self.offs, self.base);
+        let (n, bytes) = (route.len(), text.as_bytes());
+        if !self.ascii {
+            // Han characters only: every token is a Han word.
+            let mut x = 0;
+            while x < n {
+                let y = route[x].1;
+                emit(&text[offs[x]..offs[y]], base + x, Kind::Han);
+                x = y;
+            }
+            return;
+        }
+        let (mut x, mut left) = (0, None);
+        while x < n {
+            let y = route[x].1;
+            if y == x + 1 && bytes[offs[x]].is_ascii_alphanumeric() {
+                left.get_or_insert(x);
+            } else {
+                if let Some(l) = left.take() {
+                    emit(&text[offs[l]..offs[x]], base + l, Kind::Latin);
+                }
+                let word = &text[offs[x]..offs[y]];
+                if let Some(kind) = block_kind::<TERMS>(word) {
+                    emit(word, base + x, kind);
+                }
+            }
+            x = y;
+        }
+        if let Some(l) = left {
+            emit(&text[offs[l]..offs[n]], base + l, Kind::Latin);
+        }
+    }
+}
+
+/// The kind of a token of a block with ASCII characters (none of them whitespace); with
+/// `TERMS`, `None` for punctuation.
+#[inline]
+fn block_kind<const TERMS: bool>(word: &str) -> Option<Kind> {
+    let b = word.as_bytes();
+    if b.iter().all(|&x| x >= 0x80) {
+        Some(Kind::Han)
+    } else if b.iter().any(|&x| x >= 0x80) {
+        Some(Kind::Word)
+    } else if b.iter().any(u8::is_ascii_alphanumeric) {
+        Some(Kind::Latin)
+    } else if TERMS {
+        None
+    } else {
+        Some(Kind::Punct)
     }
 }
 

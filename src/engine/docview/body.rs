@@ -641,6 +641,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     }
     if page_type != PageType::Hub {
         furniture::mark_runs(tree, &region, &mut line_roles, &mut line_reasons);
+        furniture::mark_headline_lists(tree, &mut line_roles, &mut line_reasons);
     }
     // Fallback (no page fails): a topic page whose region gave no body keeps every topic line.
     let body_chars: usize = tree

@@ -280,6 +280,7 @@ impl Why {
         "disclaimer",
         "widget",
         "teaser",
+        "headlines",
         "repeat",
         "fallback",
         "images",
@@ -315,6 +316,9 @@ impl Why {
             "promo" => "promotion: a QR code, an account to follow, an app to download [L2146]",
             "disclaimer" => "the publisher's disclaimer or reprint notice",
             "widget" => "an interaction widget: font size, print, share [L2146]",
+            "headlines" => {
+                "one of {0} short headlines with a link or a date: a teaser list [L2146]"
+            }
             "teaser" => "after the heading \"{0}\": a list of teasers, not the article [L2146]",
             "repeat" => "repeats an earlier body line (a page that holds its text twice)",
             "fallback" => "fallback: every topic block is body [L2306]",

@@ -87,23 +87,27 @@ const PROMO_CALLS: &[&str] = &[
 /// A short line that promotes (a QR code, a follow, an app), not the article's text.
 ///
 /// A sentence of the article may mention a QR code or an app ("游客扫描灯箱旁的二维码，可以收听
-/// 朗诵。"): a line that ends as a sentence ends is never a promotion.
+/// 朗诵。"): a line that ends as a sentence ends is a promotion only when it asks the reader to
+/// follow (`二维码` with `关注`).
 pub(super) fn is_promo(text: &str) -> bool {
     let t = text.trim();
     let n = t.chars().count();
-    if n > 100 || t.trim_end_matches(['”', '"', '’', '」']).ends_with('。') {
+    if n > 100 {
+        return false;
+    }
+    // "……扫描下方二维码关注……官方微信。": a call to follow, however it ends.
+    if t.contains("二维码") && t.contains("关注") {
+        return true;
+    }
+    if t.trim_end_matches(['”', '"', '’', '」']).ends_with('。') {
         return false;
     }
     // "新浪财经公众号", "微信公众号": an account's name above its QR code.
     if n <= 15 && t.ends_with("公众号") {
         return true;
     }
-    // "欢迎扫描左方二维码关注……官方微信", "扫描下方二维码解锁更多技能".
-    if t.contains("二维码")
-        && ["关注", "扫描", "长按", "解锁"]
-            .iter()
-            .any(|w| t.contains(w))
-    {
+    // "扫描下方二维码解锁更多技能".
+    if t.contains("二维码") && ["扫描", "长按", "解锁"].iter().any(|w| t.contains(w)) {
         return true;
     }
     static SET: std::sync::OnceLock<super::PhraseSet> = std::sync::OnceLock::new();
@@ -259,6 +263,60 @@ pub(super) fn mark_runs(
         }
         if line_roles[i] == Role::Body {
             before += l.chars;
+        }
+    }
+}
+
+/// A list of headlines inside the region: three or more sibling blocks of one tag and class,
+/// each short (at most 60 characters besides its links), without a full stop, and carrying a
+/// link or a date — the "more from this column" teasers under an article, which no heading
+/// announces and whose links are too short to make them link text.
+pub(super) fn mark_headline_lists(
+    tree: &PageTree,
+    line_roles: &mut [Role],
+    line_reasons: &mut [Option<Why>],
+) {
+    let item_ok = |c: usize| {
+        let b = &tree.blocks[c];
+        let text = b.sub_chars.saturating_sub(b.sub_anchor);
+        let lines = &tree.lines[b.line_start..b.line_end];
+        (1..=60).contains(&text)
+            && !lines.iter().any(|l| l.text.contains('。'))
+            && (b.sub_links > 0
+                || lines
+                    .iter()
+                    .any(|l| super::has_date(&l.text) || super::has_time(&l.text)))
+    };
+    for p in &tree.blocks {
+        let kids = &p.children;
+        let mut done = vec![false; kids.len()];
+        for (a, &first) in kids.iter().enumerate() {
+            let fb = &tree.blocks[first];
+            if done[a] || fb.hint.is_empty() {
+                continue;
+            }
+            let same: Vec<usize> = (a..kids.len())
+                .filter(|&k| {
+                    let kb = &tree.blocks[kids[k]];
+                    kb.tag == fb.tag && kb.hint == fb.hint
+                })
+                .collect();
+            for &k in &same {
+                done[k] = true;
+            }
+            if same.len() < 3 || !same.iter().all(|&k| item_ok(kids[k])) {
+                continue;
+            }
+            let count = same.len().to_string();
+            for &k in &same {
+                let b = &tree.blocks[kids[k]];
+                for i in b.line_start..b.line_end {
+                    if line_roles[i] == Role::Body {
+                        line_roles[i] = Role::LinkList;
+                        line_reasons[i] = Some(Why::of("headlines", [count.as_str()]));
+                    }
+                }
+            }
         }
     }
 }

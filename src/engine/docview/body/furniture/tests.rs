@@ -146,3 +146,42 @@ fn a_teaser_heading_before_the_text_cuts_nothing() {
     assert!(body_has(&dv, "老旧小区改造工作"), "body: {}", dv.body);
     assert!(body_has(&dv, "建立长效管理机制"), "body: {}", dv.body);
 }
+
+#[test]
+fn a_list_of_short_headlines_is_a_teaser_list() {
+    let item = |title: &str| {
+        format!(
+            "<div class=member><div class=member-title>{title}<a href=/col>专栏</a></div>2019-09-09</div>"
+        )
+    };
+    let list: String = [
+        "美企撤离中国？相反，他们的迟疑正在消散",
+        "越南拒用中国5G，原因和后果是",
+        "城市更新的下一步怎么走",
+    ]
+    .iter()
+    .map(|t| item(t))
+    .collect();
+    let steps = "<ol><li class=step>第一步，居民提出改造意见。</li><li class=step>第二步，街道汇总后报区里审核。</li><li class=step>第三步，施工单位进场施工。</li></ol>";
+    let dv = page(&format!("{ARTICLE}{steps}<div class=more>{list}</div>"), "");
+    assert!(body_has(&dv, "建立长效管理机制"), "body: {}", dv.body);
+    assert!(
+        body_has(&dv, "第二步，街道汇总后报区里审核。"),
+        "body: {}",
+        dv.body
+    );
+    for t in ["美企撤离中国", "越南拒用中国5G", "城市更新的下一步"] {
+        assert!(!body_has(&dv, t), "{t} in body: {}", dv.body);
+    }
+    assert_eq!(why_of(&dv, "城市更新的下一步怎么走专栏"), "headlines");
+}
+
+#[test]
+fn a_call_to_follow_is_a_promotion_however_it_ends() {
+    assert!(is_promo(
+        "专注本地新闻报道，每日推送最新资讯。扫描下方二维码关注本报官方微信(或微信中搜：benbao)。"
+    ));
+    assert!(!is_promo(
+        "不少二手车的挡风玻璃上多了一张二维码，用手机一扫，就能看到电池的体检报告。"
+    ));
+}

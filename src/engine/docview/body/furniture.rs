@@ -148,6 +148,7 @@ const CREDIT_STARTS: &[&str] = &[
     "稿件来源",
     "资料来源",
     "信息来源",
+    "来源于",
     "来源",
     "原标题",
     "本文原标题",
@@ -287,29 +288,32 @@ pub(super) fn mark_headline_lists(
                     .iter()
                     .any(|l| super::has_date(&l.text) || super::has_time(&l.text)))
     };
+    // Per parent, its children grouped by tag and hint in order of first appearance: one
+    // pass over the children (a table of thousands of rows is one parent).
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut index: std::collections::HashMap<(&str, &str), usize> =
+        std::collections::HashMap::new();
     for p in &tree.blocks {
-        let kids = &p.children;
-        let mut done = vec![false; kids.len()];
-        for (a, &first) in kids.iter().enumerate() {
-            let fb = &tree.blocks[first];
-            if done[a] || fb.hint.is_empty() {
+        groups.clear();
+        index.clear();
+        for &c in &p.children {
+            let b = &tree.blocks[c];
+            if b.hint.is_empty() {
                 continue;
             }
-            let same: Vec<usize> = (a..kids.len())
-                .filter(|&k| {
-                    let kb = &tree.blocks[kids[k]];
-                    kb.tag == fb.tag && kb.hint == fb.hint
-                })
-                .collect();
-            for &k in &same {
-                done[k] = true;
-            }
-            if same.len() < 3 || !same.iter().all(|&k| item_ok(kids[k])) {
+            let g = *index.entry((b.tag, b.hint.as_str())).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(c);
+        }
+        for same in &groups {
+            if same.len() < 3 || !same.iter().all(|&c| item_ok(c)) {
                 continue;
             }
             let count = same.len().to_string();
-            for &k in &same {
-                let b = &tree.blocks[kids[k]];
+            for &c in same {
+                let b = &tree.blocks[c];
                 for i in b.line_start..b.line_end {
                     if line_roles[i] == Role::Body {
                         line_roles[i] = Role::LinkList;

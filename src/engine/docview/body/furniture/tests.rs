@@ -122,6 +122,7 @@ fn credit_lines_are_dropped_and_the_writer_stays() {
     assert!(!is_credit_line("编辑部认为，这一做法值得推广"));
     assert!(is_credit_line("【编辑：姚昊】"));
     assert!(is_credit_line("编辑|张三"));
+    assert!(is_credit_line("来源于：东区办事处"));
 }
 
 #[test]

@@ -49,6 +49,10 @@ fn widget_tokens(text: &str) -> impl Iterator<Item = &str> {
 
 /// Is every token of the line a widget word (and the line not empty)?
 fn is_widget_word_line(text: &str) -> bool {
+    // A switch is a few short words: a long line (often one token of running text) never is.
+    if text.len() > 80 {
+        return false;
+    }
     let mut any = false;
     for t in widget_tokens(text) {
         if !WIDGET_WORDS.contains(&t) {
@@ -91,6 +95,10 @@ const PROMO_CALLS: &[&str] = &[
 /// follow (`二维码` with `关注`).
 pub(super) fn is_promo(text: &str) -> bool {
     let t = text.trim();
+    // Over 400 bytes is over 100 characters: no need to count them.
+    if t.len() > 400 {
+        return false;
+    }
     let n = t.chars().count();
     if n > 100 {
         return false;
@@ -118,7 +126,7 @@ pub(super) fn is_promo(text: &str) -> bool {
 /// A publisher's disclaimer or reprint notice ("仅代表作者观点", "未经授权不得转载").
 pub(super) fn is_disclaimer(text: &str) -> bool {
     let t = text.trim();
-    if t.chars().count() > 200 {
+    if t.len() > 800 || t.chars().count() > 200 {
         return false;
     }
     let starts = ["特别声明", "免责声明", "版权声明", "声明：", "声明:"]
@@ -163,16 +171,20 @@ const CREDIT_STARTS: &[&str] = &[
 /// that begins with such a word ("编辑部认为，……") is no credit: a separator must follow it.
 pub(super) fn is_credit_line(text: &str) -> bool {
     let t = text.trim().trim_start_matches(['(', '（', '【', '[', '〔']);
-    let n = t.chars().count();
-    if n > 100 || t.contains('。') {
+    if t.len() > 400 {
         return false;
     }
-    CREDIT_STARTS.iter().any(|s| {
-        t.strip_prefix(s).is_some_and(|rest| {
-            rest.starts_with(['：', ':', '|', '｜', '/', ' ', '　', '《'])
-                && (n <= 40 || s.starts_with('原') || s.starts_with("本文原"))
-        })
-    })
+    // The start first (a few byte compares), the length and the full stop only then.
+    let Some(word) = CREDIT_STARTS.iter().find(|s| {
+        t.strip_prefix(**s)
+            .is_some_and(|rest| rest.starts_with(['：', ':', '|', '｜', '/', ' ', '　', '《']))
+    }) else {
+        return false;
+    };
+    let n = t.chars().count();
+    n <= 100
+        && !t.contains('。')
+        && (n <= 40 || word.starts_with('原') || word.starts_with("本文原"))
 }
 
 /// Headings of a teaser list or a feedback widget (compared without spaces and `·`).
@@ -194,6 +206,10 @@ const SECTION_CUES: &[&str] = &[
 
 /// Is this line a heading that opens a teaser list or a feedback widget?
 fn is_section_cue(text: &str) -> bool {
+    // The headings are a few characters: a longer line is not copied to be compared.
+    if text.len() > 48 {
+        return false;
+    }
     let t: String = text
         .chars()
         .filter(|c| !c.is_whitespace() && !"·•|｜:：".contains(*c))
@@ -293,7 +309,7 @@ pub(super) fn mark_headline_lists(
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut index: std::collections::HashMap<(&str, &str), usize> =
         std::collections::HashMap::new();
-    for p in &tree.blocks {
+    for p in tree.blocks.iter().filter(|p| p.children.len() >= 3) {
         groups.clear();
         index.clear();
         for &c in &p.children {

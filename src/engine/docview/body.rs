@@ -12,6 +12,7 @@
 use super::tree::{PageTree, TreeBlock, norm_title};
 use super::{BlockKind, PageType, Params, Role, TypeRatios, Why};
 
+mod furniture;
 mod latin;
 mod region;
 
@@ -366,6 +367,8 @@ pub(crate) fn is_boilerplate(text: &str) -> bool {
         "注册",
         "【大 中 小】",
         "更多>>",
+        "感谢您的反馈",
+        "阅读数",
     ];
     static SET: std::sync::OnceLock<PhraseSet> = std::sync::OnceLock::new();
     SET.get_or_init(|| PhraseSet::new(PHRASES)).found_in(text)
@@ -417,8 +420,22 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     let hints: Vec<Option<(Role, Why)>> = tree.blocks.iter().map(negative_hint).collect();
     // 1. Paragraph scores flow to containers.
     let mut scores = vec![0.0f64; n];
+    // Blocks whose own text is nothing but URLs written out (a hidden friend-link list): no
+    // paragraph. Per block: (has a URL line, has another line).
+    let mut urls = vec![(false, false); n];
+    for l in tree.lines.iter().filter(|l| l.chars > 0) {
+        if furniture::is_url_text(&l.text) {
+            urls[l.block].0 = true;
+        } else {
+            urls[l.block].1 = true;
+        }
+    }
     for (id, b) in tree.blocks.iter().enumerate() {
-        let s = own_score(b);
+        let s = if urls[id] == (true, false) {
+            0.0
+        } else {
+            own_score(b)
+        };
         if s == 0.0 {
             continue;
         }
@@ -590,6 +607,15 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
             } else if is_ad_line(&l.text) {
                 role = Role::Ad;
                 why = Why::new("ad_label");
+            } else if page_type != PageType::Hub && furniture::is_credit_line(&l.text) {
+                role = Role::Meta;
+                why = Why::new("credit_line");
+            } else if page_type != PageType::Hub && furniture::is_promo(&l.text) {
+                role = Role::Ad;
+                why = Why::new("promo");
+            } else if page_type != PageType::Hub && furniture::is_disclaimer(&l.text) {
+                role = Role::Footer;
+                why = Why::new("disclaimer");
             } else if page_type == PageType::Topic
                 && (is_boilerplate(&l.text) || latin::is_boilerplate(&l.text))
             {
@@ -612,6 +638,10 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
         }
         line_roles[i] = role;
         line_reasons[i] = Some(why);
+    }
+    if page_type != PageType::Hub {
+        furniture::mark_runs(tree, &region, &mut line_roles, &mut line_reasons);
+        furniture::mark_headline_lists(tree, &mut line_roles, &mut line_reasons);
     }
     // Fallback (no page fails): a topic page whose region gave no body keeps every topic line.
     let body_chars: usize = tree

@@ -275,6 +275,12 @@ impl Why {
         "ad_label",
         "boilerplate",
         "credit",
+        "credit_line",
+        "promo",
+        "disclaimer",
+        "widget",
+        "teaser",
+        "headlines",
         "repeat",
         "fallback",
         "images",
@@ -306,6 +312,14 @@ impl Why {
             "ad_label" => "an advertisement by its own label",
             "boilerplate" => "boilerplate phrase",
             "credit" => "a picture's caption or credit line",
+            "credit_line" => "credit line: editor, source, reporter or original title",
+            "promo" => "promotion: a QR code, an account to follow, an app to download [L2146]",
+            "disclaimer" => "the publisher's disclaimer or reprint notice",
+            "widget" => "an interaction widget: font size, print, share [L2146]",
+            "headlines" => {
+                "one of {0} short headlines with a link or a date: a teaser list [L2146]"
+            }
+            "teaser" => "after the heading \"{0}\": a list of teasers, not the article [L2146]",
             "repeat" => "repeats an earlier body line (a page that holds its text twice)",
             "fallback" => "fallback: every topic block is body [L2306]",
             "images" => "{0} image(s), no text",

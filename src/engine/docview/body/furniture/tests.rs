@@ -1,0 +1,188 @@
+//! Tests of `furniture`: each page is written here to show one kind of furniture inside an
+//! article's own container, where the region's scores cannot see it; without its rule the
+//! furniture is body.
+
+use super::*;
+use crate::engine::docview::{DocView, Params, extract};
+
+/// Four paragraphs of running text, the article every page below carries.
+const ARTICLE: &str = "<p>今年以来，本市持续推进老旧小区改造工作，截至目前已有一百二十个小区完成改造，惠及居民三万余户。改造内容包括加装电梯、更新管网和整治环境。</p>\
+<p>市住房和城乡建设局有关负责人介绍，改造坚持“居民点单、政府配菜”，每个项目开工前都要征求居民意见，确保改造内容符合居民的实际需要。</p>\
+<p>在城东街道的一个小区，改造后新增了四十个停车位和一处健身广场。居民王女士说，过去晚上回家找不到车位，现在问题解决了，小区也变得更整洁了。</p>\
+<p>据了解，明年本市计划再改造一百五十个小区，并将探索引入社会资本参与改造和后续的物业管理，建立长效管理机制。</p>";
+
+fn page(inside: &str, after: &str) -> DocView {
+    let html = format!(
+        "<html><head><meta charset=utf-8><title>老旧小区改造惠及三万户_本地新闻</title></head><body>\
+         <div id=nav><a href=/>首页</a> <a href=/news>新闻</a> <a href=/city>城市</a></div>\
+         <div class=article><h1>老旧小区改造惠及三万户</h1>{inside}</div>{after}\
+         <div id=footer>版权所有 本地新闻网</div></body></html>"
+    );
+    extract(html.as_bytes(), None, None, None, &Params::default()).expect("a page written here")
+}
+
+/// The reason key of the block whose own text is `text`.
+fn why_of(dv: &DocView, text: &str) -> &'static str {
+    dv.blocks
+        .iter()
+        .find(|b| b.text == text)
+        .map_or("(no such block)", |b| b.why.key)
+}
+
+fn body_has(dv: &DocView, text: &str) -> bool {
+    dv.body.lines().any(|l| l.contains(text))
+}
+
+#[test]
+fn a_list_of_written_out_urls_is_no_paragraph() {
+    let urls: String = (0..40)
+        .map(|i| format!("<li style=\"display:none\">http://www{i}.example.gov.cn/index.html</li>"))
+        .collect();
+    // A government footer's friend links, hidden, each a URL as text: 40 "paragraphs" full of
+    // punctuation that outscored the article before.
+    let dv = page(
+        ARTICLE,
+        &format!("<div class=footer><div class=friend-links><ul>{urls}</ul></div></div>"),
+    );
+    assert!(body_has(&dv, "老旧小区改造工作"), "body: {}", dv.body);
+    assert!(!dv.body.contains("http://"), "body: {}", dv.body);
+    assert!(is_url_text("http://www.example.gov.cn/"));
+    assert!(is_url_text("www.example.cn"));
+    assert!(!is_url_text("http://"));
+    assert!(!is_url_text("详见 http://www.example.cn"));
+}
+
+#[test]
+fn a_font_size_switch_is_a_widget() {
+    let widget = "<div class=font_size><ul><li>字号</li><li>超大</li><li>大</li><li>标准</li><li>小</li></ul></div>";
+    let dv = page(&format!("{widget}{ARTICLE}"), "");
+    for w in ["字号", "超大", "标准"] {
+        assert!(!dv.body.lines().any(|l| l == w), "{w} in body: {}", dv.body);
+    }
+    assert_eq!(why_of(&dv, "超大"), "widget");
+    assert!(body_has(&dv, "老旧小区改造工作"));
+    // One line with two size words or more is a switch too; a lone 大 among text is not.
+    assert!(is_widget_word_line("字号：A- A A+") && size_tokens("字号：A- A A+") >= 2);
+    assert!(!is_widget_word_line("大家都来了"));
+}
+
+#[test]
+fn promotions_are_dropped_and_sentences_about_qr_codes_stay() {
+    let inside = format!(
+        "{ARTICLE}<p>游客扫描展板旁的二维码，可以收听讲解和释义。</p>\
+         <p>本报财经公众号</p>\
+         <p>更多精彩内容，欢迎扫描左方二维码关注本报官方微信（benbao-news）</p>\
+         <p>(本文来自本地新闻，更多原创资讯请下载“本地新闻”APP)</p>"
+    );
+    let dv = page(&inside, "");
+    assert!(body_has(&dv, "游客扫描展板旁的二维码"), "body: {}", dv.body);
+    for p in ["本报财经公众号", "欢迎扫描左方二维码", "请下载"] {
+        assert!(!body_has(&dv, p), "{p} in body: {}", dv.body);
+    }
+    assert_eq!(why_of(&dv, "本报财经公众号"), "promo");
+    assert!(!is_promo(
+        "宋海波当场在手机上下载了“健康”App，报名参加打卡活动。"
+    ));
+}
+
+#[test]
+fn disclaimers_are_dropped() {
+    let inside = format!(
+        "{ARTICLE}<p>特别声明：以上内容为自媒体平台用户上传并发布，本平台仅提供信息存储服务。</p>\
+         <p>本文为机构在本站上传并发布，仅代表该机构观点，不代表本站的观点或立场。</p>\
+         <p>本地新闻报料：4000-000-000 本地新闻，未经授权不得转载</p>"
+    );
+    let dv = page(&inside, "");
+    for p in ["特别声明", "仅代表该机构观点", "未经授权不得转载"] {
+        assert!(!body_has(&dv, p), "{p} in body: {}", dv.body);
+    }
+    assert_eq!(
+        why_of(&dv, "本地新闻报料：4000-000-000 本地新闻，未经授权不得转载"),
+        "disclaimer"
+    );
+    assert!(!is_disclaimer("专家认为，声明的内容表明了双方的立场。"));
+}
+
+#[test]
+fn credit_lines_are_dropped_and_the_writer_stays() {
+    let inside = format!(
+        "<p>（原标题：本市一百二十个老旧小区完成改造 三万户居民受益）</p>{ARTICLE}\
+         <p>记者 刘涛</p><p>(责编：王五、赵六)</p><p>本文来源：本地日报 责任编辑：钱七_N1234</p>"
+    );
+    let dv = page(&inside, "");
+    assert!(
+        dv.body.lines().any(|l| l == "记者 刘涛"),
+        "body: {}",
+        dv.body
+    );
+    for p in ["原标题", "责编", "本文来源"] {
+        assert!(!body_has(&dv, p), "{p} in body: {}", dv.body);
+    }
+    assert_eq!(why_of(&dv, "(责编：王五、赵六)"), "credit_line");
+    assert!(!is_credit_line("编辑部认为，这一做法值得推广"));
+    assert!(is_credit_line("【编辑：姚昊】"));
+    assert!(is_credit_line("编辑|张三"));
+    assert!(is_credit_line("来源于：东区办事处"));
+}
+
+#[test]
+fn a_teaser_heading_closes_the_article() {
+    let teasers = "<div class=box><h2>推荐阅读</h2><div class=item><p>本市启动新一轮城市更新行动 这是另一篇文章的导语，讲的是城市更新的安排和今后几年的目标任务。</p></div>\
+                   <div class=item><p>社区食堂开进老旧小区 这是又一篇文章的导语，讲的是社区食堂的运营情况和居民的评价。</p></div></div>";
+    let dv = page(&format!("{ARTICLE}{teasers}"), "");
+    assert!(body_has(&dv, "建立长效管理机制"), "body: {}", dv.body);
+    for p in ["推荐阅读", "另一篇文章的导语", "又一篇文章的导语"] {
+        assert!(!body_has(&dv, p), "{p} in body: {}", dv.body);
+    }
+    assert_eq!(why_of(&dv, "推荐阅读"), "teaser");
+    assert!(is_section_cue("延伸 · 推荐"));
+    assert!(!is_section_cue("推荐阅读的书目如下"));
+}
+
+#[test]
+fn a_teaser_heading_before_the_text_cuts_nothing() {
+    // A heading that opens the region (nothing read yet) or would take most of the body is no
+    // list's: the article stays whole.
+    let dv = page(&format!("<h2>推荐阅读</h2>{ARTICLE}"), "");
+    assert!(body_has(&dv, "老旧小区改造工作"), "body: {}", dv.body);
+    assert!(body_has(&dv, "建立长效管理机制"), "body: {}", dv.body);
+}
+
+#[test]
+fn a_list_of_short_headlines_is_a_teaser_list() {
+    let item = |title: &str| {
+        format!(
+            "<div class=member><div class=member-title>{title}<a href=/col>专栏</a></div>2019-09-09</div>"
+        )
+    };
+    let list: String = [
+        "美企撤离中国？相反，他们的迟疑正在消散",
+        "越南拒用中国5G，原因和后果是",
+        "城市更新的下一步怎么走",
+    ]
+    .iter()
+    .map(|t| item(t))
+    .collect();
+    let steps = "<ol><li class=step>第一步，居民提出改造意见。</li><li class=step>第二步，街道汇总后报区里审核。</li><li class=step>第三步，施工单位进场施工。</li></ol>";
+    let dv = page(&format!("{ARTICLE}{steps}<div class=more>{list}</div>"), "");
+    assert!(body_has(&dv, "建立长效管理机制"), "body: {}", dv.body);
+    assert!(
+        body_has(&dv, "第二步，街道汇总后报区里审核。"),
+        "body: {}",
+        dv.body
+    );
+    for t in ["美企撤离中国", "越南拒用中国5G", "城市更新的下一步"] {
+        assert!(!body_has(&dv, t), "{t} in body: {}", dv.body);
+    }
+    assert_eq!(why_of(&dv, "城市更新的下一步怎么走专栏"), "headlines");
+}
+
+#[test]
+fn a_call_to_follow_is_a_promotion_however_it_ends() {
+    assert!(is_promo(
+        "专注本地新闻报道，每日推送最新资讯。扫描下方二维码关注本报官方微信(或微信中搜：benbao)。"
+    ));
+    assert!(!is_promo(
+        "不少二手车的挡风玻璃上多了一张二维码，用手机一扫，就能看到电池的体检报告。"
+    ));
+}

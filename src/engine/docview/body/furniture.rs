@@ -134,7 +134,8 @@ pub(super) fn is_disclaimer(text: &str) -> bool {
         .any(|s| t.starts_with(s));
     let has = |w: &str| t.contains(w);
     starts
-        || (has("代表") && (has("观点") || has("立场")))
+        // "仅代表作者观点", "不代表本网立场" (a bare 代表 is a delegate: "人大代表……观点").
+        || ((has("仅代表") || has("不代表")) && (has("观点") || has("立场")))
         || (has("平台") && has("仅提供"))
         || ((has("未经授权") || has("未经许可")) && has("转载"))
         || (has("仅供参考") && has("不构成"))

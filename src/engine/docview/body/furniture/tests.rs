@@ -101,6 +101,8 @@ fn disclaimers_are_dropped() {
         "disclaimer"
     );
     assert!(!is_disclaimer("专家认为，声明的内容表明了双方的立场。"));
+    assert!(!is_disclaimer("全国人大代表张三表示，这一观点得到了与会代表的广泛认同。"));
+    assert!(is_disclaimer("文章观点仅代表作者本人，不代表本站立场"));
 }
 
 #[test]

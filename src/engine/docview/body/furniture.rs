@@ -43,8 +43,14 @@ const WIDGET_WORDS: &[&str] = &[
 
 /// The tokens of a line split at white space and the punctuation a widget puts between them.
 fn widget_tokens(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| c.is_whitespace() || "：:|｜/【】[]()（）".contains(c))
-        .filter(|t| !t.is_empty())
+    text.split(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '：' | ':' | '|' | '｜' | '/' | '【' | '】' | '[' | ']' | '(' | ')' | '（' | '）'
+            )
+    })
+    .filter(|t| !t.is_empty())
 }
 
 /// Is every token of the line a widget word (and the line not empty)?
@@ -211,11 +217,23 @@ fn is_section_cue(text: &str) -> bool {
     if text.len() > 48 {
         return false;
     }
-    let t: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && !"·•|｜:：".contains(*c))
-        .collect();
-    SECTION_CUES.contains(&t.as_str())
+    // The line's characters but spaces and separators, compared in place: every heading is
+    // four characters, so a fifth rules the line out.
+    let mut kept = ['\0'; 4];
+    let mut n = 0;
+    for c in text.chars() {
+        if c.is_whitespace() || matches!(c, '·' | '•' | '|' | '｜' | ':' | '：') {
+            continue;
+        }
+        if n == kept.len() {
+            return false;
+        }
+        kept[n] = c;
+        n += 1;
+    }
+    SECTION_CUES
+        .iter()
+        .any(|cue| cue.chars().eq(kept[..n].iter().copied()))
 }
 
 /// The region-wide passes: a run of font-size widget lines, and a teaser heading after which

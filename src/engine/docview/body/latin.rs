@@ -280,7 +280,12 @@ pub(super) fn is_credit(text: &str) -> bool {
     if t.len() > 600 || !t.bytes().any(|b| b.is_ascii_uppercase()) {
         return false;
     }
-    if CREDITS.iter().any(|c| t.contains(c)) {
+    // The marks in one pass over the line (a search per mark before).
+    static MARKS: std::sync::OnceLock<super::PhraseSet> = std::sync::OnceLock::new();
+    if MARKS
+        .get_or_init(|| super::PhraseSet::new(CREDITS))
+        .found_in(t)
+    {
         return true;
     }
     let at_end = |c: &str| {

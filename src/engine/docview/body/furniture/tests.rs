@@ -101,7 +101,9 @@ fn disclaimers_are_dropped() {
         "disclaimer"
     );
     assert!(!is_disclaimer("专家认为，声明的内容表明了双方的立场。"));
-    assert!(!is_disclaimer("全国人大代表张三表示，这一观点得到了与会代表的广泛认同。"));
+    assert!(!is_disclaimer(
+        "全国人大代表张三表示，这一观点得到了与会代表的广泛认同。"
+    ));
     assert!(is_disclaimer("文章观点仅代表作者本人，不代表本站立场"));
 }
 
@@ -187,4 +189,34 @@ fn a_call_to_follow_is_a_promotion_however_it_ends() {
     assert!(!is_promo(
         "不少二手车的挡风玻璃上多了一张二维码，用手机一扫，就能看到电池的体检报告。"
     ));
+}
+
+#[test]
+fn section_cues_are_matched_in_place_as_by_a_filtered_copy() {
+    // The in-place comparison holds four characters: every cue must fit.
+    assert!(SECTION_CUES.iter().all(|c| c.chars().count() <= 4));
+    let reference = |text: &str| {
+        let t: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && !"·•|｜:：".contains(*c))
+            .collect();
+        SECTION_CUES.contains(&t.as_str())
+    };
+    let mut texts: Vec<String> = SECTION_CUES
+        .iter()
+        .flat_map(|c| {
+            [
+                c.to_string(),
+                format!(" {c} "),
+                c.chars().map(|x| format!("{x}·")).collect(),
+                format!("{c}："),
+                format!("{c}吧"),
+                c.chars().skip(1).collect(),
+            ]
+        })
+        .collect();
+    texts.extend(["", " ", "推荐", "推 荐 阅 读 ", "推荐阅读更多"].map(String::from));
+    for t in &texts {
+        assert_eq!(is_section_cue(t), reference(t), "{t:?}");
+    }
 }

@@ -1,6 +1,11 @@
 //! The index terms of a token stream: which tokens are terms (Word and Latin, not stop words,
 //! [`super::is_stop_word`]) and their lower-cased form. Per-token work is what separates
 //! `terms` from a raw cut, so the common cases are decided from as few bytes as possible.
+//!
+//! ```ignore
+//! // jieba cuts 搜索引擎 / 的 / 原理; the stop word goes, the offsets are in characters.
+//! nohmm_terms("搜索引擎的原理", |t, at| println!("{t} {at}")); // 搜索引擎 0, 原理 5
+//! ```
 
 use std::borrow::Cow;
 

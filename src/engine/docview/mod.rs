@@ -312,7 +312,7 @@ impl Why {
             "ad_label" => "an advertisement by its own label",
             "boilerplate" => "boilerplate phrase",
             "credit" => "a picture's caption or credit line",
-            "credit_line" => "credit line: editor, source, reporter or original title",
+            "credit_line" => "credit line: editor, proof-reader, source or original title",
             "promo" => "promotion: a QR code, an account to follow, an app to download [L2146]",
             "disclaimer" => "the publisher's disclaimer or reprint notice",
             "widget" => "an interaction widget: font size, print, share [L2146]",

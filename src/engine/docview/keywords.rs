@@ -21,6 +21,7 @@ use std::borrow::Cow;
 use super::body::Analysis;
 use super::tree::PageTree;
 use super::{AbstractMode, Keyword, Link, Params, Propagation, Role};
+use crate::engine::text::fxhash::HashIds;
 use crate::engine::text::segment::Segmenter;
 
 /// Weighty-tag texts that are noise, not emphasis [L2247]. The book counts 22 such phrases and
@@ -168,14 +169,14 @@ pub(crate) fn block_weights(tree: &PageTree, a: &Analysis, p: &Params) -> (Vec<f
 /// hash. Sums over it (norms, dot products) therefore run in the text's order, whatever the
 /// hash: the printed weights depend on the page alone.
 pub(crate) struct TermVec<'t, V> {
-    table: hashbrown::HashTable<u32>,
+    ids: HashIds,
     terms: Vec<(Cow<'t, str>, V)>,
 }
 
 impl<V> Default for TermVec<'_, V> {
     fn default() -> Self {
         TermVec {
-            table: hashbrown::HashTable::new(),
+            ids: HashIds::default(),
             terms: Vec::new(),
         }
     }
@@ -185,38 +186,35 @@ impl<'t, V: Default> TermVec<'t, V> {
     /// An empty vector with room for `n` terms.
     pub(crate) fn with_capacity(n: usize) -> Self {
         TermVec {
-            table: hashbrown::HashTable::with_capacity(n),
+            ids: HashIds::with_capacity(n),
             terms: Vec::with_capacity(n),
         }
     }
 
     /// The value of `term`, a default one appended when it is new.
     pub(crate) fn entry(&mut self, term: Cow<'t, str>) -> &mut V {
-        let h = term_hash(&term);
-        let TermVec { table, terms } = self;
-        let at = match table.entry(
-            h,
-            |&i| terms[i as usize].0 == term,
-            |&i| term_hash(&terms[i as usize].0),
-        ) {
-            hashbrown::hash_table::Entry::Occupied(e) => *e.get() as usize,
-            hashbrown::hash_table::Entry::Vacant(v) => {
-                // A page's text is far below 2^32 terms; `as` is exact here.
-                v.insert(terms.len() as u32);
-                terms.push((term, V::default()));
-                terms.len() - 1
-            }
-        };
-        &mut terms[at].1
+        // A page's text is far below 2^32 terms; `as` is exact here.
+        let n = self.terms.len() as u32;
+        let terms = &self.terms;
+        let at = self.ids.find_or_insert(
+            term_hash(&term),
+            n,
+            |i| terms[i as usize].0 == term,
+            |i| term_hash(&terms[i as usize].0),
+        );
+        if at == n {
+            self.terms.push((term, V::default()));
+        }
+        &mut self.terms[at as usize].1
     }
 }
 
 impl<'t, V> TermVec<'t, V> {
     pub(crate) fn get(&self, term: &str) -> Option<&V> {
         let at = self
-            .table
-            .find(term_hash(term), |&i| self.terms[i as usize].0 == term)?;
-        Some(&self.terms[*at as usize].1)
+            .ids
+            .find(term_hash(term), |i| self.terms[i as usize].0 == term)?;
+        Some(&self.terms[at as usize].1)
     }
 
     /// Terms and values in the order of first occurrence.

@@ -28,40 +28,7 @@ use std::collections::BTreeMap;
 
 use super::hash64;
 use super::stats::NO_TIME;
-
-/// Ids found by hash: a table of 4-byte ids (one control byte a slot) whose keys live in the
-/// caller's own column — hashes or texts — instead of a `(u64, u32)` map's 16 bytes a slot.
-/// At 100 M requests the query and user tables are the largest maps (issue 30).
-#[derive(Default)]
-pub(crate) struct HashIds(hashbrown::HashTable<u32>);
-
-impl HashIds {
-    /// The id with hash `h` whose key `is(id)` matches, or `new` inserted. `rehash(id)` gives
-    /// the hash of an id already in the table when the table grows.
-    pub(crate) fn find_or_insert(
-        &mut self,
-        h: u64,
-        new: u32,
-        is: impl Fn(u32) -> bool,
-        rehash: impl Fn(u32) -> u64,
-    ) -> u32 {
-        match self.0.entry(h, |&id| is(id), |&id| rehash(id)) {
-            hashbrown::hash_table::Entry::Occupied(e) => *e.get(),
-            hashbrown::hash_table::Entry::Vacant(v) => {
-                v.insert(new);
-                new
-            }
-        }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub(crate) fn heap_bytes(&self) -> usize {
-        map_bytes(self.0.capacity(), 4)
-    }
-}
+pub(crate) use crate::engine::text::fxhash::HashIds;
 
 /// The id of the 64-bit hash `h` (a user's), a new one recorded in `hashes` when first seen.
 pub(crate) fn intern_hash(ids: &mut HashIds, hashes: &mut Vec<u64>, h: u64) -> u32 {
@@ -148,16 +115,6 @@ impl QueryTable {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.ids.heap_bytes() + self.text.capacity() + self.ends.capacity() * 8
     }
-}
-
-/// Approximate heap bytes of a hash map of `cap` entries of `entry` bytes (one control byte
-/// each, buckets a power of two at 7/8 load).
-pub(crate) fn map_bytes(cap: usize, entry: usize) -> usize {
-    if cap == 0 {
-        return 0;
-    }
-    let buckets = (cap * 8 / 7).next_power_of_two();
-    buckets * (entry + 1)
 }
 
 /// (value ≥ 1, count); see the module doc. Small values are counted in an array, larger ones

@@ -20,6 +20,7 @@
 
 use crate::engine::docview::tree::PageTree;
 use crate::engine::docview::{Role, Why};
+use crate::engine::text::fxhash::FxMap;
 
 /// Is this line a URL written out as text (`http://…`, `www.…`), nothing else?
 ///
@@ -326,8 +327,7 @@ pub(super) fn mark_headline_lists(
     // Per parent, its children grouped by tag and hint in order of first appearance: one
     // pass over the children (a table of thousands of rows is one parent).
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut index: std::collections::HashMap<(&str, &str), usize> =
-        std::collections::HashMap::new();
+    let mut index: FxMap<(&str, &str), usize> = FxMap::default();
     for p in tree.blocks.iter().filter(|p| p.children.len() >= 3) {
         groups.clear();
         index.clear();

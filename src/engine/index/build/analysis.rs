@@ -14,7 +14,7 @@ use super::{DocSink, DocTerms, IndexConfig};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::index::disk::{self, DocInfo};
 use crate::engine::index::source::{self, SourceDoc};
-use crate::engine::text::fxhash::FxMap;
+use crate::engine::text::fxhash::{FxMap, HashIds};
 use crate::engine::text::segment::Segmenter;
 
 /// One document analysed: its distinct terms in byte order, each with its positions (all in
@@ -200,7 +200,7 @@ fn html_term_weights(
 /// threads computed (a table of 4-byte ids whose texts live in `names`).
 #[derive(Default)]
 pub(super) struct Lexicon {
-    table: hashbrown::HashTable<u32>,
+    ids: HashIds,
     hashes: Vec<u64>,
     pub(super) names: Vec<String>,
 }
@@ -208,7 +208,7 @@ pub(super) struct Lexicon {
 impl Lexicon {
     fn id(&mut self, word: &str, hash: u64) -> Result<u32> {
         let names = &self.names;
-        if let Some(&id) = self.table.find(hash, |&id| names[id as usize] == word) {
+        if let Some(id) = self.ids.find(hash, |id| names[id as usize] == word) {
             return Ok(id);
         }
         let id = u32::try_from(self.names.len()).map_err(|_| {
@@ -217,8 +217,7 @@ impl Lexicon {
         self.names.push(word.to_string());
         self.hashes.push(hash);
         let hashes = &self.hashes;
-        self.table
-            .insert_unique(hash, id, |&id| hashes[id as usize]);
+        self.ids.insert_new(hash, id, |id| hashes[id as usize]);
         Ok(id)
     }
 }

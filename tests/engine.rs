@@ -10,7 +10,7 @@ mod common;
 use std::collections::HashMap;
 use std::path::Path;
 
-use common::{ok_json, path_str, run, run_ws, scratch, write};
+use common::{ok_json, path_str, run, run_in, run_ws, scratch, write};
 use serde_json::Value;
 use tianwang::engine::sample::server::{SampleServer, ServeOptions};
 
@@ -373,5 +373,49 @@ fn bad_build_and_replay_input_exits_2_naming_it() {
         assert!(err.contains(flag), "{args:?}: {err}");
     }
     let _ = path_str(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A user who filled the default workspace (no `--workspace`, as `tianwang build --sample`
+/// does) searches it the same way: the query service, its log and its replay find that
+/// workspace; before there is one, the message says how to make it.
+#[test]
+fn search_serves_the_default_workspace() {
+    let dir = scratch("engine-default");
+    let o = run_in(&dir, &["search", "新闻"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--index") && err.contains("build --sample"),
+        "{err}"
+    );
+    ok_json(&run_in(&dir, &["sample", "load", "--json"]));
+    let ws = dir.join("workspace.tianwang");
+    assert!(ws.is_file(), "sample load fills the default workspace");
+    ok_json(&run_in(
+        &dir,
+        &["--workspace", path_str(&ws), "index", "build", "--json"],
+    ));
+    let v = ok_json(&run_in(&dir, &["search", "新闻", "--json"]));
+    assert!(v["total_hits"].as_u64().unwrap_or(0) > 0, "{v}");
+    assert_eq!(
+        own_log(&ws).1,
+        1,
+        "the query is in the default workspace's log"
+    );
+    let q = write(&dir, "q.txt", "新闻\n新闻\n");
+    let r = ok_json(&run_in(
+        &dir,
+        &[
+            "search",
+            "--replay",
+            q.as_str(),
+            "--cache",
+            "lru:4",
+            "--json",
+        ],
+    ));
+    assert_eq!(r["queries"], 2, "{r}");
+    assert_eq!(r["hits"], 1, "{r}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -343,13 +343,25 @@ pub fn meta_json(m: &Meta) -> Value {
     })
 }
 
+/// The workspace a query or a look-up serves from: `--workspace`, else the default workspace
+/// when it exists (the one `tianwang build --sample` fills without `--workspace`, as `info` and
+/// `jobs` read it), else none.
+pub(crate) fn own_workspace(cli: &Cli) -> Option<PathBuf> {
+    cli.workspace.clone().or_else(|| {
+        crate::engine::store::default_workspace_path()
+            .ok()
+            .filter(|p| p.is_file())
+    })
+}
+
 fn index_dir(cli: &Cli, given: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    match (given, &cli.workspace) {
+    match (given, own_workspace(cli)) {
         (Some(d), _) => Ok(d.clone()),
-        (None, Some(w)) => Ok(sidecar(w)),
+        (None, Some(w)) => Ok(sidecar(&w)),
         (None, None) => Err(EngineError::invalid(
             "--index",
-            "say which index: --index DIR or --workspace W",
+            "say which index: --index DIR or --workspace W (there is no default workspace yet: \
+             `tianwang build --sample` builds one)",
         )
         .into()),
     }
@@ -486,9 +498,9 @@ pub fn search(cli: &Cli, a: &SearchArgs) -> anyhow::Result<()> {
     let dir = index_dir(cli, &a.index)?;
     // The workspace's own index is served with what the workspace keeps (groups, categories)
     // and logged; an index given by --index is searched as it is.
-    let own = match (&a.index, &cli.workspace) {
-        (None, Some(w)) => Some(w.clone()),
-        _ => None,
+    let own = match &a.index {
+        None => own_workspace(cli),
+        Some(_) => None,
     };
     let mut s = match &own {
         Some(w) => crate::workbench::service::open(w)?,

@@ -377,10 +377,10 @@ fn bad_build_and_replay_input_exits_2_naming_it() {
 }
 
 /// A user who filled the default workspace (no `--workspace`, as `tianwang build --sample`
-/// does) searches it the same way: the query service, its log and its replay find that
-/// workspace; before there is one, the message says how to make it.
+/// does) reads it the same way: link analysis, dedup, the query service, its log and its
+/// replay find that workspace; before there is one, the messages say how to make it.
 #[test]
-fn search_serves_the_default_workspace() {
+fn the_default_workspace_serves_links_dedup_and_search() {
     let dir = scratch("engine-default");
     let o = run_in(&dir, &["search", "新闻"]);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -389,9 +389,25 @@ fn search_serves_the_default_workspace() {
         err.contains("--index") && err.contains("build --sample"),
         "{err}"
     );
+    for (args, flag) in [
+        (&["rank", "pagerank"][..], "--graph"),
+        (&["dedup"][..], "--dir"),
+    ] {
+        let o = run_in(&dir, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(flag) && err.contains("build --sample"),
+            "{err}"
+        );
+    }
     ok_json(&run_in(&dir, &["sample", "load", "--json"]));
     let ws = dir.join("workspace.tianwang");
     assert!(ws.is_file(), "sample load fills the default workspace");
+    let g = ok_json(&run_in(&dir, &["rank", "pagerank", "--top", "3", "--json"]));
+    assert!(g["nodes"].as_u64().unwrap_or(0) > 100, "{}", g["nodes"]);
+    let d = ok_json(&run_in(&dir, &["dedup", "--json"]));
+    assert!(d["docs"].as_u64().unwrap_or(0) > 100, "{}", d["docs"]);
     ok_json(&run_in(
         &dir,
         &["--workspace", path_str(&ws), "index", "build", "--json"],

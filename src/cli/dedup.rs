@@ -167,6 +167,15 @@ pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
         return print_json(&v);
     }
     let clean = !a.raw;
+    // Given no source at all: the default workspace's pages, when there is one (a folder or
+    // the sample web given without --workspace runs in place, logged nowhere).
+    let workspace = match &cli.workspace {
+        Some(w) => Some(w.clone()),
+        None if a.dir.is_none() && !a.sample && a.parquet.is_none() => {
+            super::existing_default_workspace()
+        }
+        None => None,
+    };
     let source = match (&a.dir, a.sample) {
         _ if a.parquet.is_some() && (a.dir.is_some() || a.sample) => {
             return Err(
@@ -185,11 +194,14 @@ pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
             clean,
         },
         (None, true) => Source::Sample { clean },
-        (None, false) if cli.workspace.is_some() => Source::Workspace { clean },
+        (None, false) if workspace.is_some() => Source::Workspace { clean },
         (None, false) => {
-            return Err(
-                EngineError::invalid("dir", "give --dir DIR, --sample or --workspace W").into(),
-            );
+            return Err(EngineError::invalid(
+                "dir",
+                "give --dir DIR, --sample or --workspace W (there is no default workspace yet: \
+                 `tianwang build --sample` builds one)",
+            )
+            .into());
         }
     };
     let sweep = a.sweep.as_deref().map(SweepSpec::parse).transpose()?;
@@ -213,7 +225,7 @@ pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
         engine,
     };
     // Logged as a job when a workspace is given; otherwise run in place.
-    let v = match &cli.workspace {
+    let v = match &workspace {
         Some(w) => {
             let ws = Workspace::open_or_create(w)?;
             run_job_with_progress(

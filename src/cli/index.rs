@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
-use super::{Bar, Cli, peak_rss_mb, print_json, run_job_with_progress};
+use super::{Bar, Cli, own_workspace, peak_rss_mb, print_json, run_job_with_progress};
 use crate::engine::error::EngineError;
 use crate::engine::index::build::IndexConfig;
 use crate::engine::index::clicks::Clicks;
@@ -340,17 +340,6 @@ pub fn meta_json(m: &Meta) -> Value {
         "skipped": m.skipped,
         "source": m.source,
         "engine": m.engine,
-    })
-}
-
-/// The workspace a query or a look-up serves from: `--workspace`, else the default workspace
-/// when it exists (the one `tianwang build --sample` fills without `--workspace`, as `info` and
-/// `jobs` read it), else none.
-pub(crate) fn own_workspace(cli: &Cli) -> Option<PathBuf> {
-    cli.workspace.clone().or_else(|| {
-        crate::engine::store::default_workspace_path()
-            .ok()
-            .filter(|p| p.is_file())
     })
 }
 

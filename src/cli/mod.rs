@@ -191,6 +191,19 @@ pub(crate) fn workspace_path(cli: &Cli) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// The default workspace when it exists (the one `tianwang build --sample` fills when no
+/// `--workspace` is given, which `info` and `jobs` read), else none: what the commands that
+/// read a built engine (search, index look-ups, dedup, link analysis) fall back to when given
+/// no source at all.
+pub(crate) fn existing_default_workspace() -> Option<PathBuf> {
+    store::default_workspace_path().ok().filter(|p| p.is_file())
+}
+
+/// `--workspace`, else [`existing_default_workspace`].
+pub(crate) fn own_workspace(cli: &Cli) -> Option<PathBuf> {
+    cli.workspace.clone().or_else(existing_default_workspace)
+}
+
 pub(crate) fn print_json(v: &serde_json::Value) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, v)?;

@@ -236,9 +236,15 @@ fn load_graph(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<Graph> {
             let ws = crate::engine::store::Workspace::open_existing(w)?;
             Ok(Graph::from_workspace(&ws)?)
         }
-        (None, None) => {
-            Err(EngineError::invalid("--graph", "give --graph FILE or --workspace W").into())
-        }
+        (None, None) => match super::existing_default_workspace() {
+            Some(w) => load_graph(a, Some(&w)),
+            None => Err(EngineError::invalid(
+                "--graph",
+                "give --graph FILE or --workspace W (there is no default workspace yet: \
+                 `tianwang build --sample` builds one)",
+            )
+            .into()),
+        },
     }
 }
 

@@ -13,7 +13,7 @@ use crate::workbench::service::{self, CacheSpec, replay};
 
 /// Run a replay.
 pub fn run(cli: &Cli, a: &SearchArgs) -> anyhow::Result<()> {
-    let ws = super::index::own_workspace(cli).ok_or_else(|| {
+    let ws = super::own_workspace(cli).ok_or_else(|| {
         EngineError::invalid(
             "--workspace",
             "a replay runs on a workspace's query service",

@@ -9,11 +9,12 @@
 //! them all). Inside it, the book's body rule keeps the topic blocks in depth-first order, less
 //! by-lines, advertisements and boilerplate lines (Chinese here, Latin-script in `latin`).
 
-use super::tree::{PageTree, TreeBlock, norm_title};
+use super::tree::{PageTree, TreeBlock};
 use super::{BlockKind, PageType, Params, Role, TypeRatios, Why};
 
 mod furniture;
 mod latin;
+mod lines;
 mod region;
 
 /// What the analysis decided, per block and per line.
@@ -579,69 +580,17 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     // 4. Line roles.
     let mut line_roles = vec![Role::Other; tree.lines.len()];
     let mut line_reasons: Vec<Option<Why>> = vec![None; tree.lines.len()];
-    let title_norm = norm_title(&tree.title);
-    let mut seen_prose = false;
-    // Each body line's text with the container of its first occurrence: a page holding its
-    // text twice holds it in two containers; a line repeated among its own siblings (a recipe's
-    // "Eat every 2–3 hours", a table's "Yes") is the text's own structure.
-    let mut seen_lines: std::collections::HashMap<&str, Option<usize>> =
-        std::collections::HashMap::new();
+    let mut pass = lines::LinePass::new(tree, page_type);
     for (i, l) in tree.lines.iter().enumerate() {
-        let (role, why) = line_role(tree, &kinds, &hints, &region, &in_region, l, page_type);
-        let mut role = role;
-        let mut why = why;
-        if role == Role::Body {
-            if !seen_prose
-                && l.chars < 80
-                && !title_norm.is_empty()
-                && ({
-                    let ln = norm_title(&l.text);
-                    ln.chars().count() >= 4 && title_norm.contains(&ln)
-                })
-            {
-                role = Role::Title;
-                why = Why::new("title");
-            } else if is_byline(&l.text) || latin::is_byline(&l.text) {
-                role = Role::Meta;
-                why = Why::new("byline");
-            } else if is_ad_line(&l.text) {
-                role = Role::Ad;
-                why = Why::new("ad_label");
-            } else if page_type != PageType::Hub && furniture::is_credit_line(&l.text) {
-                role = Role::Meta;
-                why = Why::new("credit_line");
-            } else if page_type != PageType::Hub && furniture::is_promo(&l.text) {
-                role = Role::Ad;
-                why = Why::new("promo");
-            } else if page_type != PageType::Hub && furniture::is_disclaimer(&l.text) {
-                role = Role::Footer;
-                why = Why::new("disclaimer");
-            } else if page_type == PageType::Topic
-                && (is_boilerplate(&l.text) || latin::is_boilerplate(&l.text))
-            {
-                role = Role::Other;
-                why = Why::new("boilerplate");
-            } else if page_type == PageType::Topic && latin::is_credit(&l.text) {
-                role = Role::Picture;
-                why = Why::new("credit");
-            } else if l.chars >= 10
-                && *seen_lines
-                    .entry(l.text.as_str())
-                    .or_insert(tree.blocks[l.block].parent)
-                    != tree.blocks[l.block].parent
-            {
-                role = Role::Other;
-                why = Why::new("repeat");
-            } else if l.chars >= 20 {
-                seen_prose = true;
-            }
-        }
+        let placed = line_role(tree, &kinds, &hints, &region, &in_region, l, page_type);
+        let (role, why) = pass.classify(tree, i, l, placed, &mut line_roles, &mut line_reasons);
         line_roles[i] = role;
         line_reasons[i] = Some(why);
     }
     if page_type != PageType::Hub {
         furniture::mark_runs(tree, &region, &mut line_roles, &mut line_reasons);
         furniture::mark_headline_lists(tree, &mut line_roles, &mut line_reasons);
+        furniture::mark_teaser_items(tree, &mut line_roles, &mut line_reasons);
     }
     // Fallback (no page fails): a topic page whose region gave no body keeps every topic line.
     let body_chars: usize = tree

@@ -281,6 +281,10 @@ impl Why {
         "widget",
         "teaser",
         "headlines",
+        "teaser_item",
+        "headline",
+        "counter",
+        "tags",
         "repeat",
         "fallback",
         "images",
@@ -320,6 +324,10 @@ impl Why {
                 "one of {0} short headlines with a link or a date: a teaser list [L2146]"
             }
             "teaser" => "after the heading \"{0}\": a list of teasers, not the article [L2146]",
+            "teaser_item" => "a teaser: a headline over a summary cut off (…) [L2146]",
+            "headline" => "the headline: the line right above the by-line",
+            "counter" => "a counter beside the by-line (views, likes, comments)",
+            "tags" => "the article's tags or keywords",
             "repeat" => "repeats an earlier body line (a page that holds its text twice)",
             "fallback" => "fallback: every topic block is body [L2306]",
             "images" => "{0} image(s), no text",

@@ -12,6 +12,9 @@
 //! 特别声明：以上内容……仅代表该机构观点              → disclaimer
 //! (责编：张三)   （原标题：……）   本文来源：新京报       → credit line
 //! 推荐阅读 / 热门推荐 / 延伸 · 推荐 / 不感兴趣 …… → teaser: the rest of the region is a list
+//! 香港警方：……  /  港铁公司……表示，……46人因参…     → teaser item: a headline over a cut summary
+//! 自动播放 苹果发布新iPhone 11                      → widget (a video player's label)
+//! 关键词 >> 新冠病毒,味觉   20190926|国贸|增长率     → tags
 //! http://www.example.gov.cn                         → a URL written out: no paragraph
 //! ```
 //!
@@ -93,6 +96,9 @@ const PROMO_CALLS: &[&str] = &[
     "点击下载",
     "立即下载",
     "下载地址",
+    "下载客户端",
+    "发送邮件至",
+    "投稿邮箱",
 ];
 
 /// A short line that promotes (a QR code, a follow, an app), not the article's text.
@@ -193,6 +199,93 @@ pub(super) fn is_credit_line(text: &str) -> bool {
     n <= 100
         && !t.contains('。')
         && (n <= 40 || word.starts_with('原') || word.starts_with("本文原"))
+}
+
+/// A short credit that names a source without a separator: `信息来源于网络`, `图片来源于网络`.
+fn is_source_of(text: &str) -> bool {
+    let t = text.trim();
+    t.len() <= 60
+        && [
+            "信息来源于",
+            "资料来源于",
+            "图片来源于",
+            "本文来源于",
+            "文章来源于",
+        ]
+        .iter()
+        .any(|s| t.starts_with(s))
+        && !t.contains(['。', '，', ','])
+}
+
+/// A credit line, with or without a separator after its word.
+pub(super) fn is_credit(text: &str) -> bool {
+    is_credit_line(text) || is_source_of(text)
+}
+
+/// A video player's own label (`自动播放 苹果发布新iPhone 11`): the switch and the clip's
+/// title, not a paragraph.
+pub(super) fn is_player_label(text: &str) -> bool {
+    let t = text.trim_start();
+    t.len() <= 240 && t.starts_with("自动播放") && !t.contains('。')
+}
+
+/// The article's tags or keywords: `关键词 >> 新冠病毒,味觉`, `标签：长春 景甜`, or a line of
+/// three or more short words between bars (`20190926|国贸|增长率|全球经济`).
+pub(super) fn is_tag_line(text: &str) -> bool {
+    let t = text.trim();
+    if t.len() > 400 {
+        return false;
+    }
+    // Prefix compares first; a search of the line only for the few lines that pass them.
+    let labelled = ["关键词", "关键字", "标签", "Tags", "TAGS", "Tag:", "TAG:"]
+        .iter()
+        .any(|w| {
+            t.strip_prefix(*w).is_some_and(|rest| {
+                rest.trim_start()
+                    .starts_with(['：', ':', '>', '»', '|', '｜', '/'])
+            })
+        });
+    if labelled {
+        return !t.contains('。') && t.chars().count() <= 100;
+    }
+    // Words between bars: each a few characters, no clause inside.
+    if !t.contains('|') && !t.contains('｜') {
+        return false;
+    }
+    let mut words = 0;
+    for w in t.split(['|', '｜']) {
+        let w = w.trim();
+        let n = w.chars().count();
+        if n == 0 || n > 8 || w.contains(['。', '，', ',', '：', ':', ' ', '？', '！']) {
+            return false;
+        }
+        words += 1;
+    }
+    words >= 3
+}
+
+/// A counter beside a by-line (views, likes, comments): digits and separators, nothing else
+/// but the icon before them (a private-use glyph of an icon font).
+pub(super) fn is_counter(text: &str) -> bool {
+    let t = text
+        .trim()
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    !t.is_empty()
+        && t.len() <= 12
+        && t.bytes().any(|b| b.is_ascii_digit())
+        && t.bytes()
+            .all(|b| b.is_ascii_digit() || b == b',' || b == b'.')
+}
+
+/// Does this line end cut off (`…`, `...`), as a teaser's summary does? A doubled `……` is
+/// the writer's own ellipsis.
+fn ends_cut(text: &str) -> bool {
+    let t = text.trim_end();
+    if let Some(head) = t.strip_suffix('…') {
+        return !head.ends_with('…');
+    }
+    t.strip_suffix("...")
+        .is_some_and(|head| !head.ends_with('.'))
 }
 
 /// Headings of a teaser list or a feedback widget (compared without spaces and `·`).
@@ -300,6 +393,65 @@ pub(super) fn mark_runs(
         }
         if line_roles[i] == Role::Body {
             before += l.chars;
+        }
+    }
+}
+
+/// A teaser inside the region: a headline over a summary cut off (`…`, `...`) in an item of
+/// its own — a related story under the by-line, a column's slider. An article's paragraph is
+/// never cut off, and the teasers together are less than half the body.
+pub(super) fn mark_teaser_items(
+    tree: &PageTree,
+    line_roles: &mut [Role],
+    line_reasons: &mut [Option<Why>],
+) {
+    // The cheap test first: most pages have no body line that ends cut off.
+    let cut: Vec<usize> = (0..tree.lines.len())
+        .filter(|&i| line_roles[i] == Role::Body && tree.lines[i].chars >= 20)
+        .filter(|&i| ends_cut(&tree.lines[i].text))
+        .collect();
+    if cut.is_empty() {
+        return;
+    }
+    let total: usize = (0..tree.lines.len())
+        .filter(|&i| line_roles[i] == Role::Body)
+        .map(|i| tree.lines[i].chars)
+        .sum();
+    // The item's headline: its first line with text, before the summary, short, no sentence.
+    let headed = |b: usize, summary: usize| {
+        let blk = &tree.blocks[b];
+        tree.lines[blk.line_start..summary]
+            .iter()
+            .find(|l| l.chars > 0)
+            .is_some_and(|h| {
+                (4..=60).contains(&h.chars) && !h.text.contains('。') && !ends_cut(&h.text)
+            })
+    };
+    for i in cut {
+        if line_roles[i] != Role::Body {
+            continue;
+        }
+        let own = tree.lines[i].block;
+        let Some(item) = Some(own)
+            .filter(|&b| headed(b, i))
+            .or_else(|| tree.blocks[own].parent.filter(|&p| headed(p, i)))
+        else {
+            continue;
+        };
+        let range = tree.blocks[item].line_start..tree.blocks[item].line_end;
+        let chars: usize = range
+            .clone()
+            .filter(|&j| line_roles[j] == Role::Body)
+            .map(|j| tree.lines[j].chars)
+            .sum();
+        if chars * 2 >= total {
+            continue;
+        }
+        for j in range {
+            if line_roles[j] == Role::Body {
+                line_roles[j] = Role::LinkList;
+                line_reasons[j] = Some(Why::new("teaser_item"));
+            }
         }
     }
 }

@@ -220,3 +220,115 @@ fn section_cues_are_matched_in_place_as_by_a_filtered_copy() {
         assert_eq!(is_section_cue(t), reference(t), "{t:?}");
     }
 }
+
+#[test]
+fn a_headline_over_a_cut_off_summary_is_a_teaser() {
+    let teaser = "<blockquote><p>市民公园周末开放夜场</p><p>记者从市园林局获悉，本周末起市民公园将开放夜场，开放时间延长至晚上十点，市民可在夜间游园赏灯…</p></blockquote>";
+    let dv = page(&format!("{ARTICLE}{teaser}"), "");
+    assert!(body_has(&dv, "建立长效管理机制"), "body: {}", dv.body);
+    assert!(!body_has(&dv, "市民公园"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, "市民公园周末开放夜场"), "teaser_item");
+    // A writer's own ellipsis (……) under a short line is the article's.
+    let quote = "<div><p>居民这样说</p><p>王女士说：“过去晚上回家找不到车位，常常要绕好几圈，现在好了……”</p></div>";
+    let dv = page(&format!("{ARTICLE}{quote}"), "");
+    assert!(body_has(&dv, "常常要绕好几圈"), "body: {}", dv.body);
+    assert!(ends_cut("……市民可在夜间游园赏灯..."));
+    assert!(!ends_cut("现在好了……"));
+    assert!(!ends_cut("等等......"));
+}
+
+#[test]
+fn calls_to_download_or_to_write_in_are_promotions() {
+    let inside = format!(
+        "{ARTICLE}<p>新酷产品第一时间免费试玩，下载客户端还能获得专享福利哦！</p>\
+         <p>发送邮件至news@example.cn申请加入本地政务号</p>"
+    );
+    let dv = page(&inside, "");
+    assert!(!body_has(&dv, "下载客户端"), "body: {}", dv.body);
+    assert!(!body_has(&dv, "发送邮件"), "body: {}", dv.body);
+    assert_eq!(
+        why_of(&dv, "发送邮件至news@example.cn申请加入本地政务号"),
+        "promo"
+    );
+    // A sentence about an app ends as a sentence ends, and stays.
+    assert!(!is_promo("市民可下载客户端查询改造进度。"));
+}
+
+#[test]
+fn a_video_players_label_is_a_widget() {
+    let dv = page(
+        &format!("<p>自动播放 老旧小区改造前后对比</p>{ARTICLE}"),
+        "",
+    );
+    assert!(!body_has(&dv, "自动播放"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, "自动播放 老旧小区改造前后对比"), "widget");
+    assert!(!is_player_label(
+        "今年以来，本市持续推进老旧小区改造工作。自动播放"
+    ));
+}
+
+#[test]
+fn the_articles_tags_are_dropped() {
+    let inside = format!(
+        "{ARTICLE}<p>关键词 >> 老旧小区,改造,加装电梯</p><p>20191126|老旧小区|改造|电梯</p>"
+    );
+    let dv = page(&inside, "");
+    assert!(!body_has(&dv, "关键词"), "body: {}", dv.body);
+    assert!(!body_has(&dv, "20191126"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, "20191126|老旧小区|改造|电梯"), "tags");
+    assert!(is_tag_line("标签：长春 景甜 美食"));
+    // Two words between bars, or a clause, are no tag list.
+    assert!(!is_tag_line("东区|西区"));
+    assert!(!is_tag_line(
+        "改造内容包括加装电梯、更新管网|整治环境，居民满意|三年完成"
+    ));
+    assert!(!is_tag_line("关键是要让居民满意"));
+}
+
+#[test]
+fn a_counter_beside_the_byline_is_meta_and_a_section_number_stays() {
+    let inside = format!(
+        "<div class=info>发布时间：2019-09-26 10:09:11</div><div class=views>\u{e614}3573</div>\
+         {ARTICLE}<p>2</p><p>今年的改造还新增了二十处充电桩，方便居民为电动自行车充电，消除了楼道充电的安全隐患。</p>"
+    );
+    let dv = page(&inside, "");
+    assert!(!body_has(&dv, "3573"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, "\u{e614}3573"), "counter");
+    assert!(dv.body.lines().any(|l| l == "2"), "body: {}", dv.body);
+    assert!(is_counter("1,024"));
+    assert!(!is_counter("2019年"));
+}
+
+#[test]
+fn the_heading_above_the_byline_is_the_headline() {
+    let html = format!(
+        "<html><head><meta charset=utf-8><title>新闻动态--本地新闻网</title></head><body>\
+         <div class=article>\n  <h5>本市老旧小区改造惠及三万余户居民 明年再改造一百五十个小区</h5>\n\n  \
+         <div class=ly><b>发布时间：2019-05-18</b> <i>来源：本地新闻网</i> </div>\n  {ARTICLE}</div></body></html>"
+    );
+    let dv = extract(html.as_bytes(), None, None, None, &Params::default()).expect("a page");
+    assert!(!body_has(&dv, "惠及三万余户居民"), "body: {}", dv.body);
+    assert_eq!(
+        why_of(
+            &dv,
+            "本市老旧小区改造惠及三万余户居民 明年再改造一百五十个小区"
+        ),
+        "headline"
+    );
+    // The writer's line above the date is no heading: it stays.
+    let html = format!(
+        "<html><head><meta charset=utf-8><title>新闻动态--本地新闻网</title></head><body>\
+         <div class=article><div class=about><p>本地新闻记者 张三</p>\
+         <p>2020-06-06 10:08 来源：本地新闻</p></div>{ARTICLE}</div></body></html>"
+    );
+    let dv = extract(html.as_bytes(), None, None, None, &Params::default()).expect("a page");
+    assert!(body_has(&dv, "本地新闻记者 张三"), "body: {}", dv.body);
+}
+
+#[test]
+fn a_source_without_a_separator_is_a_credit() {
+    let dv = page(&format!("{ARTICLE}<p>信息来源于网络</p>"), "");
+    assert!(!body_has(&dv, "信息来源于网络"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, "信息来源于网络"), "credit_line");
+    assert!(!is_credit("信息来源于网络，经核实后发布，欢迎读者监督。"));
+}

@@ -398,8 +398,8 @@ pub(super) fn mark_runs(
 }
 
 /// A teaser inside the region: a headline over a summary cut off (`…`, `...`) in an item of
-/// its own — a related story under the by-line, a column's slider. An article's paragraph is
-/// never cut off, and the teasers together are less than half the body.
+/// its own (at most three lines with text) — a related story under the by-line, a column's
+/// slider. A teaser is less than half the body.
 pub(super) fn mark_teaser_items(
     tree: &PageTree,
     line_roles: &mut [Role],
@@ -439,6 +439,11 @@ pub(super) fn mark_teaser_items(
             continue;
         };
         let range = tree.blocks[item].line_start..tree.blocks[item].line_end;
+        // A teaser is its headline, its summary and perhaps a date: a section of the article
+        // under a heading has more to it, even when one of its paragraphs trails off.
+        if range.clone().filter(|&j| tree.lines[j].chars > 0).count() > 3 {
+            continue;
+        }
         let chars: usize = range
             .clone()
             .filter(|&j| line_roles[j] == Role::Body)

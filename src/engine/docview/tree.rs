@@ -205,7 +205,8 @@ pub(crate) struct Line {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TreeBlock {
     pub parent: Option<usize>,
-    pub children: Vec<usize>,
+    /// How many blocks have this one as their parent ([`PageTree::children`] lists them).
+    pub child_count: usize,
     pub depth: usize,
     pub tag: &'static str,
     /// `#id.class.class`, for hints and display.
@@ -360,7 +361,7 @@ impl Builder {
             ..TreeBlock::default()
         });
         if let Some(p) = parent {
-            self.tree.blocks[p].children.push(id);
+            self.tree.blocks[p].child_count += 1;
         }
         self.stack.push(id);
         self.line_break = true;
@@ -368,7 +369,11 @@ impl Builder {
 
     fn close_block(&mut self) {
         if let Some(id) = self.stack.pop() {
-            self.tree.blocks[id].line_end = self.tree.lines.len();
+            // No block opens inside this one any more: its subtree is every block since.
+            let end = self.tree.blocks.len();
+            let b = &mut self.tree.blocks[id];
+            b.line_end = self.tree.lines.len();
+            b.sub_end = end;
         }
         self.line_break = true;
     }
@@ -563,37 +568,31 @@ impl Builder {
     }
 }
 
-/// Subtree totals and ends, children before parents (ids grow with depth-first order).
+/// Subtree totals, children before parents (ids grow with depth-first order): each block's
+/// own counts join what its children gave it, and the sum goes to its parent.
 fn totals(tree: &mut PageTree) {
     for id in (0..tree.blocks.len()).rev() {
-        let (c, a, l, i, p, end) = {
-            let bl = &tree.blocks[id];
-            let mut t = (
-                bl.chars,
-                bl.anchor_chars,
-                bl.links,
-                bl.images,
-                bl.punct,
-                id + 1,
-            );
-            for &ch in &bl.children {
-                let cb = &tree.blocks[ch];
-                t.0 += cb.sub_chars;
-                t.1 += cb.sub_anchor;
-                t.2 += cb.sub_links;
-                t.3 += cb.sub_images;
-                t.4 += cb.sub_punct;
-                t.5 = t.5.max(cb.sub_end);
-            }
-            t
-        };
         let bl = &mut tree.blocks[id];
-        bl.sub_end = end;
-        bl.sub_chars = c;
-        bl.sub_anchor = a;
-        bl.sub_links = l;
-        bl.sub_images = i;
-        bl.sub_punct = p;
+        bl.sub_chars += bl.chars;
+        bl.sub_anchor += bl.anchor_chars;
+        bl.sub_links += bl.links;
+        bl.sub_images += bl.images;
+        bl.sub_punct += bl.punct;
+        let (c, a, l, i, p) = (
+            bl.sub_chars,
+            bl.sub_anchor,
+            bl.sub_links,
+            bl.sub_images,
+            bl.sub_punct,
+        );
+        if let Some(pid) = bl.parent {
+            let pb = &mut tree.blocks[pid];
+            pb.sub_chars += c;
+            pb.sub_anchor += a;
+            pb.sub_links += l;
+            pb.sub_images += i;
+            pb.sub_punct += p;
+        }
     }
 }
 
@@ -672,7 +671,42 @@ pub(crate) fn build_html5ever(html: &str) -> PageTree {
     b.finish()
 }
 
+/// The children of a block in document order (see [`PageTree::children`]).
+pub(crate) struct Children<'a> {
+    blocks: &'a [TreeBlock],
+    next: usize,
+    end: usize,
+}
+
+impl Iterator for Children<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.next >= self.end {
+            return None;
+        }
+        let c = self.next;
+        // The next child starts where this one's subtree ends; `max` guards a malformed end.
+        self.next = self
+            .blocks
+            .get(c)
+            .map_or(self.end, |b| b.sub_end.max(c + 1));
+        Some(c)
+    }
+}
+
 impl PageTree {
+    /// The children of block `b`, in document order: ids are depth-first and `sub_end` is one
+    /// past a block's subtree, so they are `b + 1`, then each one's `sub_end`, up to `b`'s own.
+    pub(crate) fn children(&self, b: usize) -> Children<'_> {
+        let end = self.blocks.get(b).map_or(0, |bl| bl.sub_end);
+        Children {
+            blocks: &self.blocks,
+            next: b + 1,
+            end,
+        }
+    }
+
     /// The `<body>` block, or the document root when there is none.
     pub(crate) fn body(&self) -> usize {
         self.blocks

@@ -118,6 +118,11 @@ fn upper_case_tag_names_are_lower_cased() {
             .iter()
             .all(|k| k.len() <= 10 && *k == k.to_ascii_lowercase())
     );
+    for k in KNOWN_TAGS {
+        let upper = k.to_ascii_uppercase();
+        assert!(matches!(lower(&upper), Cow::Borrowed(b) if b == *k), "{k}");
+    }
+    assert_eq!(known("tdx"), None);
 }
 
 #[test]

@@ -71,6 +71,9 @@ const WEIGHTY_TAGS: &[&str] = &[
 /// Longest weighty-tag text kept, in bytes.
 const WEIGHTY_MAX: usize = 512;
 
+/// Bytes a new line's text has room for beyond its first text node.
+const LINE_SLACK: usize = 32;
+
 /// Each listed name as itself (the `&'static str` the tree keeps), `None` for any other.
 macro_rules! pick {
     ($name:expr; $($t:literal)|+) => {
@@ -324,10 +327,11 @@ impl Builder {
     }
 
     /// A builder for a page of `len` bytes: room for the blocks and lines such a page usually
-    /// has (about one of each per 256 bytes of HTML), so that few of them are moved to grow.
+    /// has (about one line per 256 bytes of HTML; a block per 128, which a quarter of real pages
+    /// pass at 256), so that few of them are moved to grow.
     pub(crate) fn for_page(len: usize) -> Self {
         let mut tree = PageTree::default();
-        tree.blocks.reserve(len / 256);
+        tree.blocks.reserve(len / 128);
         tree.lines.reserve(len / 256);
         let mut b = Builder {
             tree,
@@ -397,7 +401,9 @@ impl Builder {
         if self.line_break || self.tree.lines.last().is_none_or(|l| l.block != block) {
             self.tree.lines.push(Line {
                 block,
-                text: String::with_capacity(raw.len()),
+                // Room for a space and a little more: a line often goes on after an inline
+                // element (`text <a>link</a> text`), which would otherwise regrow it at once.
+                text: String::with_capacity(raw.len() + LINE_SLACK),
                 chars: 0,
                 anchor_chars: 0,
             });
@@ -552,10 +558,11 @@ impl Builder {
         let mut tree = self.tree;
         tree.title = collapse(std::mem::take(&mut tree.title));
         for l in &mut tree.lines {
-            // Trimmed where it is (a line of `add_text` only ever starts or ends with a space).
-            let end = l.text.trim_end().len();
+            // Trimmed where it is (a line of `add_text` only ever starts or ends with a space,
+            // white space being collapsed to ` `).
+            let end = l.text.trim_end_matches(' ').len();
             l.text.truncate(end);
-            let start = l.text.len() - l.text.trim_start().len();
+            let start = l.text.len() - l.text.trim_start_matches(' ').len();
             if start > 0 {
                 l.text.drain(..start);
             }

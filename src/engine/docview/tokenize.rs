@@ -121,16 +121,22 @@ fn is_ws(b: u8) -> bool {
 }
 
 /// The bytes that end a tag name (HTML's white space, `/`, `>`), one table lookup a byte.
-static ENDS_TAG_NAME: [bool; 256] = {
+static ENDS_TAG_NAME: [bool; 256] = byte_set(b" \t\n\r\x0c/>");
+
+/// Bytes that end an attribute's name (HTML's white space, `/`, `>`, `=`) and an unquoted value
+/// (white space, `>`): one table lookup a byte in the attribute loops.
+static ENDS_ATTR_NAME: [bool; 256] = byte_set(b" \t\n\r\x0c/>=");
+static ENDS_UNQUOTED: [bool; 256] = byte_set(b" \t\n\r\x0c>");
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    let ends = [b' ', b'\t', b'\n', b'\r', 0x0c, b'/', b'>'];
     let mut i = 0;
-    while i < ends.len() {
-        t[ends[i] as usize] = true;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
         i += 1;
     }
     t
-};
+}
 
 /// Tag names that old pages often write in upper case (`<TD>`, `<FONT>`): lower-cased, they are
 /// borrowed from here instead of allocated (an element's name is cloned for its start and end).
@@ -524,7 +530,7 @@ impl<'a> Tokenizer<'a> {
             // The name: a first `=` belongs to it.
             let n0 = k;
             k += 1;
-            while k < b.len() && !is_ws(b[k]) && !matches!(b[k], b'/' | b'>' | b'=') {
+            while k < b.len() && !ENDS_ATTR_NAME[b[k] as usize] {
                 k += 1;
             }
             let name = &b[n0..k];
@@ -547,7 +553,7 @@ impl<'a> Tokenizer<'a> {
                     }
                     b'>' => {}
                     _ => {
-                        while k < b.len() && !is_ws(b[k]) && b[k] != b'>' {
+                        while k < b.len() && !ENDS_UNQUOTED[b[k] as usize] {
                             k += 1;
                         }
                         v1 = k;

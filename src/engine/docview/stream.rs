@@ -24,7 +24,6 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 
 use super::tokenize::{Tag, TagAttrs, TextMode, Token, Tokenizer};
 use super::tree::{Builder, PageTree};
@@ -44,14 +43,13 @@ struct Out<'a> {
     /// Text for the builder not yet given (adjacent text is one node).
     pending: Option<Cow<'a, str>>,
     /// Per sink, its parent and its held events: sink 0's while `hold` > 0, a table's until it
-    /// closes. Double-ended, so that a closed table's events and its parent's join by moving
-    /// the shorter run (a page of nested layout tables would copy its inner ones at every level).
-    bufs: Vec<(usize, VecDeque<Ev<'a>>)>,
+    /// closes.
+    bufs: Vec<(usize, Vec<Ev<'a>>)>,
     /// Open elements the adoption agency may still move (see [`adopt`]): while any is open,
     /// sink 0's events wait in `bufs[0]`.
     hold: usize,
     /// Emptied buffers of closed tables, reused by the next table (no regrowing from nothing).
-    spare: Vec<VecDeque<Ev<'a>>>,
+    spare: Vec<Vec<Ev<'a>>>,
     /// The attributes of held start events, by the index the event carries: one growing list
     /// for the page instead of a box per held element.
     attrs: Vec<TagAttrs<'a>>,
@@ -95,13 +93,13 @@ impl<'a> Out<'a> {
         }
         let buf = &mut self.bufs[sink].1;
         if let Ev::Text(t) = ev {
-            if let Some(Ev::Text(last)) = buf.back_mut() {
+            if let Some(Ev::Text(last)) = buf.last_mut() {
                 push_text(last, t);
             } else {
-                buf.push_back(Ev::Text(t));
+                buf.push(Ev::Text(t));
             }
         } else {
-            buf.push_back(ev);
+            buf.push(ev);
         }
     }
 
@@ -130,23 +128,12 @@ impl<'a> Out<'a> {
             // Held again where the table sits: moved whole (its texts are joined already; only
             // a first text could join the parent's last).
             if let (Some(Ev::Text(_)), Some(Ev::Text(_))) =
-                (self.bufs[parent].1.back(), evs.front())
-                && let Some(first) = evs.pop_front()
+                (self.bufs[parent].1.last(), evs.first())
             {
+                let first = evs.remove(0);
                 self.write(parent, first);
             }
-            let held = &mut self.bufs[parent].1;
-            if held.len() < evs.len() {
-                // The parent's fewer events go in front of the table's, whose buffer it keeps
-                // (the events before the table keep their places: held positions stay right).
-                evs.reserve(held.len());
-                while let Some(ev) = held.pop_back() {
-                    evs.push_front(ev);
-                }
-                std::mem::swap(held, &mut evs);
-            } else {
-                held.append(&mut evs);
-            }
+            self.bufs[parent].1.append(&mut evs);
         } else {
             for ev in evs.drain(..) {
                 self.write(parent, ev);
@@ -475,7 +462,7 @@ impl<'a> Parser<'a> {
                 .out
                 .spare
                 .pop()
-                .unwrap_or_else(|| VecDeque::with_capacity(256));
+                .unwrap_or_else(|| Vec::with_capacity(256));
             self.out.bufs.push((sink, buf));
             self.out.bufs.len() - 1
         } else {
@@ -714,7 +701,7 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
             b: Builder::for_page(html.len()),
             pending: None,
             // Room for the events a page usually holds (about one per 64 bytes of HTML).
-            bufs: vec![(0, VecDeque::with_capacity(html.len() / 64))],
+            bufs: vec![(0, Vec::with_capacity(html.len() / 64))],
             hold: 0,
             spare: Vec::new(),
             // Room for the attributes of the starts a page holds (ccwe's hold about one per 140

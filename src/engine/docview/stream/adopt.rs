@@ -209,7 +209,7 @@ impl<'a> Parser<'a> {
                 let rest = suffix.split_off(1);
                 let buf = &mut self.out.bufs[t].1;
                 buf.append(&mut suffix);
-                buf.push_back(fstart);
+                buf.push(fstart);
                 buf.extend(rest);
                 for e in tail.iter_mut() {
                     if e.child_sink == s && e.pos >= p {

@@ -29,10 +29,10 @@ use super::tokenize::{Tag, TagAttrs, TextMode, Token, Tokenizer};
 use super::tree::{Builder, PageTree};
 
 /// An element event held while a table is open (foster-parented content goes before it). The
-/// attributes wait in [`Out::attrs`] and the event names them by index: held buffers grow,
-/// move into their parent's and replay as whole events, and a small event makes that cheap.
+/// attributes are boxed: held buffers grow, move into their parent's and replay as whole
+/// events, and a small event makes that cheap.
 enum Ev<'a> {
-    Start(Cow<'a, str>, u32),
+    Start(Cow<'a, str>, Box<TagAttrs<'a>>),
     Text(Cow<'a, str>),
     End(Cow<'a, str>),
 }
@@ -50,9 +50,6 @@ struct Out<'a> {
     hold: usize,
     /// Emptied buffers of closed tables, reused by the next table (no regrowing from nothing).
     spare: Vec<Vec<Ev<'a>>>,
-    /// The attributes of held start events, by the index the event carries: one growing list
-    /// for the page instead of a box per held element.
-    attrs: Vec<TagAttrs<'a>>,
 }
 
 fn push_text<'a>(slot: &mut Cow<'a, str>, t: Cow<'a, str>) {
@@ -77,12 +74,9 @@ impl<'a> Out<'a> {
                     Some(p) => push_text(p, t),
                     None => self.pending = Some(t),
                 },
-                Ev::Start(name, at) => {
+                Ev::Start(name, attrs) => {
                     self.flush_text();
-                    match self.attrs.get(at as usize) {
-                        Some(attrs) => self.b.start(&name, attrs),
-                        None => self.b.start(&name, &TagAttrs::default()),
-                    }
+                    self.b.start(&name, &*attrs);
                 }
                 Ev::End(name) => {
                     self.flush_text();
@@ -109,16 +103,8 @@ impl<'a> Out<'a> {
             self.flush_text();
             self.b.start(&name, &attrs);
         } else {
-            let at = self.keep(attrs);
-            self.write(sink, Ev::Start(name, at));
+            self.write(sink, Ev::Start(name, Box::new(attrs)));
         }
-    }
-
-    /// `attrs` kept for a held start event: the index the event carries.
-    fn keep(&mut self, attrs: TagAttrs<'a>) -> u32 {
-        let at = u32::try_from(self.attrs.len()).unwrap_or(u32::MAX);
-        self.attrs.push(attrs);
-        at
     }
 
     /// A table closed: its held events go where the table sits.
@@ -704,9 +690,6 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
             bufs: vec![(0, Vec::with_capacity(html.len() / 64))],
             hold: 0,
             spare: Vec::new(),
-            // Room for the attributes of the starts a page holds (ccwe's hold about one per 140
-            // bytes of HTML): grown from nothing, the copies cost more than boxes did.
-            attrs: Vec::with_capacity(html.len() / 128),
         },
         stack: Vec::new(),
         afe: Vec::new(),

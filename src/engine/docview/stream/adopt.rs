@@ -186,8 +186,8 @@ impl<'a> Parser<'a> {
         let t = self.place_in(ci);
         for (name, attrs, uid) in clones.iter().rev() {
             let pos = self.out.bufs[t].1.len();
-            let at = self.out.keep(attrs.clone());
-            self.out.write(t, Ev::Start(name.clone(), at));
+            self.out
+                .write(t, Ev::Start(name.clone(), Box::new(attrs.clone())));
             self.stack.push(Entry {
                 name: name.clone(),
                 uid: *uid,
@@ -201,7 +201,7 @@ impl<'a> Parser<'a> {
         }
         let fnew = self.next_uid;
         self.next_uid += 1;
-        let fstart = Ev::Start(fname.clone(), self.out.keep(fattrs.clone()));
+        let fstart = Ev::Start(fname.clone(), Box::new(fattrs.clone()));
         // Where the block's children now start, and how far their held starts moved.
         let (fsink, fpos) = match suffix {
             Some(mut suffix) => {

@@ -442,7 +442,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
         }
         // A short leaf container (a teaser <div>, a caption <td>) is a paragraph of its
         // parent; a long one holds an article by itself.
-        let short_leaf = b.children.is_empty() && b.chars.saturating_sub(b.anchor_chars) < 150;
+        let short_leaf = b.child_count == 0 && b.chars.saturating_sub(b.anchor_chars) < 150;
         let mut target = if PARAGRAPH_TAGS.contains(&b.tag) || short_leaf {
             b.parent
         } else {
@@ -509,7 +509,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     // channel page of headlines with teasers is a hub even when its teasers outweigh its anchors.
     let (mut items, mut led) = (0usize, 0usize);
     for &r in &region {
-        for &c in &tree.blocks[r].children {
+        for c in tree.children(r) {
             let cb = &tree.blocks[c];
             if cb.sub_chars == 0 {
                 continue;

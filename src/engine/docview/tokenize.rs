@@ -121,89 +121,50 @@ fn is_ws(b: u8) -> bool {
 }
 
 /// The bytes that end a tag name (HTML's white space, `/`, `>`), one table lookup a byte.
-static ENDS_TAG_NAME: [bool; 256] = {
+static ENDS_TAG_NAME: [bool; 256] = byte_set(b" \t\n\r\x0c/>");
+
+/// Bytes that end an attribute's name (HTML's white space, `/`, `>`, `=`) and an unquoted value
+/// (white space, `>`): one table lookup a byte in the attribute loops.
+static ENDS_ATTR_NAME: [bool; 256] = byte_set(b" \t\n\r\x0c/>=");
+static ENDS_UNQUOTED: [bool; 256] = byte_set(b" \t\n\r\x0c>");
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    let ends = [b' ', b'\t', b'\n', b'\r', 0x0c, b'/', b'>'];
     let mut i = 0;
-    while i < ends.len() {
-        t[ends[i] as usize] = true;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
         i += 1;
     }
     t
-};
+}
 
 /// Tag names that old pages often write in upper case (`<TD>`, `<FONT>`): lower-cased, they are
 /// borrowed from here instead of allocated (an element's name is cloned for its start and end).
-const KNOWN_TAGS: &[&str] = &[
-    "a",
-    "area",
-    "b",
-    "base",
-    "big",
-    "blockquote",
-    "body",
-    "br",
-    "button",
-    "caption",
-    "center",
-    "col",
-    "colgroup",
-    "dd",
-    "div",
-    "dl",
-    "dt",
-    "em",
-    "embed",
-    "font",
-    "form",
-    "frame",
-    "frameset",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "head",
-    "hr",
-    "html",
-    "i",
-    "iframe",
-    "img",
-    "input",
-    "label",
-    "li",
-    "link",
-    "map",
-    "marquee",
-    "meta",
-    "nobr",
-    "noscript",
-    "object",
-    "ol",
-    "option",
-    "p",
-    "param",
-    "pre",
-    "select",
-    "small",
-    "span",
-    "strong",
-    "sub",
-    "sup",
-    "table",
-    "tbody",
-    "td",
-    "textarea",
-    "tfoot",
-    "th",
-    "thead",
-    "title",
-    "tr",
-    "tt",
-    "u",
-    "ul",
-];
+/// One list makes both the lookup (a `match`: by length, then the bytes) and, for the tests,
+/// the slice.
+macro_rules! known_tags {
+    ($($t:literal)+) => {
+        #[cfg(test)]
+        const KNOWN_TAGS: &[&str] = &[$($t),+];
+
+        /// The known tag spelled `name` (lower case), as a `&'static str`.
+        fn known(name: &str) -> Option<&'static str> {
+            match name {
+                $($t => Some($t),)+
+                _ => None,
+            }
+        }
+    };
+}
+
+known_tags!(
+    "a" "area" "b" "base" "big" "blockquote" "body" "br" "button" "caption" "center" "col"
+    "colgroup" "dd" "div" "dl" "dt" "em" "embed" "font" "form" "frame" "frameset" "h1" "h2" "h3"
+    "h4" "h5" "h6" "head" "hr" "html" "i" "iframe" "img" "input" "label" "li" "link" "map"
+    "marquee" "meta" "nobr" "noscript" "object" "ol" "option" "p" "param" "pre" "select" "small"
+    "span" "strong" "sub" "sup" "table" "tbody" "td" "textarea" "tfoot" "th" "thead" "title" "tr"
+    "tt" "u" "ul"
+);
 
 /// A tag name in lower case: borrowed when it already is, or when it is a known tag.
 fn lower(s: &str) -> Cow<'_, str> {
@@ -214,7 +175,7 @@ fn lower(s: &str) -> Cow<'_, str> {
     if let Some(b) = buf.get_mut(..s.len()) {
         b.copy_from_slice(s.as_bytes());
         b.make_ascii_lowercase();
-        if let Some(k) = KNOWN_TAGS.iter().find(|k| k.as_bytes() == &*b) {
+        if let Some(k) = std::str::from_utf8(b).ok().and_then(known) {
             return Cow::Borrowed(k);
         }
     }
@@ -569,7 +530,7 @@ impl<'a> Tokenizer<'a> {
             // The name: a first `=` belongs to it.
             let n0 = k;
             k += 1;
-            while k < b.len() && !is_ws(b[k]) && !matches!(b[k], b'/' | b'>' | b'=') {
+            while k < b.len() && !ENDS_ATTR_NAME[b[k] as usize] {
                 k += 1;
             }
             let name = &b[n0..k];
@@ -592,7 +553,7 @@ impl<'a> Tokenizer<'a> {
                     }
                     b'>' => {}
                     _ => {
-                        while k < b.len() && !is_ws(b[k]) && b[k] != b'>' {
+                        while k < b.len() && !ENDS_UNQUOTED[b[k] as usize] {
                             k += 1;
                         }
                         v1 = k;

@@ -71,6 +71,9 @@ const WEIGHTY_TAGS: &[&str] = &[
 /// Longest weighty-tag text kept, in bytes.
 const WEIGHTY_MAX: usize = 512;
 
+/// Bytes a new line's text has room for beyond its first text node.
+const LINE_SLACK: usize = 32;
+
 /// Each listed name as itself (the `&'static str` the tree keeps), `None` for any other.
 macro_rules! pick {
     ($name:expr; $($t:literal)|+) => {
@@ -205,7 +208,8 @@ pub(crate) struct Line {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TreeBlock {
     pub parent: Option<usize>,
-    pub children: Vec<usize>,
+    /// How many blocks have this one as their parent ([`PageTree::children`] lists them).
+    pub child_count: usize,
     pub depth: usize,
     pub tag: &'static str,
     /// `#id.class.class`, for hints and display.
@@ -323,10 +327,11 @@ impl Builder {
     }
 
     /// A builder for a page of `len` bytes: room for the blocks and lines such a page usually
-    /// has (about one of each per 256 bytes of HTML), so that few of them are moved to grow.
+    /// has (about one line per 256 bytes of HTML; a block per 128, which a quarter of real pages
+    /// pass at 256), so that few of them are moved to grow.
     pub(crate) fn for_page(len: usize) -> Self {
         let mut tree = PageTree::default();
-        tree.blocks.reserve(len / 256);
+        tree.blocks.reserve(len / 128);
         tree.lines.reserve(len / 256);
         let mut b = Builder {
             tree,
@@ -360,7 +365,7 @@ impl Builder {
             ..TreeBlock::default()
         });
         if let Some(p) = parent {
-            self.tree.blocks[p].children.push(id);
+            self.tree.blocks[p].child_count += 1;
         }
         self.stack.push(id);
         self.line_break = true;
@@ -368,7 +373,11 @@ impl Builder {
 
     fn close_block(&mut self) {
         if let Some(id) = self.stack.pop() {
-            self.tree.blocks[id].line_end = self.tree.lines.len();
+            // No block opens inside this one any more: its subtree is every block since.
+            let end = self.tree.blocks.len();
+            let b = &mut self.tree.blocks[id];
+            b.line_end = self.tree.lines.len();
+            b.sub_end = end;
         }
         self.line_break = true;
     }
@@ -392,7 +401,9 @@ impl Builder {
         if self.line_break || self.tree.lines.last().is_none_or(|l| l.block != block) {
             self.tree.lines.push(Line {
                 block,
-                text: String::with_capacity(raw.len()),
+                // Room for a space and a little more: a line often goes on after an inline
+                // element (`text <a>link</a> text`), which would otherwise regrow it at once.
+                text: String::with_capacity(raw.len() + LINE_SLACK),
                 chars: 0,
                 anchor_chars: 0,
             });
@@ -547,10 +558,11 @@ impl Builder {
         let mut tree = self.tree;
         tree.title = collapse(std::mem::take(&mut tree.title));
         for l in &mut tree.lines {
-            // Trimmed where it is (a line of `add_text` only ever starts or ends with a space).
-            let end = l.text.trim_end().len();
+            // Trimmed where it is (a line of `add_text` only ever starts or ends with a space,
+            // white space being collapsed to ` `).
+            let end = l.text.trim_end_matches(' ').len();
             l.text.truncate(end);
-            let start = l.text.len() - l.text.trim_start().len();
+            let start = l.text.len() - l.text.trim_start_matches(' ').len();
             if start > 0 {
                 l.text.drain(..start);
             }
@@ -563,37 +575,31 @@ impl Builder {
     }
 }
 
-/// Subtree totals and ends, children before parents (ids grow with depth-first order).
+/// Subtree totals, children before parents (ids grow with depth-first order): each block's
+/// own counts join what its children gave it, and the sum goes to its parent.
 fn totals(tree: &mut PageTree) {
     for id in (0..tree.blocks.len()).rev() {
-        let (c, a, l, i, p, end) = {
-            let bl = &tree.blocks[id];
-            let mut t = (
-                bl.chars,
-                bl.anchor_chars,
-                bl.links,
-                bl.images,
-                bl.punct,
-                id + 1,
-            );
-            for &ch in &bl.children {
-                let cb = &tree.blocks[ch];
-                t.0 += cb.sub_chars;
-                t.1 += cb.sub_anchor;
-                t.2 += cb.sub_links;
-                t.3 += cb.sub_images;
-                t.4 += cb.sub_punct;
-                t.5 = t.5.max(cb.sub_end);
-            }
-            t
-        };
         let bl = &mut tree.blocks[id];
-        bl.sub_end = end;
-        bl.sub_chars = c;
-        bl.sub_anchor = a;
-        bl.sub_links = l;
-        bl.sub_images = i;
-        bl.sub_punct = p;
+        bl.sub_chars += bl.chars;
+        bl.sub_anchor += bl.anchor_chars;
+        bl.sub_links += bl.links;
+        bl.sub_images += bl.images;
+        bl.sub_punct += bl.punct;
+        let (c, a, l, i, p) = (
+            bl.sub_chars,
+            bl.sub_anchor,
+            bl.sub_links,
+            bl.sub_images,
+            bl.sub_punct,
+        );
+        if let Some(pid) = bl.parent {
+            let pb = &mut tree.blocks[pid];
+            pb.sub_chars += c;
+            pb.sub_anchor += a;
+            pb.sub_links += l;
+            pb.sub_images += i;
+            pb.sub_punct += p;
+        }
     }
 }
 
@@ -672,7 +678,42 @@ pub(crate) fn build_html5ever(html: &str) -> PageTree {
     b.finish()
 }
 
+/// The children of a block in document order (see [`PageTree::children`]).
+pub(crate) struct Children<'a> {
+    blocks: &'a [TreeBlock],
+    next: usize,
+    end: usize,
+}
+
+impl Iterator for Children<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.next >= self.end {
+            return None;
+        }
+        let c = self.next;
+        // The next child starts where this one's subtree ends; `max` guards a malformed end.
+        self.next = self
+            .blocks
+            .get(c)
+            .map_or(self.end, |b| b.sub_end.max(c + 1));
+        Some(c)
+    }
+}
+
 impl PageTree {
+    /// The children of block `b`, in document order: ids are depth-first and `sub_end` is one
+    /// past a block's subtree, so they are `b + 1`, then each one's `sub_end`, up to `b`'s own.
+    pub(crate) fn children(&self, b: usize) -> Children<'_> {
+        let end = self.blocks.get(b).map_or(0, |bl| bl.sub_end);
+        Children {
+            blocks: &self.blocks,
+            next: b + 1,
+            end,
+        }
+    }
+
     /// The `<body>` block, or the document root when there is none.
     pub(crate) fn body(&self) -> usize {
         self.blocks

@@ -485,10 +485,10 @@ pub(super) fn mark_headline_lists(
     // pass over the children (a table of thousands of rows is one parent).
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut index: FxMap<(&str, &str), usize> = FxMap::default();
-    for p in tree.blocks.iter().filter(|p| p.children.len() >= 3) {
+    for p in (0..tree.blocks.len()).filter(|&p| tree.blocks[p].child_count >= 3) {
         groups.clear();
         index.clear();
-        for &c in &p.children {
+        for c in tree.children(p) {
             let b = &tree.blocks[c];
             if b.hint.is_empty() {
                 continue;

@@ -83,7 +83,7 @@ pub(super) fn main_region(
         let mut t = start;
         while let Some(par) = tree.blocks[t].parent {
             let pb = &tree.blocks[par];
-            if pb.tag == "body" || pb.depth < 2 || pb.children.len() != 1 || pb.chars > 0 {
+            if pb.tag == "body" || pb.depth < 2 || pb.child_count != 1 || pb.chars > 0 {
                 break;
             }
             t = par;
@@ -92,7 +92,7 @@ pub(super) fn main_region(
             region.push(t);
             continue;
         };
-        for &s in &tree.blocks[par].children {
+        for s in tree.children(par) {
             let sb = &tree.blocks[s];
             let text = sb.sub_chars.saturating_sub(sb.sub_anchor);
             let keep = s == t

@@ -1,5 +1,6 @@
 //! The tokenizer's own tests: tags, text, comments and raw text; pages that end inside a tag;
-//! upper-case tag names; character references by the short way and the long; doctype quirks.
+//! upper-case tag names; character references by the short way and the long; doctype quirks;
+//! the byte tables.
 
 use super::*;
 
@@ -118,6 +119,11 @@ fn upper_case_tag_names_are_lower_cased() {
             .iter()
             .all(|k| k.len() <= 10 && *k == k.to_ascii_lowercase())
     );
+    for k in KNOWN_TAGS {
+        let upper = k.to_ascii_uppercase();
+        assert!(matches!(lower(&upper), Cow::Borrowed(b) if b == *k), "{k}");
+    }
+    assert_eq!(known("tdx"), None);
 }
 
 #[test]
@@ -135,4 +141,30 @@ fn doctype_quirks() {
     assert!(quirks(
         " HTML PUBLIC \"-//W3C//DTD HTML 4.0 Transitional//EN\""
     ));
+}
+
+#[test]
+fn byte_tables_are_the_spec_s_sets() {
+    for b in 0..=255u8 {
+        let ws = matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c);
+        assert_eq!(ws, is_ws(b), "{b}");
+        assert_eq!(
+            ENDS_TAG_NAME[b as usize],
+            ws || matches!(b, b'/' | b'>'),
+            "{b}"
+        );
+        assert_eq!(
+            ENDS_ATTR_NAME[b as usize],
+            ws || matches!(b, b'/' | b'>' | b'='),
+            "{b}"
+        );
+        assert_eq!(ENDS_UNQUOTED[b as usize], ws || b == b'>', "{b}");
+    }
+    let mut t = Tokenizer::new("<td class=a\tid=b/ href=x>y");
+    let Some(Token::Start(tag)) = t.next_token() else {
+        panic!("a start tag")
+    };
+    assert_eq!(tag.attrs.class.as_deref(), Some("a"));
+    assert_eq!(tag.attrs.id.as_deref(), Some("b/"));
+    assert_eq!(tag.attrs.href.as_deref(), Some("x"));
 }

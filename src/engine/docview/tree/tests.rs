@@ -47,6 +47,34 @@ fn blocks_lines_links_and_weighty_tags() {
 }
 
 #[test]
+fn children_are_the_blocks_whose_parent_it_is() {
+    let t = build(
+        "<div><p>一</p><ul><li>二<li>三<div>四</div></ul>五<table><tr><td>六<td>七</table></div>\
+         <div></div><p>八",
+    );
+    assert!(t.blocks.len() > 12);
+    for id in 0..t.blocks.len() {
+        let by_parent: Vec<usize> = (0..t.blocks.len())
+            .filter(|&c| t.blocks[c].parent == Some(id))
+            .collect();
+        let listed: Vec<usize> = t.children(id).collect();
+        assert_eq!(listed, by_parent, "children of block {id}");
+        assert_eq!(t.blocks[id].child_count, by_parent.len());
+        // Subtree totals are the own counts plus the children's totals.
+        let b = &t.blocks[id];
+        let kids = by_parent
+            .iter()
+            .map(|&c| t.blocks[c].sub_chars)
+            .sum::<usize>();
+        assert_eq!(b.sub_chars, b.chars + kids);
+        let end = by_parent.last().map_or(id + 1, |&c| t.blocks[c].sub_end);
+        assert_eq!(b.sub_end, end);
+    }
+    assert_eq!(t.blocks[0].sub_chars, 8);
+    assert_eq!(t.children(t.blocks.len()).count(), 0);
+}
+
+#[test]
 fn text_around_child_blocks_keeps_reading_order() {
     let t = build("<div>前言<p>中间</p>后记</div>");
     let lines: Vec<(usize, &str)> = t.lines.iter().map(|l| (l.block, l.text.as_str())).collect();

@@ -12,6 +12,7 @@
 use super::{furniture, is_ad_line, is_boilerplate, is_byline, latin};
 use crate::engine::docview::tree::{Line, PageTree, norm_title};
 use crate::engine::docview::{PageType, Role, Why};
+use crate::engine::text::fxhash::FxMap;
 
 /// What the pass remembers from the lines before.
 pub(super) struct LinePass<'a> {
@@ -22,7 +23,7 @@ pub(super) struct LinePass<'a> {
     /// Each body line's text with the container of its first occurrence: a page holding its
     /// text twice holds it in two containers; a line repeated among its own siblings (a
     /// recipe's "Eat every 2–3 hours", a table's "Yes") is the text's own structure.
-    seen_lines: std::collections::HashMap<&'a str, Option<usize>>,
+    seen_lines: FxMap<&'a str, Option<usize>>,
     /// The last line with text was a by-line or a counter.
     after_meta: bool,
     /// The body lines so far: how many, and the first.
@@ -38,7 +39,7 @@ impl<'a> LinePass<'a> {
             title_norm: norm_title(&tree.title),
             page_type,
             seen_prose: false,
-            seen_lines: std::collections::HashMap::new(),
+            seen_lines: FxMap::default(),
             after_meta: false,
             body_lines: 0,
             first_body: None,

@@ -11,6 +11,7 @@
 
 use super::tree::{PageTree, TreeBlock};
 use super::{BlockKind, PageType, Params, Role, TypeRatios, Why};
+use crate::engine::text::fxhash::FxMap;
 
 mod furniture;
 mod latin;
@@ -157,6 +158,9 @@ fn tok_contains(tok: &[u8], word: &str) -> bool {
 }
 
 /// The role a class/id hint gives, if any.
+/// The tags [`negative_hint`] judges by name alone, whatever their hint.
+const HINT_TAGS: &[&str] = &["nav", "footer", "aside", "header", "figcaption"];
+
 fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
     match b.tag {
         "nav" => return Some((Role::Navigation, Why::of("tag", ["nav"]))),
@@ -418,7 +422,20 @@ fn phrase_bit(c: char) -> u128 {
 pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     let n = tree.blocks.len();
     let kinds: Vec<BlockKind> = tree.blocks.iter().map(|b| block_kind(b, p)).collect();
-    let hints: Vec<Option<(Role, Why)>> = tree.blocks.iter().map(negative_hint).collect();
+    // The blocks of a page repeat their class names (a list's hundred `li.item`): each
+    // distinct hint is judged once (the verdict depends on the hint and, past the tags judged
+    // by name, on whether the block is a quote).
+    let mut judged: FxMap<(&str, bool), Option<(Role, Why)>> = FxMap::default();
+    let hints: Vec<Option<(Role, Why)>> = (tree.blocks.iter())
+        .map(|b| {
+            if b.hint.is_empty() || HINT_TAGS.contains(&b.tag) {
+                return negative_hint(b);
+            }
+            (judged.entry((b.hint.as_str(), b.tag == "blockquote")))
+                .or_insert_with(|| negative_hint(b))
+                .clone()
+        })
+        .collect();
     // 1. Paragraph scores flow to containers.
     let mut scores = vec![0.0f64; n];
     // Blocks whose own text is nothing but URLs written out (a hidden friend-link list): no

@@ -45,6 +45,43 @@ fn hint_matching_is_token_based_for_short_words() {
     assert!(negative_hint(&b("#topnav")).is_some());
 }
 
+/// The tags judged by name alone are the ones the page-level table may not share a verdict
+/// for: each is judged whatever its hint, and no other tag is judged without one.
+#[test]
+fn hint_tags_are_the_tags_judged_by_name() {
+    for tag in [
+        "nav",
+        "footer",
+        "aside",
+        "header",
+        "figcaption",
+        "div",
+        "p",
+        "blockquote",
+    ] {
+        let b = TreeBlock {
+            tag,
+            ..TreeBlock::default()
+        };
+        assert_eq!(
+            negative_hint(&b).is_some(),
+            HINT_TAGS.contains(&tag),
+            "{tag}"
+        );
+    }
+    // A quote shares its hint's words with a share bar and still is no share bar.
+    let quote = TreeBlock {
+        tag: "blockquote",
+        hint: ".social-share".into(),
+        ..TreeBlock::default()
+    };
+    let bar = TreeBlock {
+        tag: "div",
+        ..quote.clone()
+    };
+    assert!(negative_hint(&quote).is_none() && negative_hint(&bar).is_some());
+}
+
 /// The one-pass helpers answer as the plain tests they replace, on every suffix of a few lines.
 #[test]
 fn one_pass_helpers_match_the_plain_tests() {

@@ -157,19 +157,28 @@ fn tok_contains(tok: &[u8], word: &str) -> bool {
     tok.windows(word.len()).any(|w| tok_is(w, word))
 }
 
-/// The role a class/id hint gives, if any.
-/// The tags [`negative_hint`] judges by name alone, whatever their hint.
-const HINT_TAGS: &[&str] = &["nav", "footer", "aside", "header", "figcaption"];
-
+/// The role a block's tag or, failing that, its class/id hint gives, if any (the analysis asks
+/// the two apart, sharing a hint's verdict between the blocks that carry it).
+#[cfg(test)]
 fn negative_hint(b: &TreeBlock) -> Option<(Role, Why)> {
-    match b.tag {
-        "nav" => return Some((Role::Navigation, Why::of("tag", ["nav"]))),
-        "footer" => return Some((Role::Footer, Why::of("tag", ["footer"]))),
-        "aside" => return Some((Role::LinkList, Why::of("tag", ["aside"]))),
-        "header" => return Some((Role::Navigation, Why::of("tag", ["header"]))),
-        "figcaption" => return Some((Role::Picture, Why::of("tag", ["figcaption"]))),
-        _ => {}
-    }
+    tag_role(b.tag).or_else(|| hint_role(b))
+}
+
+/// The role of the elements that say what they are by name, whatever their hint.
+fn tag_role(tag: &'static str) -> Option<(Role, Why)> {
+    let role = match tag {
+        "nav" | "header" => Role::Navigation,
+        "footer" => Role::Footer,
+        "aside" => Role::LinkList,
+        "figcaption" => Role::Picture,
+        _ => return None,
+    };
+    Some((role, Why::of("tag", [tag])))
+}
+
+/// The role a class/id hint gives, if any: it depends on the hint and, of the tag, only on
+/// whether the block is a quote (so one verdict serves every block of a hint).
+fn hint_role(b: &TreeBlock) -> Option<(Role, Why)> {
     if b.hint.is_empty() {
         return None;
     }
@@ -423,16 +432,18 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     let n = tree.blocks.len();
     let kinds: Vec<BlockKind> = tree.blocks.iter().map(|b| block_kind(b, p)).collect();
     // The blocks of a page repeat their class names (a list's hundred `li.item`): each
-    // distinct hint is judged once (the verdict depends on the hint and, past the tags judged
-    // by name, on whether the block is a quote).
+    // distinct hint is judged once.
     let mut judged: FxMap<(&str, bool), Option<(Role, Why)>> = FxMap::default();
     let hints: Vec<Option<(Role, Why)>> = (tree.blocks.iter())
         .map(|b| {
-            if b.hint.is_empty() || HINT_TAGS.contains(&b.tag) {
-                return negative_hint(b);
+            if let Some(by_tag) = tag_role(b.tag) {
+                return Some(by_tag);
+            }
+            if b.hint.is_empty() {
+                return None;
             }
             (judged.entry((b.hint.as_str(), b.tag == "blockquote")))
-                .or_insert_with(|| negative_hint(b))
+                .or_insert_with(|| hint_role(b))
                 .clone()
         })
         .collect();

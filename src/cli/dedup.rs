@@ -198,8 +198,10 @@ pub fn run_dedup(cli: &Cli, a: &DedupArgs) -> anyhow::Result<()> {
         (None, false) => {
             return Err(EngineError::invalid(
                 "dir",
-                "give --dir DIR, --sample or --workspace W (there is no default workspace yet: \
-                 `tianwang build --sample` builds one)",
+                format!(
+                    "give --dir DIR, --sample or --workspace W ({})",
+                    super::NO_WORKSPACE_YET
+                ),
             )
             .into());
         }

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
-use super::{Bar, Cli, own_workspace, peak_rss_mb, print_json, run_job_with_progress};
+use super::{
+    Bar, Cli, NO_WORKSPACE_YET, own_workspace, peak_rss_mb, print_json, run_job_with_progress,
+};
 use crate::engine::error::EngineError;
 use crate::engine::index::build::IndexConfig;
 use crate::engine::index::clicks::Clicks;
@@ -343,21 +345,22 @@ pub fn meta_json(m: &Meta) -> Value {
     })
 }
 
-fn index_dir(cli: &Cli, given: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    match (given, own_workspace(cli)) {
+/// The index `--index` names, else the one beside the workspace (`--workspace` or the
+/// default one, see [`own_workspace`]).
+fn index_dir(given: &Option<PathBuf>, workspace: Option<&Path>) -> anyhow::Result<PathBuf> {
+    match (given, workspace) {
         (Some(d), _) => Ok(d.clone()),
-        (None, Some(w)) => Ok(sidecar(&w)),
+        (None, Some(w)) => Ok(sidecar(w)),
         (None, None) => Err(EngineError::invalid(
             "--index",
-            "say which index: --index DIR or --workspace W (there is no default workspace yet: \
-             `tianwang build --sample` builds one)",
+            format!("say which index: --index DIR or --workspace W ({NO_WORKSPACE_YET})"),
         )
         .into()),
     }
 }
 
 fn term(cli: &Cli, a: &TermArgs) -> anyhow::Result<()> {
-    let ix = Index::open(&index_dir(cli, &a.index)?)?;
+    let ix = Index::open(&index_dir(&a.index, own_workspace(cli).as_deref())?)?;
     let t = ix.term(&a.term).ok_or_else(|| {
         EngineError::invalid("TERM", format!("{:?} is not in the lexicon", a.term))
     })?;
@@ -397,7 +400,7 @@ fn term(cli: &Cli, a: &TermArgs) -> anyhow::Result<()> {
 }
 
 fn doc(cli: &Cli, a: &DocArgs) -> anyhow::Result<()> {
-    let ix = Index::open(&index_dir(cli, &a.index)?)?;
+    let ix = Index::open(&index_dir(&a.index, own_workspace(cli).as_deref())?)?;
     let id = ix.find_doc(&a.doc).ok_or_else(|| {
         EngineError::invalid("DOC", format!("no document {:?} in the index", a.doc))
     })?;
@@ -484,13 +487,13 @@ pub fn search(cli: &Cli, a: &SearchArgs) -> anyhow::Result<()> {
         return Err(EngineError::invalid("QUERY", "the query is empty").into());
     }
     let cfg = rank_config(a)?;
-    let dir = index_dir(cli, &a.index)?;
     // The workspace's own index is served with what the workspace keeps (groups, categories)
     // and logged; an index given by --index is searched as it is.
     let own = match &a.index {
         None => own_workspace(cli),
         Some(_) => None,
     };
+    let dir = index_dir(&a.index, own.as_deref())?;
     let mut s = match &own {
         Some(w) => crate::workbench::service::open(w)?,
         None => Searcher::open(&dir)?,

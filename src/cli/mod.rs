@@ -199,6 +199,10 @@ pub(crate) fn existing_default_workspace() -> Option<PathBuf> {
     store::default_workspace_path().ok().filter(|p| p.is_file())
 }
 
+/// What the messages of those commands add when there is no workspace to fall back to.
+pub(crate) const NO_WORKSPACE_YET: &str =
+    "there is no default workspace yet: `tianwang build --sample` builds one";
+
 /// `--workspace`, else [`existing_default_workspace`].
 pub(crate) fn own_workspace(cli: &Cli) -> Option<PathBuf> {
     cli.workspace.clone().or_else(existing_default_workspace)

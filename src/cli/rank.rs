@@ -240,8 +240,10 @@ fn load_graph(a: &LinkArgs, workspace: Option<&Path>) -> anyhow::Result<Graph> {
             Some(w) => load_graph(a, Some(&w)),
             None => Err(EngineError::invalid(
                 "--graph",
-                "give --graph FILE or --workspace W (there is no default workspace yet: \
-                 `tianwang build --sample` builds one)",
+                format!(
+                    "give --graph FILE or --workspace W ({})",
+                    super::NO_WORKSPACE_YET
+                ),
             )
             .into()),
         },

@@ -118,13 +118,19 @@ fn han_default_at(b: &[u8], i: usize) -> Option<(u32, usize)> {
         return HAN_DEFAULT_ASCII[usize::from(b0)].then_some((u32::from(b0), 1));
     }
     if let [0xE4..=0xE9, b1, b2, ..] = b[i..] {
-        let c = u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F);
+        let c = three_byte(b0, b1, b2);
         if c >= 0x4E00 {
             return Some((c, 3));
         }
     }
     let (c, len) = decode(b, i);
     is_han_default(c).then_some((c, len))
+}
+
+/// The code point of a three-byte UTF-8 character (lead byte E0–EF) from its bytes.
+#[inline(always)]
+pub(super) fn three_byte(b0: u8, b1: u8, b2: u8) -> u32 {
+    u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F)
 }
 
 /// The character starting at byte `i` of the valid UTF-8 `b`, and its length.

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use super::nohmm::{Kind, NoHmm};
+use super::nohmm::{Kind, NoHmm, three_byte};
 use super::{TokenKind, classify, is_stop_word};
 use crate::engine::text::stopwords::starts_stop_word;
 
@@ -19,7 +19,7 @@ use crate::engine::text::stopwords::starts_stop_word;
 #[inline(always)]
 pub(super) fn term_kind(word: &str) -> Option<TokenKind> {
     if let [b0 @ 0xE4..=0xE9, b1, b2, rest @ ..] = word.as_bytes() {
-        let c = usize::from(b0 & 0x0F) << 12 | usize::from(b1 & 0x3F) << 6 | usize::from(b2 & 0x3F);
+        let c = three_byte(*b0, *b1, *b2) as usize;
         if c >= 0x4E00 {
             return (!starts_stop_word(word, c, rest.is_empty())).then_some(TokenKind::Word);
         }
@@ -70,7 +70,7 @@ pub(super) fn nohmm_terms<'a>(text: &'a str, mut f: impl FnMut(Cow<'a, str>, usi
 #[inline(always)]
 fn han_stop_word(word: &str) -> bool {
     if let [b0 @ 0xE0..=0xEF, b1, b2, rest @ ..] = word.as_bytes() {
-        let c = usize::from(b0 & 0x0F) << 12 | usize::from(b1 & 0x3F) << 6 | usize::from(b2 & 0x3F);
+        let c = three_byte(*b0, *b1, *b2) as usize;
         return starts_stop_word(word, c, rest.is_empty());
     }
     is_stop_word(word)

@@ -18,6 +18,11 @@ fn page(inside: &str, after: &str) -> DocView {
          <div class=article><h1>老旧小区改造惠及三万户</h1>{inside}</div>{after}\
          <div id=footer>版权所有 本地新闻网</div></body></html>"
     );
+    clean(&html)
+}
+
+/// The DocView of a whole page written here.
+fn clean(html: &str) -> DocView {
     extract(html.as_bytes(), None, None, None, &Params::default()).expect("a page written here")
 }
 
@@ -306,7 +311,7 @@ fn the_heading_above_the_byline_is_the_headline() {
          <div class=article>\n  <h5>本市老旧小区改造惠及三万余户居民 明年再改造一百五十个小区</h5>\n\n  \
          <div class=ly><b>发布时间：2019-05-18</b> <i>来源：本地新闻网</i> </div>\n  {ARTICLE}</div></body></html>"
     );
-    let dv = extract(html.as_bytes(), None, None, None, &Params::default()).expect("a page");
+    let dv = clean(&html);
     assert!(!body_has(&dv, "惠及三万余户居民"), "body: {}", dv.body);
     assert_eq!(
         why_of(
@@ -321,7 +326,7 @@ fn the_heading_above_the_byline_is_the_headline() {
          <div class=article><div class=about><p>本地新闻记者 张三</p>\
          <p>2020-06-06 10:08 来源：本地新闻</p></div>{ARTICLE}</div></body></html>"
     );
-    let dv = extract(html.as_bytes(), None, None, None, &Params::default()).expect("a page");
+    let dv = clean(&html);
     assert!(body_has(&dv, "本地新闻记者 张三"), "body: {}", dv.body);
 }
 

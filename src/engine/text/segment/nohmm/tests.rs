@@ -113,7 +113,7 @@ fn a_custom_dictionary_routes_as_jieba_does() {
     // jieba-rs's own dictionary loader, a missing frequency and a zero one (ln 0 = −inf).
     let dict = "北京 9 ns\n北京大学 5 nt\n大学 9\n北 3\n京 3\n大 3\n学 3\n生\n学生 10\n京大 0\n";
     let (ours, theirs) = (
-        NoHmm::from_dict(dict),
+        NoHmm::from_dict(dict).expect("a small dictionary fits"),
         jieba_rs::Jieba::with_dict(&mut dict.as_bytes()).expect("dict"),
     );
     for text in [
@@ -180,4 +180,35 @@ fn real_text_token_for_token() {
             "{rel}: {n_files} files, {tokens} tokens"
         );
     }
+}
+
+#[test]
+fn packing_refuses_what_does_not_fit_and_keeps_every_field() {
+    use super::build::{EMPTY, Slot};
+    let slot = |base, check, lp| Slot { base, check, lp };
+    let (nodes, lps) = super::pack(&[
+        EMPTY,
+        slot(7, 0, -3.5),
+        slot(0xFF_FFFF, 1, f64::NEG_INFINITY),
+        slot(2, 1, -3.5),
+    ])
+    .expect("small values fit");
+    assert_eq!(nodes[0].check(), super::Node::FREE);
+    assert_eq!((nodes[1].base(), nodes[1].check()), (7, 0));
+    assert_eq!((nodes[2].base(), nodes[2].check()), (0xFF_FFFF, 1));
+    assert_eq!(nodes[0].lp_index(), 0);
+    // One score is shared by two words; −∞ (a frequency of 0) is a word too.
+    assert_eq!(nodes[1].lp_index(), nodes[3].lp_index());
+    assert_eq!(lps[nodes[1].lp_index()], -3.5);
+    assert_eq!(lps[nodes[2].lp_index()], f64::NEG_INFINITY);
+    assert_eq!(lps.len(), 3);
+    let err = super::pack(&[slot(1 << 24, 0, -1.0)])
+        .err()
+        .expect("a base past 24 bits");
+    assert!(err.to_string().contains("a base 16777216"), "{err}");
+    let many: Vec<Slot> = (0..=u16::MAX)
+        .map(|k| slot(0, 0, -f64::from(k) - 1.0))
+        .collect();
+    assert!(super::pack(&many).is_err(), "65,536 distinct scores");
+    assert!(super::pack(&many[1..]).is_ok(), "65,535 distinct scores");
 }

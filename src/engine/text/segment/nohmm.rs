@@ -6,9 +6,9 @@
 //! characters get dense codes (the most frequent first), the 498,113 prefixes sit in a
 //! double-array trie over those codes (a step is `base[s] + code`, confirmed by `check`), and
 //! the DP walks the trie itself, right to left, so no DAG is built. A slot is packed into eight
-//! bytes (check, base and an index into the 5,087 distinct word scores), and the walk
-//! prefetches the slot it will need a few characters later: most steps past a word's first
-//! character miss the cache, and the trie's 4 MB hot part halves with the packing. What it
+//! bytes (check, base and an index into the 5,087 distinct word scores), which halves the
+//! trie's cache footprint, and the slots of every second step are loaded in one branch-free
+//! pass before the walk, where their cache misses overlap. What it
 //! computes is jieba-rs's, step by step:
 //!
 //! * **Blocks.** The text splits into maximal runs of `RE_HAN_DEFAULT` characters (CJK
@@ -99,6 +99,8 @@ struct Scratch {
     offs: Vec<usize>,
     /// Per character: the best route's score from there, and where its first word ends.
     route: Vec<(f64, usize)>,
+    /// Per character: the slot a word starting there reaches with its second character.
+    second: Vec<Node>,
 }
 
 thread_local! {
@@ -275,9 +277,13 @@ impl NoHmm {
             Ok(mut scratch) => {
                 self.cut_with::<TERMS>(text, &mut scratch, emit);
                 let Scratch {
-                    codes, offs, route, ..
+                    codes,
+                    offs,
+                    route,
+                    second,
                 } = &mut *scratch;
-                if codes.capacity().max(offs.capacity()).max(route.capacity()) > SCRATCH_KEEP {
+                let kept = codes.capacity().max(offs.capacity());
+                if kept.max(route.capacity()).max(second.capacity()) > SCRATCH_KEEP {
                     *scratch = Scratch::default();
                 }
             }
@@ -324,7 +330,7 @@ impl NoHmm {
             }
             s.offs.push(i);
             s.codes.push(0);
-            self.route(&s.codes, &mut s.route);
+            self.route(&s.codes, &mut s.route, &mut s.second);
             let n = s.offs.len() - 1;
             let block = Block {
                 text,
@@ -340,26 +346,25 @@ impl NoHmm {
     /// jieba's `calc` on the block `codes` (its last entry the 0 after the block): `route[i]`
     /// is the best score from character `i` and the end of its first word.
     #[inline]
-    fn route(&self, codes: &[u16], route: &mut Vec<(f64, usize)>) {
+    fn route(&self, codes: &[u16], route: &mut Vec<(f64, usize)>, second: &mut Vec<Node>) {
         let n = codes.len() - 1;
         route.clear();
         route.resize(n + 1, (0.0, n));
         let (nodes, lps) = (&self.nodes[..], &self.lps[..]);
+        // Most steps past a word's first character miss the cache (the first character's slot
+        // sits in the small, hot root region). The slots of every second step are loaded
+        // first, in a loop without branches, where the CPU overlaps the misses; the walk
+        // below then starts from them.
+        second.clear();
+        second.extend((0..n).map(|j| {
+            nodes[nodes[usize::from(codes[j])].base() + usize::from(codes[j + 1])]
+        }));
         for i in (0..n).rev() {
-            // The second character's slot of the word starting a few characters to the left,
-            // which the walk reaches soon: most steps past the first character miss the cache.
-            if i >= PREFETCH_AHEAD {
-                let j = i - PREFETCH_AHEAD;
-                prefetch(
-                    nodes,
-                    nodes[usize::from(codes[j])].base() + usize::from(codes[j + 1]),
-                );
-            }
             let mut best = (f64::NAN, 0);
             let mut s = usize::from(codes[i]);
             let mut node = nodes[s];
             if s != 0 && node.check() == 0 {
-                let mut e = i + 1;
+                let (mut e, mut next) = (i + 1, second[i]);
                 loop {
                     let k = node.lp_index();
                     if k != 0 {
@@ -369,13 +374,11 @@ impl NoHmm {
                             best = (p, e);
                         }
                     }
-                    let code = codes[e];
-                    let t = node.base() + usize::from(code);
-                    let next = nodes[t];
-                    if code == 0 || next.check() != s as u32 {
+                    if codes[e] == 0 || next.check() != s as u32 {
                         break;
                     }
-                    (s, node, e) = (t, next, e + 1);
+                    (s, node, e) = (node.base() + usize::from(codes[e]), next, e + 1);
+                    next = nodes[node.base() + usize::from(codes[e])];
                 }
             }
             route[i] = if best.1 == 0 {
@@ -384,26 +387,6 @@ impl NoHmm {
                 best
             };
         }
-    }
-}
-
-/// How many characters ahead of the walk [`NoHmm::route`] prefetches.
-const PREFETCH_AHEAD: usize = 3;
-
-/// Ask the CPU to bring slot `t` into the cache (nothing if there is no such slot).
-#[inline(always)]
-fn prefetch(nodes: &[Node], t: usize) {
-    if let Some(node) = nodes.get(t) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint, never faults, and reads nothing the program sees;
-        // SSE is part of x86_64's baseline.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                (node as *const Node).cast(),
-            );
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = node;
     }
 }
 

@@ -13,6 +13,7 @@ use super::tree::{PageTree, TreeBlock};
 use super::{BlockKind, PageType, Params, Role, TypeRatios, Why};
 use crate::engine::text::fxhash::FxMap;
 
+mod edges;
 mod furniture;
 mod latin;
 mod lines;
@@ -31,6 +32,9 @@ pub(crate) struct Analysis {
     pub ratios: TypeRatios,
     /// Roots of the main region.
     pub region: Vec<usize>,
+    /// Body lines whose tail is furniture (a navigation link stuck to the last paragraph), as
+    /// (line, bytes kept): the body text keeps only the head.
+    pub cuts: Vec<(usize, usize)>,
 }
 
 impl Analysis {
@@ -42,7 +46,10 @@ impl Analysis {
                 if !out.is_empty() {
                     out.push('\n');
                 }
-                out.push_str(&l.text);
+                match self.cuts.iter().find(|c| c.0 == i) {
+                    Some(&(_, keep)) => out.push_str(&l.text[..keep]),
+                    None => out.push_str(&l.text),
+                }
             }
         }
         out
@@ -615,10 +622,12 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
         line_roles[i] = role;
         line_reasons[i] = Some(why);
     }
+    let mut cuts = edges::Cuts::new();
     if page_type != PageType::Hub {
         furniture::mark_runs(tree, &region, &mut line_roles, &mut line_reasons);
         furniture::mark_headline_lists(tree, &mut line_roles, &mut line_reasons);
         furniture::mark_teaser_items(tree, &mut line_roles, &mut line_reasons);
+        edges::mark_edges(tree, &mut line_roles, &mut line_reasons, &mut cuts);
     }
     // Fallback (no page fails): a topic page whose region gave no body keeps every topic line.
     let body_chars: usize = tree
@@ -679,6 +688,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
         page_type,
         ratios,
         region,
+        cuts,
     }
 }
 

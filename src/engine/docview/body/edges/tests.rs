@@ -1,0 +1,156 @@
+//! Tests of `edges`: each page is written here with one kind of furniture at the edge of an
+//! article's own container (without its rule it is body), and beside it a sentence of the
+//! article in like words that stays.
+
+use super::*;
+use crate::engine::docview::{DocView, Params, extract};
+
+/// Four paragraphs of running text, the article every page below carries.
+const ARTICLE: &str = "<p>今年以来，本市持续推进老旧小区改造工作，截至目前已有一百二十个小区完成改造，惠及居民三万余户。改造内容包括加装电梯、更新管网和整治环境。</p>\
+<p>市住房和城乡建设局有关负责人介绍，改造坚持“居民点单、政府配菜”，每个项目开工前都要征求居民意见，确保改造内容符合居民的实际需要。</p>\
+<p>在城东街道的一个小区，改造后新增了四十个停车位和一处健身广场。居民王女士说，过去晚上回家找不到车位，现在问题解决了，小区也变得更整洁了。</p>\
+<p>据了解，明年本市计划再改造一百五十个小区，并将探索引入社会资本参与改造和后续的物业管理，建立长效管理机制。</p>";
+
+/// A page whose article container holds `inside`.
+fn page(inside: &str) -> DocView {
+    let html = format!(
+        "<html><head><meta charset=utf-8><title>老旧小区改造惠及三万户_本地新闻</title></head><body>\
+         <div id=nav><a href=/>首页</a> <a href=/news>新闻</a> <a href=/city>城市</a></div>\
+         <div class=article><h1>老旧小区改造惠及三万户</h1>{inside}</div>\
+         <div id=footer>版权所有 本地新闻网</div></body></html>"
+    );
+    extract(html.as_bytes(), None, None, None, &Params::default()).expect("a page written here")
+}
+
+/// The reason key of the block whose own text is `text`.
+fn why_of(dv: &DocView, text: &str) -> &'static str {
+    dv.blocks
+        .iter()
+        .find(|b| b.text == text)
+        .map_or("(no such block)", |b| b.why.key)
+}
+
+fn body_has(dv: &DocView, text: &str) -> bool {
+    dv.body.lines().any(|l| l.contains(text))
+}
+
+#[test]
+fn widget_labels_and_a_like_counter_at_the_edges_are_dropped() {
+    let dv = page(&format!("<p>图集</p>{ARTICLE}<p>+1</p><p>【纠错】</p>"));
+    for w in ["图集", "+1", "【纠错】"] {
+        assert!(!dv.body.lines().any(|l| l == w), "{w} in body: {}", dv.body);
+    }
+    assert_eq!(why_of(&dv, "图集"), "edge_widget");
+    assert_eq!(why_of(&dv, "+1"), "edge_widget");
+    assert!(body_has(&dv, "老旧小区改造工作") && body_has(&dv, "长效管理机制"));
+    // A sentence about a gallery at the head, and a score in the text, stay.
+    let kept = "图集收录了二百余幅照片，记录了小区改造前后的变化。";
+    let dv = page(&format!(
+        "<p>{kept}</p>{ARTICLE}<p>+1 是居民投票时写下的记号。</p>"
+    ));
+    assert!(body_has(&dv, kept), "body: {}", dv.body);
+    assert!(
+        body_has(&dv, "+1 是居民投票时写下的记号。"),
+        "body: {}",
+        dv.body
+    );
+    assert!(!is_edge_widget("+1000") && !is_edge_widget("图集里"));
+}
+
+#[test]
+fn a_summary_that_repeats_the_first_paragraph_is_dropped() {
+    let lead = "摘要：今年以来，本市持续推进老旧小区改造工作，截至目前已有一百二十个小区完成改造。";
+    let dv = page(&format!("<p>{lead}</p>{ARTICLE}"));
+    assert!(!body_has(&dv, "摘要："), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, lead), "lead_repeat");
+    assert!(body_has(&dv, "老旧小区改造工作"));
+    // An abstract of its own (a paper's) is the text's.
+    let own = "摘要：本文研究了城市更新中的居民参与机制，并提出了三点政策建议。";
+    let dv = page(&format!("<p>{own}</p>{ARTICLE}"));
+    assert!(body_has(&dv, own), "body: {}", dv.body);
+}
+
+#[test]
+fn a_navigation_link_stuck_to_the_last_paragraph_is_cut_off() {
+    let last = "<p>记者了解到，明年本市还将继续推进这项工作，让更多居民受益。<a href=/>返回本地新闻首页&gt;&gt;</a></p>";
+    let dv = page(&format!("{ARTICLE}{last}"));
+    assert!(!dv.body.contains("返回本地新闻首页"), "body: {}", dv.body);
+    assert!(dv.body.ends_with("让更多居民受益。"), "body: {}", dv.body);
+    let b = dv.blocks.iter().find(|b| b.text.contains("让更多居民受益"));
+    assert_eq!(b.map(|b| b.why.key), Some("nav_tail"));
+    // The words inside a sentence, far from its closing link, stay.
+    let kept = "<p>操作指南写道：在小程序里点击“返回首页”按钮，再选择“我的小区”，就能查看改造进度，<a href=/guide>详见操作指南&gt;&gt;</a></p>";
+    let dv = page(&format!("{ARTICLE}{kept}"));
+    assert!(body_has(&dv, "点击“返回首页”按钮"), "body: {}", dv.body);
+    assert!(body_has(&dv, "详见操作指南>>"), "body: {}", dv.body);
+    assert_eq!(nav_tail("正文。返回首页>>", 4), Some("正文。".len()));
+    assert_eq!(nav_tail("正文。返回首页>>", 0), None);
+}
+
+#[test]
+fn an_image_source_note_after_the_article_is_a_credit() {
+    let dv = page(&format!("{ARTICLE}<p>图片均来自网络</p>"));
+    assert!(!body_has(&dv, "图片均来自网络"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, "图片均来自网络"), "credit_line");
+    let kept = "图片在网络上流传后，街道办很快作出了回应。";
+    let dv = page(&format!("{ARTICLE}<p>{kept}</p>"));
+    assert!(body_has(&dv, kept), "body: {}", dv.body);
+}
+
+#[test]
+fn an_editing_note_after_the_article_is_a_credit() {
+    let dv = page(&format!("{ARTICLE}<p>经过张三重新编排</p>"));
+    assert!(!body_has(&dv, "重新编排"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, "经过张三重新编排"), "credit_line");
+    let kept = "经过三个月的施工，小区面貌焕然一新，居民们纷纷重新整理";
+    let dv = page(&format!("{ARTICLE}<p>{kept}</p>"));
+    assert!(body_has(&dv, kept), "body: {}", dv.body);
+}
+
+#[test]
+fn the_sources_of_a_compiled_article_are_a_credit() {
+    let note = "(综合整理自本地新闻、城市晚报等)";
+    let dv = page(&format!("{ARTICLE}<p>{note}</p>"));
+    assert!(!body_has(&dv, "综合整理自"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, note), "credit_line");
+    let kept = "整理自居民的意见被汇总成册，交给了施工单位。";
+    let dv = page(&format!("{ARTICLE}<p>{kept}</p>"));
+    assert!(body_has(&dv, kept), "body: {}", dv.body);
+}
+
+#[test]
+fn an_editors_credit_after_other_credits_is_a_credit() {
+    let credit = "社区党支部供稿 摄影/王五 编辑/赵六";
+    let dv = page(&format!("{ARTICLE}<p>{credit}</p>"));
+    assert!(!body_has(&dv, "编辑/赵六"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, credit), "credit_line");
+    let kept = "本报编辑部 编辑们也参与了这次走访";
+    let dv = page(&format!("{ARTICLE}<p>{kept}</p>"));
+    assert!(body_has(&dv, kept), "body: {}", dv.body);
+}
+
+#[test]
+fn a_call_to_follow_a_column_after_the_article_is_a_promotion() {
+    let dv = page(&format!("{ARTICLE}<p>相关资讯请关注:本地新闻改造专区</p>"));
+    assert!(!body_has(&dv, "请关注"), "body: {}", dv.body);
+    assert_eq!(why_of(&dv, "相关资讯请关注:本地新闻改造专区"), "promo");
+    let kept = "请关注：本周六上午九点，社区将在广场举行改造成果展示活动。";
+    let dv = page(&format!("{ARTICLE}<p>{kept}</p>"));
+    assert!(body_has(&dv, kept), "body: {}", dv.body);
+}
+
+#[test]
+fn an_account_card_between_two_promotions_is_dropped() {
+    let card = "<p>关注公众号查看全文</p><p>城市资本论</p><p>连接每日热点，</p><p>点评楼市众生相</p>\
+                <p>微信公众号</p><p>扫一扫 关注我</p>";
+    let dv = page(&format!("{ARTICLE}{card}"));
+    for w in ["城市资本论", "连接每日热点，", "点评楼市众生相"] {
+        assert!(!body_has(&dv, w), "{w} in body: {}", dv.body);
+    }
+    assert_eq!(why_of(&dv, "城市资本论"), "promo_card");
+    // Short lines after one promotion, with the article going on, are the article's.
+    let dv = page(&format!(
+        "{ARTICLE}<p>扫一扫 关注我</p><p>改造后的新变化</p>{ARTICLE}"
+    ));
+    assert!(body_has(&dv, "改造后的新变化"), "body: {}", dv.body);
+}

@@ -32,7 +32,7 @@ use std::io::Read;
 use std::sync::OnceLock;
 
 use super::TokenKind;
-use build::{Builder, EMPTY, FREE, char_codes};
+use build::{Builder, char_codes};
 
 /// jieba's `dict.txt`, gzipped.
 static DICT_GZ: &[u8] = include_bytes!("../../../../assets/jieba/dict.txt.gz");
@@ -48,6 +48,23 @@ struct Node(u64);
 impl Node {
     /// `check` of a free slot and of the root.
     const FREE: u32 = (1 << 24) - 1;
+    /// The largest base and slot index a node holds.
+    const MAX: usize = (1 << 24) - 1;
+    /// A free slot.
+    const EMPTY: Node = Node(Node::FREE as u64);
+    const FIELD: u64 = 0xFF_FFFF;
+
+    fn set_check(&mut self, check: u32) {
+        self.0 = self.0 & !Node::FIELD | u64::from(check) & Node::FIELD;
+    }
+
+    fn set_base(&mut self, base: usize) {
+        self.0 = self.0 & !(Node::FIELD << 24) | (base as u64 & Node::FIELD) << 24;
+    }
+
+    fn set_lp_index(&mut self, k: u16) {
+        self.0 = self.0 & !(0xFFFF << 48) | u64::from(k) << 48;
+    }
 
     #[inline(always)]
     fn check(self) -> u32 {
@@ -189,7 +206,7 @@ impl NoHmm {
     }
 
     /// The trie of a jieba dictionary text (`word [freq [tag]]` per line; a frequency that
-    /// does not read counts 0); an error if it has more than 16,777,214 trie slots or 65,535
+    /// does not read counts 0); an error if it needs more than 16,777,215 trie slots or 65,535
     /// distinct frequencies.
     pub(crate) fn from_dict(text: &str) -> Result<NoHmm, TooBig> {
         let mut entries: Vec<(&str, usize)> = Vec::with_capacity(text.len() / 14);
@@ -211,21 +228,37 @@ impl NoHmm {
             flat.extend(w.chars().map(|c| code[c as usize]));
             ends.push(flat.len());
         }
-        let lps: Vec<f64> = entries
+        // Each word's score as an index into the table of distinct scores (NaN first: none).
+        let mut lps = vec![f64::NAN];
+        let mut index = std::collections::HashMap::new();
+        let score_of: Vec<usize> = entries
             .iter()
-            .map(|&(_, f)| (f as f64).ln() - log_total)
+            .map(|&(_, f)| {
+                let lp = (f as f64).ln() - log_total;
+                *index.entry(lp.to_bits()).or_insert_with(|| {
+                    lps.push(lp);
+                    lps.len() - 1
+                })
+            })
             .collect();
-        let mut b = Builder::new(&flat, &ends, &lps);
+        fits("distinct frequencies", lps.len() - 1, usize::from(u16::MAX))?;
+        let score_of: Vec<u16> = score_of.into_iter().map(|k| k as u16).collect();
+        let mut b = Builder::new(&flat, &ends, &score_of);
         b.build();
         let max_code = code.iter().copied().max().map_or(0, usize::from);
-        let top = b.slots.iter().rposition(|s| s.check != FREE).unwrap_or(0);
+        let top = b
+            .slots
+            .iter()
+            .rposition(|s| s.check() != Node::FREE)
+            .unwrap_or(0);
         // Room for `base + code` of any node and code, so a step never leaves the array.
-        b.slots.resize(top + max_code + 2, EMPTY);
-        let (nodes, lps) = pack(&b.slots)?;
+        b.slots.resize(top + max_code + 2, Node::EMPTY);
+        fits("trie slots", b.slots.len(), Node::MAX)?;
+        fits("a base", b.max_base, Node::MAX)?;
         Ok(NoHmm {
             code,
-            nodes,
-            lps,
+            nodes: b.slots.into_boxed_slice(),
+            lps: lps.into_boxed_slice(),
             words: b.words,
             log1: 0.0 - log_total,
         })
@@ -356,9 +389,9 @@ impl NoHmm {
         // first, in a loop without branches, where the CPU overlaps the misses; the walk
         // below then starts from them.
         second.clear();
-        second.extend((0..n).map(|j| {
-            nodes[nodes[usize::from(codes[j])].base() + usize::from(codes[j + 1])]
-        }));
+        second.extend(
+            (0..n).map(|j| nodes[nodes[usize::from(codes[j])].base() + usize::from(codes[j + 1])]),
+        );
         for i in (0..n).rev() {
             let mut best = (f64::NAN, 0);
             let mut s = usize::from(codes[i]);
@@ -390,43 +423,13 @@ impl NoHmm {
     }
 }
 
-/// Packed slots and the table of distinct word scores their indices point into.
-type Packed = (Box<[Node]>, Box<[f64]>);
-
-/// The build-time slots packed into [`Node`]s, with the table of distinct word scores.
-fn pack(slots: &[build::Slot]) -> Result<Packed, TooBig> {
-    let limit = |what, got: usize, max: usize| {
-        if got > max {
-            Err(TooBig { what, got, max })
-        } else {
-            Ok(())
-        }
-    };
-    limit("trie slots", slots.len(), Node::FREE as usize - 1)?;
-    let mut lps = vec![f64::NAN];
-    let mut index = std::collections::HashMap::new();
-    let mut nodes = Vec::with_capacity(slots.len());
-    for slot in slots {
-        let k = if slot.lp.is_nan() {
-            0
-        } else {
-            *index.entry(slot.lp.to_bits()).or_insert_with(|| {
-                lps.push(slot.lp);
-                lps.len() - 1
-            })
-        };
-        limit("distinct frequencies", lps.len() - 1, usize::from(u16::MAX))?;
-        limit("a base", slot.base as usize, Node::FREE as usize)?;
-        let check = if slot.check == FREE {
-            Node::FREE
-        } else {
-            slot.check
-        };
-        nodes.push(Node(
-            u64::from(check) | u64::from(slot.base) << 24 | (k as u64) << 48,
-        ));
+/// `Ok` if `got` is at most `max`, what a [`Node`] holds.
+fn fits(what: &'static str, got: usize, max: usize) -> Result<(), TooBig> {
+    if got > max {
+        Err(TooBig { what, got, max })
+    } else {
+        Ok(())
     }
-    Ok((nodes.into_boxed_slice(), lps.into_boxed_slice()))
 }
 
 /// What a token of [`NoHmm::cut_kinds`] holds: its [`TokenKind`], a Word told apart by

@@ -1,32 +1,14 @@
 //! The builder of [`super::NoHmm`]'s double-array trie: dense character codes, then every
 //! node placed, the node with the most children first (first fit over a bitmap of used
-//! slots). Build-time slots are plain structs; [`super::Node`] packs them for the cutter.
+//! slots), straight into the packed [`super::Node`]s the cutter reads.
 //!
 //! ```ignore
 //! let code = char_codes(&entries);
-//! let mut b = Builder::new(&flat, &ends, &lps);
+//! let mut b = Builder::new(&flat, &ends, &score_of);
 //! b.build();
 //! ```
 
-/// `check` of a free slot and of the root: no node's index.
-pub(super) const FREE: u32 = u32::MAX;
-
-/// One double-array slot at build time: a trie node when `check` names its parent.
-#[derive(Clone, Copy)]
-pub(super) struct Slot {
-    /// Children of this node are at `base + code`.
-    pub(super) base: u32,
-    /// The parent node's slot, [`FREE`] if the slot holds no node.
-    pub(super) check: u32,
-    /// `ln(freq) − ln(total)` of the word ending here, NaN if none does.
-    pub(super) lp: f64,
-}
-
-pub(super) const EMPTY: Slot = Slot {
-    base: 0,
-    check: FREE,
-    lp: f64::NAN,
-};
+use super::Node;
 
 /// Dense codes, 1-based, the character most used in the words first.
 pub(super) fn char_codes(entries: &[(&str, usize)]) -> Box<[u16]> {
@@ -64,8 +46,11 @@ pub(super) struct Builder<'b> {
     flat: &'b [u16],
     /// End of each word in `flat` (its start is the previous word's end).
     ends: &'b [usize],
-    lps: &'b [f64],
-    pub(super) slots: Vec<Slot>,
+    /// Each word's index into the table of distinct scores (never 0).
+    score_of: &'b [u16],
+    pub(super) slots: Vec<Node>,
+    /// The largest base given to a node (checked against what a [`Node`] holds).
+    pub(super) max_base: usize,
     /// Bit `i % 64` of word `i / 64`: slot `i` is in use; two words of padding.
     used: Vec<u64>,
     /// No free slot below this.
@@ -80,13 +65,14 @@ pub(super) struct Builder<'b> {
 }
 
 impl<'b> Builder<'b> {
-    pub(super) fn new(flat: &'b [u16], ends: &'b [usize], lps: &'b [f64]) -> Self {
+    pub(super) fn new(flat: &'b [u16], ends: &'b [usize], score_of: &'b [u16]) -> Self {
         let len = 1 << 16;
         Builder {
             flat,
             ends,
-            lps,
-            slots: vec![EMPTY; len],
+            score_of,
+            slots: vec![Node::EMPTY; len],
+            max_base: 0,
             used: vec![0; len / 64 + 2],
             first_free: 1,
             queue: vec![Vec::new(); BUCKETS],
@@ -101,7 +87,7 @@ impl<'b> Builder<'b> {
 
     /// Place every node, the root's children at their own codes.
     pub(super) fn build(&mut self) {
-        self.slots[0].check = FREE - 1;
+        self.slots[0].set_check(Node::FREE - 1);
         self.used[0] = 1;
         self.enter(0, 0, self.ends.len(), 0);
         let (mut kids, mut top) = (Vec::new(), BUCKETS - 1);
@@ -114,10 +100,12 @@ impl<'b> Builder<'b> {
             };
             self.kids(lo, hi, depth, &mut kids);
             let base = if s == 0 { 0 } else { self.find_base(&kids) };
-            self.slots[s].base = base as u32;
+            self.max_base = self.max_base.max(base);
+            self.slots[s].set_base(base);
             for &(c, _, _) in &kids {
                 let t = base + usize::from(c);
-                self.slots[t].check = s as u32;
+                // Truncated past 24 bits; `NoHmm::from_dict` refuses such a trie.
+                self.slots[t].set_check(s as u32);
                 self.used[t / 64] |= 1 << (t % 64);
             }
             self.first_free = self.next_free(self.first_free);
@@ -126,7 +114,7 @@ impl<'b> Builder<'b> {
                 top = top.max(bucket);
             }
         }
-        self.slots[0].check = FREE;
+        self.slots[0].set_check(Node::FREE);
     }
 
     /// The node at slot `s` with words `lo..hi`: its own word, if any, and into the queue if
@@ -134,8 +122,8 @@ impl<'b> Builder<'b> {
     fn enter(&mut self, s: usize, mut lo: usize, hi: usize, depth: usize) -> usize {
         while lo < hi && self.word(lo).len() == depth {
             if depth > 0 {
-                self.words += usize::from(self.slots[s].lp.is_nan());
-                self.slots[s].lp = self.lps[lo];
+                self.words += usize::from(self.slots[s].lp_index() == 0);
+                self.slots[s].set_lp_index(self.score_of[lo]);
             }
             lo += 1;
         }
@@ -204,7 +192,7 @@ impl<'b> Builder<'b> {
     fn reserve(&mut self, i: usize) {
         if i + 64 >= self.slots.len() {
             let len = (self.slots.len() * 2).max(i + 65).next_multiple_of(64);
-            self.slots.resize(len, EMPTY);
+            self.slots.resize(len, Node::EMPTY);
             self.used.resize(len / 64 + 2, 0);
         }
     }

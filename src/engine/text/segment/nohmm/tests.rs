@@ -183,32 +183,36 @@ fn real_text_token_for_token() {
 }
 
 #[test]
-fn packing_refuses_what_does_not_fit_and_keeps_every_field() {
-    use super::build::{EMPTY, Slot};
-    let slot = |base, check, lp| Slot { base, check, lp };
-    let (nodes, lps) = super::pack(&[
-        EMPTY,
-        slot(7, 0, -3.5),
-        slot(0xFF_FFFF, 1, f64::NEG_INFINITY),
-        slot(2, 1, -3.5),
-    ])
-    .expect("small values fit");
-    assert_eq!(nodes[0].check(), super::Node::FREE);
-    assert_eq!((nodes[1].base(), nodes[1].check()), (7, 0));
-    assert_eq!((nodes[2].base(), nodes[2].check()), (0xFF_FFFF, 1));
-    assert_eq!(nodes[0].lp_index(), 0);
-    // One score is shared by two words; −∞ (a frequency of 0) is a word too.
-    assert_eq!(nodes[1].lp_index(), nodes[3].lp_index());
-    assert_eq!(lps[nodes[1].lp_index()], -3.5);
-    assert_eq!(lps[nodes[2].lp_index()], f64::NEG_INFINITY);
-    assert_eq!(lps.len(), 3);
-    let err = super::pack(&[slot(1 << 24, 0, -1.0)])
-        .err()
-        .expect("a base past 24 bits");
+fn a_node_keeps_every_field_and_a_dictionary_past_the_fields_is_refused() {
+    use super::Node;
+    let mut n = Node::EMPTY;
+    assert_eq!((n.check(), n.base(), n.lp_index()), (Node::FREE, 0, 0));
+    n.set_base(Node::MAX);
+    n.set_lp_index(u16::MAX);
+    n.set_check(7);
+    assert_eq!((n.check(), n.base(), n.lp_index()), (7, Node::MAX, 65_535));
+    n.set_base(3);
+    assert_eq!((n.check(), n.base(), n.lp_index()), (7, 3, 65_535));
+    assert!(super::fits("a base", Node::MAX, Node::MAX).is_ok());
+    let err = super::fits("a base", Node::MAX + 1, Node::MAX).expect_err("past 24 bits");
     assert!(err.to_string().contains("a base 16777216"), "{err}");
-    let many: Vec<Slot> = (0..=u16::MAX)
-        .map(|k| slot(0, 0, -f64::from(k) - 1.0))
-        .collect();
-    assert!(super::pack(&many).is_err(), "65,536 distinct scores");
-    assert!(super::pack(&many[1..]).is_ok(), "65,535 distinct scores");
+    // Words of two characters, each with a frequency of its own: 65,535 distinct scores fit
+    // in a node's 16 bits, 65,536 do not.
+    let dict = |n: u32| -> String {
+        (0..n)
+            .map(|k| {
+                let c = |x: u32| char::from_u32(0x4E00 + x).expect("a CJK character");
+                format!("{}{} {}\n", c(k / 256), c(k % 256), k + 1)
+            })
+            .collect()
+    };
+    let fits = NoHmm::from_dict(&dict(65_535)).expect("65,535 distinct frequencies");
+    assert_eq!(fits.len(), 65_535);
+    let err = NoHmm::from_dict(&dict(65_536))
+        .err()
+        .expect("65,536 distinct frequencies");
+    assert!(
+        err.to_string().contains("distinct frequencies 65536"),
+        "{err}"
+    );
 }

@@ -311,8 +311,10 @@ pub enum BlockKind {
     Pic,
 }
 
-/// One content block, with everything the cleaner decided about it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One content block, with everything the cleaner decided about it. Its reason in English
+/// (`why.english()`) is rendered when it is serialized, not for every block of
+/// every page cleaned (most callers never read it).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Block {
     pub id: usize,
     pub parent: Option<usize>,
@@ -339,11 +341,42 @@ pub struct Block {
     pub weight: f64,
     /// Weighty tags inside it: (tag, text, counted as important).
     pub weighty: Vec<(String, String, bool)>,
-    /// Why the role was given, in English and as a key with arguments.
-    pub reason: String,
+    /// Why the role was given, as a key with arguments.
     pub why: Why,
     /// Inside the main region.
     pub in_region: bool,
+}
+
+/// The fields in their order, `reason` (the English of `why`) before `why`, as a derived
+/// implementation with a `reason: String` field wrote them.
+impl Serialize for Block {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Block", 22)?;
+        st.serialize_field("id", &self.id)?;
+        st.serialize_field("parent", &self.parent)?;
+        st.serialize_field("depth", &self.depth)?;
+        st.serialize_field("tag", &self.tag)?;
+        st.serialize_field("hint", &self.hint)?;
+        st.serialize_field("text", &self.text)?;
+        st.serialize_field("chars", &self.chars)?;
+        st.serialize_field("anchor_chars", &self.anchor_chars)?;
+        st.serialize_field("links", &self.links)?;
+        st.serialize_field("images", &self.images)?;
+        st.serialize_field("sub_chars", &self.sub_chars)?;
+        st.serialize_field("sub_anchor_chars", &self.sub_anchor_chars)?;
+        st.serialize_field("sub_images", &self.sub_images)?;
+        st.serialize_field("kind", &self.kind)?;
+        st.serialize_field("role", &self.role)?;
+        st.serialize_field("score", &self.score)?;
+        st.serialize_field("influence", &self.influence)?;
+        st.serialize_field("weight", &self.weight)?;
+        st.serialize_field("weighty", &self.weighty)?;
+        st.serialize_field("reason", &self.why.english())?;
+        st.serialize_field("why", &self.why)?;
+        st.serialize_field("in_region", &self.in_region)?;
+        st.end()
+    }
 }
 
 /// The DocView of one page [L2187–L2201].
@@ -553,7 +586,6 @@ pub(crate) fn extract_tree(
             influence: influence[id],
             weight: weights[id],
             weighty,
-            reason: why.english(),
             why,
             in_region: analysis.in_region[id],
         })

@@ -156,6 +156,14 @@ fn collapsing_by_bytes_agrees_with_the_character_loop() {
         check(&format!("{c}"));
         check(&format!(" {c}中\u{3000}{c}a"));
     }
+    // Runs of ASCII (the run loop of the fast path): every pair of ASCII characters, with a
+    // space, a CJK ideograph and another character around them.
+    for a in (0..0x80u8).map(char::from) {
+        for b in (0..0x80u8).map(char::from) {
+            check(&format!("{a}{b}"));
+            check(&format!("{a}{b}{a} 文{b}é{a}"));
+        }
+    }
     // Random mixes of spaces of every kind, CJK edges, punctuation and letters.
     let pool: Vec<char> =
         " \t\n\r\x0b\x0c\u{85}\u{a0}\u{1680}\u{2000}\u{2028}\u{202f}\u{3000}\u{3001}\u{3002}\

@@ -469,7 +469,7 @@ pub(crate) fn extract_detail(
     // The host is the TLD hint (encoding takes its last label).
     let host = parsed.as_ref().and_then(|u| u.host_str());
     let (decision, text) =
-        encoding::decide_and_decode(bytes, content_type, charset, host.map(str::as_bytes))
+        encoding::decide_and_decode_cow(bytes, content_type, charset, host.map(str::as_bytes))
             .map_err(|e| EngineError::invalid("charset", e.to_string()))?;
     let info = EncodingInfo {
         name: decision.encoding.name().to_ascii_lowercase(),
@@ -621,7 +621,7 @@ pub(crate) fn stage_times(
     let mut t = [0f64; 6];
     for bytes in pages {
         let t0 = Instant::now();
-        let Ok((_, text)) = encoding::decide_and_decode(bytes, None, None, None) else {
+        let Ok((_, text)) = encoding::decide_and_decode_cow(bytes, None, None, None) else {
             continue;
         };
         let t1 = Instant::now();

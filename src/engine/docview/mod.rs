@@ -319,7 +319,7 @@ pub struct Block {
     pub id: usize,
     pub parent: Option<usize>,
     pub depth: usize,
-    pub tag: String,
+    pub tag: &'static str,
     /// `#id.class` of the element.
     pub hint: String,
     /// The block's own text (not its children's), one line per `<br>` or child boundary.
@@ -340,7 +340,7 @@ pub struct Block {
     pub influence: f64,
     pub weight: f64,
     /// Weighty tags inside it: (tag, text, counted as important).
-    pub weighty: Vec<(String, String, bool)>,
+    pub weighty: Vec<(&'static str, String, bool)>,
     /// Why the role was given, as a key with arguments.
     pub why: Why,
     /// Inside the main region.
@@ -556,7 +556,7 @@ pub(crate) fn extract_tree(
             slot => *slot = Some(l.text),
         }
     }
-    let mut weighty: Vec<Vec<(String, String, bool)>> = vec![Vec::new(); tree_blocks.len()];
+    let mut weighty: Vec<Vec<(&'static str, String, bool)>> = vec![Vec::new(); tree_blocks.len()];
     for w in tree_weighty {
         let important = !keywords::is_noise_phrase(&w.text);
         weighty[w.block].push((w.tag, w.text, important));
@@ -570,7 +570,7 @@ pub(crate) fn extract_tree(
             id,
             parent: b.parent,
             depth: b.depth,
-            tag: b.tag.to_string(),
+            tag: b.tag,
             hint: b.hint,
             text: text.unwrap_or_default(),
             chars: b.chars,

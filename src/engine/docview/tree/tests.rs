@@ -28,11 +28,7 @@ fn blocks_lines_links_and_weighty_tags() {
     assert_eq!(t.blocks[4].images, 1);
     assert_eq!(t.blocks[4].sub_chars, 3 + 7 + 3);
     assert_eq!(t.blocks[2].sub_anchor, 4);
-    let w: Vec<(&str, &str)> = t
-        .weighty
-        .iter()
-        .map(|w| (w.tag.as_str(), w.text.as_str()))
-        .collect();
+    let w: Vec<(&str, &str)> = t.weighty.iter().map(|w| (w.tag, w.text.as_str())).collect();
     // In the order the tags close.
     assert_eq!(w, [("h1", "大标题"), ("b", "重点")]);
     assert_eq!(

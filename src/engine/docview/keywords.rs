@@ -122,7 +122,7 @@ pub(crate) fn block_weights(tree: &PageTree, a: &Analysis, p: &Params) -> (Vec<f
     for w in &tree.weighty {
         let r = a.roles[w.block];
         if (r == Role::Body || r == Role::Title) && !is_noise_phrase(&w.text) {
-            influence[w.block] += factor(&w.tag, p.lambda);
+            influence[w.block] += factor(w.tag, p.lambda);
         }
     }
     for f in &mut influence {

@@ -311,13 +311,15 @@ pub enum BlockKind {
     Pic,
 }
 
-/// One content block, with everything the cleaner decided about it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One content block, with everything the cleaner decided about it. Its reason in English
+/// (`why.english()`) is rendered when it is serialized, not for every block of
+/// every page cleaned (most callers never read it).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Block {
     pub id: usize,
     pub parent: Option<usize>,
     pub depth: usize,
-    pub tag: String,
+    pub tag: &'static str,
     /// `#id.class` of the element.
     pub hint: String,
     /// The block's own text (not its children's), one line per `<br>` or child boundary.
@@ -338,12 +340,43 @@ pub struct Block {
     pub influence: f64,
     pub weight: f64,
     /// Weighty tags inside it: (tag, text, counted as important).
-    pub weighty: Vec<(String, String, bool)>,
-    /// Why the role was given, in English and as a key with arguments.
-    pub reason: String,
+    pub weighty: Vec<(&'static str, String, bool)>,
+    /// Why the role was given, as a key with arguments.
     pub why: Why,
     /// Inside the main region.
     pub in_region: bool,
+}
+
+/// The fields in their order, `reason` (the English of `why`) before `why`, as a derived
+/// implementation with a `reason: String` field wrote them.
+impl Serialize for Block {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Block", 22)?;
+        st.serialize_field("id", &self.id)?;
+        st.serialize_field("parent", &self.parent)?;
+        st.serialize_field("depth", &self.depth)?;
+        st.serialize_field("tag", &self.tag)?;
+        st.serialize_field("hint", &self.hint)?;
+        st.serialize_field("text", &self.text)?;
+        st.serialize_field("chars", &self.chars)?;
+        st.serialize_field("anchor_chars", &self.anchor_chars)?;
+        st.serialize_field("links", &self.links)?;
+        st.serialize_field("images", &self.images)?;
+        st.serialize_field("sub_chars", &self.sub_chars)?;
+        st.serialize_field("sub_anchor_chars", &self.sub_anchor_chars)?;
+        st.serialize_field("sub_images", &self.sub_images)?;
+        st.serialize_field("kind", &self.kind)?;
+        st.serialize_field("role", &self.role)?;
+        st.serialize_field("score", &self.score)?;
+        st.serialize_field("influence", &self.influence)?;
+        st.serialize_field("weight", &self.weight)?;
+        st.serialize_field("weighty", &self.weighty)?;
+        st.serialize_field("reason", &self.why.english())?;
+        st.serialize_field("why", &self.why)?;
+        st.serialize_field("in_region", &self.in_region)?;
+        st.end()
+    }
 }
 
 /// The DocView of one page [L2187–L2201].
@@ -436,7 +469,7 @@ pub(crate) fn extract_detail(
     // The host is the TLD hint (encoding takes its last label).
     let host = parsed.as_ref().and_then(|u| u.host_str());
     let (decision, text) =
-        encoding::decide_and_decode(bytes, content_type, charset, host.map(str::as_bytes))
+        encoding::decide_and_decode_cow(bytes, content_type, charset, host.map(str::as_bytes))
             .map_err(|e| EngineError::invalid("charset", e.to_string()))?;
     let info = EncodingInfo {
         name: decision.encoding.name().to_ascii_lowercase(),
@@ -523,7 +556,7 @@ pub(crate) fn extract_tree(
             slot => *slot = Some(l.text),
         }
     }
-    let mut weighty: Vec<Vec<(String, String, bool)>> = vec![Vec::new(); tree_blocks.len()];
+    let mut weighty: Vec<Vec<(&'static str, String, bool)>> = vec![Vec::new(); tree_blocks.len()];
     for w in tree_weighty {
         let important = !keywords::is_noise_phrase(&w.text);
         weighty[w.block].push((w.tag, w.text, important));
@@ -537,7 +570,7 @@ pub(crate) fn extract_tree(
             id,
             parent: b.parent,
             depth: b.depth,
-            tag: b.tag.to_string(),
+            tag: b.tag,
             hint: b.hint,
             text: text.unwrap_or_default(),
             chars: b.chars,
@@ -553,7 +586,6 @@ pub(crate) fn extract_tree(
             influence: influence[id],
             weight: weights[id],
             weighty,
-            reason: why.english(),
             why,
             in_region: analysis.in_region[id],
         })
@@ -589,7 +621,7 @@ pub(crate) fn stage_times(
     let mut t = [0f64; 6];
     for bytes in pages {
         let t0 = Instant::now();
-        let Ok((_, text)) = encoding::decide_and_decode(bytes, None, None, None) else {
+        let Ok((_, text)) = encoding::decide_and_decode_cow(bytes, None, None, None) else {
             continue;
         };
         let t1 = Instant::now();

@@ -39,7 +39,7 @@ pub(crate) fn choose_title(
         let headings = tree
             .weighty
             .iter()
-            .filter(|w| w.tag.starts_with('h') || matches!(w.tag.as_str(), "strong" | "b" | "font"))
+            .filter(|w| w.tag.starts_with('h') || matches!(w.tag, "strong" | "b" | "font"))
             .map(|w| w.text.as_str());
         let title_lines = (tree.lines.iter().enumerate())
             .filter(|(i, _)| a.line_roles[*i] == Role::Title)
@@ -60,7 +60,7 @@ pub(crate) fn choose_title(
     if let Some(h) = tree
         .weighty
         .iter()
-        .find(|w| matches!(w.tag.as_str(), "h1" | "h2") && norm_title(&w.text).chars().count() >= 2)
+        .find(|w| matches!(w.tag, "h1" | "h2") && norm_title(&w.text).chars().count() >= 2)
     {
         return (h.text.trim().to_string(), TitleSource::Heading);
     }

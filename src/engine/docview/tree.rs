@@ -189,7 +189,7 @@ pub(crate) struct RawLink {
 /// One weighty tag occurrence.
 #[derive(Debug, Clone)]
 pub(crate) struct RawWeighty {
-    pub tag: String,
+    pub tag: &'static str,
     pub text: String,
     pub block: usize,
 }
@@ -528,11 +528,7 @@ impl Builder {
         {
             let text = collapse(text);
             if !text.is_empty() {
-                self.tree.weighty.push(RawWeighty {
-                    tag: tag.to_string(),
-                    text,
-                    block,
-                });
+                self.tree.weighty.push(RawWeighty { tag, text, block });
             }
         }
         if name == "a" {

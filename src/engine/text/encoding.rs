@@ -28,6 +28,8 @@
 //! # Ok::<(), tianwang::engine::text::encoding::UnknownLabel>(())
 //! ```
 
+use std::borrow::Cow;
+
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::{
     BIG5, DecoderResult, Encoding, GB18030, GBK, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252,
@@ -137,7 +139,7 @@ pub(crate) fn decide(
 /// Decodes `bytes` as `d` says: strips a BOM that matches the encoding and replaces malformed
 /// sequences with U+FFFD.
 pub fn decode(bytes: &[u8], d: &Decision) -> String {
-    decode_counted(bytes, d.encoding).text
+    decode_counted(bytes, d.encoding).text.into_owned()
 }
 
 /// [`decide`], then [`decode`].
@@ -147,6 +149,18 @@ pub fn decide_and_decode(
     override_label: Option<&str>,
     tld: Option<&[u8]>,
 ) -> Result<(Decision, String), UnknownLabel> {
+    decide_and_decode_cow(bytes, content_type, override_label, tld)
+        .map(|(d, t)| (d, t.into_owned()))
+}
+
+/// [`decide_and_decode`] with the text borrowed from `bytes` where decoding changes nothing
+/// (valid UTF-8 read as UTF-8, pure ASCII read by an ASCII-based encoding): no copy of the page.
+pub(crate) fn decide_and_decode_cow<'b>(
+    bytes: &'b [u8],
+    content_type: Option<&str>,
+    override_label: Option<&str>,
+    tld: Option<&[u8]>,
+) -> Result<(Decision, Cow<'b, str>), UnknownLabel> {
     let mut notes = Vec::new();
     let decision = if let Some(raw) = override_label {
         let label = raw.trim();
@@ -366,14 +380,15 @@ fn undeclared(bytes: &[u8], tld: Option<&[u8]>, mut notes: Vec<String>) -> Decis
     verdict(guessed, DecidedBy::Guess, None, head, notes)
 }
 
-/// Decoded text with its error statistics.
-struct Decoded {
-    text: String,
+/// Decoded text with its error statistics; the text borrows the bytes when decoding changed
+/// nothing.
+struct Decoded<'b> {
+    text: Cow<'b, str>,
     errors: usize,
     non_ascii: usize,
 }
 
-impl Decoded {
+impl Decoded<'_> {
     fn too_many_errors(&self) -> bool {
         self.errors as f64 > MAX_ERROR_SHARE * self.non_ascii as f64
     }
@@ -382,12 +397,12 @@ impl Decoded {
 thread_local! {
     /// The last decode on this thread, keyed by input address, length and encoding: `check`
     /// decodes to count errors, and the final decode of the same bytes reuses that work.
-    static LAST: std::cell::RefCell<Option<(usize, usize, &'static Encoding, Decoded)>> =
+    static LAST: std::cell::RefCell<Option<(usize, usize, &'static Encoding, Decoded<'static>)>> =
         const { std::cell::RefCell::new(None) };
 }
 
 /// [`decode_counted`], reusing this thread's previous decode of the same bytes.
-fn decode_memo(bytes: &[u8], encoding: &'static Encoding) -> Decoded {
+fn decode_memo<'b>(bytes: &'b [u8], encoding: &'static Encoding) -> Decoded<'b> {
     let key = (bytes.as_ptr() as usize, bytes.len());
     let hit = LAST.with(|l| {
         let mut l = l.borrow_mut();
@@ -399,11 +414,26 @@ fn decode_memo(bytes: &[u8], encoding: &'static Encoding) -> Decoded {
     hit.unwrap_or_else(|| decode_counted(bytes, encoding))
 }
 
-fn remember(bytes: &[u8], encoding: &'static Encoding, d: Decoded) {
-    LAST.with(|l| *l.borrow_mut() = Some((bytes.as_ptr() as usize, bytes.len(), encoding, d)));
+/// Keeps a decode that made new text (a borrowed one is cheap to make again, and cannot be
+/// kept past its bytes).
+fn remember(bytes: &[u8], encoding: &'static Encoding, d: Decoded<'_>) {
+    let kept = match d.text {
+        Cow::Owned(text) => Some((
+            bytes.as_ptr() as usize,
+            bytes.len(),
+            encoding,
+            Decoded {
+                text: Cow::Owned(text),
+                errors: d.errors,
+                non_ascii: d.non_ascii,
+            },
+        )),
+        Cow::Borrowed(_) => None,
+    };
+    LAST.with(|l| *l.borrow_mut() = kept);
 }
 
-fn decode_counted(bytes: &[u8], encoding: &'static Encoding) -> Decoded {
+fn decode_counted<'b>(bytes: &'b [u8], encoding: &'static Encoding) -> Decoded<'b> {
     let body = match Encoding::for_bom(bytes) {
         Some((bom, len)) if bom == encoding => bytes.get(len..).unwrap_or_default(),
         _ => bytes,
@@ -418,7 +448,7 @@ fn decode_counted(bytes: &[u8], encoding: &'static Encoding) -> Decoded {
         }
     }
     Decoded {
-        text: text.into_owned(),
+        text,
         errors,
         non_ascii,
     }

@@ -28,11 +28,7 @@ fn blocks_lines_links_and_weighty_tags() {
     assert_eq!(t.blocks[4].images, 1);
     assert_eq!(t.blocks[4].sub_chars, 3 + 7 + 3);
     assert_eq!(t.blocks[2].sub_anchor, 4);
-    let w: Vec<(&str, &str)> = t
-        .weighty
-        .iter()
-        .map(|w| (w.tag.as_str(), w.text.as_str()))
-        .collect();
+    let w: Vec<(&str, &str)> = t.weighty.iter().map(|w| (w.tag, w.text.as_str())).collect();
     // In the order the tags close.
     assert_eq!(w, [("h1", "大标题"), ("b", "重点")]);
     assert_eq!(
@@ -155,6 +151,14 @@ fn collapsing_by_bytes_agrees_with_the_character_loop() {
     for c in (0..=0x10FFFF).filter_map(char::from_u32) {
         check(&format!("{c}"));
         check(&format!(" {c}中\u{3000}{c}a"));
+    }
+    // Runs of ASCII (the run loop of the fast path): every pair of ASCII characters, with a
+    // space, a CJK ideograph and another character around them.
+    for a in (0..0x80u8).map(char::from) {
+        for b in (0..0x80u8).map(char::from) {
+            check(&format!("{a}{b}"));
+            check(&format!("{a}{b}{a} 文{b}é{a}"));
+        }
     }
     // Random mixes of spaces of every kind, CJK edges, punctuation and letters.
     let pool: Vec<char> =

@@ -44,14 +44,27 @@ pub(super) fn push_collapsed(out: &mut String, raw: &str) -> (usize, usize) {
     let (mut counted, mut punct) = (0usize, 0usize);
     let (mut run, mut i, mut last_space) = (0usize, 0usize, false);
     while let Some(&x) = b.get(i) {
-        let (space, len) = if x < 0x80 {
-            let space = matches!(x, b'\t'..=b'\r' | b' ');
-            if x.is_ascii_alphanumeric() {
-                counted += 1;
-            } else if matches!(x, b',' | b'.' | b'!' | b'?' | b';') {
-                punct += 1;
+        let class = ASCII_CLASS[usize::from(x)];
+        if class & (SPACE | HIGH) == 0 {
+            // A run of ASCII other than white space, counted in a tight loop (copied with the
+            // run): letters and digits, sentence punctuation.
+            let mut k = i;
+            while let Some(&y) = b.get(k) {
+                let class = ASCII_CLASS[usize::from(y)];
+                if class & (SPACE | HIGH) != 0 {
+                    break;
+                }
+                counted += usize::from(class & COUNTED);
+                punct += usize::from((class & PUNCT) >> 1);
+                k += 1;
             }
-            (space, 1)
+            last_space = false;
+            i = k;
+            continue;
+        }
+        let (space, len) = if x < 0x80 {
+            // ASCII white space: every other ASCII byte ran above.
+            (true, 1)
         } else if cjk_at(b, i) {
             // A run of ideographs, counted in a tight loop (copied with the run).
             let mut k = i + 3;
@@ -87,6 +100,34 @@ pub(super) fn push_collapsed(out: &mut String, raw: &str) -> (usize, usize) {
     out.push_str(&raw[run..]);
     (counted, punct)
 }
+
+/// [`ASCII_CLASS`] bits: a counted character (bit 0, so it adds as a count), sentence
+/// punctuation, ASCII white space, a byte of 0x80 or more (not ASCII).
+const COUNTED: u8 = 1;
+const PUNCT: u8 = 2;
+const SPACE: u8 = 4;
+const HIGH: u8 = 8;
+
+/// Each byte's class for the ASCII runs of [`push_collapsed`] (a test checks it against
+/// `is_counted`, `is_sentence_punct` and `char::is_whitespace`).
+static ASCII_CLASS: [u8; 256] = {
+    let mut t = [HIGH; 256];
+    let mut x = 0;
+    while x < 0x80 {
+        let b = x as u8;
+        t[x] = if b.is_ascii_alphanumeric() {
+            COUNTED
+        } else if matches!(b, b',' | b'.' | b'!' | b'?' | b';') {
+            PUNCT
+        } else if matches!(b, b'\t'..=b'\r' | b' ') {
+            SPACE
+        } else {
+            0
+        };
+        x += 1;
+    }
+    t
+};
 
 /// Whether a CJK ideograph U+4E00–U+9FFF (lead byte E4 with B8 or more after it, or E5–E9)
 /// starts at `i` of valid UTF-8.

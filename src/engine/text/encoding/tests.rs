@@ -378,3 +378,33 @@ fn ccwe_pages_decode_cleanly() {
     println!("{} pages: {summary:?}", paths.len());
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+fn the_borrowing_decode_gives_the_same_decision_and_text() {
+    let utf8 = "<meta charset=utf-8><p>天网搜索引擎</p>"
+        .as_bytes()
+        .to_vec();
+    let mislabelled = "<meta charset=gbk><p>天网搜索引擎</p>".as_bytes().to_vec();
+    let bom = [b"\xEF\xBB\xBF".as_slice(), "<p>天网</p>".as_bytes()].concat();
+    let cases: [(&[u8], bool); 6] = [
+        (&utf8, true),
+        (&mislabelled, true),
+        (&bom, true),
+        (b"<p>plain ASCII</p>", true),
+        (
+            &gbk("<meta charset=gbk>", "<p>天网搜索引擎，北京大学</p>"),
+            false,
+        ),
+        (b"<p>\xff\xfe broken \xc3</p>", false),
+    ];
+    for (bytes, borrowed) in cases {
+        let (d1, owned) = decide_and_decode(bytes, None, None, None).expect("no label given");
+        let (d2, text) = decide_and_decode_cow(bytes, None, None, None).expect("no label given");
+        assert_eq!((d1.encoding, d1.note), (d2.encoding, d2.note), "{bytes:?}");
+        assert_eq!(owned, text, "{bytes:?}");
+        assert_eq!(matches!(text, Cow::Borrowed(_)), borrowed, "{bytes:?}");
+        // Asked twice in a row (the memo of the last decode) the answer is the same.
+        let (_, again) = decide_and_decode_cow(bytes, None, None, None).expect("no label given");
+        assert_eq!(again, text, "{bytes:?}");
+    }
+}

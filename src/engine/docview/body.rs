@@ -46,13 +46,19 @@ impl Analysis {
                 if !out.is_empty() {
                     out.push('\n');
                 }
-                match self.cuts.iter().find(|c| c.0 == i) {
-                    Some(&(_, keep)) => out.push_str(&l.text[..keep]),
-                    None => out.push_str(&l.text),
-                }
+                out.push_str(self.line_text(i, &l.text));
             }
         }
         out
+    }
+
+    /// Line `i`'s text as the body has it: without a furniture tail cut off it (`cuts`), so
+    /// the body text, the keywords and the abstract read the same words.
+    pub(crate) fn line_text<'t>(&self, i: usize, text: &'t str) -> &'t str {
+        match self.cuts.iter().find(|c| c.0 == i) {
+            Some(&(_, keep)) => text.get(..keep).unwrap_or(text),
+            None => text,
+        }
     }
 }
 

@@ -78,6 +78,27 @@ fn a_navigation_link_stuck_to_the_last_paragraph_is_cut_off() {
     assert!(dv.body.ends_with("让更多居民受益。"), "body: {}", dv.body);
     let b = dv.blocks.iter().find(|b| b.text.contains("让更多居民受益"));
     assert_eq!(b.map(|b| b.why.key), Some("nav_tail"));
+    // The keywords and the abstract read the body's words, not the link's: with a link whose
+    // words are the article's own, the page gives what it gives without the link.
+    let plain = "<p>记者了解到，明年本市还将继续推进这项工作，让更多居民受益。</p>";
+    let linked = plain.replace("</p>", "<a href=/>返回小区改造首页&gt;&gt;</a></p>");
+    let (with, without) = (
+        page(&format!("{ARTICLE}{linked}")),
+        page(&format!("{ARTICLE}{plain}")),
+    );
+    let tfs = |dv: &DocView| {
+        (dv.keywords.iter())
+            .map(|k| (k.word.clone(), k.tf))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(with.body, without.body);
+    assert_eq!(tfs(&with), tfs(&without));
+    assert!(
+        tfs(&with).iter().any(|(w, _)| w == "改造"),
+        "{:?}",
+        tfs(&with)
+    );
+    assert_eq!(with.abstract_text, without.abstract_text);
     // The words inside a sentence, far from its closing link, stay.
     let kept = "<p>操作指南写道：在小程序里点击“返回首页”按钮，再选择“我的小区”，就能查看改造进度，<a href=/guide>详见操作指南&gt;&gt;</a></p>";
     let dv = page(&format!("{ARTICLE}{kept}"));

@@ -17,6 +17,8 @@ mod edges;
 mod furniture;
 mod latin;
 mod lines;
+#[cfg(test)]
+mod pages;
 mod region;
 
 /// What the analysis decided, per block and per line.

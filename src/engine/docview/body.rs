@@ -54,6 +54,17 @@ impl Analysis {
         out
     }
 
+    /// Whether the link text `anchor` of `block` lies in the furniture tail cut off one of the
+    /// block's lines (`cuts`): such a link (返回…首页>>) is navigation, not a related link.
+    pub(crate) fn in_cut_tail(&self, tree: &PageTree, block: usize, anchor: &str) -> bool {
+        let anchor = anchor.trim();
+        !anchor.is_empty()
+            && self.cuts.iter().any(|&(i, keep)| {
+                let l = &tree.lines[i];
+                l.block == block && l.text.get(keep..).is_some_and(|t| t.contains(anchor))
+            })
+    }
+
     /// Line `i`'s text as the body has it: without a furniture tail cut off it (`cuts`), so
     /// the body text, the keywords and the abstract read the same words.
     pub(crate) fn line_text<'t>(&self, i: usize, text: &'t str) -> &'t str {

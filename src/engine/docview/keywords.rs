@@ -646,7 +646,8 @@ pub(crate) fn links<'t>(
             None => h.to_string(),
         };
         let (related, similarity) = match g {
-            None => (true, None),
+            // A body link is related, unless it is the navigation link cut off a body line.
+            None => (!a.in_cut_tail(tree, l.block, &l.anchor), None),
             Some(g) => {
                 // Navigation, ads and footers are the noise links the definition excludes
                 // [L2201]; their similarity is still reported.

@@ -298,7 +298,8 @@ pub struct Link {
     /// The block it sits in.
     pub block: usize,
     /// Anchor-text similarity of its link group to the body; `None` when the link is inside the
-    /// body (such links are related by the book's rule).
+    /// body (such links are related by the book's rule, but for a navigation link cut off the
+    /// end of a body line, `body/edges`).
     pub similarity: Option<f64>,
 }
 

@@ -55,6 +55,11 @@ fn a_navigation_link_stuck_to_the_last_paragraph_is_cut_off() {
     assert!(dv.body.ends_with("让更多居民受益。"), "body: {}", dv.body);
     let b = dv.blocks.iter().find(|b| b.text.contains("让更多居民受益"));
     assert_eq!(b.map(|b| b.why.key), Some("nav_tail"));
+    let link = dv
+        .links
+        .iter()
+        .find(|l| l.anchor.contains("返回本地新闻首页"));
+    assert_eq!(link.map(|l| l.related), Some(false), "{:?}", dv.links);
     // The keywords and the abstract read the body's words, not the link's: with a link whose
     // words are the article's own, the page gives what it gives without the link.
     let plain = "<p>记者了解到，明年本市还将继续推进这项工作，让更多居民受益。</p>";

@@ -268,12 +268,20 @@ fn link_density(b: &TreeBlock) -> f64 {
     }
 }
 
+/// Whether `t` has at most `n` characters, counted only when its length in bytes leaves it
+/// open (a character is one to four bytes; most body lines are far too long for the short-line
+/// rules that ask).
+#[inline]
+pub(crate) fn at_most_chars(t: &str, n: usize) -> bool {
+    t.len() <= n || (t.len() <= 4 * n && t.chars().count() <= n)
+}
+
 /// Is this a by-line (date with source/author/editor)?
 pub(crate) fn is_byline(text: &str) -> bool {
-    let n = text.chars().count();
-    if n > 90 {
+    if !at_most_chars(text, 90) {
         return false;
     }
+    let n = text.chars().count();
     const WORDS: &[&str] = &[
         "来源",
         "作者",
@@ -352,7 +360,7 @@ fn has_time(text: &str) -> bool {
 /// A short line that labels itself an advertisement (【广告】, 【推广】, 分类广告：…).
 pub(crate) fn is_ad_line(text: &str) -> bool {
     let t = text.trim_start();
-    t.chars().count() <= 80
+    at_most_chars(t, 80)
         && [
             "【广告】",
             "【推广】",
@@ -369,8 +377,7 @@ pub(crate) fn is_ad_line(text: &str) -> bool {
 
 /// Short boilerplate lines found on article pages.
 pub(crate) fn is_boilerplate(text: &str) -> bool {
-    let n = text.chars().count();
-    if n > 40 {
+    if !at_most_chars(text, 40) {
         return false;
     }
     const PHRASES: &[&str] = &[

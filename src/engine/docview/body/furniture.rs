@@ -139,7 +139,7 @@ pub(super) fn is_promo(text: &str) -> bool {
 /// A publisher's disclaimer or reprint notice ("仅代表作者观点", "未经授权不得转载").
 pub(super) fn is_disclaimer(text: &str) -> bool {
     let t = text.trim();
-    if t.len() > 800 || t.chars().count() > 200 {
+    if !super::at_most_chars(t, 200) {
         return false;
     }
     let starts = ["特别声明", "免责声明", "版权声明", "声明：", "声明:"]

@@ -130,3 +130,26 @@ fn one_pass_helpers_match_the_plain_tests() {
     assert!(checked > 100);
     assert!(PhraseSet::new(&["", "y"]).found_in("x"));
 }
+
+#[test]
+fn at_most_chars_is_the_character_count_whatever_the_bytes() {
+    let pieces = ["a", "é", "中", "𠀀", " ", "—"];
+    // Every string of up to 7 pieces drawn from the list, with every bound near its length.
+    let mut strings = vec![String::new()];
+    for _ in 0..7 {
+        let next: Vec<String> = (strings.iter())
+            .flat_map(|s| pieces.iter().map(move |p| format!("{s}{p}")))
+            .filter(|s| s.len() < 40)
+            .collect();
+        strings.extend(next);
+        strings.sort();
+        strings.dedup();
+    }
+    assert!(strings.len() > 1000, "{}", strings.len());
+    for s in &strings {
+        let count = s.chars().count();
+        for n in 0..=count + 2 {
+            assert_eq!(super::at_most_chars(s, n), count <= n, "{s:?} n={n}");
+        }
+    }
+}

@@ -8,8 +8,8 @@
 //! the DP walks the trie itself, right to left, so no DAG is built. A slot is packed into eight
 //! bytes (check, base and an index into the 5,087 distinct word scores), which halves the
 //! trie's cache footprint, and the slots of every second step are loaded in one branch-free
-//! pass before the walk, where their cache misses overlap. What it
-//! computes is jieba-rs's, step by step:
+//! pass before the walk, where their cache misses overlap. What it computes is jieba-rs's,
+//! step by step:
 //!
 //! * **Blocks.** The text splits into maximal runs of `RE_HAN_DEFAULT` characters (CJK
 //!   ideographs, ASCII letters and digits, `+#&._%-`) and the rest. Outside a block every

@@ -36,19 +36,19 @@ pub(crate) struct Analysis {
     pub region: Vec<usize>,
     /// Body lines whose tail is furniture (a navigation link stuck to the last paragraph), as
     /// (line, bytes kept): the body text keeps only the head.
-    pub cuts: Vec<(usize, usize)>,
+    pub cuts: edges::Cuts,
 }
 
 impl Analysis {
     /// Body lines joined by newlines.
     pub(crate) fn body_text(&self, tree: &PageTree) -> String {
         let mut out = String::new();
-        for (i, l) in tree.lines.iter().enumerate() {
+        for i in 0..tree.lines.len() {
             if self.line_roles[i] == Role::Body {
                 if !out.is_empty() {
                     out.push('\n');
                 }
-                out.push_str(self.line_text(i, &l.text));
+                out.push_str(self.line_text(tree, i));
             }
         }
         out
@@ -67,7 +67,8 @@ impl Analysis {
 
     /// Line `i`'s text as the body has it: without a furniture tail cut off it (`cuts`), so
     /// the body text, the keywords and the abstract read the same words.
-    pub(crate) fn line_text<'t>(&self, i: usize, text: &'t str) -> &'t str {
+    pub(crate) fn line_text<'t>(&self, tree: &'t PageTree, i: usize) -> &'t str {
+        let text = tree.lines[i].text.as_str();
         match self.cuts.iter().find(|c| c.0 == i) {
             Some(&(_, keep)) => text.get(..keep).unwrap_or(text),
             None => text,
@@ -278,10 +279,15 @@ pub(crate) fn at_most_chars(t: &str, n: usize) -> bool {
 
 /// Is this a by-line (date with source/author/editor)?
 pub(crate) fn is_byline(text: &str) -> bool {
-    if !at_most_chars(text, 90) {
+    // Over 360 bytes is over 90 characters: no need to count them (as `furniture::is_promo`);
+    // the count is needed below, so it is made once.
+    if text.len() > 4 * 90 {
         return false;
     }
     let n = text.chars().count();
+    if n > 90 {
+        return false;
+    }
     const WORDS: &[&str] = &[
         "来源",
         "作者",

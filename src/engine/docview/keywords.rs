@@ -323,7 +323,7 @@ pub(crate) fn analyse<'t>(
             continue;
         }
         let bw = weights[l.block];
-        seg.for_each_term(a.line_text(i, &l.text), p.segmenter, |t| {
+        seg.for_each_term(a.line_text(tree, i), p.segmenter, |t| {
             let e = acc.entry(t);
             e.0 += bw;
             e.1 += 1;
@@ -529,7 +529,7 @@ pub(crate) fn abstract_text(
             starts.push(sents.len());
             last = Some(key);
         }
-        scorer.sentences(a.line_text(i, &tree.lines[i].text), &mut hits, &mut sents);
+        scorer.sentences(a.line_text(tree, i), &mut hits, &mut sents);
     }
     starts.push(sents.len());
     let mut picked: Vec<&str> = Vec::new();

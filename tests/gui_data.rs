@@ -44,9 +44,9 @@ fn the_overview_lists_the_data_sets_in_chinese_and_sees_an_import() {
     // the fold of the test window, where a simulated click does not land).
     drop(h);
     let mut h = opened_on_data(&dir.path().join("w.tianwang"), &data);
-    h.get_by_label("刷新");
+    // While the listing runs, a spinner stands where Refresh is: wait for both.
     wait_secs(&mut h, "hollins installed", 30, |h| {
-        h.query_by_label("已安装").is_some()
+        h.query_by_label("已安装").is_some() && h.query_by_label("刷新").is_some()
     });
     assert!(
         h.query_by_label("未安装——`tianwang data fetch hollins`")

@@ -232,11 +232,26 @@ fn hint_role(b: &TreeBlock) -> Option<(Role, Why)> {
     None
 }
 
+/// Class/id words that mark article text only as a whole word: Blogger's post container is
+/// `<div class="widget Blog" id="Blog1">` (its sidebars are `widget BlogArchive`,
+/// `widget PopularPosts` …), readability-lxml's `blog` positive hint.
+const EXACT_POSITIVE_HINTS: &[&str] = &["blog"];
+
+/// Whether a block's class/id names a sidebar (and nothing that marks article text).
+fn is_sidebar(b: &TreeBlock) -> bool {
+    !positive_hint(b)
+        && hint_tokens(&b.hint).any(|t| SIDEBAR_HINTS.iter().any(|w| tok_contains(t, w)))
+}
+
+/// Class/id words that name a container of other pages' text (see [`is_sidebar`]).
+const SIDEBAR_HINTS: &[&str] = &["sidebar", "widget", "related", "recommend"];
+
 fn positive_hint(b: &TreeBlock) -> bool {
     hint_tokens(&b.hint).any(|t| {
         POSITIVE_HINTS
             .iter()
             .any(|p| tok_is(t, p) || tok_starts(t, p))
+            || EXACT_POSITIVE_HINTS.iter().any(|p| tok_is(t, p))
     })
 }
 
@@ -543,6 +558,21 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
                 f *= 0.3;
             }
             scores[id] *= f;
+        }
+    }
+    // Text inside a sidebar (an `<aside>`, a sidebar, widget or related-posts container) is
+    // other pages' text: a popular post's long teaser must not outscore the article, as
+    // readability drops its "unlikely candidates" with everything inside them. Only the words
+    // that name a sidebar alone count: a `left-side` or `hot-news` column may hold the article.
+    let mut aside = vec![false; n];
+    for (id, b) in tree.blocks.iter().enumerate() {
+        if let Some(p) = b.parent {
+            let pb = &tree.blocks[p];
+            // Hinted blocks are few; the words are read only for them.
+            aside[id] = aside[p] || pb.tag == "aside" || (hints[p].is_some() && is_sidebar(pb));
+        }
+        if aside[id] {
+            scores[id] *= 0.3;
         }
     }
     // 2. The best candidate and its siblings.

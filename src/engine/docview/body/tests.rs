@@ -151,3 +151,70 @@ fn at_most_chars_is_the_character_count_whatever_the_bytes() {
         }
     }
 }
+
+/// A Blogger item page: the post's schedule in many short spans inside
+/// `div.widget.Blog#Blog1`, and a sidebar of popular posts with long teasers.
+fn blogger_page(main_hint: &str) -> String {
+    let mut post = String::from(
+        "<p><span>防疫政策適度鬆綁，實體課程仍不開放，但趣味充實的暑假不能斷！</span></p>",
+    );
+    for i in 1..9 {
+        post.push_str(&format!(
+            "<p><span>第{i}場</span> <span>8/{i}</span> <span>8/{}</span> \
+             <span>週一至週五</span> <span>下午兩點</span></p>",
+            i + 4
+        ));
+    }
+    post.push_str("<p><span>報名請洽自然教育中心，名額有限，額滿為止。</span></p>");
+    let teaser = "夏日是生長的季節，白的、紅的、粉的、黃的花朵們，都用最嫵媚的姿態在風中時而靜靜佇立，\
+        時而搖擺身軀，吸引著昆蟲與路過人們的眼光，生機盎然，好不熱鬧！但是台灣四處可見的竹子，\
+        又會不會開花呢？竹子開花是一種很自然的現象，也是表示竹子生命快結束的一種徵兆。一般竹子在\
+        要開花的前一年，即不長筍，開花後，竹稈在一、二年內就會乾枯死亡，但在竹稈枯死後，竹林仍會\
+        繁殖下去，因為竹子的地下莖沒有枯死，而且落地的種子也會生根，經過五至十年後再重新長出幼苗。";
+    let side: String = (0..2)
+        .map(|k| {
+            format!(
+                "<article class=post><h3><a href=/p{k}>竹子開花，是福？是禍？{k}</a></h3>\
+                 <div class=snippet-item>{teaser}{teaser}</div></article>"
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><meta charset=utf-8><title>暑期營開始報名囉</title></head><body>\
+         <div class=centered-bottom><main><div {main_hint}><article><h3>暑期營開始報名囉</h3>\
+         <div class=\"post-body entry-content\">{post}</div></article></div></main>\
+         <aside class=sidebar-container><div class=\"widget PopularPosts\" id=PopularPosts1>\
+         {side}</div></aside></div></body></html>"
+    )
+}
+
+#[test]
+fn a_sidebars_long_teasers_do_not_outscore_the_post() {
+    let dv = pages::clean(&blogger_page("class=\"widget Blog\" id=Blog1"));
+    assert!(pages::body_has(&dv, "第3場 8/3 8/7"), "{}", dv.body);
+    assert!(!pages::body_has(&dv, "夏日是生長的季節"), "{}", dv.body);
+    // The same when the main column is named `left-side`: a side word alone marks no sidebar.
+    let dv = pages::clean(&blogger_page("class=left-side"));
+    assert!(pages::body_has(&dv, "第3場 8/3 8/7"), "{}", dv.body);
+    assert!(!pages::body_has(&dv, "夏日是生長的季節"), "{}", dv.body);
+}
+
+#[test]
+fn sidebar_words_name_sidebars_and_blog_alone_marks_a_post() {
+    let b = |hint: &str| TreeBlock {
+        hint: hint.into(),
+        tag: "div",
+        ..TreeBlock::default()
+    };
+    assert!(is_sidebar(&b("#PopularPosts1.PopularPosts.widget")));
+    assert!(is_sidebar(&b(".widget.BlogArchive")));
+    assert!(is_sidebar(&b("#related-links")));
+    // A word that marks article text vetoes, as it vetoes the hint itself.
+    assert!(!is_sidebar(&b("#related-news")));
+    assert!(is_sidebar(&b(".sidebar-wrap")));
+    assert!(!is_sidebar(&b("#Blog1.Blog.widget")));
+    assert!(!is_sidebar(&b(".left-side")));
+    assert!(!is_sidebar(&b(".hot-news")));
+    assert!(negative_hint(&b("#Blog1.Blog.widget")).is_none());
+    assert!(negative_hint(&b(".widget.BlogArchive")).is_some());
+}

@@ -560,16 +560,19 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
             scores[id] *= f;
         }
     }
-    // Text inside a sidebar (an `<aside>`, a sidebar, widget or related-posts container) is
-    // other pages' text: a popular post's long teaser must not outscore the article, as
-    // readability drops its "unlikely candidates" with everything inside them. Only the words
-    // that name a sidebar alone count: a `left-side` or `hot-news` column may hold the article.
+    // Text inside a sidebar (an `<aside>`, a sidebar, widget or related-posts container), a
+    // `<footer>` or a `<nav>` is not the article: a popular post's long teaser or a footer's
+    // contact lines must not outscore it, as readability drops its "unlikely candidates" with
+    // everything inside them. Only the words that name a sidebar alone count: a `left-side`
+    // or `hot-news` column may hold the article.
     let mut aside = vec![false; n];
     for (id, b) in tree.blocks.iter().enumerate() {
         if let Some(p) = b.parent {
             let pb = &tree.blocks[p];
             // Hinted blocks are few; the words are read only for them.
-            aside[id] = aside[p] || pb.tag == "aside" || (hints[p].is_some() && is_sidebar(pb));
+            aside[id] = aside[p]
+                || matches!(pb.tag, "aside" | "footer" | "nav")
+                || (hints[p].is_some() && is_sidebar(pb));
         }
         if aside[id] {
             scores[id] *= 0.3;

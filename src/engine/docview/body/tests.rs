@@ -218,3 +218,29 @@ fn sidebar_words_name_sidebars_and_blog_alone_marks_a_post() {
     assert!(negative_hint(&b("#Blog1.Blog.widget")).is_none());
     assert!(negative_hint(&b(".widget.BlogArchive")).is_some());
 }
+
+#[test]
+fn a_footers_contact_lines_do_not_outscore_a_short_article() {
+    let foot: String = (10..12)
+        .map(|i| {
+            format!(
+                "<p>聯絡地址：台北市松山區民生東路三段{i}號，電話：(02) 2745-81{i}，\
+                 傳真：(02) 2749-24{i}。</p>"
+            )
+        })
+        .collect();
+    let dv = pages::clean(&format!(
+        "<html><head><meta charset=utf-8><title>貸款說明會</title></head><body><div class=page>\
+         <main class=main-content><div class=article-content><h1>貸款說明會</h1>\
+         <p>由文化內容策進院主辦的說明會，已於三月起全台巡迴舉辦，活動全程免費，即日起開放報名，額滿為止。</p>\
+         <p>三月份場次表</p><p>四月份場次表</p></div></main>\
+         <footer class=site-footer><div class=row><div class=text-center>{foot}</div></div>\
+         </footer></div></body></html>"
+    ));
+    assert!(
+        pages::body_has(&dv, "由文化內容策進院主辦的說明會"),
+        "{}",
+        dv.body
+    );
+    assert!(!pages::body_has(&dv, "聯絡地址"), "{}", dv.body);
+}

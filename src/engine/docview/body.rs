@@ -243,8 +243,9 @@ fn is_sidebar(b: &TreeBlock) -> bool {
         && hint_tokens(&b.hint).any(|t| SIDEBAR_HINTS.iter().any(|w| tok_contains(t, w)))
 }
 
-/// Class/id words that name a container of other pages' text (see [`is_sidebar`]).
-const SIDEBAR_HINTS: &[&str] = &["sidebar", "widget", "related", "recommend"];
+/// Class/id words that name a container of other pages' text or of the site's and the
+/// author's own (see [`is_sidebar`]).
+const SIDEBAR_HINTS: &[&str] = &["sidebar", "widget", "related", "recommend", "author"];
 
 fn positive_hint(b: &TreeBlock) -> bool {
     hint_tokens(&b.hint).any(|t| {

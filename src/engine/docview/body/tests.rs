@@ -212,6 +212,8 @@ fn sidebar_words_name_sidebars_and_blog_alone_marks_a_post() {
     // A word that marks article text vetoes, as it vetoes the hint itself.
     assert!(!is_sidebar(&b("#related-news")));
     assert!(is_sidebar(&b(".sidebar-wrap")));
+    // An author's bio box beside a short post.
+    assert!(is_sidebar(&b(".about_author")));
     assert!(!is_sidebar(&b("#Blog1.Blog.widget")));
     assert!(!is_sidebar(&b(".left-side")));
     assert!(!is_sidebar(&b(".hot-news")));

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{opened_on_data, shared_data, wait_secs};
+use common::{opened_on_data, run_settled, shared_data, wait_secs};
 use egui_kittest::kittest::Queryable;
 
 #[test]
@@ -152,7 +152,7 @@ fn the_zh_ui_says_a_missing_index_a_missing_set_and_a_bad_file_in_chinese() {
     std::fs::write(&bad, "no tab here\nnor here\n").unwrap();
     let read = tianwang::engine::classify::corpus::read_tsv(&bad, false).unwrap_err();
     h.get_by_label("训练/测试文件").click();
-    h.run();
+    run_settled(&mut h, "训练/测试文件", 30);
     h.get_by_label("训练文件").click();
     h.get_by_label("训练文件")
         .type_text(&bad.display().to_string());

@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{opened, run_settled, wait_secs};
+use common::{opened, run_settled, settle, wait_secs};
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::dedup::Method;
 use tianwang::engine::jobs::{JobRunner, JobState};
@@ -57,7 +57,12 @@ fn search_builds_its_index_on_datafusion() {
     assert!(matches!(state, JobState::Done(_)), "{state:?}");
     let mut h = opened(&path);
     h.get_by_label("检索与排序").click();
-    h.run_steps(3);
+    // The row above says "opening" until the index is looked for, then the banner (wider):
+    // the engine row must stop moving before a click (a pointer at a position) lands on it.
+    wait_secs(&mut h, "the missing-index banner", 30, |h| {
+        h.query_by_label("这个工作区还没有索引。").is_some()
+    });
+    settle(&mut h, "the search panel", 30);
     h.get_by_label("构建索引的引擎").click();
     run_settled(&mut h, "构建索引的引擎", 30);
     h.get_by_label("DataFusion（进程内）").click();

@@ -31,12 +31,11 @@ fn opened(h: &mut Harness<'_, WorkbenchApp>) {
     wait_for(h, "summary", |h| {
         h.query_by_label("站点").is_some() || h.query_by_label("Sites").is_some()
     });
-    // Let the summary numbers land.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while h.query_by_label("…").is_some() && Instant::now() < deadline {
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    // Let the summary numbers land: each shows "…" until its count is read (several at once,
+    // so not `query_by_label`, which panics on a second match).
+    wait_for(h, "the summary numbers", |h| {
+        h.query_all_by_label("…").next().is_none()
+    });
     h.run_steps(3);
 }
 
@@ -66,7 +65,9 @@ fn every_panel_is_reachable_by_its_label_in_both_languages() {
     h.get_by_label("启动服务");
 
     h.get_by_label("任务").click();
-    h.run_steps(3);
+    // The panel says the log is empty also while it is still being read (a spinner beside
+    // Refresh then): settled, the read is done and the sentence is the log's.
+    common::settle(&mut h, "the experiment log", 20);
     h.get_by_label("任务与实验记录");
     h.get_by_label("机器标定");
     h.get_by_label("开始标定");
@@ -320,6 +321,12 @@ fn overview_snapshot_in_chinese() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(&dir.path().join("课堂演示.tianwang"));
     opened(&mut h);
+    // The pipeline's five stage cards are read in the background (a spinner stands in the
+    // row until then): wait for the cards, and for no spinner anywhere.
+    wait_for(&mut h, "the stage cards", |h| {
+        h.query_all_by_label("尚未运行").count() == 5
+    });
+    common::settle(&mut h, "the overview", 20);
     // The status bar's "opened <path>": a fixed band, as wide as any temporary path.
     let opened_at = h.get_by_label_contains("已打开").rect();
     h.mask(egui::Rect::from_min_max(
@@ -444,8 +451,19 @@ fn crawl_panel_crawls_the_sample_web_live() {
     wait_for(&mut h, "the crawl to finish", |h| {
         h.query_by_label("任务「网页搜集」已完成").is_some()
     });
+    // The report is read again every 700 ms while the crawl runs: one read before the end can
+    // already hold a 404. What only the whole crawl has seen (every robots decision, every
+    // filtered URL, the host names sharing an address) is in the read after it.
     wait_for(&mut h, "the final report", |h| {
         h.query_all_by_label("http_404").next().is_some()
+            && h.query_all_by_label_contains("robots.txt disallows")
+                .next()
+                .is_some()
+            && h.query_all_by_label_contains("filtered: Substring")
+                .next()
+                .is_some()
+            && h.query_by_label_contains("n-1  pic.guangying.localhost")
+                .is_some()
     });
     h.get_by_label("状态码与错误类型");
     assert!(h.query_all_by_label("200").next().is_some());

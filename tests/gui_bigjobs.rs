@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{opened, wait_secs};
+use common::{opened, run_settled, settle, wait_secs};
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::dedup::Method;
 use tianwang::engine::jobs::{JobRunner, JobState};
@@ -20,14 +20,14 @@ fn dedup_runs_on_datafusion_from_the_panel() {
     let path = d.path().join("w.tianwang");
     let mut h = opened(&path);
     h.get_by_label("网页消重").click();
-    h.run();
+    run_settled(&mut h, "网页消重", 30);
     for m in Method::ALL {
         if m != Method::Md5 {
             h.get_by_label_contains(&format!("{} · ", m.name())).click();
         }
     }
     h.get_by_label("DataFusion（进程内）").click();
-    h.run();
+    run_settled(&mut h, "DataFusion（进程内）", 30);
     h.get_by_label_contains("在 DataFusion / Spark 上运行的算法");
     h.get_by_label("运行所选算法").click();
     let ws_path = path.clone();
@@ -57,11 +57,16 @@ fn search_builds_its_index_on_datafusion() {
     assert!(matches!(state, JobState::Done(_)), "{state:?}");
     let mut h = opened(&path);
     h.get_by_label("检索与排序").click();
-    h.run_steps(3);
+    // The row above says "opening" until the index is looked for, then the banner (wider):
+    // the engine row must stop moving before a click (a pointer at a position) lands on it.
+    wait_secs(&mut h, "the missing-index banner", 30, |h| {
+        h.query_by_label("这个工作区还没有索引。").is_some()
+    });
+    settle(&mut h, "the search panel", 30);
     h.get_by_label("构建索引的引擎").click();
-    h.run();
+    run_settled(&mut h, "构建索引的引擎", 30);
     h.get_by_label("DataFusion（进程内）").click();
-    h.run();
+    run_settled(&mut h, "DataFusion（进程内）", 30);
     // The button by its whole label: other texts of the panel mention 建立索引 too.
     h.query_all_by_label("建立索引")
         .chain(h.query_all_by_label("重建索引"))
@@ -101,13 +106,13 @@ fn querylog_counts_a_file_on_datafusion_as_a_logged_job() {
     .unwrap();
     let mut h = opened(&path);
     h.get_by_label("查询日志").click();
-    h.run();
+    run_settled(&mut h, "查询日志", 30);
     h.get_by_label("日志文件").click();
-    h.run();
+    run_settled(&mut h, "日志文件", 30);
     type_path(&mut h, &log);
-    h.run();
+    run_settled(&mut h, "the typed path", 30);
     h.get_by_label("DataFusion（进程内）").click();
-    h.run();
+    run_settled(&mut h, "DataFusion（进程内）", 30);
     h.get_by_label_contains("记录在实验日志中的作业");
     h.get_by_label("计算统计").click();
     wait_secs(&mut h, "the statistics counted on DataFusion", 180, |h| {
@@ -167,12 +172,12 @@ fn screenshots_when_asked() {
         common::shot(h, &out, name, common::Settle::Steps(5))
     };
     h.get_by_label("查询日志").click();
-    h.run();
+    run_settled(&mut h, "查询日志", 30);
     h.get_by_label("日志文件").click();
-    h.run();
+    run_settled(&mut h, "日志文件", 30);
     type_path(&mut h, &log);
     h.get_by_label("DataFusion（进程内）").click();
-    h.run();
+    run_settled(&mut h, "DataFusion（进程内）", 30);
     h.get_by_label("计算统计").click();
     wait_secs(&mut h, "the statistics on DataFusion", 300, |h| {
         h.query_by_label_contains("由 DataFusion（进程内） 计算")

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{harness_with, wait_secs};
+use common::{harness_with, run_settled, wait_secs};
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::store::Workspace;
 
@@ -18,11 +18,11 @@ fn run_lru_and_fifo_and_see_the_curves_and_table_9_2() {
         h.state().workspace_path().is_some()
     });
     h.get_by_label("缓存策略").click();
-    h.run();
+    run_settled(&mut h, "缓存策略", 30);
     h.get_by_label("比率与缓存大小（对数轴）");
     // Default policies: FIFO, LRU, LFU-decay; keep FIFO and LRU.
     h.get_by_label("lfu-decay").click();
-    h.run();
+    run_settled(&mut h, "lfu-decay", 30);
     h.get_by_label("轨迹统计").click();
     wait_secs(&mut h, "the trace statistics", 60, |h| {
         h.query_by_label_contains("个不同对象").is_some()
@@ -40,7 +40,7 @@ fn run_lru_and_fifo_and_see_the_curves_and_table_9_2() {
     // table lays out only the rows in view: scroll to the note under it, so all 12 are.
     h.get_by_label_contains("书中因 LFU 衰减每次替换")
         .scroll_to_me();
-    h.run();
+    run_settled(&mut h, "书中因 LFU 衰减每次替换", 30);
     assert_eq!(h.query_all_by_label("§9.10 [L3423]").count(), 12);
     assert!(h.query_by_label("尚未运行：点“运行”或书中实验。").is_none());
     // The curves carry Table 9-2's points (the note under the plot says so) and the time plot.
@@ -49,9 +49,9 @@ fn run_lru_and_fifo_and_see_the_curves_and_table_9_2() {
     h.get_by_label("替换开销");
     // The stepper: FIFO and LRU with 3 slots on Belady's trace.
     h.get_by_label("到结尾").scroll_to_me();
-    h.run();
+    run_settled(&mut h, "到结尾", 30);
     h.get_by_label("到结尾").click();
-    h.run();
+    run_settled(&mut h, "到结尾", 30);
     h.get_by_label_contains("12 个请求中命中 3 个"); // FIFO
     h.get_by_label_contains("12 个请求中命中 2 个"); // LRU
 }
@@ -71,7 +71,7 @@ fn screenshots_when_asked() {
     let path = d.path().join("w.tianwang");
     let mut h = common::screenshot_harness(&path);
     h.get_by_label("缓存策略").click();
-    h.run();
+    run_settled(&mut h, "缓存策略", 30);
     h.get_by_label("书中实验：表 9-2").click();
     h.run_steps(3);
     wait_secs(&mut h, "the Table 9-2 study", 900, |h| {
@@ -83,9 +83,9 @@ fn screenshots_when_asked() {
     // Scroll down to the stepper, then back up to `label`, which lands at the top.
     let top = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, label: &str| {
         h.get_by_label("到结尾").scroll_to_me();
-        h.run();
+        run_settled(h, "到结尾", 30);
         h.get_by_label_contains(label).scroll_to_me();
-        h.run();
+        run_settled(h, label, 30);
     };
     top(&mut h, "运行是后台作业");
     shot(&mut h, "cache_zh.png");
@@ -95,28 +95,28 @@ fn screenshots_when_asked() {
     }
     // The legend's top row centred: the whole plot, its title and the note fit.
     h.get_by_label_contains("书中上限").scroll_to_me();
-    h.run();
+    run_settled(&mut h, "书中上限", 30);
     shot(&mut h, "cache_zh_200.png");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Num0);
     h.run_steps(2);
     h.get_by_label("English").click();
-    h.run();
+    run_settled(&mut h, "English", 30);
     // The results cleared, the stepper sits under the controls.
     h.get_by_label("Clear runs").scroll_to_me();
-    h.run();
+    run_settled(&mut h, "Clear runs", 30);
     h.get_by_label("Clear runs").click();
-    h.run();
+    run_settled(&mut h, "Clear runs", 30);
     // Belady's trace, FIFO beside LRU, ten requests in: FIFO evicts 1, LRU evicts 5.
     h.get_by_label("Next request").scroll_to_me();
-    h.run();
+    run_settled(&mut h, "Next request", 30);
     for _ in 0..10 {
         h.get_by_label("Next request").click();
-        h.run();
+        run_settled(&mut h, "Next request", 30);
     }
     h.get_by_label_contains("evicted: 1");
     h.get_by_label_contains("evicted: 5");
     h.get_by_label("Step by step").scroll_to_me();
-    h.run();
+    run_settled(&mut h, "Step by step", 30);
     h.get_by_label("To the end").scroll_to_me();
     shot(&mut h, "cache_stepper_en.png");
 }
@@ -158,9 +158,9 @@ fn the_inverted_file_experiment_replays_queries_on_an_index() {
         h.state().workspace_path().is_some()
     });
     h.get_by_label("缓存策略").click();
-    h.run();
+    run_settled(&mut h, "缓存策略", 30);
     h.get_by_label("倒排文件访问日志").click();
-    h.run();
+    run_settled(&mut h, "倒排文件访问日志", 30);
     h.get_by_label("查询文件（每行一个）").focus();
     h.run_steps(1);
     h.get_by_label("查询文件（每行一个）")

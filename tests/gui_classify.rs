@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{opened, wait_secs};
+use common::{opened, run_settled, wait_secs};
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::store::Workspace;
 
@@ -38,19 +38,19 @@ fn train_nb_then_open_a_confusion_cell() {
 
     let mut h = opened(&path);
     h.get_by_label("分类器训练").click();
-    h.run();
+    run_settled(&mut h, "分类器训练", 30);
     h.get_by_label("训练/测试文件").click();
-    h.run();
+    run_settled(&mut h, "训练/测试文件", 30);
     h.get_by_label("训练文件").click();
     h.get_by_label("训练文件")
         .type_text(&train.display().to_string());
-    h.run();
+    run_settled(&mut h, "训练文件", 30);
     h.get_by_label("测试文件").click();
     h.get_by_label("测试文件")
         .type_text(&test.display().to_string());
-    h.run();
+    run_settled(&mut h, "测试文件", 30);
     h.get_by_label("朴素贝叶斯（平滑）").click();
-    h.run();
+    run_settled(&mut h, "朴素贝叶斯（平滑）", 30);
     h.get_by_label("训练并测试").click();
     wait_secs(&mut h, "the training job", 120, |h| {
         h.query_by_label("准确率").is_some()
@@ -58,16 +58,16 @@ fn train_nb_then_open_a_confusion_cell() {
     h.get_by_label("混淆矩阵");
     h.get_by_label("宏平均 F1");
     h.get_by_label("最多的错分").scroll_to_me();
-    h.run();
+    run_settled(&mut h, "最多的错分", 30);
     h.get_by_label("最多的错分").click();
-    h.run();
+    run_settled(&mut h, "最多的错分", 30);
     h.get_by_label_contains("被判为");
     let explain = h.query_all_by_label("解释").next();
     assert!(explain.is_some(), "a misclassified document is listed");
     explain.unwrap().scroll_to_me();
-    h.run();
+    run_settled(&mut h, "解释", 30);
     h.query_all_by_label("解释").next().unwrap().click();
-    h.run();
+    run_settled(&mut h, "解释", 30);
     h.get_by_label("各类分数");
     h.get_by_label("教学视图：一篇测试文档为何被这样分类");
 }
@@ -90,9 +90,9 @@ fn screenshots_when_asked() {
     let path = d.path().join("w.tianwang");
     let mut h = common::screenshot_harness(&path);
     h.get_by_label("分类器训练").click();
-    h.run();
+    run_settled(&mut h, "分类器训练", 30);
     h.get_by_label("训练/测试文件").click();
-    h.run();
+    run_settled(&mut h, "训练/测试文件", 30);
     h.get_by_label("训练文件").click();
     h.get_by_label("训练文件")
         .type_text(&train.display().to_string());
@@ -100,22 +100,22 @@ fn screenshots_when_asked() {
     h.get_by_label("测试文件")
         .type_text(&test.display().to_string());
     h.get_by_label("朴素贝叶斯（平滑）").click();
-    h.run();
+    run_settled(&mut h, "朴素贝叶斯（平滑）", 30);
     h.get_by_label("训练并测试").click();
     wait_secs(&mut h, "the training job", 300, |h| {
         h.query_by_label("准确率").is_some()
     });
     h.get_by_label("最多的错分").click();
-    h.run();
+    run_settled(&mut h, "最多的错分", 30);
     let shot = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, name: &str| {
         common::shot(h, &out, name, common::Settle::Run)
     };
     shot(&mut h, "classify_zh.png");
     h.get_by_label("最多的错分").scroll_to_me();
-    h.run();
+    run_settled(&mut h, "最多的错分", 30);
     shot(&mut h, "classify_confusion_zh.png");
     h.get_by_label("English").click();
-    h.run();
+    run_settled(&mut h, "English", 30);
     shot(&mut h, "classify_en.png");
     h.get_by_label("Feature-selection curves, Figures 11-8/11-9")
         .click();

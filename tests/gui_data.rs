@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{opened_on_data, shared_data, wait_secs};
+use common::{opened_on_data, run_settled, settle, shared_data, wait_secs};
 use egui_kittest::kittest::Queryable;
 
 #[test]
@@ -152,7 +152,7 @@ fn the_zh_ui_says_a_missing_index_a_missing_set_and_a_bad_file_in_chinese() {
     std::fs::write(&bad, "no tab here\nnor here\n").unwrap();
     let read = tianwang::engine::classify::corpus::read_tsv(&bad, false).unwrap_err();
     h.get_by_label("训练/测试文件").click();
-    h.run();
+    run_settled(&mut h, "训练/测试文件", 30);
     h.get_by_label("训练文件").click();
     h.get_by_label("训练文件")
         .type_text(&bad.display().to_string());
@@ -199,7 +199,12 @@ fn a_book_button_runs_the_registry_and_shows_ours_beside_the_book() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = opened_on_data(&dir.path().join("w.tianwang"), &dir.path().join("data"));
     h.get_by_label("检索与排序").click();
-    h.run_steps(2);
+    // The row above the tabs says "opening" until the index is looked for, then the banner
+    // (wider): a click is a pointer at a position, so the tabs must stop moving first.
+    wait_secs(&mut h, "the missing-index banner", 30, |h| {
+        h.query_by_label("这个工作区还没有索引。").is_some()
+    });
+    settle(&mut h, "the search panel", 30);
     h.get_by_label("书中实验").click();
     wait_secs(&mut h, "the book experiments", 30, |h| {
         h.query_by_label("运行 table-8-2").is_some()

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{harness_with, wait_secs};
+use common::{harness_with, run_settled, wait_secs};
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::store::Workspace;
 
@@ -18,7 +18,7 @@ fn compare_on_the_sample_web_then_open_a_pair() {
         h.state().workspace_path().is_some()
     });
     h.get_by_label("网页消重").click();
-    h.run();
+    run_settled(&mut h, "网页消重", 30);
     h.get_by_label("运行所选算法").click();
     wait_secs(&mut h, "the comparison job", 180, |h| {
         h.query_by_label("比较表（表 7-3 的形式）").is_some()
@@ -33,7 +33,7 @@ fn compare_on_the_sample_web_then_open_a_pair() {
     assert!(jobs.iter().any(|j| j.kind == "dedup" && j.status == "done"));
 
     h.get_by_label("簇与镜像度").click();
-    h.run();
+    run_settled(&mut h, "簇与镜像度", 30);
     h.get_by_label_contains("最大的簇");
     h.query_all_by_label("看这一对")
         .next()
@@ -50,7 +50,7 @@ fn compare_on_the_sample_web_then_open_a_pair() {
         h.query_all_by_label_contains("k = 3：").next().is_some()
     });
     h.get_by_label("哈希碰撞").click();
-    h.run();
+    run_settled(&mut h, "哈希碰撞", 30);
     h.get_by_label("运行碰撞实验").click();
     wait_secs(&mut h, "the collision bench", 60, |h| {
         h.query_by_label_contains("个字符串放进").is_some()
@@ -71,7 +71,7 @@ fn screenshots_when_asked() {
     let path = d.path().join("w.tianwang");
     let mut h = common::screenshot_harness(&path);
     h.get_by_label("网页消重").click();
-    h.run();
+    run_settled(&mut h, "网页消重", 30);
     h.get_by_label("表 7-2：原始网页 vs DocView 正文").click();
     h.get_by_label("图 7-10：查全率随 N 变化").click();
     h.get_by_label("SimHash k = 3？（k 扫描）").click();
@@ -98,7 +98,7 @@ fn screenshots_when_asked() {
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Num0);
     h.run_steps(2);
     h.get_by_label("簇与镜像度").click();
-    h.run();
+    run_settled(&mut h, "簇与镜像度", 30);
     h.query_all_by_label("看这一对")
         .nth(2)
         .expect("a cluster")
@@ -109,9 +109,9 @@ fn screenshots_when_asked() {
     h.get_by_label("每种算法的判定").scroll_to_me();
     shot(&mut h, "dedup_pair_zh.png");
     h.get_by_label("English").click();
-    h.run();
+    run_settled(&mut h, "English", 30);
     h.get_by_label("Sweeps").click();
-    h.run();
+    run_settled(&mut h, "Sweeps", 30);
     shot(&mut h, "dedup_sweeps_en.png");
     h.get_by_label("SimHash stepper").click();
     wait_secs(&mut h, "the stepper", 60, |h| {
@@ -120,7 +120,7 @@ fn screenshots_when_asked() {
     h.get_by_label("Per-bit weighted sums").scroll_to_me();
     shot(&mut h, "dedup_simhash_en.png");
     h.get_by_label("Hash collisions").click();
-    h.run();
+    run_settled(&mut h, "Hash collisions", 30);
     h.get_by_label("Run the collision bench").click();
     wait_secs(&mut h, "the bench", 60, |h| {
         h.query_by_label_contains("581 strings into").is_some()

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{opened, wait_secs};
+use common::{opened, settle, wait_secs};
 use egui_kittest::kittest::Queryable;
 
 type H = egui_kittest::Harness<'static, tianwang::ui::WorkbenchApp>;
@@ -41,7 +41,13 @@ fn one_click_builds_the_engine_and_search_folds_copies() {
     let path = d.path().join("w.tianwang");
     let mut h = opened(&path);
     h.get_by_label("工作区概览");
-    // Nothing built yet: the stages are drawn as never run.
+    // Nothing built yet: the stages are drawn as never run. The counts ("…" until read) and
+    // the stage cards are read in the background and each moves the button below them when it
+    // lands (a click is a pointer at a position): let both land before clicking.
+    wait_secs(&mut h, "the counts and the stage cards", 30, |h| {
+        h.query_all_by_label("…").next().is_none() && h.query_all_by_label("尚未运行").count() == 5
+    });
+    settle(&mut h, "the overview", 30);
     h.get_by_label("构建整个引擎").click();
     wait_secs(&mut h, "the build", 900, |h| {
         h.query_by_label_contains("可以检索了").is_some()

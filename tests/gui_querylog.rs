@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{harness_with, wait_secs};
+use common::{harness_with, run_settled, wait_secs};
 use egui_kittest::kittest::{NodeT, Queryable};
 use tianwang::engine::querylog::job::StatsOutput;
 use tianwang::engine::store::Workspace;
@@ -20,7 +20,7 @@ fn querylog_panel(dir: &std::path::Path) -> App {
         h.state().workspace_path().is_some()
     });
     h.get_by_label("查询日志").click();
-    h.run();
+    run_settled(&mut h, "查询日志", 30);
     h
 }
 
@@ -29,14 +29,14 @@ fn generate_then_coverage_tab_shows_the_plot_and_the_books_number() {
     let d = tempfile::tempdir().unwrap();
     let mut h = querylog_panel(d.path());
     h.get_by_label("生成合成日志").click();
-    h.run();
+    run_settled(&mut h, "生成合成日志", 30);
     h.get_by_label("生成并统计").click();
     wait_secs(&mut h, "the statistics", 120, |h| {
         h.query_by_label("覆盖率").is_some()
     });
     h.get_by_label("合成日志，按书中数据校准");
     h.get_by_label("覆盖率").click();
-    h.run();
+    run_settled(&mut h, "覆盖率", 30);
     // Ours beside the book's 80 % at the top 20 % of queries, and the plot with its exports.
     h.get_by_label_contains("书中 80.0%");
     h.get_by_label_contains("前 5%");
@@ -46,7 +46,7 @@ fn generate_then_coverage_tab_shows_the_plot_and_the_books_number() {
     );
     assert!(h.query_all_by_label("PNG").count() >= 1);
     h.get_by_label("自相似性").click();
-    h.run();
+    run_settled(&mut h, "自相似性", 30);
     h.get_by_label_contains("书中 0.67");
     // The request stream goes to the cache lab (written off the UI thread).
     h.get_by_label("把此请求流送到缓存实验").click();
@@ -68,7 +68,7 @@ fn bad_lines_of_a_log_file_are_listed_in_chinese() {
     std::fs::write(&log, common::BAD_SOGOU_LOG).unwrap();
     let mut h = querylog_panel(d.path());
     h.get_by_label("日志文件").click();
-    h.run();
+    run_settled(&mut h, "日志文件", 30);
     // The panel's file field (the top bar's 文件 menu shares the label).
     h.get_by_role_and_label(Role::TextInput, "文件").focus();
     h.run_steps(2);
@@ -96,12 +96,12 @@ fn generator_with(lines: f64) -> (tempfile::TempDir, App) {
     let d = tempfile::tempdir().unwrap();
     let mut h = querylog_panel(d.path());
     h.get_by_label("生成合成日志").click();
-    h.run();
+    run_settled(&mut h, "生成合成日志", 30);
     h.query_all_by_label("行数")
         .next()
         .expect("the lines field")
         .set_value_accesskit(lines);
-    h.run();
+    run_settled(&mut h, "the lines field", 30);
     (d, h)
 }
 
@@ -173,7 +173,7 @@ fn cancelling_the_statistics_stops_them() {
     });
     // 20 million lines take far longer than this to write.
     assert!(clicked.elapsed() < std::time::Duration::from_secs(5));
-    h.run();
+    run_settled(&mut h, "the cancelled statistics", 30);
     h.get_by_label("统计已取消。");
     assert!(
         h.query_by_label("覆盖率").is_none(),
@@ -206,14 +206,14 @@ fn screenshots_when_asked() {
     let path = d.path().join("w.tianwang");
     let mut h = common::screenshot_harness(&path);
     h.get_by_label("查询日志").click();
-    h.run();
+    run_settled(&mut h, "查询日志", 30);
     h.get_by_label("生成合成日志").click();
-    h.run();
+    run_settled(&mut h, "生成合成日志", 30);
     h.query_all_by_label("行数")
         .next()
         .expect("the lines field")
         .set_value_accesskit(300_000.0);
-    h.run();
+    run_settled(&mut h, "the lines field", 30);
     h.get_by_label("生成并统计").click();
     h.run_steps(5);
     wait_secs(&mut h, "the statistics", 300, |h| {

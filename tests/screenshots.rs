@@ -9,7 +9,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{harness_full, wait_secs};
+use common::{harness_full, run_settled, wait_secs};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tianwang::engine::calibrate::{Calibrate, CalibrateParams};
@@ -222,7 +222,7 @@ fn querylog_bad_lines() {
         h.run_steps(3);
         h.get_by_label(if en { "Log file" } else { "日志文件" })
             .click();
-        h.run();
+        run_settled(&mut h, "日志文件", 30);
         let file = if en { "File" } else { "文件" };
         h.get_by_role_and_label(Role::TextInput, file).focus();
         h.run_steps(2);

@@ -14,6 +14,8 @@ use std::path::Path;
 pub use cli::*;
 use egui_kittest::Harness;
 use tianwang::ui::{AppOptions, WorkbenchApp};
+#[allow(unused_imports)]
+pub use wait::{run_settled, settle};
 
 /// The app on workspace `ws` (see [`harness_with`]), without loading the sample web.
 pub fn harness(ws: &Path) -> Harness<'static, WorkbenchApp> {
@@ -55,13 +57,11 @@ pub enum Settle {
 }
 
 /// Saves a docs screenshot `dir/name`: the pointer gone (no hover highlight), the frame
-/// settled as `settle` says, then rendered.
-pub fn shot<S>(h: &mut Harness<'_, S>, dir: &Path, name: &str, settle: Settle) {
+/// settled as `how` says, then rendered.
+pub fn shot<S>(h: &mut Harness<'_, S>, dir: &Path, name: &str, how: Settle) {
     h.remove_cursor();
-    match settle {
-        Settle::Run => {
-            h.run();
-        }
+    match how {
+        Settle::Run => run_settled(h, name, 30),
         Settle::Steps(n) => h.run_steps(n),
     }
     h.render().unwrap().save(dir.join(name)).unwrap();

@@ -27,13 +27,18 @@ fn bylines_and_boilerplate() {
     ));
 }
 
-#[test]
-fn hint_matching_is_token_based_for_short_words() {
-    let b = |hint: &str| TreeBlock {
+/// A `<div>` block with the class/id hint `hint`.
+fn div_with_hint(hint: &str) -> TreeBlock {
+    TreeBlock {
         hint: hint.into(),
         tag: "div",
         ..TreeBlock::default()
-    };
+    }
+}
+
+#[test]
+fn hint_matching_is_token_based_for_short_words() {
+    let b = div_with_hint;
     assert!(negative_hint(&b("#footer")).is_some());
     assert!(negative_hint(&b(".ad")).is_some());
     assert!(negative_hint(&b(".head")).is_none());
@@ -201,11 +206,7 @@ fn a_sidebars_long_teasers_do_not_outscore_the_post() {
 
 #[test]
 fn sidebar_words_name_sidebars_and_blog_alone_marks_a_post() {
-    let b = |hint: &str| TreeBlock {
-        hint: hint.into(),
-        tag: "div",
-        ..TreeBlock::default()
-    };
+    let b = div_with_hint;
     assert!(is_sidebar(&b("#PopularPosts1.PopularPosts.widget")));
     assert!(is_sidebar(&b(".widget.BlogArchive")));
     assert!(is_sidebar(&b("#related-links")));

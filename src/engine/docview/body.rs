@@ -443,22 +443,35 @@ pub(crate) fn is_boilerplate(text: &str) -> bool {
     SET.get_or_init(|| PhraseSet::new(PHRASES)).found_in(text)
 }
 
-/// A fixed list of phrases to look for, with a 128-bit filter of their first characters.
+/// A fixed list of phrases to look for, with a 128-bit filter of their first characters and
+/// the phrases grouped by that filter's bit, so that a character that passes the filter is
+/// compared with the few phrases of its bit only.
 pub(crate) struct PhraseSet {
     filter: u128,
-    /// Each phrase with its first character (an empty phrase is in every text).
+    /// Bit `h`'s phrases are `firsts[starts[h]..starts[h + 1]]`.
+    starts: [usize; 129],
+    /// Each phrase with its first character, by filter bit (an empty phrase is in every text).
     firsts: Vec<(char, &'static str)>,
     any_empty: bool,
 }
 
 impl PhraseSet {
     pub(crate) fn new(phrases: &[&'static str]) -> Self {
-        let firsts: Vec<(char, &'static str)> = phrases
+        let mut firsts: Vec<(char, &'static str)> = phrases
             .iter()
             .filter_map(|p| Some((p.chars().next()?, *p)))
             .collect();
+        firsts.sort_by_key(|&(c, _)| phrase_slot(c));
+        let mut starts = [0usize; 129];
+        for &(c, _) in &firsts {
+            starts[phrase_slot(c) + 1] += 1;
+        }
+        for h in 1..starts.len() {
+            starts[h] += starts[h - 1];
+        }
         PhraseSet {
-            filter: firsts.iter().fold(0, |m, (c, _)| m | phrase_bit(*c)),
+            filter: firsts.iter().fold(0, |m, (c, _)| m | 1 << phrase_slot(*c)),
+            starts,
             firsts,
             any_empty: phrases.iter().any(|p| p.is_empty()),
         }
@@ -469,17 +482,17 @@ impl PhraseSet {
     pub(crate) fn found_in(&self, text: &str) -> bool {
         self.any_empty
             || text.char_indices().any(|(i, c)| {
-                self.filter & phrase_bit(c) != 0
-                    && self
-                        .firsts
-                        .iter()
+                let h = phrase_slot(c);
+                self.filter >> h & 1 != 0
+                    && (self.firsts[self.starts[h]..self.starts[h + 1]].iter())
                         .any(|&(f, p)| f == c && text[i..].starts_with(p))
             })
     }
 }
 
-fn phrase_bit(c: char) -> u128 {
-    1u128 << ((c as u32).wrapping_mul(0x9E37_79B1) >> 25)
+/// A character's bit in [`PhraseSet`]'s filter, 0..128.
+fn phrase_slot(c: char) -> usize {
+    ((c as u32).wrapping_mul(0x9E37_79B1) >> 25) as usize
 }
 
 /// Run the block and region analysis.

@@ -67,6 +67,9 @@ impl<'a> Out<'a> {
         }
     }
 
+    /// An event into `sink`: to the builder, or held (inlined: a closing element's event is
+    /// the most common, and a call would copy it once more).
+    #[inline(always)]
     fn write(&mut self, sink: usize, ev: Ev<'a>) {
         if sink == 0 && self.hold == 0 {
             match ev {

@@ -137,6 +137,40 @@ fn one_pass_helpers_match_the_plain_tests() {
 }
 
 #[test]
+fn phrase_set_buckets_agree_with_contains_when_first_characters_share_a_bit() {
+    // 300 phrases over 200 first characters: every filter bit holds several phrases, some of
+    // them with the same first character, so a wrong bucket or a missed one shows.
+    let owned: Vec<String> = (0..300u32)
+        .map(|k| {
+            let first = char::from_u32(0x4E00 + (k * 7) % 200).unwrap_or('x');
+            let second = char::from_u32(0x4E00 + (k * 13) % 50).unwrap_or('y');
+            format!("{first}{second}")
+        })
+        .chain(["ab".to_string(), "b".to_string()])
+        .collect();
+    let phrases: Vec<&'static str> = owned
+        .into_iter()
+        .map(|s| &*Box::leak(s.into_boxed_str()))
+        .collect();
+    let set = PhraseSet::new(&phrases);
+    let mut hits = 0;
+    for a in 0..260u32 {
+        for b in 0..60u32 {
+            let (Some(x), Some(y)) = (char::from_u32(0x4E00 + a), char::from_u32(0x4E00 + b))
+            else {
+                continue;
+            };
+            let text = format!("z{x}{y}a");
+            let plain = phrases.iter().any(|p| text.contains(p));
+            assert_eq!(set.found_in(&text), plain, "{text:?}");
+            hits += usize::from(plain);
+        }
+    }
+    assert!(hits > 50, "{hits}");
+    assert!(set.found_in("xb") && !set.found_in("xa"));
+}
+
+#[test]
 fn at_most_chars_is_the_character_count_whatever_the_bytes() {
     let pieces = ["a", "é", "中", "𠀀", " ", "—"];
     // Every string of up to 7 pieces drawn from the list (each piece one character, so no

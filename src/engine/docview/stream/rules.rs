@@ -146,6 +146,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Process `t` in the current mode; a token to reprocess comes back.
+    #[inline(always)]
     fn step(&mut self, t: Token<'a>) -> Option<Token<'a>> {
         if self.in_foreign() {
             return self.foreign(t).and_then(|t| self.mode_step(t));
@@ -153,6 +154,7 @@ impl<'a> Parser<'a> {
         self.mode_step(t)
     }
 
+    #[inline(always)]
     fn mode_step(&mut self, t: Token<'a>) -> Option<Token<'a>> {
         match self.mode {
             Mode::Initial => self.initial(t),
@@ -364,6 +366,7 @@ impl<'a> Parser<'a> {
         Some(t)
     }
 
+    #[inline(always)]
     pub(super) fn body(&mut self, t: Token<'a>) -> Option<Token<'a>> {
         match t {
             Token::Text(x) => {

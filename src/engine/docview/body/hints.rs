@@ -127,7 +127,10 @@ pub(super) fn hint_role(b: &TreeBlock) -> Option<(Role, Why)> {
     if b.hint.is_empty() {
         return None;
     }
-    if positive_hint(b) && !tok_contains(b.hint.as_bytes(), "comment") {
+    // A word of article text vetoes the hint, but not for comments and a search box
+    // (`#search-main` is the search form over a Bible passage, not the passage).
+    let unvetoed = ["comment", "search"];
+    if positive_hint(b) && !unvetoed.iter().any(|w| tok_contains(b.hint.as_bytes(), w)) {
         return None;
     }
     // A quoted post (an embedded tweet: `<div class=social-media-embed><blockquote>`) is the

@@ -253,6 +253,9 @@ fn sidebar_words_name_sidebars_and_blog_alone_marks_a_post() {
     assert!(!is_sidebar(&b(".left-side")));
     assert!(!is_sidebar(&b(".hot-news")));
     assert!(negative_hint(&b("#Blog1.Blog.widget")).is_none());
+    // A search box stays one even when its name says `main`.
+    assert!(negative_hint(&b("#search-main")).is_some());
+    assert!(negative_hint(&b("#main")).is_none());
     assert!(negative_hint(&b(".widget.BlogArchive")).is_some());
 }
 

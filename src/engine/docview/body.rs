@@ -23,9 +23,9 @@ mod lines;
 mod pages;
 mod region;
 
+use hints::{encloses_other_text, hint_role, positive_hint, tag_role};
 #[cfg(test)]
-use hints::negative_hint;
-use hints::{hint_role, is_sidebar, positive_hint, tag_role};
+use hints::{is_sidebar, negative_hint};
 
 /// What the analysis decided, per block and per line.
 pub(crate) struct Analysis {
@@ -340,6 +340,10 @@ fn phrase_slot(c: char) -> usize {
     ((c as u32).wrapping_mul(0x9E37_79B1) >> 25) as usize
 }
 
+/// The factor of a candidate with a boilerplate hint, and of every candidate inside a sidebar,
+/// `<footer>` or `<nav>`: the same, so a container and its contents weigh alike.
+const HINTED: f64 = 0.3;
+
 /// Run the block and region analysis.
 pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     let n = tree.blocks.len();
@@ -414,7 +418,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
                 f *= 1.3;
             }
             if hints[id].is_some() {
-                f *= 0.3;
+                f *= HINTED;
             }
             scores[id] *= f;
         }
@@ -424,18 +428,15 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     // contact lines must not outscore it, as readability drops its "unlikely candidates" with
     // everything inside them. Only the words that name a sidebar alone count: a `left-side`
     // or `hot-news` column may hold the article.
-    let mut aside = vec![false; n];
+    // `covers[b]`: the blocks under `b` are inside such a container (parents come first). Each
+    // block is judged once; only hinted ones have their words read (a sidebar word is a hint).
+    let mut covers = vec![false; n];
     for (id, b) in tree.blocks.iter().enumerate() {
-        if let Some(p) = b.parent {
-            let pb = &tree.blocks[p];
-            // Hinted blocks are few; the words are read only for them.
-            aside[id] = aside[p]
-                || matches!(pb.tag, "aside" | "footer" | "nav")
-                || (hints[p].is_some() && is_sidebar(pb));
+        let inside = b.parent.is_some_and(|p| covers[p]);
+        if inside {
+            scores[id] *= HINTED;
         }
-        if aside[id] {
-            scores[id] *= 0.3;
-        }
+        covers[id] = inside || encloses_other_text(b, hints[id].is_some());
     }
     // 2. The best candidate and its siblings.
     let body_block = tree.body();

@@ -158,6 +158,12 @@ pub(super) fn hint_role(b: &TreeBlock) -> Option<(Role, Why)> {
 /// `widget PopularPosts` …), readability-lxml's `blog` positive hint.
 const EXACT_POSITIVE_HINTS: &[&str] = &["blog"];
 
+/// Whether what a block holds is not the article, by its tag (`<aside>`, `<footer>`, `<nav>`)
+/// or, when it has a hint (`hinted`), by its class/id naming a sidebar.
+pub(super) fn encloses_other_text(b: &TreeBlock, hinted: bool) -> bool {
+    matches!(b.tag, "aside" | "footer" | "nav") || (hinted && is_sidebar(b))
+}
+
 /// Whether a block's class/id names a sidebar (and nothing that marks article text).
 pub(super) fn is_sidebar(b: &TreeBlock) -> bool {
     !positive_hint(b)

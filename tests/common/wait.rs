@@ -4,14 +4,13 @@
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
-use tianwang::ui::WorkbenchApp;
 
 /// Steps (sleeping a little between) until `done` holds, for at most `secs` seconds.
-pub fn wait(
-    h: &mut Harness<'_, WorkbenchApp>,
+pub fn wait<S>(
+    h: &mut Harness<'_, S>,
     what: &str,
     secs: u64,
-    done: impl Fn(&Harness<'_, WorkbenchApp>) -> bool,
+    done: impl Fn(&Harness<'_, S>) -> bool,
 ) {
     let deadline = Instant::now() + Duration::from_secs(secs);
     while !done(h) {
@@ -26,23 +25,12 @@ pub fn wait(
 /// seconds. Background work a panel shows by a spinner is then done.
 #[allow(dead_code)]
 pub fn settle<S>(h: &mut Harness<'_, S>, what: &str, secs: u64) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        h.step();
-        let busy = h
-            .output()
-            .viewport_output
-            .get(&egui::ViewportId::ROOT)
-            .is_some_and(|v| v.repaint_delay.is_zero());
-        if !busy {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what} to settle (the app kept repainting)"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    h.step();
+    let what = format!("{what} to settle (the app kept repainting)");
+    wait(h, &what, secs, |h| {
+        !(h.output().viewport_output.get(&egui::ViewportId::ROOT))
+            .is_some_and(|v| v.repaint_delay.is_zero())
+    });
 }
 
 /// `Harness::run` that gives background work time: `run` allows four frames without a pause

@@ -4,7 +4,8 @@
 //! pages cleaned, groups and unique pages, documents, terms and postings, pages ranked), each
 //! stage's time and status, the stage running now, and a link that opens the stage's panel on
 //! its run. The stages' state is read in the background (`pipeline::status`) when the workspace
-//! opens and after every job; the row draws that plain data.
+//! opens and after every job; the row draws that plain data, and a spinner beside the Build
+//! button says while a re-read runs.
 
 use std::path::PathBuf;
 
@@ -305,6 +306,12 @@ impl PipelineView {
                 .clicked()
             {
                 self.start(cx);
+            }
+            // The cards are re-read after every job with the old ones still drawn: say so (and
+            // keep frames coming) until the new state lands and the row can move under them.
+            if self.cards.is_loading() && self.cards.value.is_some() {
+                ui.spinner();
+                ui.label(RichText::new(lang.t("pipe.refreshing")).weak());
             }
         });
     }

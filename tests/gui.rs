@@ -610,3 +610,61 @@ fn job_log_shows_the_newest_run_and_scrolls_to_the_oldest() {
     h.run_steps(2);
     h.get_by_label("运行 #1 · calibrate");
 }
+
+/// The experiment log's filters are named by the labels before them (a screen reader says the
+/// name; a test finds a filter by it), in both languages: choosing a kind in the filter named
+/// 类型 leaves only that kind's runs in the list.
+#[test]
+fn job_log_filters_by_kind_through_the_named_filter() {
+    use egui::accesskit::Role;
+    use tianwang::engine::sample::load::LoadSample;
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("w.tianwang");
+    Workspace::open_or_create(&path).unwrap();
+    // Two kinds of runs, as the app runs them: calibrate (#1, #3) and sample-load (#2).
+    let runner = JobRunner::new(path.clone(), std::sync::Arc::new(|| {}));
+    let calibrate = || Box::new(Calibrate::new(CalibrateParams { seconds: 0.5 }).unwrap());
+    runner.spawn(calibrate()).wait();
+    runner.spawn(Box::new(LoadSample { changed: false })).wait();
+    runner.spawn(calibrate()).wait();
+
+    let mut h = harness(&path);
+    opened(&mut h);
+    h.get_by_label("任务").click();
+    wait_for(&mut h, "the three runs", |h| {
+        h.query_by_label("显示 3 / 共 3 条").is_some()
+    });
+    common::settle(&mut h, "the experiment log", 20);
+    assert_eq!(h.query_all_by_label("calibrate").count(), 2);
+    assert_eq!(h.query_all_by_label("sample-load").count(), 1);
+    h.get_by_role_and_label(Role::ComboBox, "状态");
+    h.get_by_role_and_label(Role::TextInput, "筛选");
+
+    h.get_by_role_and_label(Role::ComboBox, "类型").click();
+    wait_for(&mut h, "the kind filter's choices", |h| {
+        h.query_by_role_and_label(Role::Button, "sample-load")
+            .is_some()
+    });
+    h.get_by_role_and_label(Role::Button, "sample-load").click();
+    wait_for(&mut h, "the filtered list", |h| {
+        h.query_by_label("显示 1 / 共 3 条").is_some()
+    });
+    // Settled (the choices closed, the list laid out anew, the accessibility check passed):
+    // only the sample-load run is listed.
+    common::run_settled(&mut h, "the filtered log", 20);
+    let kind = h.get_by_role_and_label(Role::ComboBox, "类型");
+    assert_eq!(kind.value().as_deref(), Some("sample-load"));
+    h.get_by_label("#2");
+    assert!(h.query_by_label("#1").is_none() && h.query_by_label("#3").is_none());
+    assert_eq!(h.query_all_by_label("calibrate").count(), 0);
+    assert_eq!(h.query_all_by_label("sample-load").count(), 1);
+
+    // The same filters by their English names; the choice stays.
+    h.get_by_label("English").click();
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::ComboBox, "Status");
+    h.get_by_role_and_label(Role::TextInput, "Filter");
+    let kind = h.get_by_role_and_label(Role::ComboBox, "Kind");
+    assert_eq!(kind.value().as_deref(), Some("sample-load"));
+    h.get_by_label("showing 1 of 3");
+}

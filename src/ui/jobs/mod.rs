@@ -394,12 +394,16 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
     let p = &mut *me;
     let mut refresh = false;
     ui.horizontal_wrapped(|ui| {
-        ui.label(lang.t("jobs.filter"));
+        // Each filter is named by the label before it (a screen reader says it; tests find
+        // it by that name), not only by what it has selected.
+        let l = ui.label(lang.t("jobs.filter"));
         ui.add(
             egui::TextEdit::singleline(&mut p.filter_text)
                 .hint_text(lang.t("jobs.filter_hint"))
                 .desired_width(180.0),
-        );
+        )
+        .labelled_by(l.id);
+        let l = ui.label(lang.t("jobs.filter_status"));
         egui::ComboBox::from_id_salt("status_filter")
             .selected_text(
                 p.status_filter
@@ -415,7 +419,10 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
                         status_word(lang, s),
                     );
                 }
-            });
+            })
+            .response
+            .labelled_by(l.id);
+        let l = ui.label(lang.t("jobs.filter_kind"));
         egui::ComboBox::from_id_salt("kind_filter")
             .selected_text(
                 p.kind_filter
@@ -427,7 +434,9 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
                 for k in &view.kinds {
                     ui.selectable_value(&mut p.kind_filter, Some(k.clone()), k);
                 }
-            });
+            })
+            .response
+            .labelled_by(l.id);
         refresh = ui.button(lang.t("jobs.refresh")).clicked();
         if sess.log.is_loading() {
             ui.spinner();

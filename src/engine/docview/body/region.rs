@@ -1,7 +1,9 @@
 //! The main region: the best-scoring candidate block, its qualifying siblings and, when its
 //! signature repeats, the thread's first post or every stretch of a split article
 //! [L2298–L2306]; in a table layout, the other rows of the best one's table that hold text
-//! scoring as a sibling must (an article or an interview laid out one entry per `<tr>`).
+//! scoring as a sibling must (an article or an interview laid out one entry per `<tr>`); and
+//! the block around a small region that holds 2.5 times its text with next to no links (an
+//! article in pieces, each in a small table of one content cell).
 //!
 //! The book finds the body in the page's middle region by layout [L2298]; without a renderer the
 //! region is found by content (see [`super`]). Two layouts repeat the best block's tag and
@@ -140,7 +142,49 @@ pub(super) fn main_region(
             roots.push(r);
         }
     }
+    if thread.is_none() {
+        if let Some(whole) = enclosing_text(tree, &roots, hints) {
+            roots = vec![whole];
+        }
+    }
     (roots, Some(starts[0]))
+}
+
+/// The block that holds the region's text and much more text besides with next to no links,
+/// when there is one: an article whose pieces sit in nested tables of one content cell scores
+/// piece by piece (scores fade within three levels), while the cell holding them all reads as
+/// one stretch of text (`td` with 3,989 characters and 26 of link text).
+fn enclosing_text(
+    tree: &PageTree,
+    roots: &[usize],
+    hints: &[Option<(Role, Why)>],
+) -> Option<usize> {
+    let text = |b: &TreeBlock| b.sub_chars.saturating_sub(b.sub_anchor);
+    let inside: usize = roots.iter().map(|&r| text(&tree.blocks[r])).sum();
+    let first = *roots.first()?;
+    let last = *roots.last()?;
+    let mut up = tree.blocks[first].parent?;
+    // The nearest block holding every root.
+    while tree.blocks[up].sub_end < tree.blocks[last].sub_end || up > first {
+        up = tree.blocks[up].parent?;
+    }
+    let mut best = None;
+    let mut at = Some(up);
+    while let Some(b) = at {
+        let bb = &tree.blocks[b];
+        if bb.tag == "body"
+            || bb.depth < 2
+            || hints[b].is_some()
+            || bb.sub_anchor * 50 > bb.sub_chars
+        {
+            break;
+        }
+        if text(bb) * 2 >= inside * 5 {
+            best = Some(b);
+        }
+        at = bb.parent;
+    }
+    best
 }
 
 /// The table row holding `b` (itself or one of its three nearest ancestors), if any.

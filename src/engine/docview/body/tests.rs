@@ -375,3 +375,31 @@ fn a_story_above_a_long_list_of_related_links_is_kept() {
     ));
     assert!(pages::body_has(&dv, "第4天，店长让我"), "{}", dv.body);
 }
+
+#[test]
+fn an_article_in_the_small_tables_of_one_content_cell_is_read_whole() {
+    // Each piece in a table of its own inside the content cell, under the menu's links: the
+    // pieces score one by one, the cell holding them all is the article.
+    let piece = |k: usize| {
+        format!(
+            "<table><tr><td><b>第{k}部分</b></td></tr><tr><td>{}</td></tr></table>",
+            road_paragraph(k)
+        )
+    };
+    let pieces: String = (1..7).map(piece).collect();
+    let menu: String = (0..8)
+        .map(|k| format!("<a href=/m{k}>栏目{k}</a><br>"))
+        .collect();
+    let dv = pages::clean(&format!(
+        "<html><head><meta charset=utf-8><title>农村公路</title></head><body><table><tr>\
+         <td width=150>{menu}</td><td>{pieces}</td></tr></table></body></html>"
+    ));
+    for k in [1, 4, 6] {
+        assert!(
+            pages::body_has(&dv, &format!("第{k}段")),
+            "{k}: {}",
+            dv.body
+        );
+    }
+    assert!(!pages::body_has(&dv, "栏目3"), "{}", dv.body);
+}

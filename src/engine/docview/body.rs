@@ -122,6 +122,16 @@ fn own_score(b: &TreeBlock) -> f64 {
     1.0 + b.punct.min(text / 4) as f64 + (text as f64 / 100.0).min(3.0)
 }
 
+/// Paragraph score of the running text among a link-heavy block's own lines (`plain`
+/// characters in lines without link text): 0 below 200 characters, where a list's
+/// unlinked labels and dates end.
+fn plain_score(b: &TreeBlock, plain: usize) -> f64 {
+    if plain < 200 {
+        return 0.0;
+    }
+    1.0 + b.punct.min(plain / 4) as f64 + (plain as f64 / 100.0).min(3.0)
+}
+
 fn link_density(b: &TreeBlock) -> f64 {
     if b.sub_chars == 0 {
         0.0
@@ -351,17 +361,29 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     // The blocks of a page repeat their class names (a list's hundred `li.item`): each
     // distinct hint is judged once.
     let mut judged: FxMap<(&str, bool), Option<(Role, Why)>> = FxMap::default();
-    let hints: Vec<Option<(Role, Why)>> = (tree.blocks.iter())
-        .map(|b| {
+    // A block without a class/id of its own carries its parent's: `owner[b]` is the block the
+    // hint was written on, whose text says whether a navigation word can be believed.
+    let mut owner: Vec<usize> = Vec::with_capacity(n);
+    let hints: Vec<Option<(Role, Why)>> = (tree.blocks.iter().enumerate())
+        .map(|(id, b)| {
+            let own = match b.parent {
+                Some(p) if tree.blocks[p].hint == b.hint => owner[p],
+                _ => id,
+            };
+            owner.push(own);
             if let Some(by_tag) = tag_role(b.tag) {
                 return Some(by_tag);
             }
             if b.hint.is_empty() {
                 return None;
             }
-            (judged.entry((b.hint.as_str(), b.tag == "blockquote")))
+            let hint = (judged.entry((b.hint.as_str(), b.tag == "blockquote")))
                 .or_insert_with(|| hint_role(b))
-                .clone()
+                .clone();
+            match hint {
+                Some((Role::Navigation, _)) if hints::is_running_text(&tree.blocks[own]) => None,
+                hint => hint,
+            }
         })
         .collect();
     // 1. Paragraph scores flow to containers.
@@ -369,18 +391,24 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     // Blocks whose own text is nothing but URLs written out (a hidden friend-link list): no
     // paragraph. Per block: (has a URL line, has another line).
     let mut urls = vec![(false, false); n];
+    // Per block: the characters of its own lines without link text (a story told in a cell
+    // above a long list of related links is running text, though the cell is mostly links).
+    let mut plain = vec![0usize; n];
     for l in tree.lines.iter().filter(|l| l.chars > 0) {
         if furniture::is_url_text(&l.text) {
             urls[l.block].0 = true;
         } else {
             urls[l.block].1 = true;
         }
+        if l.anchor_chars == 0 {
+            plain[l.block] += l.chars;
+        }
     }
     for (id, b) in tree.blocks.iter().enumerate() {
         let s = if urls[id] == (true, false) {
             0.0
         } else {
-            own_score(b)
+            own_score(b).max(plain_score(b, plain[id]))
         };
         if s == 0.0 {
             continue;

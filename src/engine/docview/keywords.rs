@@ -403,10 +403,14 @@ fn ends_sentence(c: char) -> bool {
 struct Scorer<'k> {
     /// Each keyword's first character and the keyword.
     firsts: Vec<(char, &'k Keyword)>,
-    /// A 1024-bit filter of the first characters: most characters start no keyword and are
-    /// passed over without looking at the list.
+    /// A 1024-bit filter of the characters the scan must look at: the keywords' first
+    /// characters and the sentence ends. Most characters are neither and are passed over after
+    /// one bit test, without the keyword list or the sentence-end test.
     filter: [u64; 16],
 }
+
+/// The characters [`ends_sentence`] accepts (a test checks the two agree).
+const SENTENCE_ENDS: [char; 8] = ['。', '！', '？', '；', '!', '?', ';', '\n'];
 
 impl<'k> Scorer<'k> {
     fn new(keywords: &'k [Keyword]) -> Self {
@@ -415,8 +419,8 @@ impl<'k> Scorer<'k> {
             .filter_map(|k| k.word.chars().next().map(|c| (c, k)))
             .collect();
         let mut filter = [0u64; 16];
-        for (c, _) in &firsts {
-            filter[Self::slot(*c) >> 6] |= 1 << (Self::slot(*c) & 63);
+        for c in firsts.iter().map(|f| f.0).chain(SENTENCE_ENDS) {
+            filter[Self::slot(c) >> 6] |= 1 << (Self::slot(c) & 63);
         }
         Scorer { firsts, filter }
     }
@@ -454,11 +458,12 @@ impl<'k> Scorer<'k> {
         hits.clear();
         let mut start = 0;
         for (i, c) in text.char_indices() {
-            if self.filter[Self::slot(c) >> 6] >> (Self::slot(c) & 63) & 1 == 1 {
-                for (fc, k) in &self.firsts {
-                    if *fc == c && text[i..].starts_with(k.word.as_str()) {
-                        hits.push((i, i + k.word.len(), k.weight));
-                    }
+            if self.filter[Self::slot(c) >> 6] >> (Self::slot(c) & 63) & 1 == 0 {
+                continue;
+            }
+            for (fc, k) in &self.firsts {
+                if *fc == c && text[i..].starts_with(k.word.as_str()) {
+                    hits.push((i, i + k.word.len(), k.weight));
                 }
             }
             if ends_sentence(c) {
@@ -735,6 +740,21 @@ mod tests {
         assert_eq!(gb_bytes("搜索a"), 5);
         assert_eq!(gb_prefix("搜索引擎", 5), "搜索");
         assert_eq!(gb_prefix("ab", 5), "ab");
+    }
+
+    #[test]
+    fn sentence_ends_are_in_the_scan_filter() {
+        let listed = (0..0x11_0000u32)
+            .filter_map(char::from_u32)
+            .filter(|&c| ends_sentence(c))
+            .collect::<Vec<_>>();
+        assert_eq!(listed.len(), SENTENCE_ENDS.len());
+        assert!(listed.iter().all(|c| SENTENCE_ENDS.contains(c)));
+        let scorer = Scorer::new(&[]);
+        for c in SENTENCE_ENDS {
+            let slot = Scorer::slot(c);
+            assert_eq!(scorer.filter[slot >> 6] >> (slot & 63) & 1, 1, "{c:?}");
+        }
     }
 
     #[test]

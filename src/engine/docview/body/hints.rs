@@ -153,6 +153,13 @@ pub(super) fn hint_role(b: &TreeBlock) -> Option<(Role, Why)> {
     None
 }
 
+/// Whether a block holds running text with next to no links, which a navigation word in its
+/// class/id cannot make navigation (navigation is links): `td.nav-new-1-pixel` styling the
+/// cell of an article's 12,000 characters.
+pub(super) fn is_running_text(b: &TreeBlock) -> bool {
+    b.sub_chars >= 300 && b.sub_anchor * 20 <= b.sub_chars && b.sub_punct >= 3
+}
+
 /// Class/id words that mark article text only as a whole word: Blogger's post container is
 /// `<div class="widget Blog" id="Blog1">` (its sidebars are `widget BlogArchive`,
 /// `widget PopularPosts` …), readability-lxml's `blog` positive hint.

@@ -1,6 +1,9 @@
 //! The main region: the best-scoring candidate block, its qualifying siblings and, when its
 //! signature repeats, the thread's first post or every stretch of a split article
-//! [L2298–L2306].
+//! [L2298–L2306]; in a table layout, the other rows of the best one's table that hold text
+//! scoring as a sibling must (an article or an interview laid out one entry per `<tr>`); and
+//! the block around a small region that holds 2.5 times its text with next to no links (an
+//! article in pieces, each in a small table of one content cell).
 //!
 //! The book finds the body in the page's middle region by layout [L2298]; without a renderer the
 //! region is found by content (see [`super`]). Two layouts repeat the best block's tag and
@@ -79,11 +82,17 @@ pub(super) fn main_region(
     for &start in &starts {
         // Climb while the block is its parent's only child and the parent has no text of its
         // own: a <td> alone in its <tr> in its <table> stands for the table, whose siblings
-        // may continue the article.
+        // may continue the article. A cell is alone in its row when the row's other cells
+        // hold no text (spacers, an ad slot): the article's next rows may continue it.
         let mut t = start;
         while let Some(par) = tree.blocks[t].parent {
             let pb = &tree.blocks[par];
-            if pb.tag == "body" || pb.depth < 2 || pb.child_count != 1 || pb.chars > 0 {
+            let only_text_cell = pb.tag == "tr" && pb.sub_chars == tree.blocks[t].sub_chars;
+            if pb.tag == "body"
+                || pb.depth < 2
+                || (pb.child_count != 1 && !only_text_cell)
+                || pb.chars > 0
+            {
                 break;
             }
             t = par;
@@ -105,6 +114,24 @@ pub(super) fn main_region(
                 region.push(s);
             }
         }
+        // An article laid out in the rows of a table (an entry per <tr>, no class to repeat):
+        // the other rows whose best candidate scores as a sibling must join the region.
+        if let Some(row) =
+            row_of(tree, start).filter(|&r| !(t..tree.blocks[t].sub_end).contains(&r))
+        {
+            let table = tree.blocks[row].parent.unwrap_or(row);
+            for s in tree.children(table).filter(|&s| s != row) {
+                let sb = &tree.blocks[s];
+                let best_inside = (s..sb.sub_end).map(|i| scores[i]).fold(0.0, f64::max);
+                if hints[s].is_none()
+                    && !holds_post(s)
+                    && link_density(sb) < 0.25
+                    && best_inside >= threshold
+                {
+                    region.push(s);
+                }
+            }
+        }
     }
     // Stretches may share a parent, or one may hold another: keep the outermost, in order.
     region.sort_unstable();
@@ -115,7 +142,62 @@ pub(super) fn main_region(
             roots.push(r);
         }
     }
+    if thread.is_none() {
+        if let Some(whole) = enclosing_text(tree, &roots, hints) {
+            roots = vec![whole];
+        }
+    }
     (roots, Some(starts[0]))
+}
+
+/// The block that holds the region's text and much more text besides with next to no links,
+/// when there is one: an article whose pieces sit in nested tables of one content cell scores
+/// piece by piece (scores fade within three levels), while the cell holding them all reads as
+/// one stretch of text (`td` with 3,989 characters and 26 of link text).
+fn enclosing_text(
+    tree: &PageTree,
+    roots: &[usize],
+    hints: &[Option<(Role, Why)>],
+) -> Option<usize> {
+    let text = |b: &TreeBlock| b.sub_chars.saturating_sub(b.sub_anchor);
+    let inside: usize = roots.iter().map(|&r| text(&tree.blocks[r])).sum();
+    let first = *roots.first()?;
+    let last = *roots.last()?;
+    let mut up = tree.blocks[first].parent?;
+    // The nearest block holding every root.
+    while tree.blocks[up].sub_end < tree.blocks[last].sub_end || up > first {
+        up = tree.blocks[up].parent?;
+    }
+    let mut best = None;
+    let mut at = Some(up);
+    while let Some(b) = at {
+        let bb = &tree.blocks[b];
+        if bb.tag == "body"
+            || bb.depth < 2
+            || hints[b].is_some()
+            || bb.sub_anchor * 50 > bb.sub_chars
+        {
+            break;
+        }
+        if text(bb) * 2 >= inside * 5 {
+            best = Some(b);
+        }
+        at = bb.parent;
+    }
+    best
+}
+
+/// The table row holding `b` (itself or one of its three nearest ancestors), if any.
+fn row_of(tree: &PageTree, b: usize) -> Option<usize> {
+    let mut cur = Some(b);
+    for _ in 0..4 {
+        let at = cur?;
+        if tree.blocks[at].tag == "tr" {
+            return Some(at);
+        }
+        cur = tree.blocks[at].parent;
+    }
+    None
 }
 
 /// A block's tag and classes (`None`: no class), what every post of a thread shares.

@@ -284,3 +284,122 @@ fn a_footers_contact_lines_do_not_outscore_a_short_article() {
     );
     assert!(!pages::body_has(&dv, "聯絡地址"), "{}", dv.body);
 }
+
+/// A paragraph of a county's road report (84 characters), numbered `k`.
+fn road_paragraph(k: usize) -> String {
+    format!(
+        "<p>第{k}段：记者从市政府获悉，今年全市新建改建农村公路一千二百公里，受益群众超过三十万人。\
+         工程全部完工后，将极大方便沿线群众的出行和农产品的运输，为乡村振兴打下坚实的基础。</p>"
+    )
+}
+
+/// A page whose article fills the rows of a table, each row made by `row(k)`, under a row of
+/// navigation links.
+fn table_page(class: &str, row: impl Fn(usize) -> String) -> String {
+    let rows: String = (0..3).map(row).collect();
+    format!(
+        "<html><head><meta charset=utf-8><title>农村公路</title></head><body>\
+         <table><tr><td><a href=/>首页</a> | <a href=/news>新闻</a> | <a href=/ent>娱乐</a></td></tr></table>\
+         <table {class}>{rows}</table>\
+         <table><tr><td><a href=/a>关于我们</a> <a href=/b>联系我们</a></td></tr></table></body></html>"
+    )
+}
+
+#[test]
+fn an_article_in_the_rows_of_a_table_keeps_every_row() {
+    // Each row: an empty spacer cell beside the text cell (the cell stands for its row).
+    let dv = pages::clean(&table_page("", |k| {
+        format!(
+            "<tr><td width=10></td><td>{}{}</td></tr>",
+            road_paragraph(2 * k),
+            road_paragraph(2 * k + 1)
+        )
+    }));
+    for k in [0, 3, 5] {
+        assert!(
+            pages::body_has(&dv, &format!("第{k}段")),
+            "{k}: {}",
+            dv.body
+        );
+    }
+    // Each row: a heading and a quote of paragraphs, the quote the best candidate.
+    let dv = pages::clean(&table_page("class=content", |k| {
+        format!(
+            "<tr><td><b>修订{k}</b><blockquote>{}{}</blockquote></td></tr>",
+            road_paragraph(2 * k),
+            road_paragraph(2 * k + 1)
+        )
+    }));
+    for k in [0, 3, 5] {
+        assert!(
+            pages::body_has(&dv, &format!("第{k}段")),
+            "{k}: {}",
+            dv.body
+        );
+    }
+    assert!(!pages::body_has(&dv, "关于我们"), "{}", dv.body);
+}
+
+#[test]
+fn a_navigation_word_on_running_text_is_no_navigation() {
+    let paragraphs: String = (1..6).map(road_paragraph).collect();
+    let dv = pages::clean(&format!(
+        "<html><head><meta charset=utf-8><title>通知</title></head><body>\
+         <div class=nav><a href=/>首页</a> <a href=/x>通知公告</a> <a href=/y>政策法规</a></div>\
+         <table><tr><td class=nav-new-1-pixel>{paragraphs}</td></tr></table>\
+         <div class=notice><p>本站所有内容仅供参考，转载请注明出处，谢谢合作。</p></div></body></html>"
+    ));
+    assert!(pages::body_has(&dv, "第3段"), "{}", dv.body);
+    assert!(!pages::body_has(&dv, "通知公告"), "{}", dv.body);
+}
+
+#[test]
+fn a_story_above_a_long_list_of_related_links_is_kept() {
+    let story: String = (1..6)
+        .map(|k| {
+            format!(
+                "<br>第{k}天，店长让我负责打扫大厅和后厨，虽然辛苦，\
+                 但我学会了很多待人接物的道理，也认识了几位真心相待的同事。"
+            )
+        })
+        .collect();
+    let links: String = (0..20)
+        .map(|k| format!("<a href=/a{k}>快餐店打工的故事之第{k}篇：我和同事们的那些日子</a><br>"))
+        .collect();
+    let dv = pages::clean(&format!(
+        "<html><head><meta charset=utf-8><title>打工故事</title></head><body>\
+         <p align=center><a href=/>首页</a> | <a href=/all>全部文章</a></p>\
+         <h1><center>打工故事：快餐店的一年</center></h1>\
+         <table><tr><td>我在快餐店打工已经一年多了。{story}<br><br><b>相关文章：</b><br>{links}</td></tr></table>\
+         <p>联系我们：support@example.com</p></body></html>"
+    ));
+    assert!(pages::body_has(&dv, "第4天，店长让我"), "{}", dv.body);
+}
+
+#[test]
+fn an_article_in_the_small_tables_of_one_content_cell_is_read_whole() {
+    // Each piece in a table of its own inside the content cell, under the menu's links: the
+    // pieces score one by one, the cell holding them all is the article.
+    let piece = |k: usize| {
+        format!(
+            "<table><tr><td><b>第{k}部分</b></td></tr><tr><td>{}</td></tr></table>",
+            road_paragraph(k)
+        )
+    };
+    let pieces: String = (1..7).map(piece).collect();
+    let menu: String = (0..8)
+        .map(|k| format!("<a href=/m{k}>栏目{k}</a><br>"))
+        .collect();
+    let dv = pages::clean(&format!(
+        "<html><head><meta charset=utf-8><title>农村公路</title></head><body><table><tr>\
+         <td width=150>{menu}</td><td>{pieces}</td></tr></table></body></html>"
+    ));
+    for k in [1, 4, 6] {
+        assert!(
+            pages::body_has(&dv, &format!("第{k}段")),
+            "{k}: {}",
+            dv.body
+        );
+    }
+    assert!(!pages::body_has(&dv, "栏目3"), "{}", dv.body);
+}

@@ -142,10 +142,10 @@ pub(super) fn main_region(
             roots.push(r);
         }
     }
-    if thread.is_none() {
-        if let Some(whole) = enclosing_text(tree, &roots, hints) {
-            roots = vec![whole];
-        }
+    if thread.is_none()
+        && let Some(whole) = enclosing_text(tree, &roots, hints)
+    {
+        roots = vec![whole];
     }
     (roots, Some(starts[0]))
 }

@@ -95,6 +95,9 @@ impl<'a> LinePass<'a> {
             })
         {
             Some((Role::Title, Why::new("title")))
+        } else if self.signs_off(tree, l, line_roles) {
+            // The date under the issuer's name that closes a notice (落款) is the document's.
+            None
         } else if is_byline(text) || latin::is_byline(text) {
             if not_hub {
                 self.headline_above(tree, i, line_roles, line_reasons);
@@ -135,6 +138,21 @@ impl<'a> LinePass<'a> {
         }
     }
 
+    /// Whether `l` is the date of a notice's sign-off (落款): a line that is only a date
+    /// (`2022年1月27日`), right after the article began, under a body line that is a short
+    /// name and no sentence (`吉林省人民政府`).
+    fn signs_off(&self, tree: &PageTree, l: &Line, line_roles: &[Role]) -> bool {
+        let Some(prev) = self.last_text.filter(|&p| line_roles[p] == Role::Body) else {
+            return false;
+        };
+        let name = tree.lines[prev].text.trim();
+        self.seen_prose
+            && is_date_only(&l.text)
+            && (2..=30).contains(&tree.lines[prev].chars)
+            && !name.contains(['。', '，', '！', '？', '；', '：', ',', '.', ':'])
+            && !is_byline(name)
+    }
+
     /// A by-line before the article: the one body line right above it, a heading element
     /// (`<h1>`…`<h6>`), short and no sentence, is the headline (a page whose `<title>` names
     /// only the site or the column). A writer's line above the date (`<p>记者 张三</p>`) stays.
@@ -167,4 +185,24 @@ impl<'a> LinePass<'a> {
         self.seen_prose = false;
         self.body_lines = 0;
     }
+}
+
+/// Whether `text` is a date and nothing else: `2022年1月27日`, `2022-01-27`, `2022.1.27`
+/// (white space around it allowed): a year of four digits, a month and a day of one or two.
+pub(super) fn is_date_only(text: &str) -> bool {
+    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{3000}');
+    let chinese = t.ends_with('日');
+    let t = t.strip_suffix('日').unwrap_or(t);
+    let groups: Vec<&str> = t.split(['年', '月', '-', '/', '.']).collect();
+    let seps_agree = if chinese {
+        t.contains('年') && t.contains('月')
+    } else {
+        !t.contains(['年', '月'])
+    };
+    groups.len() == 3
+        && seps_agree
+        && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_digit()))
+        && groups[0].len() == 4
+        && (1..=2).contains(&groups[1].len())
+        && (1..=2).contains(&groups[2].len())
 }

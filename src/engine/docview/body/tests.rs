@@ -403,3 +403,43 @@ fn an_article_in_the_small_tables_of_one_content_cell_is_read_whole() {
     }
     assert!(!pages::body_has(&dv, "栏目3"), "{}", dv.body);
 }
+
+#[test]
+fn a_date_alone_is_told_from_other_lines() {
+    for yes in [
+        "2022年1月27日",
+        "　　2022年1月27日　　",
+        "2022-01-27",
+        "2022.1.27",
+        "2022/12/3",
+    ] {
+        assert!(lines::is_date_only(yes), "{yes}");
+    }
+    for no in [
+        "2022年1月27日 10:20",
+        "发布日期：2022年1月27日",
+        "123.456.789",
+        "2022年1月",
+        "2022-01-27日",
+        "22-01-27",
+    ] {
+        assert!(!lines::is_date_only(no), "{no}");
+    }
+}
+
+#[test]
+fn a_notices_sign_off_keeps_its_date() {
+    let dv = pages::clean(&format!(
+        "<html><head><meta charset=utf-8><title>通告</title></head><body><div class=content>\
+         <p>发布日期：2022年01月28日</p>{}{}<p>特此通告。</p>\
+         <p>吉林省人民政府</p><p>2022年1月27日</p></div></body></html>",
+        road_paragraph(1),
+        road_paragraph(2)
+    ));
+    assert!(
+        dv.body.ends_with("吉林省人民政府\n2022年1月27日"),
+        "{}",
+        dv.body
+    );
+    assert!(!pages::body_has(&dv, "发布日期"), "{}", dv.body);
+}

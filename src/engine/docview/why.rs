@@ -104,6 +104,7 @@ reasons! {
     "teaser_item" => "a teaser: a headline over a summary cut off (…) [L2146]",
     "edge_widget" => "a widget's label or a like counter at the edge of the body (图集, +1, 纠错) [L2146]",
     "lead_repeat" => "a summary that repeats the article's first paragraph",
+    "column_label" => "a column's label in brackets above the article (【新春走基层】)",
     "nav_tail" => "a navigation link at the end of the paragraph, cut off: \"{0}\" [L2146]",
     "promo_card" => "an account's name or slogan between two promotions [L2146]",
     "headline" => "the headline: the line right above the by-line",

@@ -185,6 +185,8 @@ pub(super) fn mark_edges(
         let next = head[k + 1..].iter().map(|&j| tree.lines[j].text.as_str());
         let why = if is_edge_widget(t) {
             (Role::Other, Why::new("edge_widget"))
+        } else if k == 0 && is_column_label(t) {
+            (Role::Other, Why::new("column_label"))
         } else if is_lead_repeat(t, next) {
             (Role::Meta, Why::new("lead_repeat"))
         } else {
@@ -217,7 +219,53 @@ pub(super) fn mark_edges(
             }
         }
     }
+    // 3. A notice the publisher appends (反侵权公告, 版权声明): its heading among the last
+    // twelve body lines, and every body line after it.
+    let tail: Vec<usize> = (first + 1..tree.lines.len())
+        .rev()
+        .filter(|&i| is_body(line_roles, i))
+        .take(12)
+        .collect();
+    if let Some(&at) = tail
+        .iter()
+        .find(|&&i| is_notice_heading(tree.lines[i].text.trim()))
+    {
+        for i in at..tree.lines.len() {
+            if is_body(line_roles, i) {
+                line_roles[i] = Role::Footer;
+                line_reasons[i] = Some(Why::new("disclaimer"));
+            }
+        }
+    }
     mark_promo_cards(tree, line_roles, line_reasons);
+}
+
+/// Headings of the notices a publisher appends to its articles.
+const NOTICE_HEADINGS: &[&str] = &[
+    "反侵权公告",
+    "版权声明",
+    "免责声明",
+    "法律声明",
+    "版权说明",
+    "侵权声明",
+];
+
+/// A notice's heading alone on its line (`反侵权公告：`, `【版权声明】`).
+fn is_notice_heading(t: &str) -> bool {
+    let t = t
+        .trim_end_matches([':', '：'])
+        .trim_start_matches(['【', '['])
+        .trim_end_matches(['】', ']']);
+    NOTICE_HEADINGS.contains(&t)
+}
+
+/// A column's label in brackets, alone above the article (`【新春走基层】`).
+fn is_column_label(t: &str) -> bool {
+    t.strip_prefix('【')
+        .and_then(|r| r.strip_suffix('】'))
+        .is_some_and(|inner| {
+            (2..=10).contains(&inner.chars().count()) && !inner.contains(['【', '】', '，', '。'])
+        })
 }
 
 /// An account card between two promotions (`关注公众号查看全文` … `扫一扫 关注我`): the one to

@@ -157,3 +157,25 @@ fn an_account_card_between_two_promotions_is_dropped() {
     ));
     assert!(body_has(&dv, "改造后的新变化"), "body: {}", dv.body);
 }
+
+#[test]
+fn a_column_label_above_and_a_publishers_notice_below_are_dropped() {
+    let notice = "<p>反侵权公告：</p><p>未经书面许可，擅自转载本报社作品的，将涉嫌侵犯著作权人合法权益，本报社郑重公告：</p>\
+                  <p>一、任何单位或个人使用本报社的原创内容，必须事先取得书面授权；</p>";
+    let dv = page(&format!("<p>【新春走基层】</p>{ARTICLE}{notice}"));
+    assert_eq!(why_of(&dv, "【新春走基层】"), "column_label");
+    assert_eq!(why_of(&dv, "反侵权公告："), "disclaimer");
+    assert!(!body_has(&dv, "一、任何单位或个人"), "body: {}", dv.body);
+    assert!(body_has(&dv, "长效管理机制"), "body: {}", dv.body);
+    // A label with a sentence, and a paragraph that mentions a copyright notice, stay.
+    let kept = "【新春走基层】系列报道今天刊发第三篇。";
+    let mention = "居民们还讨论了小区公告栏里的版权声明该怎么写。";
+    let dv = page(&format!("<p>{kept}</p>{ARTICLE}<p>{mention}</p>"));
+    assert!(
+        body_has(&dv, kept) && body_has(&dv, mention),
+        "body: {}",
+        dv.body
+    );
+    assert!(is_notice_heading("【版权声明】") && !is_notice_heading("版权声明的写法"));
+    assert!(!is_column_label("【】") && !is_column_label("【一】二【三】"));
+}

@@ -571,8 +571,10 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether the element `uid` is live on the stack (looked for from the top, where the
+    /// formatting elements that [`Self::reconstruct`] asks about usually are).
     fn on_stack(&self, uid: u32) -> bool {
-        self.live().any(|(_, e)| e.uid == uid)
+        self.stack.iter().rev().any(|e| e.uid == uid && !e.removed)
     }
 
     fn reconstruct(&mut self) {

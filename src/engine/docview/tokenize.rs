@@ -166,11 +166,19 @@ known_tags!(
     "tt" "u" "ul"
 );
 
-/// A tag name in lower case: borrowed when it already is, or when it is a known tag.
+/// A tag name in lower case: borrowed when it already is, or when it is a known tag (the
+/// tokenizer finds the upper case while it scans the name, [`Tokenizer::name`]; a test checks
+/// the two agree).
+#[cfg(test)]
 fn lower(s: &str) -> Cow<'_, str> {
     if !s.bytes().any(|b| b.is_ascii_uppercase()) {
         return Cow::Borrowed(s);
     }
+    lower_known(s)
+}
+
+/// A tag name with upper case in it, lower-cased: borrowed when it is a known tag.
+fn lower_known(s: &str) -> Cow<'_, str> {
     let mut buf = [0u8; 10];
     if let Some(b) = buf.get_mut(..s.len()) {
         b.copy_from_slice(s.as_bytes());
@@ -457,8 +465,7 @@ impl<'a> Tokenizer<'a> {
                     None
                 }
                 Some(c) if c.is_ascii_alphabetic() => {
-                    let name_end = self.name_end(lt + 2);
-                    let name = lower(&self.src[lt + 2..name_end]);
+                    let (name_end, name) = self.name(lt + 2);
                     // An end tag's attributes are read (quotes may hide a `>`) and dropped.
                     let Some((_, _, end)) = self.attrs(name_end) else {
                         // The page ends inside the tag: html5ever drops it (and the caller
@@ -479,8 +486,7 @@ impl<'a> Tokenizer<'a> {
                 }
             },
             Some(c) if c.is_ascii_alphabetic() => {
-                let name_end = self.name_end(lt + 1);
-                let name = lower(&self.src[lt + 1..name_end]);
+                let (name_end, name) = self.name(lt + 1);
                 let Some((attrs, self_closing, end)) = self.attrs(name_end) else {
                     // The page ends inside the tag: html5ever drops it.
                     self.pos = b.len();
@@ -502,13 +508,24 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    fn name_end(&self, from: usize) -> usize {
+    /// The tag name from `from`: where it ends, and the name in lower case (what [`lower`]
+    /// gives, the upper case found in the same pass over the bytes).
+    fn name(&self, from: usize) -> (usize, Cow<'a, str>) {
         let b = self.src.as_bytes();
-        let mut k = from;
+        let (mut k, mut upper) = (from, false);
         while k < b.len() && !ENDS_TAG_NAME[b[k] as usize] {
+            upper |= b[k].is_ascii_uppercase();
             k += 1;
         }
-        k
+        let s = &self.src[from..k];
+        (
+            k,
+            if upper {
+                lower_known(s)
+            } else {
+                Cow::Borrowed(s)
+            },
+        )
     }
 
     /// Attributes from `at` to the tag's `>`: (attributes, self-closing, one past `>`); `None`

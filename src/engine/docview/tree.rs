@@ -7,11 +7,13 @@
 //! `<br>` or a block boundary starts a new line. That keeps reading order when a block's own text
 //! surrounds its children, and lets the cleaner keep or drop text block by block.
 
+use std::borrow::Cow;
+
 use ego_tree::iter::Edge;
 use scraper::{Html, Node};
 
 mod text;
-use text::{collapse, push_collapsed};
+use text::{all_white, collapse, push_collapsed};
 
 /// Container tags: each opens a content block [L2222] (`class` names them; a test checks it
 /// against this list).
@@ -232,6 +234,23 @@ pub(crate) struct TreeBlock {
     pub sub_end: usize,
 }
 
+/// What an element's end undoes (bits of [`Builder`]'s `kinds`): a block closes, a weighty
+/// tag's text is done, an `<a>` ends.
+const K_BLOCK: u8 = 1;
+const K_WEIGHTY: u8 = 2;
+const K_ANCHOR: u8 = 4;
+
+/// The [`K_BLOCK`] … bits of an element not skipped: a block, a weighty tag, an `<a>`.
+fn kind_bits(block: bool, weighty: bool, anchor: bool) -> u8 {
+    (u8::from(block) * K_BLOCK) | (u8::from(weighty) * K_WEIGHTY) | (u8::from(anchor) * K_ANCHOR)
+}
+
+/// The [`K_BLOCK`] … bits of an element not skipped, from its name.
+fn kind_of(name: &str) -> u8 {
+    let (_, block, weighty) = class(name);
+    kind_bits(block.is_some(), weighty.is_some(), name == "a")
+}
+
 /// The parsed page.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PageTree {
@@ -313,6 +332,9 @@ pub(crate) struct Builder {
     anchors: Vec<usize>,
     /// Open weighty tags: (tag, block, text accumulated so far).
     weighty: Vec<(&'static str, usize, String)>,
+    /// Per open element outside skipped content, what its end undoes ([`K_BLOCK`], …): the
+    /// end then needs no second look at its name.
+    kinds: Vec<u8>,
     /// Whether the next text starts a new line.
     line_break: bool,
     /// Depth inside skipped elements (`head`, `script`, …).
@@ -338,6 +360,7 @@ impl Builder {
             stack: Vec::new(),
             anchors: Vec::new(),
             weighty: Vec::new(),
+            kinds: Vec::with_capacity(64),
             line_break: true,
             skip: 0,
             in_title: false,
@@ -386,7 +409,7 @@ impl Builder {
         // HTML whitespace rules: runs of white space collapse to one space. One pass writes the
         // collapsed text straight onto the line and counts the letters, digits and sentence
         // punctuation; anchors and weighty tags copy it from there.
-        if raw.chars().all(char::is_whitespace) {
+        if all_white(raw) {
             if !raw.is_empty()
                 && !self.line_break
                 && let Some(l) = self.tree.lines.last_mut()
@@ -468,6 +491,8 @@ impl Builder {
         if let Some(tag) = block {
             self.open_block(tag, el.hint());
         }
+        self.kinds
+            .push(kind_bits(block.is_some(), weighty.is_some(), name == "a"));
         match name {
             "a" => {
                 if let Some(href) = el.attr("href") {
@@ -522,8 +547,9 @@ impl Builder {
             self.skip -= 1;
             return;
         }
-        let (_, block_tag, weighty) = class(name);
-        if weighty.is_some()
+        // Ends come in the order of starts (a tree walk): the element's kind is the last pushed.
+        let kind = self.kinds.pop().unwrap_or_else(|| kind_of(name));
+        if kind & K_WEIGHTY != 0
             && let Some((tag, block, text)) = self.weighty.pop()
         {
             let text = collapse(text);
@@ -531,10 +557,10 @@ impl Builder {
                 self.tree.weighty.push(RawWeighty { tag, text, block });
             }
         }
-        if name == "a" {
+        if kind & K_ANCHOR != 0 {
             self.anchors.pop();
         }
-        if block_tag.is_some() {
+        if kind & K_BLOCK != 0 {
             self.close_block();
         }
     }
@@ -601,7 +627,7 @@ fn totals(tree: &mut PageTree) {
 
 /// `html` without its scripts, styles and comments, which the block tree skips anyway: a cheap
 /// byte scan that spares the HTML tokenizer a fifth of a typical page.
-pub(crate) fn strip_inert(html: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn strip_inert(html: &str) -> Cow<'_, str> {
     let b = html.as_bytes();
     let mut out: Option<String> = None;
     let (mut i, mut copied) = (0usize, 0usize);
@@ -638,10 +664,10 @@ pub(crate) fn strip_inert(html: &str) -> std::borrow::Cow<'_, str> {
         i = end;
     }
     match out {
-        None => std::borrow::Cow::Borrowed(html),
+        None => Cow::Borrowed(html),
         Some(mut o) => {
             o.push_str(&html[copied..]);
-            std::borrow::Cow::Owned(o)
+            Cow::Owned(o)
         }
     }
 }

@@ -127,6 +127,32 @@ fn upper_case_tag_names_are_lower_cased() {
 }
 
 #[test]
+fn tag_names_read_in_one_pass_are_lower_cased_as_lower_does() {
+    for s in [
+        "TD",
+        "td",
+        "Font",
+        "CUSTOM-EL",
+        "tdX",
+        "BLOCKQUOTE",
+        "x",
+        "P",
+    ] {
+        for (html, at) in [(format!("<{s} a=1>"), 1), (format!("</{s}>"), 2)] {
+            let t = Tokenizer::new(&html);
+            let (end, name) = t.name(at);
+            assert_eq!(end, at + s.len(), "{html}");
+            assert_eq!(name, lower(s), "{html}");
+            assert_eq!(
+                matches!(name, Cow::Borrowed(_)),
+                matches!(lower(s), Cow::Borrowed(_)),
+                "{html}"
+            );
+        }
+    }
+}
+
+#[test]
 fn doctype_quirks() {
     assert!(!quirks(" html"));
     assert!(quirks(

@@ -186,7 +186,7 @@ enum Afe<'a> {
 }
 
 /// An element's `id` and `class`.
-type IdClass<'a> = (Option<Cow<'a, str>>, Option<Cow<'a, str>>);
+type IdClass<'a> = (Option<&'a str>, Option<&'a str>);
 
 struct Parser<'a> {
     tok: Tokenizer<'a>,
@@ -464,7 +464,7 @@ impl<'a> Parser<'a> {
         let pos = self.out.bufs[child_sink].1.len();
         if !foreign && matches!(&*tag.name, "html" | "body") {
             let i = (tag.name == "body") as usize;
-            self.root_attrs[i] = (tag.attrs.id.clone(), tag.attrs.class.clone());
+            self.root_attrs[i] = (tag.attrs.id, tag.attrs.class);
         }
         self.out.start(child_sink, tag.name.clone(), tag.attrs);
         self.open_p += usize::from(!foreign && tag.name == "p");
@@ -497,12 +497,13 @@ impl<'a> Parser<'a> {
             return;
         }
         if r.0.is_none() {
-            r.0 = tag.attrs.id.clone();
+            r.0 = tag.attrs.id;
         }
         if r.1.is_none() {
-            r.1 = tag.attrs.class.clone();
+            r.1 = tag.attrs.class;
         }
-        let hint = super::tree::hint_of(r.0.as_deref(), r.1.as_deref());
+        let (id, class) = (TagAttrs::decoded(r.0), TagAttrs::decoded(r.1));
+        let hint = super::tree::hint_of(id.as_deref(), class.as_deref());
         self.out.b.set_hint(name, hint);
     }
 
@@ -620,13 +621,7 @@ impl<'a> Parser<'a> {
         let same = |a: &Afe, b: &TagAttrs| match a {
             Afe::El {
                 name: n, attrs: x, ..
-            } => {
-                *n == name
-                    && x.id == b.id
-                    && x.class == b.class
-                    && x.href == b.href
-                    && x.same_rare(b)
-            }
+            } => *n == name && x.same(b),
             Afe::Marker => false,
         };
         let start = self

@@ -268,14 +268,14 @@ pub(crate) struct PageTree {
 /// What the block tree reads of an element's attributes, whichever parser found them.
 pub(crate) trait Attrs {
     /// The value of the attribute `name` (lower case), entities decoded.
-    fn attr(&self, name: &str) -> Option<&str>;
+    fn attr(&self, name: &str) -> Option<Cow<'_, str>>;
     /// `#id.class.class` with the classes sorted and deduplicated (as scraper lists them).
     fn hint(&self) -> String;
 }
 
 impl Attrs for scraper::node::Element {
-    fn attr(&self, name: &str) -> Option<&str> {
-        scraper::node::Element::attr(self, name)
+    fn attr(&self, name: &str) -> Option<Cow<'_, str>> {
+        scraper::node::Element::attr(self, name).map(Cow::Borrowed)
     }
     fn hint(&self) -> String {
         let mut s = String::new();
@@ -466,8 +466,15 @@ impl Builder {
         match name {
             "title" if !self.have_title => self.in_title = true,
             "meta" => {
-                let content = || el.attr("content").unwrap_or("").trim().to_string();
+                let content = || {
+                    el.attr("content")
+                        .as_deref()
+                        .unwrap_or("")
+                        .trim()
+                        .to_string()
+                };
                 let n = el.attr("name");
+                let n = n.as_deref();
                 if n.is_some_and(|n| n.eq_ignore_ascii_case("keywords")) {
                     self.tree.meta_keywords = content();
                 } else if n.is_some_and(|n| n.eq_ignore_ascii_case("description")) {
@@ -475,7 +482,7 @@ impl Builder {
                 }
             }
             "base" if self.tree.base_href.is_none() => {
-                self.tree.base_href = el.attr("href").map(str::to_string);
+                self.tree.base_href = el.attr("href").map(Cow::into_owned);
             }
             _ => {}
         }

@@ -207,6 +207,12 @@ struct Parser<'a> {
     open_p: usize,
     /// The stream stopped (see [`streamed`]): html5ever builds the tree instead.
     bail: bool,
+    /// Whether a table holds its events until it closes (so that foster-parented content can
+    /// go before it). The first pass does not: its events go straight on, and should content
+    /// be foster-parented (or the adoption agency reach into a table) the pass stops with
+    /// `redo` set and the page is parsed again holding them (see [`streamed`]).
+    hold_tables: bool,
+    redo: std::cell::Cell<bool>,
     /// `id` and `class` of `<html>` and `<body>` as they stand (a repeated tag adds missing ones).
     root_attrs: [IdClass<'a>; 2],
 }
@@ -433,6 +439,9 @@ impl<'a> Parser<'a> {
             && !cur.foreign
             && matches!(&*cur.name, "table" | "tbody" | "tfoot" | "thead" | "tr")
         {
+            if !self.hold_tables {
+                self.redo.set(true);
+            }
             return self
                 .live()
                 .rev()
@@ -446,7 +455,7 @@ impl<'a> Parser<'a> {
         let sink = self.location();
         let uid = self.next_uid;
         self.next_uid += 1;
-        let child_sink = if !foreign && tag.name == "table" {
+        let child_sink = if self.hold_tables && !foreign && tag.name == "table" {
             let buf = self
                 .out
                 .spare
@@ -679,8 +688,30 @@ pub(crate) fn build(html: &str) -> PageTree {
 }
 
 /// The streaming pass alone: `None` when it stopped (held events not as the adoption agency
-/// expects them).
+/// expects them). Tables first pass their events straight on; a page where that would put
+/// foster-parented content in the wrong place is parsed again with tables holding theirs.
 pub(crate) fn streamed(html: &str) -> Option<PageTree> {
+    match pass(html, false) {
+        Pass::Redo => match pass(html, true) {
+            Pass::Tree(t) => Some(t),
+            Pass::Bail | Pass::Redo => None,
+        },
+        Pass::Tree(t) => Some(t),
+        Pass::Bail => None,
+    }
+}
+
+/// How a streaming pass ended.
+enum Pass {
+    Tree(PageTree),
+    /// Held events not as the adoption agency expects them: html5ever builds the tree.
+    Bail,
+    /// Content went before a table whose events were not held: parse again holding them.
+    Redo,
+}
+
+/// One streaming pass, tables holding their events or not.
+fn pass(html: &str, hold_tables: bool) -> Pass {
     let mut p = Parser {
         tok: Tokenizer::new(html),
         out: Out {
@@ -702,13 +733,15 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
         next_uid: 0,
         open_p: 0,
         bail: false,
+        hold_tables,
+        redo: std::cell::Cell::new(false),
         root_attrs: Default::default(),
     };
     // Adjacent text (split by a stripped comment or script) is one text node.
     let mut text: Option<Cow<'_, str>> = None;
     while let Some(t) = p.tok.next_token() {
-        if p.bail {
-            return None;
+        if p.bail || p.redo.get() {
+            break;
         }
         match t {
             Token::Text(x) if x.is_empty() => {}
@@ -724,19 +757,24 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
             }
         }
     }
-    if let Some(x) = text.take() {
-        p.token(Token::Text(x));
+    if !p.bail && !p.redo.get() {
+        if let Some(x) = text.take() {
+            p.token(Token::Text(x));
+        }
+        p.eof();
     }
-    p.eof();
+    if p.redo.get() {
+        return Pass::Redo;
+    }
     if p.bail {
-        return None;
+        return Pass::Bail;
     }
     if p.out.hold > 0 {
         p.out.hold = 1;
         p.out.unhold();
     }
     p.out.flush_text();
-    Some(p.out.b.finish())
+    Pass::Tree(p.out.b.finish())
 }
 
 #[cfg(test)]

@@ -201,6 +201,7 @@ fn lower(s: &str) -> Cow<'_, str> {
 }
 
 /// A tag name with upper case in it, lower-cased: borrowed when it is a known tag.
+#[inline(never)]
 fn lower_known(s: &str) -> Cow<'_, str> {
     let mut buf = [0u8; 10];
     if let Some(b) = buf.get_mut(..s.len()) {
@@ -533,6 +534,8 @@ impl<'a> Tokenizer<'a> {
 
     /// The tag name from `from`: where it ends, and the name in lower case (what [`lower`]
     /// gives, the upper case found in the same pass over the bytes).
+    /// Inlined into [`Self::markup`] (a call and its returned pair cost more than the loop).
+    #[inline(always)]
     fn name(&self, from: usize) -> (usize, Cow<'a, str>) {
         let b = self.src.as_bytes();
         let (mut k, mut upper) = (from, false);

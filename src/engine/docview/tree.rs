@@ -76,12 +76,17 @@ const WEIGHTY_MAX: usize = 512;
 /// Bytes a new line's text has room for beyond its first text node.
 const LINE_SLACK: usize = 32;
 
-/// Each listed name as itself (the `&'static str` the tree keeps), `None` for any other.
-macro_rules! pick {
-    ($name:expr; $($t:literal)|+) => {
+/// One `match` over the listed names: skipped ones, container tags, tags both (headings) and
+/// weighty tags, each as itself (the `&'static str` the tree keeps).
+macro_rules! classes {
+    ($name:expr; skip: $($s:literal)|+; block: $($b:literal)|+; both: $($h:literal)|+;
+     weighty: $($w:literal)|+) => {
         match $name {
-            $($t => Some($t),)+
-            _ => None,
+            $($s)|+ => (true, None, None),
+            $($b => (false, Some($b), None),)+
+            $($h => (false, Some($h), Some($h)),)+
+            $($w => (false, None, Some($w)),)+
+            _ => (false, None, None),
         }
     };
 }
@@ -90,94 +95,18 @@ macro_rules! pick {
 /// its content is never page text (skipped), which container tag it is (it opens a content block
 /// [L2222]), which weighty tag [L2228] (headings are both).
 fn class(name: &str) -> (bool, Option<&'static str>, Option<&'static str>) {
-    let skip = matches!(
-        name,
-        "head"
-            | "script"
-            | "style"
-            | "noscript"
-            | "iframe"
-            | "object"
-            | "embed"
-            | "template"
-            | "svg"
-            | "math"
-            | "select"
-            | "option"
-            | "textarea"
-            | "button"
-            | "map"
-            | "canvas"
-            | "audio"
-            | "video"
-            | "applet"
-            | "frameset"
-            | "noframes"
-            | "input"
-    );
-    if skip {
-        return (true, None, None);
-    }
-    let block = pick!(name;
-        "html"
-            | "body"
-            | "div"
-            | "table"
-            | "tbody"
-            | "thead"
-            | "tfoot"
-            | "tr"
-            | "td"
-            | "th"
-            | "p"
-            | "ul"
-            | "ol"
-            | "li"
-            | "dl"
-            | "dt"
-            | "dd"
-            | "section"
-            | "article"
-            | "main"
-            | "header"
-            | "footer"
-            | "nav"
-            | "aside"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "blockquote"
-            | "pre"
-            | "center"
-            | "form"
-            | "fieldset"
-            | "figure"
-            | "figcaption"
-            | "address"
-            | "caption"
-            | "menu"
-            | "details"
-            | "summary"
-    );
-    let weighty = pick!(name;
-        "h1" | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "b"
-            | "strong"
-            | "em"
-            | "i"
-            | "u"
-            | "big"
-            | "font"
-            | "mark"
-    );
-    (false, block, weighty)
+    classes!(name;
+        skip: "head" | "script" | "style" | "noscript" | "iframe" | "object" | "embed"
+            | "template" | "svg" | "math" | "select" | "option" | "textarea" | "button" | "map"
+            | "canvas" | "audio" | "video" | "applet" | "frameset" | "noframes" | "input";
+        block: "div" | "td" | "tr" | "p" | "li" | "table" | "tbody" | "ul" | "html" | "body"
+            | "thead" | "tfoot" | "th" | "ol" | "dl" | "dt" | "dd" | "section" | "article"
+            | "main" | "header" | "footer" | "nav" | "aside" | "blockquote" | "pre" | "center"
+            | "form" | "fieldset" | "figure" | "figcaption" | "address" | "caption" | "menu"
+            | "details" | "summary";
+        both: "h1" | "h2" | "h3" | "h4" | "h5" | "h6";
+        weighty: "b" | "strong" | "em" | "i" | "u" | "big" | "font" | "mark"
+    )
 }
 
 /// One hyperlink of the page.

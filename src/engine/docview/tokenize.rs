@@ -490,8 +490,14 @@ impl<'a> Tokenizer<'a> {
                 }
                 Some(c) if c.is_ascii_alphabetic() => {
                     let (name_end, name) = self.name(lt + 2);
-                    // An end tag's attributes are read (quotes may hide a `>`) and dropped.
-                    let Some((_, _, end)) = self.attrs(name_end) else {
+                    // An end tag's attributes are read (quotes may hide a `>`) and dropped;
+                    // the usual end tag has none.
+                    let end = if b.get(name_end) == Some(&b'>') {
+                        Some(name_end + 1)
+                    } else {
+                        self.attrs(name_end).map(|(_, _, end)| end)
+                    };
+                    let Some(end) = end else {
                         // The page ends inside the tag: html5ever drops it (and the caller
                         // must not see the same `<` again: the fuzzer's hang).
                         self.pos = b.len();
@@ -511,7 +517,13 @@ impl<'a> Tokenizer<'a> {
             },
             Some(c) if c.is_ascii_alphabetic() => {
                 let (name_end, name) = self.name(lt + 1);
-                let Some((attrs, self_closing, end)) = self.attrs(name_end) else {
+                // A tag without attributes (`<td>`, `<p>`, `<br>`) ends at its name.
+                let parts = if b.get(name_end) == Some(&b'>') {
+                    Some((TagAttrs::default(), false, name_end + 1))
+                } else {
+                    self.attrs(name_end)
+                };
+                let Some((attrs, self_closing, end)) = parts else {
                     // The page ends inside the tag: html5ever drops it.
                     self.pos = b.len();
                     return None;

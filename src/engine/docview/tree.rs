@@ -180,6 +180,18 @@ fn kind_of(name: &str) -> u8 {
     kind_bits(block.is_some(), weighty.is_some(), name == "a")
 }
 
+/// The names other than the skipped, container and weighty tags that [`Builder::start`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Other {
+    Title,
+    Meta,
+    Base,
+    Anchor,
+    Image,
+    Break,
+    None,
+}
+
 /// The parsed page.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PageTree {
@@ -392,9 +404,25 @@ impl Builder {
     /// An element opens. Head metadata is read here too: the first `<title>`, `<meta name>`,
     /// `<base href>`.
     pub(crate) fn start(&mut self, name: &str, el: &impl Attrs) {
-        match name {
-            "title" if !self.have_title => self.in_title = true,
-            "meta" => {
+        let (skipped, block, weighty) = class(name);
+        // The few other names the builder reads, found by one match (and none for the
+        // skipped, container and weighty tags, most of a page).
+        let other = if skipped || block.is_some() || weighty.is_some() {
+            Other::None
+        } else {
+            match name {
+                "title" => Other::Title,
+                "meta" => Other::Meta,
+                "base" => Other::Base,
+                "a" => Other::Anchor,
+                "img" => Other::Image,
+                "br" | "hr" => Other::Break,
+                _ => Other::None,
+            }
+        };
+        match other {
+            Other::Title if !self.have_title => self.in_title = true,
+            Other::Meta => {
                 let content = || {
                     el.attr("content")
                         .as_deref()
@@ -410,27 +438,23 @@ impl Builder {
                     self.tree.meta_description = content();
                 }
             }
-            "base" if self.tree.base_href.is_none() => {
+            Other::Base if self.tree.base_href.is_none() => {
                 self.tree.base_href = el.attr("href").map(Cow::into_owned);
             }
             _ => {}
         }
-        if self.skip > 0 {
-            self.skip += 1;
-            return;
-        }
-        let (skip, block, weighty) = class(name);
-        if skip {
+        if self.skip > 0 || skipped {
             self.skip += 1;
             return;
         }
         if let Some(tag) = block {
             self.open_block(tag, el.hint());
         }
+        let anchor = other == Other::Anchor;
         self.kinds
-            .push(kind_bits(block.is_some(), weighty.is_some(), name == "a"));
-        match name {
-            "a" => {
+            .push(kind_bits(block.is_some(), weighty.is_some(), anchor));
+        match other {
+            Other::Anchor => {
                 if let Some(href) = el.attr("href") {
                     let block = self.current();
                     self.tree.links.push(RawLink {
@@ -444,11 +468,11 @@ impl Builder {
                     self.anchors.push(usize::MAX);
                 }
             }
-            "img" => {
+            Other::Image => {
                 let block = self.current();
                 self.tree.blocks[block].images += 1;
             }
-            "br" | "hr" => self.line_break = true,
+            Other::Break => self.line_break = true,
             _ => {}
         }
         if let Some(tag) = weighty {

@@ -186,7 +186,7 @@ enum Afe<'a> {
 }
 
 /// An element's `id` and `class`.
-type IdClass<'a> = (Option<Cow<'a, str>>, Option<Cow<'a, str>>);
+type IdClass<'a> = (Option<&'a str>, Option<&'a str>);
 
 struct Parser<'a> {
     tok: Tokenizer<'a>,
@@ -207,6 +207,12 @@ struct Parser<'a> {
     open_p: usize,
     /// The stream stopped (see [`streamed`]): html5ever builds the tree instead.
     bail: bool,
+    /// Whether a table holds its events until it closes (so that foster-parented content can
+    /// go before it). The first pass does not: its events go straight on, and should content
+    /// be foster-parented (or the adoption agency reach into a table) the pass stops with
+    /// `redo` set and the page is parsed again holding them (see [`streamed`]).
+    hold_tables: bool,
+    redo: std::cell::Cell<bool>,
     /// `id` and `class` of `<html>` and `<body>` as they stand (a repeated tag adds missing ones).
     root_attrs: [IdClass<'a>; 2],
 }
@@ -433,6 +439,9 @@ impl<'a> Parser<'a> {
             && !cur.foreign
             && matches!(&*cur.name, "table" | "tbody" | "tfoot" | "thead" | "tr")
         {
+            if !self.hold_tables {
+                self.redo.set(true);
+            }
             return self
                 .live()
                 .rev()
@@ -446,7 +455,7 @@ impl<'a> Parser<'a> {
         let sink = self.location();
         let uid = self.next_uid;
         self.next_uid += 1;
-        let child_sink = if !foreign && tag.name == "table" {
+        let child_sink = if self.hold_tables && !foreign && tag.name == "table" {
             let buf = self
                 .out
                 .spare
@@ -464,7 +473,7 @@ impl<'a> Parser<'a> {
         let pos = self.out.bufs[child_sink].1.len();
         if !foreign && matches!(&*tag.name, "html" | "body") {
             let i = (tag.name == "body") as usize;
-            self.root_attrs[i] = (tag.attrs.id.clone(), tag.attrs.class.clone());
+            self.root_attrs[i] = (tag.attrs.id, tag.attrs.class);
         }
         self.out.start(child_sink, tag.name.clone(), tag.attrs);
         self.open_p += usize::from(!foreign && tag.name == "p");
@@ -497,12 +506,13 @@ impl<'a> Parser<'a> {
             return;
         }
         if r.0.is_none() {
-            r.0 = tag.attrs.id.clone();
+            r.0 = tag.attrs.id;
         }
         if r.1.is_none() {
-            r.1 = tag.attrs.class.clone();
+            r.1 = tag.attrs.class;
         }
-        let hint = super::tree::hint_of(r.0.as_deref(), r.1.as_deref());
+        let (id, class) = (TagAttrs::decoded(r.0), TagAttrs::decoded(r.1));
+        let hint = super::tree::hint_of(id.as_deref(), class.as_deref());
         self.out.b.set_hint(name, hint);
     }
 
@@ -571,8 +581,10 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether the element `uid` is live on the stack (looked for from the top, where the
+    /// formatting elements that [`Self::reconstruct`] asks about usually are).
     fn on_stack(&self, uid: u32) -> bool {
-        self.live().any(|(_, e)| e.uid == uid)
+        self.stack.iter().rev().any(|e| e.uid == uid && !e.removed)
     }
 
     fn reconstruct(&mut self) {
@@ -618,13 +630,7 @@ impl<'a> Parser<'a> {
         let same = |a: &Afe, b: &TagAttrs| match a {
             Afe::El {
                 name: n, attrs: x, ..
-            } => {
-                *n == name
-                    && x.id == b.id
-                    && x.class == b.class
-                    && x.href == b.href
-                    && x.same_rare(b)
-            }
+            } => *n == name && x.same(b),
             Afe::Marker => false,
         };
         let start = self
@@ -682,8 +688,30 @@ pub(crate) fn build(html: &str) -> PageTree {
 }
 
 /// The streaming pass alone: `None` when it stopped (held events not as the adoption agency
-/// expects them).
+/// expects them). Tables first pass their events straight on; a page where that would put
+/// foster-parented content in the wrong place is parsed again with tables holding theirs.
 pub(crate) fn streamed(html: &str) -> Option<PageTree> {
+    match pass(html, false) {
+        Pass::Redo => match pass(html, true) {
+            Pass::Tree(t) => Some(t),
+            Pass::Bail | Pass::Redo => None,
+        },
+        Pass::Tree(t) => Some(t),
+        Pass::Bail => None,
+    }
+}
+
+/// How a streaming pass ended.
+enum Pass {
+    Tree(PageTree),
+    /// Held events not as the adoption agency expects them: html5ever builds the tree.
+    Bail,
+    /// Content went before a table whose events were not held: parse again holding them.
+    Redo,
+}
+
+/// One streaming pass, tables holding their events or not.
+fn pass(html: &str, hold_tables: bool) -> Pass {
     let mut p = Parser {
         tok: Tokenizer::new(html),
         out: Out {
@@ -705,13 +733,15 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
         next_uid: 0,
         open_p: 0,
         bail: false,
+        hold_tables,
+        redo: std::cell::Cell::new(false),
         root_attrs: Default::default(),
     };
     // Adjacent text (split by a stripped comment or script) is one text node.
     let mut text: Option<Cow<'_, str>> = None;
     while let Some(t) = p.tok.next_token() {
-        if p.bail {
-            return None;
+        if p.bail || p.redo.get() {
+            break;
         }
         match t {
             Token::Text(x) if x.is_empty() => {}
@@ -727,19 +757,24 @@ pub(crate) fn streamed(html: &str) -> Option<PageTree> {
             }
         }
     }
-    if let Some(x) = text.take() {
-        p.token(Token::Text(x));
+    if !p.bail && !p.redo.get() {
+        if let Some(x) = text.take() {
+            p.token(Token::Text(x));
+        }
+        p.eof();
     }
-    p.eof();
+    if p.redo.get() {
+        return Pass::Redo;
+    }
     if p.bail {
-        return None;
+        return Pass::Bail;
     }
     if p.out.hold > 0 {
         p.out.hold = 1;
         p.out.unhold();
     }
     p.out.flush_text();
-    Some(p.out.b.finish())
+    Pass::Tree(p.out.b.finish())
 }
 
 #[cfg(test)]

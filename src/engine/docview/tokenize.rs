@@ -17,14 +17,17 @@ use std::borrow::Cow;
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 
 /// The attributes the block tree reads; the first occurrence of each wins (as in html5ever).
-/// `name`, `content` and `type` are rare (`<meta>`, `<input>`, …) and boxed apart, so that a
-/// tag (which moves from one tree-construction step to the next) stays small enough to be
-/// copied inline; the box is made only for a tag that has one of them.
+/// `id`, `class` and `href` are kept as the page writes them, character references undecoded:
+/// [`TagAttrs::decoded`] decodes one when it is read, and most never are (the hint of an
+/// inline element, an end tag's attributes). `name`, `content` and `type` are rare (`<meta>`,
+/// `<input>`, …) and boxed apart, decoded, so that a tag (which moves from one
+/// tree-construction step to the next) stays small; the box is made only for a tag that has
+/// one of them.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TagAttrs<'a> {
-    pub id: Option<Cow<'a, str>>,
-    pub class: Option<Cow<'a, str>>,
-    pub href: Option<Cow<'a, str>>,
+    pub id: Option<&'a str>,
+    pub class: Option<&'a str>,
+    pub href: Option<&'a str>,
     pub rare: Option<Box<RareAttrs<'a>>>,
 }
 
@@ -42,6 +45,24 @@ impl<'a> TagAttrs<'a> {
         self.rare.as_ref().and_then(|r| r.kind.as_deref())
     }
 
+    /// A raw `id`, `class` or `href` value with its character references decoded.
+    pub(crate) fn decoded(raw: Option<&'a str>) -> Option<Cow<'a, str>> {
+        raw.map(|v| decode(v, true))
+    }
+
+    /// Whether every attribute is the same as `other`'s, decoded (the Noah's ark clause
+    /// compares attributes as the DOM holds them).
+    pub(crate) fn same(&self, other: &TagAttrs<'_>) -> bool {
+        let eq = |a: Option<&str>, b: Option<&str>| match (a, b) {
+            (Some(a), Some(b)) => a == b || decode(a, true) == decode(b, true),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        eq(self.id, other.id)
+            && eq(self.class, other.class)
+            && eq(self.href, other.href)
+            && self.same_rare(other)
+    }
+
     /// Whether `name`, `content` and `type` are the same as `other`'s.
     pub(crate) fn same_rare(&self, other: &TagAttrs<'_>) -> bool {
         fn parts<'s>(r: Option<&'s RareAttrs<'_>>) -> [Option<&'s str>; 3] {
@@ -54,20 +75,22 @@ impl<'a> TagAttrs<'a> {
 }
 
 impl super::tree::Attrs for TagAttrs<'_> {
-    fn attr(&self, name: &str) -> Option<&str> {
+    fn attr(&self, name: &str) -> Option<Cow<'_, str>> {
         let rare = self.rare.as_deref();
-        match name {
-            "id" => self.id.as_deref(),
-            "class" => self.class.as_deref(),
-            "href" => self.href.as_deref(),
+        let kept = match name {
+            "id" => return TagAttrs::decoded(self.id),
+            "class" => return TagAttrs::decoded(self.class),
+            "href" => return TagAttrs::decoded(self.href),
             "name" => rare.and_then(|r| r.name.as_deref()),
             "content" => rare.and_then(|r| r.content.as_deref()),
             "type" => rare.and_then(|r| r.kind.as_deref()),
             _ => None,
-        }
+        };
+        kept.map(Cow::Borrowed)
     }
     fn hint(&self) -> String {
-        super::tree::hint_of(self.id.as_deref(), self.class.as_deref())
+        let (id, class) = (TagAttrs::decoded(self.id), TagAttrs::decoded(self.class));
+        super::tree::hint_of(id.as_deref(), class.as_deref())
     }
 }
 
@@ -166,11 +189,20 @@ known_tags!(
     "tt" "u" "ul"
 );
 
-/// A tag name in lower case: borrowed when it already is, or when it is a known tag.
+/// A tag name in lower case: borrowed when it already is, or when it is a known tag (the
+/// tokenizer finds the upper case while it scans the name, [`Tokenizer::name`]; a test checks
+/// the two agree).
+#[cfg(test)]
 fn lower(s: &str) -> Cow<'_, str> {
     if !s.bytes().any(|b| b.is_ascii_uppercase()) {
         return Cow::Borrowed(s);
     }
+    lower_known(s)
+}
+
+/// A tag name with upper case in it, lower-cased: borrowed when it is a known tag.
+#[inline(never)]
+fn lower_known(s: &str) -> Cow<'_, str> {
     let mut buf = [0u8; 10];
     if let Some(b) = buf.get_mut(..s.len()) {
         b.copy_from_slice(s.as_bytes());
@@ -457,10 +489,15 @@ impl<'a> Tokenizer<'a> {
                     None
                 }
                 Some(c) if c.is_ascii_alphabetic() => {
-                    let name_end = self.name_end(lt + 2);
-                    let name = lower(&self.src[lt + 2..name_end]);
-                    // An end tag's attributes are read (quotes may hide a `>`) and dropped.
-                    let Some((_, _, end)) = self.attrs(name_end) else {
+                    let (name_end, name) = self.name(lt + 2);
+                    // An end tag's attributes are read (quotes may hide a `>`) and dropped;
+                    // the usual end tag has none.
+                    let end = if b.get(name_end) == Some(&b'>') {
+                        Some(name_end + 1)
+                    } else {
+                        self.attrs(name_end).map(|(_, _, end)| end)
+                    };
+                    let Some(end) = end else {
                         // The page ends inside the tag: html5ever drops it (and the caller
                         // must not see the same `<` again: the fuzzer's hang).
                         self.pos = b.len();
@@ -479,9 +516,14 @@ impl<'a> Tokenizer<'a> {
                 }
             },
             Some(c) if c.is_ascii_alphabetic() => {
-                let name_end = self.name_end(lt + 1);
-                let name = lower(&self.src[lt + 1..name_end]);
-                let Some((attrs, self_closing, end)) = self.attrs(name_end) else {
+                let (name_end, name) = self.name(lt + 1);
+                // A tag without attributes (`<td>`, `<p>`, `<br>`) ends at its name.
+                let parts = if b.get(name_end) == Some(&b'>') {
+                    Some((TagAttrs::default(), false, name_end + 1))
+                } else {
+                    self.attrs(name_end)
+                };
+                let Some((attrs, self_closing, end)) = parts else {
                     // The page ends inside the tag: html5ever drops it.
                     self.pos = b.len();
                     return None;
@@ -502,13 +544,26 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    fn name_end(&self, from: usize) -> usize {
+    /// The tag name from `from`: where it ends, and the name in lower case (what [`lower`]
+    /// gives, the upper case found in the same pass over the bytes).
+    /// Inlined into [`Self::markup`] (a call and its returned pair cost more than the loop).
+    #[inline(always)]
+    fn name(&self, from: usize) -> (usize, Cow<'a, str>) {
         let b = self.src.as_bytes();
-        let mut k = from;
+        let (mut k, mut upper) = (from, false);
         while k < b.len() && !ENDS_TAG_NAME[b[k] as usize] {
+            upper |= b[k].is_ascii_uppercase();
             k += 1;
         }
-        k
+        let s = &self.src[from..k];
+        (
+            k,
+            if upper {
+                lower_known(s)
+            } else {
+                Cow::Borrowed(s)
+            },
+        )
     }
 
     /// Attributes from `at` to the tag's `>`: (attributes, self-closing, one past `>`); `None`
@@ -561,19 +616,32 @@ impl<'a> Tokenizer<'a> {
                 }
             }
             // By length first: most attributes (`width`, `style`, `src`, …) fail at once.
-            let slot = match name.len() {
+            let raw = match name.len() {
                 2 if name.eq_ignore_ascii_case(b"id") => &mut a.id,
                 5 if name.eq_ignore_ascii_case(b"class") => &mut a.class,
                 4 if name.eq_ignore_ascii_case(b"href") => &mut a.href,
-                4 if name.eq_ignore_ascii_case(b"name") => &mut a.rare.get_or_insert_default().name,
-                7 if name.eq_ignore_ascii_case(b"content") => {
-                    &mut a.rare.get_or_insert_default().content
+                4 | 7 => {
+                    let slot = match name.len() {
+                        4 if name.eq_ignore_ascii_case(b"name") => {
+                            &mut a.rare.get_or_insert_default().name
+                        }
+                        7 if name.eq_ignore_ascii_case(b"content") => {
+                            &mut a.rare.get_or_insert_default().content
+                        }
+                        4 if name.eq_ignore_ascii_case(b"type") => {
+                            &mut a.rare.get_or_insert_default().kind
+                        }
+                        _ => continue,
+                    };
+                    if slot.is_none() {
+                        *slot = Some(decode(&src[v0..v1], true));
+                    }
+                    continue;
                 }
-                4 if name.eq_ignore_ascii_case(b"type") => &mut a.rare.get_or_insert_default().kind,
                 _ => continue,
             };
-            if slot.is_none() {
-                *slot = Some(decode(&src[v0..v1], true));
+            if raw.is_none() {
+                *raw = Some(&src[v0..v1]);
             }
         }
     }

@@ -7,11 +7,13 @@
 //! `<br>` or a block boundary starts a new line. That keeps reading order when a block's own text
 //! surrounds its children, and lets the cleaner keep or drop text block by block.
 
+use std::borrow::Cow;
+
 use ego_tree::iter::Edge;
 use scraper::{Html, Node};
 
 mod text;
-use text::{collapse, push_collapsed};
+use text::{all_white, collapse, push_collapsed};
 
 /// Container tags: each opens a content block [L2222] (`class` names them; a test checks it
 /// against this list).
@@ -74,12 +76,17 @@ const WEIGHTY_MAX: usize = 512;
 /// Bytes a new line's text has room for beyond its first text node.
 const LINE_SLACK: usize = 32;
 
-/// Each listed name as itself (the `&'static str` the tree keeps), `None` for any other.
-macro_rules! pick {
-    ($name:expr; $($t:literal)|+) => {
+/// One `match` over the listed names: skipped ones, container tags, tags both (headings) and
+/// weighty tags, each as itself (the `&'static str` the tree keeps).
+macro_rules! classes {
+    ($name:expr; skip: $($s:literal)|+; block: $($b:literal)|+; both: $($h:literal)|+;
+     weighty: $($w:literal)|+) => {
         match $name {
-            $($t => Some($t),)+
-            _ => None,
+            $($s)|+ => (true, None, None),
+            $($b => (false, Some($b), None),)+
+            $($h => (false, Some($h), Some($h)),)+
+            $($w => (false, None, Some($w)),)+
+            _ => (false, None, None),
         }
     };
 }
@@ -88,94 +95,18 @@ macro_rules! pick {
 /// its content is never page text (skipped), which container tag it is (it opens a content block
 /// [L2222]), which weighty tag [L2228] (headings are both).
 fn class(name: &str) -> (bool, Option<&'static str>, Option<&'static str>) {
-    let skip = matches!(
-        name,
-        "head"
-            | "script"
-            | "style"
-            | "noscript"
-            | "iframe"
-            | "object"
-            | "embed"
-            | "template"
-            | "svg"
-            | "math"
-            | "select"
-            | "option"
-            | "textarea"
-            | "button"
-            | "map"
-            | "canvas"
-            | "audio"
-            | "video"
-            | "applet"
-            | "frameset"
-            | "noframes"
-            | "input"
-    );
-    if skip {
-        return (true, None, None);
-    }
-    let block = pick!(name;
-        "html"
-            | "body"
-            | "div"
-            | "table"
-            | "tbody"
-            | "thead"
-            | "tfoot"
-            | "tr"
-            | "td"
-            | "th"
-            | "p"
-            | "ul"
-            | "ol"
-            | "li"
-            | "dl"
-            | "dt"
-            | "dd"
-            | "section"
-            | "article"
-            | "main"
-            | "header"
-            | "footer"
-            | "nav"
-            | "aside"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "blockquote"
-            | "pre"
-            | "center"
-            | "form"
-            | "fieldset"
-            | "figure"
-            | "figcaption"
-            | "address"
-            | "caption"
-            | "menu"
-            | "details"
-            | "summary"
-    );
-    let weighty = pick!(name;
-        "h1" | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "b"
-            | "strong"
-            | "em"
-            | "i"
-            | "u"
-            | "big"
-            | "font"
-            | "mark"
-    );
-    (false, block, weighty)
+    classes!(name;
+        skip: "head" | "script" | "style" | "noscript" | "iframe" | "object" | "embed"
+            | "template" | "svg" | "math" | "select" | "option" | "textarea" | "button" | "map"
+            | "canvas" | "audio" | "video" | "applet" | "frameset" | "noframes" | "input";
+        block: "div" | "td" | "tr" | "p" | "li" | "table" | "tbody" | "ul" | "html" | "body"
+            | "thead" | "tfoot" | "th" | "ol" | "dl" | "dt" | "dd" | "section" | "article"
+            | "main" | "header" | "footer" | "nav" | "aside" | "blockquote" | "pre" | "center"
+            | "form" | "fieldset" | "figure" | "figcaption" | "address" | "caption" | "menu"
+            | "details" | "summary";
+        both: "h1" | "h2" | "h3" | "h4" | "h5" | "h6";
+        weighty: "b" | "strong" | "em" | "i" | "u" | "big" | "font" | "mark"
+    )
 }
 
 /// One hyperlink of the page.
@@ -232,6 +163,35 @@ pub(crate) struct TreeBlock {
     pub sub_end: usize,
 }
 
+/// What an element's end undoes (bits of [`Builder`]'s `kinds`): a block closes, a weighty
+/// tag's text is done, an `<a>` ends.
+const K_BLOCK: u8 = 1;
+const K_WEIGHTY: u8 = 2;
+const K_ANCHOR: u8 = 4;
+
+/// The [`K_BLOCK`] … bits of an element not skipped: a block, a weighty tag, an `<a>`.
+fn kind_bits(block: bool, weighty: bool, anchor: bool) -> u8 {
+    (u8::from(block) * K_BLOCK) | (u8::from(weighty) * K_WEIGHTY) | (u8::from(anchor) * K_ANCHOR)
+}
+
+/// The [`K_BLOCK`] … bits of an element not skipped, from its name.
+fn kind_of(name: &str) -> u8 {
+    let (_, block, weighty) = class(name);
+    kind_bits(block.is_some(), weighty.is_some(), name == "a")
+}
+
+/// The names other than the skipped, container and weighty tags that [`Builder::start`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Other {
+    Title,
+    Meta,
+    Base,
+    Anchor,
+    Image,
+    Break,
+    None,
+}
+
 /// The parsed page.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PageTree {
@@ -249,14 +209,14 @@ pub(crate) struct PageTree {
 /// What the block tree reads of an element's attributes, whichever parser found them.
 pub(crate) trait Attrs {
     /// The value of the attribute `name` (lower case), entities decoded.
-    fn attr(&self, name: &str) -> Option<&str>;
+    fn attr(&self, name: &str) -> Option<Cow<'_, str>>;
     /// `#id.class.class` with the classes sorted and deduplicated (as scraper lists them).
     fn hint(&self) -> String;
 }
 
 impl Attrs for scraper::node::Element {
-    fn attr(&self, name: &str) -> Option<&str> {
-        scraper::node::Element::attr(self, name)
+    fn attr(&self, name: &str) -> Option<Cow<'_, str>> {
+        scraper::node::Element::attr(self, name).map(Cow::Borrowed)
     }
     fn hint(&self) -> String {
         let mut s = String::new();
@@ -313,6 +273,9 @@ pub(crate) struct Builder {
     anchors: Vec<usize>,
     /// Open weighty tags: (tag, block, text accumulated so far).
     weighty: Vec<(&'static str, usize, String)>,
+    /// Per open element outside skipped content, what its end undoes ([`K_BLOCK`], …): the
+    /// end then needs no second look at its name.
+    kinds: Vec<u8>,
     /// Whether the next text starts a new line.
     line_break: bool,
     /// Depth inside skipped elements (`head`, `script`, …).
@@ -338,6 +301,7 @@ impl Builder {
             stack: Vec::new(),
             anchors: Vec::new(),
             weighty: Vec::new(),
+            kinds: Vec::with_capacity(64),
             line_break: true,
             skip: 0,
             in_title: false,
@@ -386,7 +350,7 @@ impl Builder {
         // HTML whitespace rules: runs of white space collapse to one space. One pass writes the
         // collapsed text straight onto the line and counts the letters, digits and sentence
         // punctuation; anchors and weighty tags copy it from there.
-        if raw.chars().all(char::is_whitespace) {
+        if all_white(raw) {
             if !raw.is_empty()
                 && !self.line_break
                 && let Some(l) = self.tree.lines.last_mut()
@@ -440,36 +404,57 @@ impl Builder {
     /// An element opens. Head metadata is read here too: the first `<title>`, `<meta name>`,
     /// `<base href>`.
     pub(crate) fn start(&mut self, name: &str, el: &impl Attrs) {
-        match name {
-            "title" if !self.have_title => self.in_title = true,
-            "meta" => {
-                let content = || el.attr("content").unwrap_or("").trim().to_string();
+        let (skipped, block, weighty) = class(name);
+        // The few other names the builder reads, found by one match (and none for the
+        // skipped, container and weighty tags, most of a page).
+        let other = if skipped || block.is_some() || weighty.is_some() {
+            Other::None
+        } else {
+            match name {
+                "title" => Other::Title,
+                "meta" => Other::Meta,
+                "base" => Other::Base,
+                "a" => Other::Anchor,
+                "img" => Other::Image,
+                "br" | "hr" => Other::Break,
+                _ => Other::None,
+            }
+        };
+        match other {
+            Other::Title if !self.have_title => self.in_title = true,
+            Other::Meta => {
+                let content = || {
+                    el.attr("content")
+                        .as_deref()
+                        .unwrap_or("")
+                        .trim()
+                        .to_string()
+                };
                 let n = el.attr("name");
+                let n = n.as_deref();
                 if n.is_some_and(|n| n.eq_ignore_ascii_case("keywords")) {
                     self.tree.meta_keywords = content();
                 } else if n.is_some_and(|n| n.eq_ignore_ascii_case("description")) {
                     self.tree.meta_description = content();
                 }
             }
-            "base" if self.tree.base_href.is_none() => {
-                self.tree.base_href = el.attr("href").map(str::to_string);
+            Other::Base if self.tree.base_href.is_none() => {
+                self.tree.base_href = el.attr("href").map(Cow::into_owned);
             }
             _ => {}
         }
-        if self.skip > 0 {
-            self.skip += 1;
-            return;
-        }
-        let (skip, block, weighty) = class(name);
-        if skip {
+        if self.skip > 0 || skipped {
             self.skip += 1;
             return;
         }
         if let Some(tag) = block {
             self.open_block(tag, el.hint());
         }
-        match name {
-            "a" => {
+        let anchor = other == Other::Anchor;
+        self.kinds
+            .push(kind_bits(block.is_some(), weighty.is_some(), anchor));
+        match other {
+            Other::Anchor => {
                 if let Some(href) = el.attr("href") {
                     let block = self.current();
                     self.tree.links.push(RawLink {
@@ -483,11 +468,11 @@ impl Builder {
                     self.anchors.push(usize::MAX);
                 }
             }
-            "img" => {
+            Other::Image => {
                 let block = self.current();
                 self.tree.blocks[block].images += 1;
             }
-            "br" | "hr" => self.line_break = true,
+            Other::Break => self.line_break = true,
             _ => {}
         }
         if let Some(tag) = weighty {
@@ -522,8 +507,9 @@ impl Builder {
             self.skip -= 1;
             return;
         }
-        let (_, block_tag, weighty) = class(name);
-        if weighty.is_some()
+        // Ends come in the order of starts (a tree walk): the element's kind is the last pushed.
+        let kind = self.kinds.pop().unwrap_or_else(|| kind_of(name));
+        if kind & K_WEIGHTY != 0
             && let Some((tag, block, text)) = self.weighty.pop()
         {
             let text = collapse(text);
@@ -531,10 +517,10 @@ impl Builder {
                 self.tree.weighty.push(RawWeighty { tag, text, block });
             }
         }
-        if name == "a" {
+        if kind & K_ANCHOR != 0 {
             self.anchors.pop();
         }
-        if block_tag.is_some() {
+        if kind & K_BLOCK != 0 {
             self.close_block();
         }
     }
@@ -601,7 +587,7 @@ fn totals(tree: &mut PageTree) {
 
 /// `html` without its scripts, styles and comments, which the block tree skips anyway: a cheap
 /// byte scan that spares the HTML tokenizer a fifth of a typical page.
-pub(crate) fn strip_inert(html: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn strip_inert(html: &str) -> Cow<'_, str> {
     let b = html.as_bytes();
     let mut out: Option<String> = None;
     let (mut i, mut copied) = (0usize, 0usize);
@@ -638,10 +624,10 @@ pub(crate) fn strip_inert(html: &str) -> std::borrow::Cow<'_, str> {
         i = end;
     }
     match out {
-        None => std::borrow::Cow::Borrowed(html),
+        None => Cow::Borrowed(html),
         Some(mut o) => {
             o.push_str(&html[copied..]);
-            std::borrow::Cow::Owned(o)
+            Cow::Owned(o)
         }
     }
 }

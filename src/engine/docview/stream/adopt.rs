@@ -56,6 +56,9 @@ impl<'a> Parser<'a> {
             && !ca.foreign
             && matches!(&*ca.name, "table" | "tbody" | "tfoot" | "thead" | "tr")
         {
+            if !self.hold_tables {
+                self.redo.set(true);
+            }
             return self
                 .live()
                 .rev()
@@ -120,6 +123,16 @@ impl<'a> Parser<'a> {
         let Some(ci) = (0..fi).rev().find(|&i| !self.stack[i].removed) else {
             return false;
         };
+        // A table among the elements it moves keeps its events apart: only the pass that holds
+        // them does this.
+        if !self.hold_tables
+            && self.stack[ci..]
+                .iter()
+                .any(|e| !e.foreign && e.name == "table")
+        {
+            self.redo.set(true);
+            return true;
+        }
         let (fuid, b) = (self.stack[fi].uid, &self.stack[bi]);
         let (s, sb, p) = (b.sink, b.child_sink, b.pos);
         if !b.held

@@ -17,8 +17,7 @@ fn tokens(s: &str) -> Vec<String> {
                 format!(
                     "<{}{}{}>",
                     tag.name,
-                    tag.attrs
-                        .href
+                    TagAttrs::decoded(tag.attrs.href)
                         .map(|h| format!(" href={h}"))
                         .unwrap_or_default(),
                     if tag.self_closing { "/" } else { "" }
@@ -127,6 +126,32 @@ fn upper_case_tag_names_are_lower_cased() {
 }
 
 #[test]
+fn tag_names_read_in_one_pass_are_lower_cased_as_lower_does() {
+    for s in [
+        "TD",
+        "td",
+        "Font",
+        "CUSTOM-EL",
+        "tdX",
+        "BLOCKQUOTE",
+        "x",
+        "P",
+    ] {
+        for (html, at) in [(format!("<{s} a=1>"), 1), (format!("</{s}>"), 2)] {
+            let t = Tokenizer::new(&html);
+            let (end, name) = t.name(at);
+            assert_eq!(end, at + s.len(), "{html}");
+            assert_eq!(name, lower(s), "{html}");
+            assert_eq!(
+                matches!(name, Cow::Borrowed(_)),
+                matches!(lower(s), Cow::Borrowed(_)),
+                "{html}"
+            );
+        }
+    }
+}
+
+#[test]
 fn doctype_quirks() {
     assert!(!quirks(" html"));
     assert!(quirks(
@@ -164,7 +189,32 @@ fn byte_tables_are_the_spec_s_sets() {
     let Some(Token::Start(tag)) = t.next_token() else {
         panic!("a start tag")
     };
-    assert_eq!(tag.attrs.class.as_deref(), Some("a"));
-    assert_eq!(tag.attrs.id.as_deref(), Some("b/"));
-    assert_eq!(tag.attrs.href.as_deref(), Some("x"));
+    assert_eq!(tag.attrs.class, Some("a"));
+    assert_eq!(tag.attrs.id, Some("b/"));
+    assert_eq!(tag.attrs.href, Some("x"));
+}
+
+#[test]
+fn id_class_and_href_are_kept_raw_and_decoded_when_read() {
+    use crate::engine::docview::tree::Attrs;
+    fn tag(html: &str) -> Tag<'_> {
+        match Tokenizer::new(html).next_token() {
+            Some(Token::Start(tag)) => tag,
+            t => panic!("{t:?}"),
+        }
+    }
+    let a = tag("<a id='x&lt;' class=\"b&amp;c d\" href=x?a=1&copy=2&amp;y name=n&amp;>");
+    assert_eq!(a.attrs.id, Some("x&lt;"));
+    assert_eq!(a.attrs.attr("id").as_deref(), Some("x<"));
+    assert_eq!(a.attrs.attr("class").as_deref(), Some("b&c d"));
+    assert_eq!(a.attrs.attr("href").as_deref(), Some("x?a=1&copy=2&y"));
+    assert_eq!(a.attrs.attr("name").as_deref(), Some("n&"));
+    assert_eq!(a.attrs.hint(), "#x<.b&c.d");
+    // Equal as the DOM holds them: decoded, whatever the page's spelling.
+    let b = tag("<a id='x<' class='b&c d' href='x?a=1&copy=2&y' name='n&amp;'>");
+    assert!(a.attrs.same(&b.attrs) && b.attrs.same(&a.attrs));
+    let c = tag("<a id='x<' class='b&c d' href='x?a=1&copy=2&z' name='n&amp;'>");
+    assert!(!a.attrs.same(&c.attrs));
+    let d = tag("<a id='x<' class='b&c d' name='n&amp;'>");
+    assert!(!a.attrs.same(&d.attrs) && !d.attrs.same(&a.attrs));
 }

@@ -1,7 +1,7 @@
 //! The block tree's own tests: blocks, lines, links and weighty tags, the counted
 //! characters' fast path against the metric.
 
-use super::text::{counted_fast, is_counted, is_sentence_punct};
+use super::text::{all_white, counted_fast, is_counted, is_sentence_punct};
 use super::*;
 
 #[test]
@@ -167,6 +167,22 @@ fn collapsing_by_bytes_agrees_with_the_character_loop() {
             .chars()
             .collect();
     for s in random_strings(&pool, 12, 7) {
+        check(&s);
+    }
+}
+
+#[test]
+fn white_space_by_bytes_agrees_with_the_character_test() {
+    let check = |s: &str| assert_eq!(all_white(s), s.chars().all(char::is_whitespace), "{s:?}");
+    for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+        check(&format!("{c}"));
+        check(&format!(" \n{c}\t"));
+        check(&format!("{c}\u{3000}"));
+    }
+    let pool: Vec<char> = " \t\n\r\x0b\x0c\x1c\u{85}\u{a0}\u{2000}\u{3000}a文"
+        .chars()
+        .collect();
+    for s in random_strings(&pool, 8, 11) {
         check(&s);
     }
 }

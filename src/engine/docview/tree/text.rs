@@ -101,6 +101,24 @@ pub(super) fn push_collapsed(out: &mut String, raw: &str) -> (usize, usize) {
     (counted, punct)
 }
 
+/// Whether `raw` is all white space (`char::is_whitespace`): ASCII bytes without decoding
+/// (the white space between tags), characters from the first byte of 0x80 or more.
+#[inline]
+pub(super) fn all_white(raw: &str) -> bool {
+    for (i, &x) in raw.as_bytes().iter().enumerate() {
+        if x >= 0x80 {
+            // Only ASCII before it: `i` starts a character.
+            return raw
+                .get(i..)
+                .is_some_and(|r| r.chars().all(char::is_whitespace));
+        }
+        if ASCII_CLASS[usize::from(x)] & SPACE == 0 {
+            return false;
+        }
+    }
+    true
+}
+
 /// [`ASCII_CLASS`] bits: a counted character (bit 0, so it adds as a count), sentence
 /// punctuation, ASCII white space, a byte of 0x80 or more (not ASCII).
 const COUNTED: u8 = 1;

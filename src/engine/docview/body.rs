@@ -122,6 +122,18 @@ fn own_score(b: &TreeBlock) -> f64 {
     1.0 + b.punct.min(text / 4) as f64 + (text as f64 / 100.0).min(3.0)
 }
 
+/// The block a hint was written on: a block without a class/id of its own carries its
+/// parent's, so the nearest ancestor-or-self whose parent has another hint.
+fn hint_owner<'t>(tree: &'t PageTree, b: &'t TreeBlock) -> &'t TreeBlock {
+    let mut at = b;
+    while let Some(p) = at.parent.map(|p| &tree.blocks[p])
+        && p.hint == b.hint
+    {
+        at = p;
+    }
+    at
+}
+
 /// Paragraph score of the running text among a link-heavy block's own lines (`plain`
 /// characters in lines without link text): 0 below 200 characters, where a list's
 /// unlinked labels and dates end.
@@ -361,16 +373,8 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
     // The blocks of a page repeat their class names (a list's hundred `li.item`): each
     // distinct hint is judged once.
     let mut judged: FxMap<(&str, bool), Option<(Role, Why)>> = FxMap::default();
-    // A block without a class/id of its own carries its parent's: `owner[b]` is the block the
-    // hint was written on, whose text says whether a navigation word can be believed.
-    let mut owner: Vec<usize> = Vec::with_capacity(n);
-    let hints: Vec<Option<(Role, Why)>> = (tree.blocks.iter().enumerate())
-        .map(|(id, b)| {
-            let own = match b.parent {
-                Some(p) if tree.blocks[p].hint == b.hint => owner[p],
-                _ => id,
-            };
-            owner.push(own);
+    let hints: Vec<Option<(Role, Why)>> = (tree.blocks.iter())
+        .map(|b| {
             if let Some(by_tag) = tag_role(b.tag) {
                 return Some(by_tag);
             }
@@ -381,7 +385,7 @@ pub(crate) fn analyse(tree: &PageTree, p: &Params) -> Analysis {
                 .or_insert_with(|| hint_role(b))
                 .clone();
             match hint {
-                Some((Role::Navigation, _)) if hints::is_running_text(&tree.blocks[own]) => None,
+                Some((Role::Navigation, _)) if hints::is_running_text(hint_owner(tree, b)) => None,
                 hint => hint,
             }
         })

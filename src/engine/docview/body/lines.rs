@@ -142,13 +142,14 @@ impl<'a> LinePass<'a> {
     /// (`2022年1月27日`), right after the article began, under a body line that is a short
     /// name and no sentence (`吉林省人民政府`).
     fn signs_off(&self, tree: &PageTree, l: &Line, line_roles: &[Role]) -> bool {
+        if !self.seen_prose || l.chars > 12 || !is_date_only(&l.text) {
+            return false;
+        }
         let Some(prev) = self.last_text.filter(|&p| line_roles[p] == Role::Body) else {
             return false;
         };
         let name = tree.lines[prev].text.trim();
-        self.seen_prose
-            && is_date_only(&l.text)
-            && (2..=30).contains(&tree.lines[prev].chars)
+        (2..=30).contains(&tree.lines[prev].chars)
             && !name.contains(['。', '，', '！', '？', '；', '：', ',', '.', ':'])
             && !is_byline(name)
     }

@@ -119,6 +119,13 @@ fn own_score(b: &TreeBlock) -> f64 {
     if text < 10 || (b.anchor_chars as f64) > 0.5 * (b.chars as f64) {
         return 0.0;
     }
+    paragraph_score(b, text)
+}
+
+/// readability's paragraph score of `text` characters of `b`: one, a point per comma-like
+/// punctuation mark (at most one per four characters), a point per hundred characters (at
+/// most three).
+fn paragraph_score(b: &TreeBlock, text: usize) -> f64 {
     1.0 + b.punct.min(text / 4) as f64 + (text as f64 / 100.0).min(3.0)
 }
 
@@ -141,7 +148,7 @@ fn plain_score(b: &TreeBlock, plain: usize) -> f64 {
     if plain < 200 {
         return 0.0;
     }
-    1.0 + b.punct.min(plain / 4) as f64 + (plain as f64 / 100.0).min(3.0)
+    paragraph_score(b, plain)
 }
 
 fn link_density(b: &TreeBlock) -> f64 {

@@ -395,7 +395,7 @@ fn gb_prefix(s: &str, budget: usize) -> &str {
 
 /// Whether `c` ends a sentence (Chinese and Latin sentence ends, and the line end).
 fn ends_sentence(c: char) -> bool {
-    matches!(c, '。' | '！' | '？' | '；' | '!' | '?' | ';' | '\n')
+    SENTENCE_ENDS.contains(&c)
 }
 
 /// Sentences and their weights: the sum of the weights of the keyword occurrences inside a
@@ -409,7 +409,7 @@ struct Scorer<'k> {
     filter: [u64; 16],
 }
 
-/// The characters [`ends_sentence`] accepts (a test checks the two agree).
+/// The characters that end a sentence ([`ends_sentence`]).
 const SENTENCE_ENDS: [char; 8] = ['。', '！', '？', '；', '!', '?', ';', '\n'];
 
 impl<'k> Scorer<'k> {

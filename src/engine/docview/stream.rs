@@ -511,8 +511,7 @@ impl<'a> Parser<'a> {
         if r.1.is_none() {
             r.1 = tag.attrs.class;
         }
-        let (id, class) = (TagAttrs::decoded(r.0), TagAttrs::decoded(r.1));
-        let hint = super::tree::hint_of(id.as_deref(), class.as_deref());
+        let hint = TagAttrs::hint_of_raw(r.0, r.1);
         self.out.b.set_hint(name, hint);
     }
 

@@ -45,6 +45,12 @@ impl<'a> TagAttrs<'a> {
         self.rare.as_ref().and_then(|r| r.kind.as_deref())
     }
 
+    /// The class/id hint of a raw `id` and `class` (decoded first).
+    pub(crate) fn hint_of_raw(id: Option<&str>, class: Option<&str>) -> String {
+        let (id, class) = (TagAttrs::decoded(id), TagAttrs::decoded(class));
+        super::tree::hint_of(id.as_deref(), class.as_deref())
+    }
+
     /// A raw `id`, `class` or `href` value with its character references decoded.
     pub(crate) fn decoded(raw: Option<&'a str>) -> Option<Cow<'a, str>> {
         raw.map(|v| decode(v, true))
@@ -89,8 +95,7 @@ impl super::tree::Attrs for TagAttrs<'_> {
         kept.map(Cow::Borrowed)
     }
     fn hint(&self) -> String {
-        let (id, class) = (TagAttrs::decoded(self.id), TagAttrs::decoded(self.class));
-        super::tree::hint_of(id.as_deref(), class.as_deref())
+        TagAttrs::hint_of_raw(self.id, self.class)
     }
 }
 

@@ -221,15 +221,12 @@ pub(super) fn mark_edges(
     }
     // 3. A notice the publisher appends (反侵权公告, 版权声明): its heading among the last
     // twelve body lines, and every body line after it.
-    let tail: Vec<usize> = (first + 1..tree.lines.len())
+    let heading = (first + 1..tree.lines.len())
         .rev()
         .filter(|&i| is_body(line_roles, i))
         .take(12)
-        .collect();
-    if let Some(&at) = tail
-        .iter()
-        .find(|&&i| is_notice_heading(tree.lines[i].text.trim()))
-    {
+        .find(|&i| is_notice_heading(tree.lines[i].text.trim()));
+    if let Some(at) = heading {
         for i in at..tree.lines.len() {
             if is_body(line_roles, i) {
                 line_roles[i] = Role::Footer;

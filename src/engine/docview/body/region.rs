@@ -165,7 +165,7 @@ fn enclosing_text(
     let last = *roots.last()?;
     let mut up = tree.blocks[first].parent?;
     // The nearest block holding every root.
-    while tree.blocks[up].sub_end < tree.blocks[last].sub_end || up > first {
+    while tree.blocks[up].sub_end < tree.blocks[last].sub_end {
         up = tree.blocks[up].parent?;
     }
     let mut best = None;

@@ -7,8 +7,6 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use tianwang::engine::calibrate::{Calibrate, CalibrateParams};
-use tianwang::engine::jobs::JobRunner;
 use tianwang::engine::store::Workspace;
 use tianwang::ui::{Lang, WorkbenchApp};
 
@@ -238,11 +236,7 @@ fn long_job_keeps_frames_coming_and_cancels_promptly() {
 #[test]
 fn experiment_log_shows_runs_and_reopens_their_parameters() {
     let d = tempfile::tempdir().unwrap();
-    let path = d.path().join("w.tianwang");
-    Workspace::open_or_create(&path).unwrap();
-    let runner = JobRunner::new(path.clone(), std::sync::Arc::new(|| {}));
-    let job = Calibrate::new(CalibrateParams { seconds: 0.75 }).unwrap();
-    runner.spawn(Box::new(job)).wait();
+    let path = common::workspace_after(d.path(), common::calibrations(&[0.75]));
 
     let mut h = harness(&path);
     opened(&mut h);
@@ -619,14 +613,10 @@ fn job_log_filters_by_kind_through_the_named_filter() {
     use egui::accesskit::Role;
     use tianwang::engine::sample::load::LoadSample;
     let d = tempfile::tempdir().unwrap();
-    let path = d.path().join("w.tianwang");
-    Workspace::open_or_create(&path).unwrap();
     // Two kinds of runs, as the app runs them: calibrate (#1, #3) and sample-load (#2).
-    let runner = JobRunner::new(path.clone(), std::sync::Arc::new(|| {}));
-    let calibrate = || Box::new(Calibrate::new(CalibrateParams { seconds: 0.5 }).unwrap());
-    runner.spawn(calibrate()).wait();
-    runner.spawn(Box::new(LoadSample { changed: false })).wait();
-    runner.spawn(calibrate()).wait();
+    let mut jobs = common::calibrations(&[0.5, 0.5]);
+    jobs.insert(1, Box::new(LoadSample { changed: false }));
+    let path = common::workspace_after(d.path(), jobs);
 
     let mut h = harness(&path);
     opened(&mut h);

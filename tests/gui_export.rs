@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 
 use common::{opened, opened_with, wait_secs};
 use egui_kittest::kittest::Queryable;
-use tianwang::engine::calibrate::{Calibrate, CalibrateParams};
 use tianwang::engine::export::table::parse_csv;
-use tianwang::engine::jobs::JobRunner;
 use tianwang::engine::store::Workspace;
 
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
@@ -25,11 +23,7 @@ fn the_experiment_log_exports_as_csv() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("out");
     std::fs::create_dir(&out).unwrap();
-    let path = d.path().join("w.tianwang");
-    Workspace::open_or_create(&path).unwrap();
-    let runner = JobRunner::new(path.clone(), std::sync::Arc::new(|| {}));
-    let job = Calibrate::new(CalibrateParams { seconds: 0.5 }).unwrap();
-    runner.spawn(Box::new(job)).wait();
+    let path = common::workspace_after(d.path(), common::calibrations(&[0.5]));
 
     let mut h = opened_with(&path, Some(&out));
     h.get_by_label("任务").click();
@@ -96,13 +90,7 @@ fn a_crawl_plot_exports_as_png_at_twice_the_size_and_as_svg() {
 #[test]
 fn ticked_runs_compare_side_by_side_and_a_run_runs_again() {
     let d = tempfile::tempdir().unwrap();
-    let path = d.path().join("w.tianwang");
-    Workspace::open_or_create(&path).unwrap();
-    let runner = JobRunner::new(path.clone(), std::sync::Arc::new(|| {}));
-    for seconds in [0.5, 0.75] {
-        let job = Calibrate::new(CalibrateParams { seconds }).unwrap();
-        runner.spawn(Box::new(job)).wait();
-    }
+    let path = common::workspace_after(d.path(), common::calibrations(&[0.5, 0.75]));
     let mut h = opened(&path);
     h.get_by_label("任务").click();
     wait_secs(&mut h, "the log rows", 20, |h| {

@@ -6,24 +6,17 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use common::{harness_with, wait_secs};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use tianwang::engine::index::job::IndexBuildParams;
 use tianwang::engine::index::source::Source;
-use tianwang::engine::jobs::{JobRunner, JobState};
 use tianwang::engine::sample::load::LoadSample;
-use tianwang::engine::store::Workspace;
 
 /// A workspace holding the sample web, with or without its index.
 fn sample_workspace(dir: &Path, index: bool) -> PathBuf {
-    let path = dir.join("w.tianwang");
-    Workspace::open_or_create(&path).unwrap();
-    let runner = JobRunner::new(path.clone(), Arc::new(|| {}));
-    let state = runner.spawn(Box::new(LoadSample { changed: false })).wait();
-    assert!(matches!(state, JobState::Done(_)), "{state:?}");
+    let path = common::workspace_after(dir, vec![Box::new(LoadSample { changed: false })]);
     if index {
         IndexBuildParams {
             source: Source::Workspace {

@@ -12,8 +12,6 @@ use std::path::Path;
 use common::{harness_full, run_settled, wait_secs};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use tianwang::engine::calibrate::{Calibrate, CalibrateParams};
-use tianwang::engine::jobs::JobRunner;
 use tianwang::engine::store::Workspace;
 use tianwang::ui::WorkbenchApp;
 
@@ -62,6 +60,26 @@ fn zoom_200(h: &mut Harness<'_, WorkbenchApp>) {
     }
 }
 
+/// The experiment log as it opens (docs/jobs.png, docs/jobs_en.png): three runs of two kinds,
+/// the filters named 筛选 / 状态 / 类型 above them, the first run's parameters and figures.
+#[test]
+#[ignore = "writes docs/*.png; run on demand"]
+fn jobs_log() {
+    use tianwang::engine::sample::load::LoadSample;
+    for lang in ["zh", "en"] {
+        let d = tempfile::tempdir().unwrap();
+        let mut jobs = common::calibrations(&[0.5, 0.75]);
+        jobs.insert(1, Box::new(LoadSample { changed: false }));
+        let path = common::workspace_after(d.path(), jobs);
+        let mut h = opened(&path, lang, 1);
+        go_to(&mut h, if lang == "en" { "Jobs" } else { "任务" });
+        wait_secs(&mut h, "the log", 20, |h| h.query_by_label("#3").is_some());
+        h.get_by_label("#1").click();
+        run_settled(&mut h, "the run's details", 20);
+        save(&mut h, if lang == "en" { "jobs_en" } else { "jobs" });
+    }
+}
+
 /// The experiment log with two runs compared side by side and a figure plotted across them.
 #[test]
 #[ignore = "writes docs/*.png; run on demand"]
@@ -70,13 +88,7 @@ fn jobs_comparison() {
     // drawn, so only 100 % is rendered here (docs/jobs_compare_zh_200.png is older).
     for (lang, zoom) in [("zh", 1), ("en", 1)] {
         let d = tempfile::tempdir().unwrap();
-        let path = d.path().join("w.tianwang");
-        Workspace::open_or_create(&path).unwrap();
-        let runner = JobRunner::new(path.clone(), std::sync::Arc::new(|| {}));
-        for seconds in [0.5, 1.0] {
-            let job = Calibrate::new(CalibrateParams { seconds }).unwrap();
-            runner.spawn(Box::new(job)).wait();
-        }
+        let path = common::workspace_after(d.path(), common::calibrations(&[0.5, 1.0]));
         let mut h = opened(&path, lang, zoom);
         go_to(&mut h, if lang == "en" { "Jobs" } else { "任务" });
         wait_secs(&mut h, "the log", 20, |h| h.query_by_label("#2").is_some());

@@ -6,6 +6,7 @@
 
 mod cli;
 pub mod mirror;
+mod runs;
 mod wait;
 
 use std::path::Path;
@@ -13,6 +14,8 @@ use std::path::Path;
 #[allow(unused_imports)]
 pub use cli::*;
 use egui_kittest::Harness;
+#[allow(unused_imports)]
+pub use runs::{calibrations, workspace_after};
 use tianwang::ui::{AppOptions, WorkbenchApp};
 #[allow(unused_imports)]
 pub use wait::{run_settled, settle};

@@ -498,7 +498,8 @@ fn log_table(lang: Lang, ui: &mut Ui, p: &mut JobsPanel, view: &LogView) {
             .striped(true)
             .max_scroll_height(LOG_HEIGHT)
             .auto_shrink([false, true])
-            .column(Column::exact(28.0))
+            // Wide enough for its header (对比 / Compare), not only the tick box.
+            .column(Column::auto().at_least(28.0))
             .column(Column::auto().at_least(44.0))
             .column(Column::auto().at_least(96.0))
             .column(Column::auto().at_least(56.0))

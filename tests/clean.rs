@@ -236,3 +236,39 @@ fn segment_with_the_books_methods() {
         "学历/ 史/ 知识"
     );
 }
+
+/// `bench segment --json`: a row per segmenter on the same text and each one's speed against
+/// raw jieba-rs; jieba without HMM, ours and raw, cut the text into the same number of tokens.
+#[test]
+fn bench_segment_prints_rows_and_ratios() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("txt");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(
+        dir.join("a.txt"),
+        "我们学习历史知识。\n搜索引擎的原理、技术与系统。\n",
+    )
+    .unwrap();
+    let o = run_in(
+        d.path(),
+        &[
+            "bench",
+            "segment",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--repeat",
+            "1",
+            "--json",
+        ],
+    );
+    let v = ok_json(&o);
+    let rows = v["rows"].as_array().unwrap();
+    assert!(rows.len() >= 3, "{v}");
+    assert_eq!(v["ratio"].as_array().unwrap().len(), rows.len() - 1, "{v}");
+    assert_eq!(rows[0]["tool"], "raw jieba-rs cut(hmm=false)", "{v}");
+    assert_eq!(rows[1]["tokens"], rows[0]["tokens"], "{v}");
+    for r in rows {
+        assert!(r["mb_per_s"].as_f64().unwrap() > 0.0, "{r}");
+        assert_eq!(r["corpus"], dir.to_str().unwrap(), "{r}");
+    }
+}

@@ -217,6 +217,21 @@ fn bench_clean_scores_aeb_with_its_check_half_and_skips_it_when_absent() {
         assert!(check < all && check < 0.3, "{tool}: {r}");
         assert!(v["sample"][tool]["macro_f1_check"].is_null(), "{v}");
     }
+    // The benches' common shape: a row per tool and corpus, no ratio without a peer.
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "{v}");
+    for r in rows {
+        assert!(
+            ["aeb", "sample"].contains(&r["corpus"].as_str().unwrap()),
+            "{r}"
+        );
+        assert!(r["pages_per_s"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(
+            r["macro_f1"].as_f64().is_some() && r["threads"].as_u64().is_some(),
+            "{r}"
+        );
+    }
+    assert_eq!(v["ratio"], serde_json::json!([]), "{v}");
 
     // Without --aeb and with no installed set: a note, and the other corpora run.
     let o = run_in(

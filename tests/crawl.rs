@@ -583,6 +583,10 @@ fn bench_crawl_prints_the_ceiling_and_the_cpu_per_page() {
     assert!(crawl > ceiling && ceiling > 0.0, "{v}");
     let bound = f("cpu_bound_vs_ceiling");
     assert!((bound - ceiling / crawl).abs() < 1e-9 && bound < 1.0, "{v}");
+    // The same figures as the benches' rows and ratio.
+    assert_eq!(v["rows"][0]["pages_per_s"], v["pages_per_s"], "{v}");
+    assert_eq!(v["rows"][1]["pages_per_s"], v["ceiling_pages_per_s"], "{v}");
+    assert_eq!(v["ratio"]["vs_ceiling"], v["vs_ceiling"], "{v}");
 }
 
 /// Over a shaped link (`--link-mbit`) the link, not the CPU, is the ceiling: neither the

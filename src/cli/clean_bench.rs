@@ -252,12 +252,45 @@ fn with_check(mut row: serde_json::Value, per_page: &PerPage, check: bool) -> se
     row
 }
 
+/// The benches' common shape from the per-corpus results: `rows` (a row per tool and corpus:
+/// its throughput with the threads it used, the peers one, and its quality) and `ratio` (each
+/// tool's speed against readability-lxml's in the same run, on all its threads and per core).
+fn contract_rows(v: &serde_json::Value) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
+    let (mut rows, mut ratio) = (Vec::new(), Vec::new());
+    for (corpus, tools) in v.as_object().into_iter().flatten() {
+        if corpus == "stages_ms_per_page" {
+            continue;
+        }
+        let base = tools["readability-lxml"]["pages_per_s"].as_f64();
+        for (tool, r) in tools.as_object().into_iter().flatten() {
+            let mut row = json!({"tool": tool, "corpus": corpus});
+            if let (Some(o), Some(fields)) = (row.as_object_mut(), r.as_object()) {
+                for (k, x) in fields {
+                    o.insert(k.clone(), x.clone());
+                }
+                // The Python peers run on one thread.
+                o.entry("threads").or_insert(json!(1));
+            }
+            let pps = r["pages_per_s"].as_f64().unwrap_or(0.0);
+            let threads = row["threads"].as_f64().unwrap_or(1.0).max(1.0);
+            if let Some(b) = base.filter(|b| *b > 0.0 && tool != "readability-lxml") {
+                ratio.push(json!({
+                    "corpus": corpus, "tool": tool, "vs": "readability-lxml",
+                    "speed": pps / b, "threads": threads, "per_core": pps / threads / b,
+                }));
+            }
+            rows.push(row);
+        }
+    }
+    (rows, ratio)
+}
+
 /// The human table: a row per corpus and tool (speed against readability-lxml's when it ran),
 /// then the check half's scores of a corpus that has them (`aeb:chk`).
 fn print_rows(v: &serde_json::Value) {
     println!(
-        "{:<8} {:<18} {:>9} {:>7} {:>7} {:>7} {:>10}",
-        "corpus", "tool", "pages/s", "P", "R", "F1", "speed×"
+        "{:<8} {:<18} {:>9} {:>7} {:>7} {:>7} {:>10} {:>9}",
+        "corpus", "tool", "pages/s", "P", "R", "F1", "speed×", "per core"
     );
     for (corpus, tools) in v.as_object().into_iter().flatten() {
         if corpus == "stages_ms_per_page" {
@@ -266,15 +299,19 @@ fn print_rows(v: &serde_json::Value) {
         let base = tools["readability-lxml"]["pages_per_s"].as_f64();
         for (tool, r) in tools.as_object().into_iter().flatten() {
             let pps = r["pages_per_s"].as_f64().unwrap_or(0.0);
+            // Ours on every thread it used, a peer on one.
+            let threads = r["threads"].as_f64().unwrap_or(1.0).max(1.0);
             println!(
-                "{:<8} {:<18} {:>9.1} {:>7.3} {:>7.3} {:>7.3} {:>10}",
+                "{:<8} {:<18} {:>9.1} {:>7.3} {:>7.3} {:>7.3} {:>10} {:>9}",
                 corpus,
                 tool,
                 pps,
                 r["macro_p"].as_f64().unwrap_or(0.0),
                 r["macro_r"].as_f64().unwrap_or(0.0),
                 r["macro_f1"].as_f64().unwrap_or(0.0),
-                base.map(|b| format!("{:.1}×", pps / b)).unwrap_or_default()
+                base.map(|b| format!("{:.1}×", pps / b)).unwrap_or_default(),
+                base.map(|b| format!("{:.1}×", pps / threads / b))
+                    .unwrap_or_default()
             );
         }
         for (tool, r) in tools.as_object().into_iter().flatten() {
@@ -385,8 +422,11 @@ pub fn bench_clean(a: &BenchCleanArgs, data: Option<&Path>) -> anyhow::Result<()
         ),
     );
     let _ = std::fs::remove_dir_all(&tmp);
-    let v = serde_json::Value::Object(results);
+    let (rows, ratio) = contract_rows(&serde_json::Value::Object(results.clone()));
+    let mut v = serde_json::Value::Object(results);
     if a.json {
+        v["rows"] = json!(rows);
+        v["ratio"] = json!(ratio);
         return print_json(&v);
     }
     print_rows(&v);
@@ -406,4 +446,30 @@ pub fn bench_clean(a: &BenchCleanArgs, data: Option<&Path>) -> anyhow::Result<()
         total(&reference)
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_and_ratios_per_core_against_readability() {
+        let v = json!({
+            "ccwe": {
+                "readability-lxml": {"pages_per_s": 50.0, "macro_f1": 0.877},
+                "tianwang": {"pages_per_s": 1500.0, "macro_f1": 0.97, "threads": 2},
+            },
+            "stages_ms_per_page": [{"stage": "decode", "ms": 0.1}],
+        });
+        let (rows, ratio) = contract_rows(&v);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0]["tool"], "readability-lxml");
+        assert_eq!(rows[0]["threads"], 1, "a peer runs on one thread");
+        assert_eq!(rows[1]["corpus"], "ccwe");
+        assert_eq!(rows[1]["threads"], 2);
+        assert_eq!(ratio.len(), 1, "{ratio:?}");
+        assert_eq!(ratio[0]["tool"], "tianwang");
+        assert!((ratio[0]["speed"].as_f64().unwrap() - 30.0).abs() < 1e-9);
+        assert!((ratio[0]["per_core"].as_f64().unwrap() - 15.0).abs() < 1e-9);
+    }
 }

@@ -234,6 +234,17 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
             "bytes": r.bytes,
             "target_pages_per_s": 4000,
             "target_vs_ceiling": 0.6,
+            // The benches' common shape: the crawl and its ceiling as rows of one run, and
+            // the ratio between them.
+            "rows": [
+                {"tool": "tianwang", "corpus": format!("generated-{}", a.pages),
+                 "pages_per_s": r.pages_per_s, "workers": a.workers, "stored": r.stored,
+                 "cpu_ms_per_page": crawl_cpu},
+                {"tool": "ceiling (plain GETs)", "corpus": format!("generated-{}", a.pages),
+                 "pages_per_s": ceiling, "workers": a.workers, "stored": 0,
+                 "cpu_ms_per_page": ceiling_cpu},
+            ],
+            "ratio": {"vs_ceiling": vs_ceiling, "cpu_bound_vs_ceiling": cpu_bound},
         }))
     } else {
         let link = a

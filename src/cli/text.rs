@@ -429,6 +429,10 @@ pub fn bench_segment(a: &BenchSegmentArgs, data: Option<&std::path::Path>) -> an
             .require("ccwe")?
             .join("cleaned"),
     };
+    let corpus = match &a.dir {
+        Some(d) => d.display().to_string(),
+        None => "ccwe/cleaned".to_string(),
+    };
     let mut text = String::new();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .with_context(|| format!("reading {}", dir.display()))?
@@ -512,6 +516,14 @@ pub fn bench_segment(a: &BenchSegmentArgs, data: Option<&std::path::Path>) -> an
         "lines": lines.len(),
         "results": rows.iter().map(|(name, t, n)| json!({
             "what": name, "seconds": t, "mb_per_s": mb / t, "tokens": n, "relative_to_raw": base / t,
+        })).collect::<Vec<_>>(),
+        // The benches' common shape: a row per segmenter on the text, and each one's speed
+        // against raw jieba-rs (the first row) in the same run.
+        "rows": rows.iter().map(|(name, t, n)| json!({
+            "tool": name, "corpus": corpus, "mb_per_s": mb / t, "tokens": n,
+        })).collect::<Vec<_>>(),
+        "ratio": rows.iter().skip(1).map(|(name, t, _)| json!({
+            "tool": name, "vs": rows[0].0, "speed": base / t,
         })).collect::<Vec<_>>(),
     });
     if a.json {

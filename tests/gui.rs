@@ -658,3 +658,30 @@ fn job_log_filters_by_kind_through_the_named_filter() {
     assert_eq!(kind.value().as_deref(), Some("sample-load"));
     h.get_by_label("showing 1 of 3");
 }
+
+/// The top bar at projector zoom: at 200 % in English a long workspace name gives way to the
+/// controls on the right (truncated) instead of running under the language switch.
+#[test]
+fn top_bar_keeps_the_workspace_name_clear_of_the_controls_at_200_percent() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d
+        .path()
+        .join("a-workspace-with-a-rather-long-name-for-the-lecture.tianwang");
+    let mut h = common::opened(&path);
+    h.get_by_label("English").click();
+    h.run_steps(2);
+    for _ in 0..4 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+        h.run_steps(1);
+    }
+    common::settle(&mut h, "the zoomed window", 20);
+    h.get_by_label("200%");
+    let name = h.get_by_label_contains("· a-workspace").rect();
+    for control in ["中文", "English", "Dark", "-", "200%", "+"] {
+        let c = h.get_by_label(control).rect();
+        assert!(
+            name.max.x <= c.min.x,
+            "the workspace name ({name:?}) runs under {control:?} ({c:?})"
+        );
+    }
+}

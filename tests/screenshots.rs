@@ -60,23 +60,36 @@ fn zoom_200(h: &mut Harness<'_, WorkbenchApp>) {
     }
 }
 
-/// The experiment log as it opens (docs/jobs.png, docs/jobs_en.png): three runs of two kinds,
-/// the filters named 筛选 / 状态 / 类型 above them, the first run's parameters and figures.
+/// The experiment log as it opens (docs/jobs.png, docs/jobs_en.png, and `_200` at 200 %):
+/// three runs of two kinds, the filters named 筛选 / 状态 / 类型 above them, the newest run's
+/// parameters and figures.
 #[test]
 #[ignore = "writes docs/*.png; run on demand"]
 fn jobs_log() {
     use tianwang::engine::sample::load::LoadSample;
-    for lang in ["zh", "en"] {
+    for (lang, zoom) in [("zh", 1), ("en", 1), ("zh", 2), ("en", 2)] {
         let d = tempfile::tempdir().unwrap();
         let mut jobs = common::calibrations(&[0.5, 0.75]);
         jobs.insert(1, Box::new(LoadSample { changed: false }));
         let path = common::workspace_after(d.path(), jobs);
-        let mut h = opened(&path, lang, 1);
+        let mut h = opened(&path, lang, zoom);
         go_to(&mut h, if lang == "en" { "Jobs" } else { "任务" });
+        // The newest run, the log's first row: at 200 % the older ones lie below the log's
+        // virtualised window.
         wait_secs(&mut h, "the log", 20, |h| h.query_by_label("#3").is_some());
-        h.get_by_label("#1").click();
-        run_settled(&mut h, "the run's details", 20);
-        save(&mut h, if lang == "en" { "jobs_en" } else { "jobs" });
+        h.get_by_label("#3").scroll_to_me();
+        h.run_steps(20);
+        // At 100 % a run's details open below the log; at 200 % they would lie below the
+        // window, so the log itself is shown.
+        if zoom == 1 {
+            h.get_by_label("#3").click();
+        }
+        run_settled(&mut h, "the log", 20);
+        let name = if lang == "en" { "jobs_en" } else { "jobs" };
+        save(
+            &mut h,
+            &format!("{name}{}", if zoom == 2 { "_200" } else { "" }),
+        );
     }
 }
 

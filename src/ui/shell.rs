@@ -103,97 +103,115 @@ pub(crate) fn top_bar(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
     egui::Panel::top("top_bar").show(ui, |ui| {
         ui.add_space(2.0);
         ui.horizontal(|ui| {
-            file_menu(app, ui);
-            super::lessons::menu(app, ui);
-            ui.separator();
-            ui.label(RichText::new(app.t("app.title")).strong());
-            let name = app
-                .session
-                .as_ref()
-                .and_then(|s| s.path.file_name())
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| app.t("ws.none").to_string());
-            let full = app
-                .session
-                .as_ref()
-                .map(|s| s.path.display().to_string())
-                .unwrap_or_default();
-            ui.label(RichText::new(format!("· {name}")).monospace())
-                .on_hover_text(full);
-            if app.opening.is_some() || app.saving.is_some() {
-                ui.spinner();
-            }
-
-            // Running jobs: kind, progress, cancel.
-            let mut cancel = None;
-            for (i, h) in app.running.iter().enumerate() {
-                let s = h.snapshot();
-                ui.separator();
-                ui.label(app.prefs.lang.job_kind(s.kind));
-                ui.add(
-                    egui::ProgressBar::new(s.progress.fraction.unwrap_or(0.0))
-                        .desired_width(140.0)
-                        .text(progress_text(app.prefs.lang, &s))
-                        .animate(true),
-                );
-                let cancelling = matches!(s.state, crate::engine::jobs::JobState::Cancelling);
-                if ui
-                    .add_enabled(!cancelling, egui::Button::new(app.t("jobs.cancel")))
-                    .clicked()
-                {
-                    cancel = Some(i);
-                }
-            }
-            if let Some(i) = cancel {
-                app.running[i].cancel();
-            }
-
+            // The controls on the right first, so the rest fits in what they leave (clipped
+            // there): nothing on the left can run under them however narrow the window or large
+            // the zoom.
             ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-                // Zoom for projectors: 100–250 %.
-                if ui
-                    .add_enabled(app.prefs.zoom < ZOOM_MAX, egui::Button::new("+"))
-                    .on_hover_text(app.t("zoom.in"))
-                    .clicked()
-                {
-                    app.set_zoom(app.prefs.zoom + ZOOM_STEP);
-                }
-                ui.label(format!("{:.0}%", app.prefs.zoom * 100.0))
-                    .on_hover_text(app.t("zoom.hint"));
-                if ui
-                    .add_enabled(app.prefs.zoom > ZOOM_MIN, egui::Button::new("-"))
-                    .on_hover_text(app.t("zoom.out"))
-                    .clicked()
-                {
-                    app.set_zoom(app.prefs.zoom - ZOOM_STEP);
-                }
-                ui.separator();
-                let theme_label = if app.prefs.dark {
-                    app.t("theme.light")
-                } else {
-                    app.t("theme.dark")
-                };
-                if ui.button(theme_label).clicked() {
-                    app.prefs.dark = !app.prefs.dark;
-                    app.apply_style();
-                }
-                ui.separator();
-                // Each language is named in itself, so anyone can find their way back.
-                if ui
-                    .selectable_label(app.prefs.lang == Lang::En, "English")
-                    .clicked()
-                {
-                    app.prefs.lang = Lang::En;
-                }
-                if ui
-                    .selectable_label(app.prefs.lang == Lang::Zh, "中文")
-                    .clicked()
-                {
-                    app.prefs.lang = Lang::Zh;
-                }
+                bar_controls(app, ui);
+                ui.with_layout(Layout::left_to_right(Align::Center), |ui| {
+                    let room = ui.max_rect().intersect(ui.clip_rect());
+                    ui.set_clip_rect(room);
+                    bar_left(app, ui);
+                });
             });
         });
         ui.add_space(2.0);
     });
+}
+
+/// The left of the top bar: menus, the title, the workspace, the running jobs.
+fn bar_left(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
+    file_menu(app, ui);
+    super::lessons::menu(app, ui);
+    ui.separator();
+    ui.label(RichText::new(app.t("app.title")).strong());
+    let name = app
+        .session
+        .as_ref()
+        .and_then(|s| s.path.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| app.t("ws.none").to_string());
+    let full = app
+        .session
+        .as_ref()
+        .map(|s| s.path.display().to_string())
+        .unwrap_or_default();
+    // The workspace's name gives way (truncated, its full path on hover) when the bar is
+    // narrow: at 200 % in English the controls on the right would otherwise cover it.
+    ui.add(egui::Label::new(RichText::new(format!("· {name}")).monospace()).truncate())
+        .on_hover_text(full);
+    if app.opening.is_some() || app.saving.is_some() {
+        ui.spinner();
+    }
+
+    // Running jobs: kind, progress, cancel.
+    let mut cancel = None;
+    for (i, h) in app.running.iter().enumerate() {
+        let s = h.snapshot();
+        ui.separator();
+        ui.label(app.prefs.lang.job_kind(s.kind));
+        ui.add(
+            egui::ProgressBar::new(s.progress.fraction.unwrap_or(0.0))
+                .desired_width(140.0)
+                .text(progress_text(app.prefs.lang, &s))
+                .animate(true),
+        );
+        let cancelling = matches!(s.state, crate::engine::jobs::JobState::Cancelling);
+        if ui
+            .add_enabled(!cancelling, egui::Button::new(app.t("jobs.cancel")))
+            .clicked()
+        {
+            cancel = Some(i);
+        }
+    }
+    if let Some(i) = cancel {
+        app.running[i].cancel();
+    }
+}
+
+/// The right of the top bar, laid out right to left: zoom, theme, language.
+fn bar_controls(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
+    // Zoom for projectors: 100–250 %.
+    if ui
+        .add_enabled(app.prefs.zoom < ZOOM_MAX, egui::Button::new("+"))
+        .on_hover_text(app.t("zoom.in"))
+        .clicked()
+    {
+        app.set_zoom(app.prefs.zoom + ZOOM_STEP);
+    }
+    ui.label(format!("{:.0}%", app.prefs.zoom * 100.0))
+        .on_hover_text(app.t("zoom.hint"));
+    if ui
+        .add_enabled(app.prefs.zoom > ZOOM_MIN, egui::Button::new("-"))
+        .on_hover_text(app.t("zoom.out"))
+        .clicked()
+    {
+        app.set_zoom(app.prefs.zoom - ZOOM_STEP);
+    }
+    ui.separator();
+    let theme_label = if app.prefs.dark {
+        app.t("theme.light")
+    } else {
+        app.t("theme.dark")
+    };
+    if ui.button(theme_label).clicked() {
+        app.prefs.dark = !app.prefs.dark;
+        app.apply_style();
+    }
+    ui.separator();
+    // Each language is named in itself, so anyone can find their way back.
+    if ui
+        .selectable_label(app.prefs.lang == Lang::En, "English")
+        .clicked()
+    {
+        app.prefs.lang = Lang::En;
+    }
+    if ui
+        .selectable_label(app.prefs.lang == Lang::Zh, "中文")
+        .clicked()
+    {
+        app.prefs.lang = Lang::Zh;
+    }
 }
 
 /// The navigation; returns its rectangle (presenter mode dims it).

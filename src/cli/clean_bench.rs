@@ -252,6 +252,18 @@ fn with_check(mut row: serde_json::Value, per_page: &PerPage, check: bool) -> se
     row
 }
 
+/// A tool's row `r` against readability-lxml's in the same corpus (`tools`): its speed on all
+/// the threads it used and per thread (a peer's row has no `threads`: it runs on one). None
+/// when readability-lxml did not run (or cleaned nothing).
+fn vs_readability(tools: &serde_json::Value, r: &serde_json::Value) -> Option<(f64, f64)> {
+    let base = tools["readability-lxml"]["pages_per_s"]
+        .as_f64()
+        .filter(|b| *b > 0.0)?;
+    let pps = r["pages_per_s"].as_f64().unwrap_or(0.0);
+    let threads = r["threads"].as_f64().unwrap_or(1.0).max(1.0);
+    Some((pps / base, pps / threads / base))
+}
+
 /// The benches' common shape from the per-corpus results: `rows` (a row per tool and corpus:
 /// its throughput with the threads it used, the peers one, and its quality) and `ratio` (each
 /// tool's speed against readability-lxml's in the same run, on all its threads and per core).
@@ -261,7 +273,6 @@ fn contract_rows(v: &serde_json::Value) -> (Vec<serde_json::Value>, Vec<serde_js
         if corpus == "stages_ms_per_page" {
             continue;
         }
-        let base = tools["readability-lxml"]["pages_per_s"].as_f64();
         for (tool, r) in tools.as_object().into_iter().flatten() {
             let mut row = json!({"tool": tool, "corpus": corpus});
             if let (Some(o), Some(fields)) = (row.as_object_mut(), r.as_object()) {
@@ -271,12 +282,12 @@ fn contract_rows(v: &serde_json::Value) -> (Vec<serde_json::Value>, Vec<serde_js
                 // The Python peers run on one thread.
                 o.entry("threads").or_insert(json!(1));
             }
-            let pps = r["pages_per_s"].as_f64().unwrap_or(0.0);
-            let threads = row["threads"].as_f64().unwrap_or(1.0).max(1.0);
-            if let Some(b) = base.filter(|b| *b > 0.0 && tool != "readability-lxml") {
+            if let Some((speed, per_core)) =
+                vs_readability(tools, r).filter(|_| tool != "readability-lxml")
+            {
                 ratio.push(json!({
                     "corpus": corpus, "tool": tool, "vs": "readability-lxml",
-                    "speed": pps / b, "threads": threads, "per_core": pps / threads / b,
+                    "speed": speed, "threads": row["threads"], "per_core": per_core,
                 }));
             }
             rows.push(row);
@@ -296,11 +307,9 @@ fn print_rows(v: &serde_json::Value) {
         if corpus == "stages_ms_per_page" {
             continue;
         }
-        let base = tools["readability-lxml"]["pages_per_s"].as_f64();
         for (tool, r) in tools.as_object().into_iter().flatten() {
             let pps = r["pages_per_s"].as_f64().unwrap_or(0.0);
-            // Ours on every thread it used, a peer on one.
-            let threads = r["threads"].as_f64().unwrap_or(1.0).max(1.0);
+            let vs = vs_readability(tools, r);
             println!(
                 "{:<8} {:<18} {:>9.1} {:>7.3} {:>7.3} {:>7.3} {:>10} {:>9}",
                 corpus,
@@ -309,9 +318,8 @@ fn print_rows(v: &serde_json::Value) {
                 r["macro_p"].as_f64().unwrap_or(0.0),
                 r["macro_r"].as_f64().unwrap_or(0.0),
                 r["macro_f1"].as_f64().unwrap_or(0.0),
-                base.map(|b| format!("{:.1}×", pps / b)).unwrap_or_default(),
-                base.map(|b| format!("{:.1}×", pps / threads / b))
-                    .unwrap_or_default()
+                vs.map(|v| format!("{:.1}×", v.0)).unwrap_or_default(),
+                vs.map(|v| format!("{:.1}×", v.1)).unwrap_or_default()
             );
         }
         for (tool, r) in tools.as_object().into_iter().flatten() {
@@ -422,9 +430,9 @@ pub fn bench_clean(a: &BenchCleanArgs, data: Option<&Path>) -> anyhow::Result<()
         ),
     );
     let _ = std::fs::remove_dir_all(&tmp);
-    let (rows, ratio) = contract_rows(&serde_json::Value::Object(results.clone()));
     let mut v = serde_json::Value::Object(results);
     if a.json {
+        let (rows, ratio) = contract_rows(&v);
         v["rows"] = json!(rows);
         v["ratio"] = json!(ratio);
         return print_json(&v);

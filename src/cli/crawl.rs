@@ -208,6 +208,7 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
     let pr = &r.profile;
     let per_page_ms = |s: f64| s * 1e3 / (r.fetched.max(1) as f64);
     if a.json {
+        let corpus = format!("generated-{}", a.pages);
         print_json(&json!({
             "pages": a.pages,
             "workers": a.workers,
@@ -237,10 +238,10 @@ pub fn bench_crawl(a: &BenchCrawlArgs) -> anyhow::Result<()> {
             // The benches' common shape: the crawl and its ceiling as rows of one run, and
             // the ratio between them.
             "rows": [
-                {"tool": "tianwang", "corpus": format!("generated-{}", a.pages),
+                {"tool": "tianwang", "corpus": corpus,
                  "pages_per_s": r.pages_per_s, "workers": a.workers, "stored": r.stored,
                  "cpu_ms_per_page": crawl_cpu},
-                {"tool": "ceiling (plain GETs)", "corpus": format!("generated-{}", a.pages),
+                {"tool": "ceiling (plain GETs)", "corpus": corpus,
                  "pages_per_s": ceiling, "workers": a.workers, "stored": 0,
                  "cpu_ms_per_page": ceiling_cpu},
             ],

@@ -68,17 +68,47 @@ pub struct AppOptions {
 #[derive(Debug, Clone)]
 pub(crate) struct Status {
     pub key: &'static str,
-    pub args: Vec<String>,
+    pub args: Vec<StatusArg>,
     pub error: bool,
+}
+
+/// An argument of a status message, said in the language of the frame that draws it (a job
+/// that finished while the UI was in Chinese reads "Finished: Cache simulation" once switched
+/// to English, not "Finished: 缓存模拟").
+#[derive(Debug, Clone)]
+pub(crate) enum StatusArg {
+    /// Said as it is (a path, a number, a message already in words).
+    Text(String),
+    /// A job kind (`jobkind.KIND` in the string table).
+    JobKind(String),
+    /// An engine error, by its code.
+    Error(crate::engine::error::ErrorCode),
+    /// A string-table key (a panel's name).
+    Key(&'static str),
+}
+
+impl From<String> for StatusArg {
+    fn from(s: String) -> Self {
+        StatusArg::Text(s)
+    }
+}
+
+impl StatusArg {
+    fn text(&self, lang: Lang) -> String {
+        match self {
+            StatusArg::Text(s) => s.clone(),
+            StatusArg::JobKind(k) => lang.job_kind(k),
+            StatusArg::Error(c) => lang.error_code(c),
+            StatusArg::Key(k) => lang.t(k).to_string(),
+        }
+    }
 }
 
 impl Status {
     pub fn text(&self, lang: Lang) -> String {
-        let args: Vec<&dyn std::fmt::Display> = self
-            .args
-            .iter()
-            .map(|a| a as &dyn std::fmt::Display)
-            .collect();
+        let args: Vec<String> = self.args.iter().map(|a| a.text(lang)).collect();
+        let args: Vec<&dyn std::fmt::Display> =
+            args.iter().map(|a| a as &dyn std::fmt::Display).collect();
         lang.tf(self.key, &args)
     }
 }
@@ -351,7 +381,7 @@ impl WorkbenchApp {
         self.set_status("status.saving", vec![], false);
     }
 
-    pub(crate) fn set_status(&mut self, key: &'static str, args: Vec<String>, error: bool) {
+    pub(crate) fn set_status(&mut self, key: &'static str, args: Vec<StatusArg>, error: bool) {
         self.status = Some(Status { key, args, error });
     }
 
@@ -398,12 +428,12 @@ impl WorkbenchApp {
                     self.prefs.recent.retain(|q| q != &p);
                     self.prefs.recent.insert(0, p.clone());
                     self.prefs.recent.truncate(RECENT_MAX);
-                    self.set_status("status.opened", vec![p.display().to_string()], false);
+                    self.set_status("status.opened", vec![p.display().to_string().into()], false);
                 }
                 Err(e) => {
                     self.set_status(
                         "error.open_failed",
-                        vec![path.display().to_string(), e],
+                        vec![path.display().to_string().into(), e.into()],
                         true,
                     );
                     self.error_modal = self.status.as_ref().map(|s| s.text(self.prefs.lang));
@@ -414,7 +444,7 @@ impl WorkbenchApp {
             match r {
                 Ok(dest) => self.open_workspace(dest),
                 Err(e) => {
-                    self.set_status("error.save_failed", vec![e], true);
+                    self.set_status("error.save_failed", vec![e.into()], true);
                     self.error_modal = self.status.as_ref().map(|s| s.text(self.prefs.lang));
                 }
             }
@@ -431,8 +461,12 @@ impl WorkbenchApp {
 
         for r in self.hub.exports.poll() {
             match r {
-                Ok(p) => self.set_status("status.exported", vec![p.display().to_string()], false),
-                Err(e) => self.set_status("status.export_failed", vec![e], true),
+                Ok(p) => self.set_status(
+                    "status.exported",
+                    vec![p.display().to_string().into()],
+                    false,
+                ),
+                Err(e) => self.set_status("status.export_failed", vec![e.into()], true),
             }
         }
 
@@ -458,12 +492,12 @@ impl WorkbenchApp {
             sess.invalidate();
         }
         for s in finished {
-            let kind = self.prefs.lang.job_kind(s.kind);
+            let kind = StatusArg::JobKind(s.kind.to_string());
             match &s.state {
                 JobState::Done(_) => self.set_status("status.job_done", vec![kind], false),
                 JobState::Cancelled => self.set_status("status.job_cancelled", vec![kind], false),
                 JobState::Failed { code, .. } => {
-                    let said = self.prefs.lang.error_code(code);
+                    let said = StatusArg::Error(code.clone());
                     self.set_status("status.job_failed", vec![kind, said], true)
                 }
                 _ => continue,
@@ -537,7 +571,7 @@ impl WorkbenchApp {
     pub(crate) fn handle_request(&mut self, r: panel::Request) {
         match r {
             panel::Request::Goto(id) => self.prefs.panel = id.to_string(),
-            panel::Request::Status(e) => self.set_status("status.error", vec![e], true),
+            panel::Request::Status(e) => self.set_status("status.error", vec![e.into()], true),
             panel::Request::Refresh => {
                 if let Some(s) = &mut self.session {
                     s.invalidate();
@@ -554,12 +588,15 @@ impl WorkbenchApp {
                 match self.panels[i].1.reopen(&kind, id, &params, lang) {
                     Ok(()) => {
                         self.prefs.panel = owner.id.to_string();
-                        let name = lang.t(owner.label).to_string();
-                        self.set_status("status.reopened", vec![id.to_string(), name], false);
+                        let name = StatusArg::Key(owner.label);
+                        let id = id.to_string().into();
+                        self.set_status("status.reopened", vec![id, name], false);
                     }
-                    Err(e) => {
-                        self.set_status("status.reopen_failed", vec![id.to_string(), e], true)
-                    }
+                    Err(e) => self.set_status(
+                        "status.reopen_failed",
+                        vec![id.to_string().into(), e.into()],
+                        true,
+                    ),
                 }
             }
             panel::Request::Open { panel, payload } => {
@@ -569,7 +606,7 @@ impl WorkbenchApp {
                 };
                 match self.panels[i].1.receive(&payload, lang) {
                     Ok(()) => self.prefs.panel = panel.to_string(),
-                    Err(e) => self.set_status("status.error", vec![e], true),
+                    Err(e) => self.set_status("status.error", vec![e.into()], true),
                 }
             }
         }
@@ -621,7 +658,9 @@ impl eframe::App for WorkbenchApp {
             .then(|| shell::navigation(self, ui));
         let drawer = super::lessons::drawer(self, ui);
         let central = egui::CentralPanel::default().show(ui, |ui| {
-            egui::ScrollArea::vertical()
+            // Both ways: content is laid out to the panel's width (text wraps), and whatever
+            // is still wider (a table at 200 % zoom) can be scrolled to instead of being cut.
+            egui::ScrollArea::both()
                 .auto_shrink([false, false])
                 .show(ui, |ui| self.panel_ui(ui));
         });

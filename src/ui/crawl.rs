@@ -219,23 +219,28 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
         });
 }
 
-/// The crawl's parameters, four columns: workers, politeness, strategy, limits, scope.
+/// The crawl's parameters as label–value pairs: two pairs a row (workers, politeness,
+/// strategy, limits, scope), one a row where the panel is narrow (200 % zoom), so no value
+/// lies past the panel's edge.
 fn params_grid(lang: Lang, p: &mut CrawlPanel, ui: &mut Ui) {
+    let mut c = Cells::new(if ui.available_width() >= 720.0 { 2 } else { 1 });
     egui::Grid::new("crawl_params")
-        .num_columns(4)
+        .num_columns(2 * c.per_row)
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
             ui.label(lang.t("crawl.workers"));
             ui.add(egui::DragValue::new(&mut p.params.workers).range(1..=512));
+            c.next(ui);
             ui.label(lang.t("crawl.per_host"));
             ui.add(egui::DragValue::new(&mut p.params.per_host).range(1..=64));
-            ui.end_row();
+            c.next(ui);
             ui.label(lang.t("crawl.delay"));
             ui.add(
                 egui::DragValue::new(&mut p.params.delay_ms)
                     .range(0..=60_000)
                     .suffix(" ms"),
             );
+            c.next(ui);
             ui.label(lang.t("crawl.strategy"));
             egui::ComboBox::from_id_salt("strategy")
                 .selected_text(
@@ -249,7 +254,7 @@ fn params_grid(lang: Lang, p: &mut CrawlPanel, ui: &mut Ui) {
                         ui.selectable_value(&mut p.params.strategy, s, name);
                     }
                 });
-            ui.end_row();
+            c.next(ui);
             if p.params.strategy == Strategy::Weight {
                 ui.label(lang.t("crawl.mix"));
                 ui.horizontal(|ui| {
@@ -257,20 +262,19 @@ fn params_grid(lang: Lang, p: &mut CrawlPanel, ui: &mut Ui) {
                     ui.label(":");
                     ui.add(egui::DragValue::new(&mut p.params.mix_random).range(0..=100));
                 });
-            } else {
-                ui.label("");
-                ui.label("");
+                c.next(ui);
             }
             ui.label(lang.t("crawl.retries"));
             ui.add(egui::DragValue::new(&mut p.params.retries).range(0..=10));
-            ui.end_row();
+            c.next(ui);
             ui.label(lang.t("crawl.max_pages"));
             ui.add(egui::DragValue::new(&mut p.max_pages).range(0..=10_000_000));
+            c.next(ui);
             ui.label(lang.t("crawl.max_depth"));
             ui.add(egui::DragValue::new(&mut p.max_depth).range(0..=1000));
-            ui.end_row();
+            c.next(ui);
             ui.label(lang.t("crawl.scope"));
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.selectable_value(&mut p.scope_choice, 0, lang.t("crawl.scope_hosts"));
                 ui.selectable_value(&mut p.scope_choice, 1, lang.t("crawl.scope_any"));
                 ui.selectable_value(&mut p.scope_choice, 2, lang.t("crawl.scope_suffix"));
@@ -278,23 +282,45 @@ fn params_grid(lang: Lang, p: &mut CrawlPanel, ui: &mut Ui) {
                     ui.add_sized([110.0, 20.0], egui::TextEdit::singleline(&mut p.suffix));
                 }
             });
+            c.next(ui);
             ui.label(lang.t("crawl.timeout"));
             ui.add(
                 egui::DragValue::new(&mut p.params.timeout_ms)
                     .range(100..=120_000)
                     .suffix(" ms"),
             );
-            ui.end_row();
+            c.next(ui);
             ui.label(lang.t("crawl.robots"));
             ui.checkbox(&mut p.params.respect_robots, "robots.txt");
+            c.next(ui);
             ui.label(lang.t("crawl.max_bytes"));
             ui.add(
                 egui::DragValue::new(&mut p.params.max_bytes)
                     .range(1024..=1_000_000_000)
                     .suffix(" B"),
             );
-            ui.end_row();
+            c.next(ui);
         });
+}
+
+/// Label–value pairs of a grid, `per_row` of them a row.
+struct Cells {
+    per_row: usize,
+    n: usize,
+}
+
+impl Cells {
+    fn new(per_row: usize) -> Self {
+        Cells { per_row, n: 0 }
+    }
+
+    /// One more pair is in: the row ends after every `per_row`-th.
+    fn next(&mut self, ui: &mut Ui) {
+        self.n += 1;
+        if self.n.is_multiple_of(self.per_row) {
+            ui.end_row();
+        }
+    }
 }
 
 /// The URL filter's rules and the longest URL kept, with the book's defaults a click away.
@@ -323,7 +349,7 @@ fn url_filter(lang: Lang, me: &mut CrawlPanel, ui: &mut Ui) {
 /// Start, pause, stop and resume.
 fn run_buttons(cx: &mut Cx<'_>, me: &mut CrawlPanel, running: bool, ui: &mut Ui) {
     let lang = cx.lang;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let has_ws = cx.session.is_some();
         if ui
             .add_enabled(has_ws && !running, egui::Button::new(lang.t("crawl.start")))
@@ -397,7 +423,7 @@ fn plots(lang: Lang, ui: &mut Ui, p: &CrawlPanel, ex: &mut Exports) {
         )
     };
     ui.columns(2, |cols| {
-        cols[0].horizontal(|ui| {
+        cols[0].horizontal_wrapped(|ui| {
             ui.label(RichText::new(lang.t("crawl.plot_rate")).strong());
             plot_buttons(ui, lang, ex, || {
                 XPlot::new(
@@ -417,7 +443,7 @@ fn plots(lang: Lang, ui: &mut Ui, p: &CrawlPanel, ex: &mut Exports) {
                     PlotPoints::from(rate.clone()),
                 ));
             });
-        cols[1].horizontal(|ui| {
+        cols[1].horizontal_wrapped(|ui| {
             ui.label(RichText::new(lang.t("crawl.plot_total")).strong());
             plot_buttons(ui, lang, ex, || totals_plot(lang, s));
         });
@@ -498,7 +524,7 @@ fn in_flight(lang: Lang, ui: &mut Ui, snap: &JobSnapshot, ex: &mut Exports) {
 
 fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport, ex: &mut Exports) {
     ui.columns(2, |cols| {
-        cols[0].horizontal(|ui| {
+        cols[0].horizontal_wrapped(|ui| {
             ui.label(RichText::new(lang.t("crawl.outcomes")).strong());
             table_button(ui, lang, ex, || {
                 Table::new(
@@ -546,7 +572,7 @@ fn tables(lang: Lang, ui: &mut Ui, r: &CrawlReport, ex: &mut Exports) {
                     ui.end_row();
                 }
             });
-        cols[1].horizontal(|ui| {
+        cols[1].horizontal_wrapped(|ui| {
             ui.label(RichText::new(lang.tf("crawl.frontier_head", &[&r.frontier_queued])).strong());
             table_button(ui, lang, ex, || {
                 Table::new(lang.t("export.frontier"), ["priority", "why", "url"]).with_rows(

@@ -69,26 +69,38 @@ pub(crate) fn section(ui: &mut Ui, lang: Lang, data: Option<&DataDir>) {
                     .monospace()
                     .weak(),
             );
-            egui::Grid::new("data_sets_grid")
-                .num_columns(4)
-                .striped(true)
-                .show(ui, |ui| {
-                    for s in &l.sets {
-                        ui.label(RichText::new(&s.name).monospace());
-                        let key = format!("data.set.{}", s.name);
-                        ui.label(lang.t_dyn(&key).unwrap_or(s.name.as_str()));
-                        ui.label(format!("{:.1} MB", s.bytes as f64 / 1e6));
-                        if s.installed {
-                            ui.label(lang.t("data.installed"));
-                        } else {
-                            ui.colored_label(
-                                ui.visuals().warn_fg_color,
-                                lang.tf("data.not_installed", &[&s.name]),
-                            );
+            // A table where the panel is wide; a set a (wrapping) line where it is narrow
+            // (200 % zoom), so the fetch command is not cut at the panel's edge.
+            let wide = ui.available_width() >= 760.0;
+            let set_ui = |ui: &mut Ui, s: &crate::engine::data::Listed| {
+                ui.label(RichText::new(&s.name).monospace());
+                let key = format!("data.set.{}", s.name);
+                ui.label(lang.t_dyn(&key).unwrap_or(s.name.as_str()));
+                ui.label(format!("{:.1} MB", s.bytes as f64 / 1e6));
+                if s.installed {
+                    ui.label(lang.t("data.installed"));
+                } else {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        lang.tf("data.not_installed", &[&s.name]),
+                    );
+                }
+            };
+            if wide {
+                egui::Grid::new("data_sets_grid")
+                    .num_columns(4)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for s in &l.sets {
+                            set_ui(ui, s);
+                            ui.end_row();
                         }
-                        ui.end_row();
-                    }
-                });
+                    });
+            } else {
+                for s in &l.sets {
+                    ui.horizontal_wrapped(|ui| set_ui(ui, s));
+                }
+            }
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod fonts;
 pub mod i18n;
 mod job_watch;
 mod jobs;
+mod legend;
 mod lessons;
 mod log_axis;
 mod memo;
@@ -34,6 +35,7 @@ pub mod search;
 mod shell;
 mod stored_logs;
 pub mod task;
+mod wrap;
 
 pub(crate) use app::Session;
 pub use app::{AppOptions, Prefs, WorkbenchApp, ZOOM_MAX, ZOOM_MIN, ZOOM_STEP, run_gui};

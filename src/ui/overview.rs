@@ -8,12 +8,21 @@ use egui::{RichText, Ui};
 use super::panel::{Cx, LabPanel, logged};
 use super::pipeline_view::PipelineView;
 
+/// A card's content width and its margin inside the border.
+const CARD: (f32, f32) = (150.0, 12.0);
+
 fn card(ui: &mut Ui, title: &str, value: Option<i64>, note: &str) {
+    super::wrap::item(ui, super::wrap::framed(CARD.0, CARD.1), |ui| {
+        card_frame(ui, title, value, note)
+    });
+}
+
+fn card_frame(ui: &mut Ui, title: &str, value: Option<i64>, note: &str) {
     egui::Frame::group(ui.style())
-        .inner_margin(12.0)
+        .inner_margin(CARD.1)
         .corner_radius(8.0)
         .show(ui, |ui| {
-            ui.set_min_width(150.0);
+            ui.set_width(CARD.0);
             ui.vertical(|ui| {
                 ui.label(RichText::new(title).size(16.0));
                 let v = value.map_or_else(|| "…".to_string(), |v| v.to_string());
@@ -60,7 +69,7 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui, pipeline: &mut PipelineView) {
         ui.colored_label(ui.visuals().warn_fg_color, lang.t("overview.read_only"));
     }
     ui.add_space(10.0);
-    ui.horizontal_wrapped(|ui| {
+    super::wrap::row(ui, |ui| {
         card(
             ui,
             lang.t("overview.sites"),
@@ -116,7 +125,7 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui, pipeline: &mut PipelineView) {
             .corner_radius(6.0)
             .show(ui, |ui| {
                 ui.set_width(ui.available_width().min(900.0));
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     if ui
                         .link(
                             RichText::new(format!("{} →", lang.t(p.label)))

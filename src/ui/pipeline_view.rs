@@ -326,7 +326,7 @@ impl PipelineView {
         }
         let running = self.running_stage();
         let mut reopen = None;
-        ui.horizontal_wrapped(|ui| {
+        super::wrap::row(ui, |ui| {
             let mut first = true;
             for name in STAGES {
                 let card = cards.iter().find(|c| c.name == *name);
@@ -335,7 +335,16 @@ impl PipelineView {
                     continue;
                 }
                 if !first {
-                    ui.label(RichText::new("→").size(22.0).weak());
+                    // Level with a card's first lines (the row aligns its items at the top).
+                    let size = egui::vec2(26.0, 60.0);
+                    ui.allocate_ui_with_layout(
+                        size,
+                        egui::Layout::top_down(egui::Align::Center),
+                        |ui| {
+                            ui.add_space(30.0);
+                            ui.label(RichText::new("→").size(22.0).weak());
+                        },
+                    );
                 }
                 first = false;
                 let stage = StageView {
@@ -344,7 +353,8 @@ impl PipelineView {
                     in_build,
                     running: running == Some(*name),
                 };
-                if let Some(r) = stage.ui(lang, ui) {
+                let width = super::wrap::framed(STAGE_WIDTH, 8.0);
+                if let Some(r) = super::wrap::item(ui, width, |ui| stage.ui(lang, ui)) {
                     reopen = Some(r);
                 }
             }
@@ -354,6 +364,9 @@ impl PipelineView {
         }
     }
 }
+
+/// A stage card's content width (its text wraps inside it).
+const STAGE_WIDTH: f32 = 140.0;
 
 /// What one card shows.
 struct StageView<'a> {
@@ -405,7 +418,7 @@ impl StageView<'_> {
             .corner_radius(6.0)
             .stroke(egui::Stroke::new(1.5, colour))
             .show(ui, |ui| {
-                ui.set_min_width(130.0);
+                ui.set_width(STAGE_WIDTH);
                 ui.vertical(|ui| {
                     ui.label(
                         RichText::new(lang.t(stage_key(self.name)))

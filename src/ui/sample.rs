@@ -56,7 +56,7 @@ fn server_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
         .inner_margin(10.0)
         .show(ui, |ui| {
             ui.label(RichText::new(lang.t("sample.serve_title")).strong());
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 match &(*server) {
                     None => {
                         let busy = p.starting.is_some();
@@ -131,7 +131,7 @@ fn load_section(cx: &mut Cx<'_>, me: &mut SamplePanel, ui: &mut Ui) {
         .show(ui, |ui| {
             ui.label(RichText::new(lang.t("sample.load_title")).strong());
             ui.label(lang.t("sample.load_desc"));
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let running = me.load.is_some() || cx.is_running(LoadSample::KIND);
                 if ui
                     .add_enabled(

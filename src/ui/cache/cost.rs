@@ -20,6 +20,7 @@ use crate::engine::cache::sim::SimReport;
 use crate::engine::export::{Plot as XPlot, Series as XSeries, Table};
 use crate::ui::Lang;
 use crate::ui::export::{Exports, plot_buttons, table_button};
+use crate::ui::legend::{self, Entry, Swatch};
 
 /// The cost table as shown: one row per (policy, size) of the last run.
 fn cost_table(lang: Lang, label: &str, rep: &SimReport) -> Table {
@@ -61,6 +62,8 @@ pub(super) struct Cost {
     series: Vec<(String, Vec<PlotPoint>, Color32)>,
     y1: f64,
     table: Table,
+    /// The legend below the plot (empty: inside it), see [`crate::ui::legend`].
+    legend: Vec<Entry>,
 }
 
 const COST_HEIGHT: f32 = 200.0;
@@ -85,11 +88,24 @@ pub(super) fn cost_data(lang: Lang, reports: &[(String, SimReport)]) -> Option<C
         .collect();
     let (_, hi) = y_span(raw.iter().flat_map(|s| s.1.iter().map(|q| &q[1])));
     let y1 = if hi.is_finite() && hi > 0.0 {
-        legend_room(0.0, hi, raw.len(), COST_HEIGHT, false, (0.0, f64::INFINITY)).1
+        let room = if legend::inside(raw.len()) {
+            raw.len()
+        } else {
+            0
+        };
+        legend_room(0.0, hi, room, COST_HEIGHT, false, (0.0, f64::INFINITY)).1
     } else {
         1.0
     };
+    let legend = if legend::inside(raw.len()) {
+        Vec::new()
+    } else {
+        (raw.iter())
+            .map(|(n, _, c)| Entry::new(n.clone(), c32(*c), Swatch::Line))
+            .collect()
+    };
     Some(Cost {
+        legend,
         title: format!("{} ({label})", lang.t("cache.plot_cost")),
         bytes: rep.bytes,
         series: raw
@@ -117,14 +133,15 @@ pub(super) fn cost_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, d: Option<&Cost
             p
         });
     });
-    Plot::new("cache_cost_plot")
-        .height(COST_HEIGHT)
-        .legend(
+    let mut plot = Plot::new("cache_cost_plot").height(COST_HEIGHT);
+    if d.legend.is_empty() {
+        plot = plot.legend(
             Legend::default()
                 .position(Corner::LeftTop)
                 .follow_insertion_order(true),
-        )
-        .x_axis_label(x_label)
+        );
+    }
+    plot.x_axis_label(x_label)
         .y_axis_label(lang.t("cache.axis_ns"))
         .x_grid_spacer(log_grid)
         .x_axis_formatter(|mark, _| log_tick(mark.value))
@@ -140,6 +157,7 @@ pub(super) fn cost_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, d: Option<&Cost
                 );
             }
         });
+    legend::below(ui, &d.legend);
     ui.horizontal(|ui| {
         ui.label(RichText::new(lang.t("cache.cost")).strong());
         table_button(ui, lang, ex, || d.table.clone());

@@ -18,6 +18,7 @@ use crate::engine::export::plot::{MARK_COLOR, PALETTE};
 use crate::engine::export::{Mark, Plot as XPlot, Series as XSeries, Table};
 use crate::ui::Lang;
 use crate::ui::export::{Exports, plot_buttons};
+use crate::ui::legend::{self, Entry, Swatch};
 
 /// Series colour `i`, the same on screen and in the export.
 pub(super) fn color(i: usize) -> [u8; 3] {
@@ -249,6 +250,9 @@ struct Curves {
     /// The y range that keeps the legend clear, and the legend's corner.
     y: (f64, f64),
     corner: Corner,
+    /// The legend drawn below the plot when it has too many entries to fit inside (empty:
+    /// egui_plot's legend, inside).
+    legend: Vec<Entry>,
 }
 
 const CURVES_HEIGHT: f32 = 300.0;
@@ -280,8 +284,9 @@ fn curves_data(lang: Lang, reports: &[(String, SimReport)], m: Metric) -> Curves
     // Falling curves (miss ratio) keep the legend top right, rising ones bottom right.
     let below = m != Metric::Miss;
     let entries = raw.len() + lines.len() + if book { 2 } else { 0 };
+    let room = if legend::inside(entries) { entries } else { 0 };
     let y = if lo.is_finite() {
-        legend_room(lo, hi, entries, CURVES_HEIGHT, below, (0.0, 1.0))
+        legend_room(lo, hi, room, CURVES_HEIGHT, below, (0.0, 1.0))
     } else {
         (0.0, 1.0)
     };
@@ -292,14 +297,39 @@ fn curves_data(lang: Lang, reports: &[(String, SimReport)], m: Metric) -> Curves
     } else {
         (Vec::new(), Vec::new())
     };
+    let series: Vec<(String, Vec<PlotPoint>, Color32)> = raw
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, pts))| (name, log_points(&pts), c32(color(i))))
+        .collect();
+    // Below the plot, in the order egui_plot's legend would list them.
+    let legend = if legend::inside(entries) {
+        Vec::new()
+    } else {
+        let mut l: Vec<Entry> = (series.iter())
+            .map(|(name, _, col)| Entry::new(name.clone(), *col, Swatch::Line))
+            .collect();
+        if book {
+            l.push(Entry::new(
+                lang.t("cache.book_lru"),
+                c32(MARK_COLOR),
+                Swatch::Diamond,
+            ));
+            l.push(Entry::new(
+                lang.t("cache.book_lfu"),
+                c32(BOOK_LFU_COLOR),
+                Swatch::Square,
+            ));
+        }
+        l.extend((lines.iter()).map(|(name, _, has_book)| {
+            Entry::new(name.clone(), line_color(*has_book), Swatch::Dashed)
+        }));
+        l
+    };
     Curves {
         book,
         bytes: all_bytes(reports),
-        series: raw
-            .into_iter()
-            .enumerate()
-            .map(|(i, (name, pts))| (name, log_points(&pts), c32(color(i))))
-            .collect(),
+        series,
         lines,
         book_lru,
         book_lfu,
@@ -309,6 +339,16 @@ fn curves_data(lang: Lang, reports: &[(String, SimReport)], m: Metric) -> Curves
         } else {
             Corner::RightTop
         },
+        legend,
+    }
+}
+
+/// A ceiling's colour: the book's red when the line includes the book's ceiling, else grey.
+fn line_color(has_book: bool) -> Color32 {
+    if has_book {
+        c32(MARK_COLOR)
+    } else {
+        Color32::from_gray(120)
     }
 }
 
@@ -331,14 +371,15 @@ fn curves_ui(
         ui.label(RichText::new(lang.t("cache.no_runs")).weak());
         return;
     };
-    Plot::new("cache_curves")
-        .height(CURVES_HEIGHT)
-        .legend(
+    let mut plot = Plot::new("cache_curves").height(CURVES_HEIGHT);
+    if c.legend.is_empty() {
+        plot = plot.legend(
             Legend::default()
                 .position(c.corner)
                 .follow_insertion_order(true),
-        )
-        .x_axis_label(size_axis(lang, c.bytes))
+        );
+    }
+    plot.x_axis_label(size_axis(lang, c.bytes))
         .y_axis_label(metric_axis(lang, m))
         .x_grid_spacer(log_grid)
         .x_axis_formatter(|mark, _| log_tick(mark.value))
@@ -371,18 +412,14 @@ fn curves_ui(
                 );
             }
             for (name, y, has_book) in &c.lines {
-                let col = if *has_book {
-                    c32(MARK_COLOR)
-                } else {
-                    Color32::from_gray(120)
-                };
                 pl.hline(
                     HLine::new(name.as_str(), *y)
-                        .color(col)
+                        .color(line_color(*has_book))
                         .style(LineStyle::dashed_loose()),
                 );
             }
         });
+    legend::below(ui, &c.legend);
     if c.book {
         ui.label(RichText::new(lang.t("cache.book_overlay_note")).weak());
     }
@@ -459,6 +496,8 @@ struct OverTime {
     raw: TimeSeries,
     book: Option<(String, f64, f64)>,
     y: (f64, f64),
+    /// The legend below the plot (empty: inside it), as in [`Curves`].
+    legend: Vec<Entry>,
 }
 
 const TIME_HEIGHT: f32 = 220.0;
@@ -476,12 +515,29 @@ fn over_time_data(lang: Lang, reports: &[(String, SimReport)]) -> Option<OverTim
     );
     let entries =
         raw.len() + raw.iter().filter(|s| s.2.is_some()).count() + book.is_some() as usize;
+    let room = if legend::inside(entries) { entries } else { 0 };
     let y = if lo.is_finite() {
-        legend_room(lo, hi, entries, TIME_HEIGHT, true, (0.0, 1.0))
+        legend_room(lo, hi, room, TIME_HEIGHT, true, (0.0, 1.0))
     } else {
         (0.0, 1.0)
     };
+    let mut legend = Vec::new();
+    if !legend::inside(entries) {
+        for (k, _, warm) in &raw {
+            let c = c32(col(*k));
+            legend.push(Entry::new(k.name(), c, Swatch::Line));
+            if warm.is_some() {
+                let name = format!("{} {}", k.name(), lang.t("cache.warmup_end"));
+                legend.push(Entry::new(name, c, Swatch::Dashed));
+            }
+        }
+        if let Some((l, lru, _)) = &book {
+            let name = format!("{l} LRU {lru:.3}");
+            legend.push(Entry::new(name, c32(MARK_COLOR), Swatch::Dashed));
+        }
+    }
     Some(OverTime {
+        legend,
         title: lang.tf("cache.plot_time", &[&label, &size]),
         series: raw
             .iter()
@@ -536,14 +592,15 @@ fn over_time_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, d: Option<&OverTime>)
         ui.label(RichText::new(&d.title).strong());
         plot_buttons(ui, lang, ex, || over_time_export(lang, d));
     });
-    Plot::new("cache_time")
-        .height(TIME_HEIGHT)
-        .legend(
+    let mut plot = Plot::new("cache_time").height(TIME_HEIGHT);
+    if d.legend.is_empty() {
+        plot = plot.legend(
             Legend::default()
                 .position(Corner::RightBottom)
                 .follow_insertion_order(true),
-        )
-        .x_axis_label(lang.t("cache.axis_time"))
+        );
+    }
+    plot.x_axis_label(lang.t("cache.axis_time"))
         .y_axis_label(lang.t("cache.axis_hit"))
         .include_x(0.0)
         .include_x(100.0)
@@ -572,6 +629,7 @@ fn over_time_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, d: Option<&OverTime>)
                 );
             }
         });
+    legend::below(ui, &d.legend);
 }
 
 /// The plots' data, made when the runs, the metric or the language change; a frame only

@@ -121,7 +121,7 @@ pub(crate) fn poll(app: &mut WorkbenchApp, ctx: &egui::Context) {
     if let Some(r) = Task::take_result(&mut app.lessons.file_task) {
         match r {
             Ok((path, mtime, lesson)) => app.lessons.play(lesson, Some((path, mtime))),
-            Err(e) => app.set_status("status.error", vec![e], true),
+            Err(e) => app.set_status("status.error", vec![e.into()], true),
         }
     }
 }

@@ -323,9 +323,11 @@ fn do_it(app: &mut WorkbenchApp, step: usize) {
                         .as_ref()
                         .is_some_and(|s| s.key == "status.reopened")
                     {
-                        let label = crate::workbench::panel(panel)
-                            .map_or(panel, |p| app.prefs.lang.t(p.label));
-                        app.set_status("lesson.opened", vec![label.to_string()], false);
+                        let label = match crate::workbench::panel(panel) {
+                            Some(p) => super::app::StatusArg::Key(p.label),
+                            None => panel.to_string().into(),
+                        };
+                        app.set_status("lesson.opened", vec![label], false);
                     }
                 }
                 None => app.handle_request(Request::Goto(panel)),

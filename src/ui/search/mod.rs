@@ -74,6 +74,8 @@ struct Opened {
     categories: Vec<(String, usize)>,
 }
 
+/// Below this width (points) the Search tab folds its tuning above the results.
+const NARROW: f32 = 760.0;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tab {
     Search,
@@ -538,7 +540,7 @@ impl LabPanel for SearchPanel {
         ui.heading(lang.t("search.heading"));
         ui.label(RichText::new(lang.t("search.intro")).weak());
         self.index_ui(cx, ui);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.selectable_value(&mut self.tab, Tab::Search, lang.t("search.tab_search"));
             ui.selectable_value(&mut self.tab, Tab::Browse, lang.t("search.tab_browse"));
             ui.selectable_value(&mut self.tab, Tab::Compare, lang.t("search.tab_compare"));
@@ -550,18 +552,27 @@ impl LabPanel for SearchPanel {
         ui.separator();
         match self.tab {
             Tab::Search => {
-                egui::Panel::right("search_tuning")
-                    .resizable(false)
-                    .default_size(320.0)
-                    .show(ui, |ui| {
-                        egui::ScrollArea::vertical()
-                            .id_salt("search_tuning_scroll")
-                            .auto_shrink([false, false])
-                            .show(ui, |ui| tuning::tuning_ui(lang, ui, &mut self.cfg));
-                    });
-                egui::CentralPanel::default()
-                    .frame(egui::Frame::NONE)
-                    .show(ui, |ui| results::search_ui(self, lang, ui));
+                if ui.available_width() >= NARROW {
+                    egui::Panel::right("search_tuning")
+                        .resizable(false)
+                        .default_size(320.0)
+                        .show(ui, |ui| {
+                            egui::ScrollArea::vertical()
+                                .id_salt("search_tuning_scroll")
+                                .auto_shrink([false, false])
+                                .show(ui, |ui| tuning::tuning_ui(lang, ui, &mut self.cfg));
+                        });
+                    egui::CentralPanel::default()
+                        .frame(egui::Frame::NONE)
+                        .show(ui, |ui| results::search_ui(self, lang, ui));
+                } else {
+                    // Narrow (200 % zoom): the tuning folds above the results instead of
+                    // taking half the width beside them.
+                    egui::CollapsingHeader::new(lang.t("search.tuning"))
+                        .id_salt("search_tuning_folded")
+                        .show(ui, |ui| tuning::tuning_ui(lang, ui, &mut self.cfg));
+                    results::search_ui(self, lang, ui);
+                }
                 // A changed parameter re-ranks the query shown (coalesced while one runs).
                 if let Some(a) = &self.asked
                     && !a.same_settings(self)

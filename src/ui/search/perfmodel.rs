@@ -210,10 +210,16 @@ impl PerfModelView {
 
     fn model_ui(&mut self, ui: &mut Ui, lang: Lang) {
         ui.label(RichText::new(lang.t("perf.model_intro")).weak());
-        ui.columns(2, |cols| {
-            self.inputs_ui(&mut cols[0], lang);
-            self.outputs_ui(&mut cols[1], lang);
-        });
+        if ui.available_width() >= super::NARROW {
+            ui.columns(2, |cols| {
+                self.inputs_ui(&mut cols[0], lang);
+                self.outputs_ui(&mut cols[1], lang);
+            });
+        } else {
+            // Narrow (200 % zoom): one above the other.
+            self.inputs_ui(ui, lang);
+            self.outputs_ui(ui, lang);
+        }
         ui.add_space(6.0);
         match self.input.report() {
             Ok(_) => plots::d_of_k(ui, lang, &mut self.exports, &self.input),
@@ -351,6 +357,10 @@ impl PerfModelView {
                 String::new()
             }
         };
+        let kmax_note = match (r.k_max, r.k_max_real) {
+            (Some(_), Some(x)) => lang.tf("perf.kmax_note", &[&sig(x), &sig(r.k_max_approx)]),
+            _ => lang.t("perf.unbounded_note").to_string(),
+        };
         egui::Grid::new("perf_outputs")
             .num_columns(3)
             .spacing([8.0, 4.0])
@@ -402,17 +412,11 @@ impl PerfModelView {
                 ui.label(RichText::new(format!("D/B = {} s", sig(r.seconds))).monospace());
                 badge(ui, r.meets, lang.t("perf.meets"), lang.t("perf.misses"));
                 ui.end_row();
-                let (kmax, note) = match (r.k_max, r.k_max_real) {
-                    (Some(k), Some(x)) => (
-                        k.to_string(),
-                        lang.tf("perf.kmax_note", &[&sig(x), &sig(r.k_max_approx)]),
-                    ),
-                    _ => (
-                        lang.t("perf.unbounded").to_string(),
-                        lang.t("perf.unbounded_note").to_string(),
-                    ),
+                let kmax = match r.k_max {
+                    Some(k) => k.to_string(),
+                    None => lang.t("perf.unbounded").to_string(),
                 };
-                row(ui, lang.t("perf.out_kmax"), kmax, note);
+                row(ui, lang.t("perf.out_kmax"), kmax, String::new());
                 row(
                     ui,
                     lang.t("perf.out_file"),
@@ -420,6 +424,9 @@ impl PerfModelView {
                     String::new(),
                 );
             });
+        // k_max's note under the table, wrapped to the column (in a third column it ran past
+        // the panel's edge).
+        ui.label(RichText::new(format!("k_max: {kmax_note}")).weak());
         ui.add_space(4.0);
         self.compare_ui(ui, lang);
     }
@@ -481,10 +488,15 @@ impl PerfModelView {
 
     fn throughput_ui(&mut self, ui: &mut Ui, lang: Lang) {
         ui.label(RichText::new(lang.t("perf.tp_intro")).weak());
-        ui.columns(2, |cols| {
-            self.planner_inputs(&mut cols[0], lang);
-            self.planner_outputs(&mut cols[1], lang);
-        });
+        if ui.available_width() >= super::NARROW {
+            ui.columns(2, |cols| {
+                self.planner_inputs(&mut cols[0], lang);
+                self.planner_outputs(&mut cols[1], lang);
+            });
+        } else {
+            self.planner_inputs(ui, lang);
+            self.planner_outputs(ui, lang);
+        }
         ui.add_space(6.0);
         if let Ok(r) = self.planner.report() {
             plots::t_n_of_m(ui, lang, &mut self.exports, &self.planner, &r);

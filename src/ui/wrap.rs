@@ -1,0 +1,36 @@
+//! Cards in a wrapping row. egui moves a widget of known size to the next row of a
+//! `horizontal_wrapped` when it does not fit, but a group or frame has no size until it has
+//! been drawn, so a card that did not fit ran past the panel's right edge instead (the
+//! Overview's cards at 200 % zoom). [`item`] gives the card its width up front, so it wraps
+//! like any widget.
+//!
+//! ```ignore
+//! wrap::row(ui, |ui| {
+//!     for c in cards {
+//!         wrap::item(ui, wrap::framed(150.0, 12.0), |ui| card(ui, c));
+//!     }
+//! });
+//! ```
+
+use egui::{Align, Layout, Ui, vec2};
+
+/// A row that wraps, its items aligned at their tops (cards of different heights line up;
+/// `horizontal_wrapped` centres each on the row's first line).
+pub(crate) fn row<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
+    ui.with_layout(Layout::left_to_right(Align::TOP).with_main_wrap(true), add)
+        .inner
+}
+
+/// Adds `add` as one item `width` wide of the wrapping row `ui` (to the next row when the
+/// width is not left in this one). `add` should keep within `width` (e.g. a frame whose
+/// content calls `ui.set_width`, see [`framed`]).
+pub(crate) fn item<R>(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R {
+    let h = ui.spacing().interact_size.y;
+    ui.allocate_ui(vec2(width, h), add).inner
+}
+
+/// The outer width of a frame whose content is `content` wide, with `margin` inside its
+/// border on each side (a group's border is one point wide; the stroke of a card may be 1.5).
+pub(crate) fn framed(content: f32, margin: f32) -> f32 {
+    content + 2.0 * margin + 4.0
+}

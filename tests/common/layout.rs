@@ -1,0 +1,138 @@
+//! Where the app's widgets sit on screen, read from the accessibility tree the UI pass builds
+//! (nothing is rendered): labelled widgets that run past the window's right edge, widgets that
+//! overlap, and a walk over every panel and tab at a zoom. Used by `gui_layout` (the checks)
+//! and `gui_sweep` (the review pictures).
+
+use egui::{Pos2, Rect};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use tianwang::ui::WorkbenchApp;
+
+use super::frames;
+
+/// A labelled widget on screen: its text (cut to 40 characters) and its box in points.
+pub struct Boxed {
+    pub label: String,
+    pub rect: Rect,
+}
+
+/// The window in points at the harness's zoom (the harness is 1280×800 pixels).
+pub fn window(h: &Harness<'_, WorkbenchApp>) -> Rect {
+    Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 800.0) / h.ctx.zoom_factor())
+}
+
+/// Every widget with a label or a value and a box at least a point wide and high.
+pub fn labelled(h: &Harness<'_, WorkbenchApp>) -> Vec<Boxed> {
+    let mut out = Vec::new();
+    for n in h.root().children_recursive() {
+        let a = n.accesskit_node();
+        let Some(label) = a.label().or_else(|| a.value()) else {
+            continue;
+        };
+        if label.trim().is_empty() || a.bounding_box().is_none() {
+            continue;
+        }
+        let rect = n.rect();
+        if rect.width() >= 1.0 && rect.height() >= 1.0 {
+            out.push(Boxed {
+                label: label.chars().take(40).collect(),
+                rect,
+            });
+        }
+    }
+    out
+}
+
+/// Labelled widgets that start inside the window and end past its right edge; with
+/// `first_screen`, only those whose top is inside the window (what the panel shows before
+/// it is scrolled).
+pub fn past_right_edge(h: &Harness<'_, WorkbenchApp>, first_screen: bool) -> Vec<String> {
+    let w = window(h);
+    labelled(h)
+        .into_iter()
+        .filter(|b| b.rect.min.x < w.max.x && b.rect.max.x > w.max.x + 1.0)
+        .filter(|b| !first_screen || b.rect.min.y < w.max.y)
+        .map(|b| format!("{:?} {:?}", b.label, b.rect))
+        .collect()
+}
+
+/// Pairs of boxes that overlap by more than 2 points each way, neither inside the other (a
+/// button's label lies inside the button).
+pub fn overlapping(boxes: &[Boxed]) -> Vec<(&Boxed, &Boxed)> {
+    let mut out = Vec::new();
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            let x = a.rect.intersect(b.rect);
+            if x.width() > 2.0
+                && x.height() > 2.0
+                && !a.rect.contains_rect(b.rect)
+                && !b.rect.contains_rect(a.rect)
+            {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+/// Zooms the harness to 200 % (four steps of Ctrl+=).
+pub fn zoom_200(h: &mut Harness<'_, WorkbenchApp>) {
+    for _ in 0..4 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+        h.step();
+    }
+    frames::settle(h, 30);
+}
+
+/// Opens the panel whose navigation label is `nav`, scrolled into view first (at 200 % the
+/// last panels lie below the navigation's fold, and a widget outside its scroll area's view
+/// takes no click).
+pub fn open_panel(h: &mut Harness<'_, WorkbenchApp>, nav: &str, secs: u64) {
+    if let Some(n) = h.query_all_by_label(nav).next() {
+        n.scroll_to_me();
+    }
+    for _ in 0..20 {
+        h.step();
+    }
+    frames::click(h, nav);
+    frames::settle(h, secs);
+}
+
+/// Every panel and each of its tabs, `visit` called on each with a name (`Panel_k`) in Chinese
+/// and again in English (the language switched back after). With `prepare`, each panel is
+/// first driven as the frame test drives it (the query log's statistics, a cache run); a tab
+/// that cannot be found is reported to `visit` as a name ending in `_missing`.
+pub fn every_view(
+    h: &mut Harness<'_, WorkbenchApp>,
+    d: frames::Drive,
+    prepare: bool,
+    mut visit: impl FnMut(&mut Harness<'_, WorkbenchApp>, &str),
+) {
+    for (id, nav, tabs) in frames::PANELS {
+        if prepare {
+            let _ = frames::drive_panel(h, id, d);
+        } else {
+            open_panel(h, nav, d.secs);
+        }
+        let views: Vec<&str> = if tabs.is_empty() {
+            vec![""]
+        } else {
+            tabs.to_vec()
+        };
+        for (k, tab) in views.iter().enumerate() {
+            let name = format!("{id}_{k}");
+            if !tab.is_empty() {
+                let clicked = h.query_all_by_label(tab).next().map(|n| n.click());
+                if clicked.is_none() {
+                    visit(h, &format!("{name}_missing"));
+                    continue;
+                }
+                frames::settle(h, d.secs);
+            }
+            visit(h, &format!("{name}_zh"));
+            frames::click(h, "English");
+            visit(h, &format!("{name}_en"));
+            frames::click(h, "中文");
+        }
+    }
+}

@@ -610,7 +610,7 @@ impl LabPanel for CachePanel {
                 self.run_ui(cx, ui);
                 self.tuned_ui(lang, ui, &mut cx.hub.exports);
                 ui.separator();
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     ui.label(lang.t("cache.metric"));
                     ui.radio_value(&mut self.metric, Metric::Hit, lang.t("cache.hit_ratio"));
                     ui.radio_value(&mut self.metric, Metric::Miss, lang.t("cache.miss_ratio"));

@@ -97,7 +97,7 @@ fn parse(trace: &str) -> Parsed {
 pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
     ui.label(RichText::new(lang.t("cache.stepper")).size(17.0).strong());
     ui.label(RichText::new(lang.t("cache.stepper_intro")).weak());
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let l = ui.label(lang.t("cache.stepper_trace"));
         if ui
             .add(egui::TextEdit::singleline(&mut s.trace).desired_width(320.0))
@@ -116,7 +116,7 @@ pub(crate) fn stepper_ui(lang: Lang, ui: &mut Ui, s: &mut Stepper) {
         }
     });
     let (keys, ids) = s.parsed.get(s.trace.clone(), |t| parse(t));
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for (side, id, key) in [
             (&mut s.left, "step_left", "cache.stepper_left"),
             (&mut s.right, "step_right", "cache.stepper_right"),

@@ -11,7 +11,6 @@
 mod frames;
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 const SIZES: frames::Sizes = frames::Sizes {
     pages: 20_000,
@@ -33,17 +32,7 @@ const P50_MS: f64 = 80.0;
 const MAX_MS: f64 = 1000.0;
 
 fn workspace() -> &'static PathBuf {
-    static WS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &WS.get_or_init(|| {
-        let d = tempfile::tempdir().expect("tempdir");
-        let ws = frames::workspace(
-            std::path::Path::new(env!("CARGO_BIN_EXE_tianwang")),
-            d.path(),
-            SIZES,
-        );
-        (d, ws)
-    })
-    .1
+    frames::shared(SIZES)
 }
 
 fn check(panel: &str) {

@@ -11,7 +11,6 @@ mod frames;
 mod layout;
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use egui_kittest::kittest::Queryable;
 
@@ -27,17 +26,7 @@ const DRIVE: frames::Drive = frames::Drive {
 };
 
 fn workspace() -> &'static PathBuf {
-    static WS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &WS.get_or_init(|| {
-        let d = tempfile::tempdir().expect("tempdir");
-        let ws = frames::workspace(
-            std::path::Path::new(env!("CARGO_BIN_EXE_tianwang")),
-            d.path(),
-            SIZES,
-        );
-        (d, ws)
-    })
-    .1
+    frames::shared(SIZES)
 }
 
 #[test]

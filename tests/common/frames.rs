@@ -36,6 +36,18 @@ pub struct Sizes {
     pub log_lines: u64,
 }
 
+/// The workspace of `sizes` in a temporary folder, built once by the `tianwang` binary for all
+/// the tests of one test binary (they share it; it goes when the binary exits).
+pub fn shared(sizes: Sizes) -> &'static PathBuf {
+    static WS: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
+    &WS.get_or_init(|| {
+        let d = tempfile::tempdir().expect("tempdir");
+        let ws = workspace(Path::new(env!("CARGO_BIN_EXE_tianwang")), d.path(), sizes);
+        (d, ws)
+    })
+    .1
+}
+
 /// Runs `bin` with `args`, panicking with its stderr when it fails.
 fn run(bin: &Path, args: &[&str]) {
     let out = Command::new(bin)

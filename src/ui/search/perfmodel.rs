@@ -161,6 +161,8 @@ pub(crate) fn badge(ui: &mut Ui, ok: bool, yes: &str, no: &str) {
     );
 }
 
+/// One half of a two-column view: draws into `ui`.
+type Half = fn(&mut PerfModelView, &mut Ui, Lang);
 impl PerfModelView {
     /// The statistics of this workspace's index (`None`: no index yet): enables "this index's
     /// values" and the book-beside-ours comparison.
@@ -206,20 +208,25 @@ impl PerfModelView {
             });
     }
 
+    /// `left` and `right` side by side, or one above the other where the panel is narrow
+    /// (200 % zoom: two columns of a form there ran past the window's edge).
+    fn two_up(&mut self, ui: &mut Ui, lang: Lang, left: Half, right: Half) {
+        if ui.available_width() >= super::NARROW {
+            ui.columns(2, |cols| {
+                left(self, &mut cols[0], lang);
+                right(self, &mut cols[1], lang);
+            });
+        } else {
+            left(self, ui, lang);
+            right(self, ui, lang);
+        }
+    }
+
     // -- the model --------------------------------------------------------------------------
 
     fn model_ui(&mut self, ui: &mut Ui, lang: Lang) {
         ui.label(RichText::new(lang.t("perf.model_intro")).weak());
-        if ui.available_width() >= super::NARROW {
-            ui.columns(2, |cols| {
-                self.inputs_ui(&mut cols[0], lang);
-                self.outputs_ui(&mut cols[1], lang);
-            });
-        } else {
-            // Narrow (200 % zoom): one above the other.
-            self.inputs_ui(ui, lang);
-            self.outputs_ui(ui, lang);
-        }
+        self.two_up(ui, lang, Self::inputs_ui, Self::outputs_ui);
         ui.add_space(6.0);
         match self.input.report() {
             Ok(_) => plots::d_of_k(ui, lang, &mut self.exports, &self.input),
@@ -488,15 +495,7 @@ impl PerfModelView {
 
     fn throughput_ui(&mut self, ui: &mut Ui, lang: Lang) {
         ui.label(RichText::new(lang.t("perf.tp_intro")).weak());
-        if ui.available_width() >= super::NARROW {
-            ui.columns(2, |cols| {
-                self.planner_inputs(&mut cols[0], lang);
-                self.planner_outputs(&mut cols[1], lang);
-            });
-        } else {
-            self.planner_inputs(ui, lang);
-            self.planner_outputs(ui, lang);
-        }
+        self.two_up(ui, lang, Self::planner_inputs, Self::planner_outputs);
         ui.add_space(6.0);
         if let Ok(r) = self.planner.report() {
             plots::t_n_of_m(ui, lang, &mut self.exports, &self.planner, &r);

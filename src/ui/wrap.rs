@@ -14,6 +14,11 @@
 
 use egui::{Align, Layout, Ui, vec2};
 
+/// Below this width (points) a panel lays out for a narrow window: at 200 % zoom the
+/// 1280-pixel window is 640 points wide. Two columns then stand one above the other, a side
+/// panel folds, a form puts one field a row.
+pub(crate) const NARROW: f32 = 760.0;
+
 /// A row that wraps, its items aligned at their tops (cards of different heights line up;
 /// `horizontal_wrapped` centres each on the row's first line).
 pub(crate) fn row<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {

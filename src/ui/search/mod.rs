@@ -73,9 +73,6 @@ struct Opened {
     stale: bool,
     categories: Vec<(String, usize)>,
 }
-
-/// Below this width (points) the Search tab folds its tuning above the results.
-const NARROW: f32 = 760.0;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tab {
     Search,
@@ -552,7 +549,7 @@ impl LabPanel for SearchPanel {
         ui.separator();
         match self.tab {
             Tab::Search => {
-                if ui.available_width() >= NARROW {
+                if ui.available_width() >= super::wrap::NARROW {
                     egui::Panel::right("search_tuning")
                         .resizable(false)
                         .default_size(320.0)

@@ -211,7 +211,7 @@ impl PerfModelView {
     /// `left` and `right` side by side, or one above the other where the panel is narrow
     /// (200 % zoom: two columns of a form there ran past the window's edge).
     fn two_up(&mut self, ui: &mut Ui, lang: Lang, left: Half, right: Half) {
-        if ui.available_width() >= super::NARROW {
+        if ui.available_width() >= crate::ui::wrap::NARROW {
             ui.columns(2, |cols| {
                 left(self, &mut cols[0], lang);
                 right(self, &mut cols[1], lang);

@@ -570,7 +570,7 @@ fn main_area(lang: Lang, ui: &mut Ui, ex: &mut ExtractState, exports: &mut Expor
         ui.label(RichText::new(lang.t("docview.pick_hint")).size(17.0).weak());
         return;
     }
-    let side = width >= 760.0;
+    let side = width >= crate::ui::wrap::NARROW;
     if side && ex.view == View::Html {
         ex.view = View::Result;
     }

@@ -6,13 +6,13 @@
 //! wrap to the panel's width.
 //!
 //! ```ignore
-//! let entries = vec![legend::Entry::new("lru", color, legend::Swatch::Line)];
-//! if !legend::inside(entries.len()) {
-//!     legend::below(ui, &entries);
-//! }
+//! let below = if legend::inside(n) { vec![] } else { entries };
+//! legend::on_plot(Plot::new("p"), &below, Corner::RightTop).show(ui, |pl| { /* series */ });
+//! legend::below(ui, &below);
 //! ```
 
 use egui::{Color32, Rect, Sense, Stroke, TextStyle, Ui, pos2, vec2};
+use egui_plot::{Corner, Legend, Plot};
 
 /// Entries a legend inside the plot may hold; more go below it.
 pub(crate) const INSIDE_MAX: usize = 6;
@@ -20,6 +20,26 @@ pub(crate) const INSIDE_MAX: usize = 6;
 /// Whether a legend of `entries` stays inside its plot.
 pub(crate) fn inside(entries: usize) -> bool {
     entries <= INSIDE_MAX
+}
+
+/// The legend rows a plot of `entries` must keep its data clear of: all of them when the
+/// legend is inside the plot, none when it goes below.
+pub(crate) fn room(entries: usize) -> usize {
+    if inside(entries) { entries } else { 0 }
+}
+
+/// `plot` with egui_plot's legend in `corner` (series in the order they were added), unless
+/// `below` holds the entries drawn under the plot instead.
+pub(crate) fn on_plot<'a>(plot: Plot<'a>, below: &[Entry], corner: Corner) -> Plot<'a> {
+    if below.is_empty() {
+        plot.legend(
+            Legend::default()
+                .position(corner)
+                .follow_insertion_order(true),
+        )
+    } else {
+        plot
+    }
 }
 
 /// How an entry's series is drawn, shown beside its name.

@@ -10,7 +10,7 @@
 //! ```
 
 use egui::{Color32, RichText, Ui};
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoint, PlotPoints, Points};
+use egui_plot::{Corner, Line, Plot, PlotPoint, PlotPoints, Points};
 
 use super::plots::{
     book_value, c32, color, kinds, last_offset, legend_room, log_grid, log_points, log_tick,
@@ -88,11 +88,7 @@ pub(super) fn cost_data(lang: Lang, reports: &[(String, SimReport)]) -> Option<C
         .collect();
     let (_, hi) = y_span(raw.iter().flat_map(|s| s.1.iter().map(|q| &q[1])));
     let y1 = if hi.is_finite() && hi > 0.0 {
-        let room = if legend::inside(raw.len()) {
-            raw.len()
-        } else {
-            0
-        };
+        let room = legend::room(raw.len());
         legend_room(0.0, hi, room, COST_HEIGHT, false, (0.0, f64::INFINITY)).1
     } else {
         1.0
@@ -133,15 +129,9 @@ pub(super) fn cost_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, d: Option<&Cost
             p
         });
     });
-    let mut plot = Plot::new("cache_cost_plot").height(COST_HEIGHT);
-    if d.legend.is_empty() {
-        plot = plot.legend(
-            Legend::default()
-                .position(Corner::LeftTop)
-                .follow_insertion_order(true),
-        );
-    }
-    plot.x_axis_label(x_label)
+    let plot = Plot::new("cache_cost_plot").height(COST_HEIGHT);
+    legend::on_plot(plot, &d.legend, Corner::LeftTop)
+        .x_axis_label(x_label)
         .y_axis_label(lang.t("cache.axis_ns"))
         .x_grid_spacer(log_grid)
         .x_axis_formatter(|mark, _| log_tick(mark.value))

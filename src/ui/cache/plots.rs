@@ -6,8 +6,8 @@
 
 use egui::{Color32, RichText, Ui};
 use egui_plot::{
-    Corner, GridInput, GridMark, HLine, Legend, Line, LineStyle, MarkerShape, Plot, PlotPoint,
-    PlotPoints, Points, VLine,
+    Corner, GridInput, GridMark, HLine, Line, LineStyle, MarkerShape, Plot, PlotPoint, PlotPoints,
+    Points, VLine,
 };
 
 use super::Metric;
@@ -284,9 +284,15 @@ fn curves_data(lang: Lang, reports: &[(String, SimReport)], m: Metric) -> Curves
     // Falling curves (miss ratio) keep the legend top right, rising ones bottom right.
     let below = m != Metric::Miss;
     let entries = raw.len() + lines.len() + if book { 2 } else { 0 };
-    let room = if legend::inside(entries) { entries } else { 0 };
     let y = if lo.is_finite() {
-        legend_room(lo, hi, room, CURVES_HEIGHT, below, (0.0, 1.0))
+        legend_room(
+            lo,
+            hi,
+            legend::room(entries),
+            CURVES_HEIGHT,
+            below,
+            (0.0, 1.0),
+        )
     } else {
         (0.0, 1.0)
     };
@@ -371,15 +377,9 @@ fn curves_ui(
         ui.label(RichText::new(lang.t("cache.no_runs")).weak());
         return;
     };
-    let mut plot = Plot::new("cache_curves").height(CURVES_HEIGHT);
-    if c.legend.is_empty() {
-        plot = plot.legend(
-            Legend::default()
-                .position(c.corner)
-                .follow_insertion_order(true),
-        );
-    }
-    plot.x_axis_label(size_axis(lang, c.bytes))
+    let plot = Plot::new("cache_curves").height(CURVES_HEIGHT);
+    legend::on_plot(plot, &c.legend, c.corner)
+        .x_axis_label(size_axis(lang, c.bytes))
         .y_axis_label(metric_axis(lang, m))
         .x_grid_spacer(log_grid)
         .x_axis_formatter(|mark, _| log_tick(mark.value))
@@ -515,9 +515,8 @@ fn over_time_data(lang: Lang, reports: &[(String, SimReport)]) -> Option<OverTim
     );
     let entries =
         raw.len() + raw.iter().filter(|s| s.2.is_some()).count() + book.is_some() as usize;
-    let room = if legend::inside(entries) { entries } else { 0 };
     let y = if lo.is_finite() {
-        legend_room(lo, hi, room, TIME_HEIGHT, true, (0.0, 1.0))
+        legend_room(lo, hi, legend::room(entries), TIME_HEIGHT, true, (0.0, 1.0))
     } else {
         (0.0, 1.0)
     };
@@ -592,15 +591,9 @@ fn over_time_ui(lang: Lang, ui: &mut Ui, ex: &mut Exports, d: Option<&OverTime>)
         ui.label(RichText::new(&d.title).strong());
         plot_buttons(ui, lang, ex, || over_time_export(lang, d));
     });
-    let mut plot = Plot::new("cache_time").height(TIME_HEIGHT);
-    if d.legend.is_empty() {
-        plot = plot.legend(
-            Legend::default()
-                .position(Corner::RightBottom)
-                .follow_insertion_order(true),
-        );
-    }
-    plot.x_axis_label(lang.t("cache.axis_time"))
+    let plot = Plot::new("cache_time").height(TIME_HEIGHT);
+    legend::on_plot(plot, &d.legend, Corner::RightBottom)
+        .x_axis_label(lang.t("cache.axis_time"))
         .y_axis_label(lang.t("cache.axis_hit"))
         .include_x(0.0)
         .include_x(100.0)

@@ -73,6 +73,7 @@ struct Opened {
     stale: bool,
     categories: Vec<(String, usize)>,
 }
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tab {
     Search,

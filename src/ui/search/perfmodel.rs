@@ -163,6 +163,7 @@ pub(crate) fn badge(ui: &mut Ui, ok: bool, yes: &str, no: &str) {
 
 /// One half of a two-column view: draws into `ui`.
 type Half = fn(&mut PerfModelView, &mut Ui, Lang);
+
 impl PerfModelView {
     /// The statistics of this workspace's index (`None`: no index yet): enables "this index's
     /// values" and the book-beside-ours comparison.

@@ -4,7 +4,8 @@
 //! (Chinese renders, nothing overlaps, plots have axes). Beside the pictures, `report.txt`
 //! lists what the layout helpers find in each view: labelled widgets past the window's right
 //! edge (below the fold too: there the panel scrolls sideways) and overlapping widgets (a hint
-//! where to look: a widget clipped by a scroll area is listed too). `gui_layout` is the check.
+//! where to look: a widget clipped by a scroll area is listed too). A last pass renders 200 %
+//! in a window four times as tall, to see below the fold. `gui_layout` is the check.
 //!
 //! ```sh
 //! TW_SWEEP_DIR=/tmp/sweep cargo test --test gui_sweep -- --ignored --nocapture
@@ -77,9 +78,14 @@ fn every_panel_and_tab_in_zh_and_en_at_100_and_200_percent() {
     );
     let mut report = String::new();
     let (mut h, _) = frames::open(&ws, SIZES.pages);
-    for (zoom, prepare) in [("100", true), ("200", false)] {
+    // The third pass is 200 % in a window four times as tall (the same width): what lies
+    // below the fold of each view, in one picture.
+    for (zoom, prepare) in [("100", true), ("200", false), ("200tall", false)] {
         if zoom == "200" {
             layout::zoom_200(&mut h);
+        }
+        if zoom == "200tall" {
+            layout::tall_200(&mut h);
         }
         layout::every_view(&mut h, DRIVE, prepare, |h, name| {
             if name.ends_with("_missing") {

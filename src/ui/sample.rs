@@ -185,32 +185,11 @@ fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth, ex: &mut Exports) {
             }))
         });
     });
-    egui::Grid::new("sample_sites")
-        .striped(true)
-        .num_columns(6)
-        .spacing([14.0, 6.0])
-        .show(ui, |ui| {
-            for h in [
-                lang.t("sample.col_site"),
-                lang.t("sample.col_host"),
-                lang.t("sample.col_encoding"),
-                lang.t("sample.col_pages"),
-                lang.t("sample.col_types"),
-                lang.t("sample.col_note"),
-            ] {
-                ui.label(RichText::new(h).strong());
-            }
-            ui.end_row();
-            for (s, def) in t.sites.iter().zip(crate::engine::sample::web::SITES) {
-                ui.label(&s.name);
-                ui.label(RichText::new(&s.host).monospace());
-                ui.label(s.encoding.to_uppercase());
-                ui.label(s.pages.to_string());
-                ui.label(lang.tf("sample.types", &[&s.topic, &s.hub, &s.picture]));
-                ui.add(egui::Label::new(site_note(lang, def.key)).wrap());
-                ui.end_row();
-            }
-        });
+    if ui.available_width() < super::wrap::NARROW {
+        sites_list(lang, ui, t);
+    } else {
+        sites_grid(lang, ui, t);
+    }
     ui.add_space(10.0);
     ui.label(
         RichText::new(lang.t("sample.truth_title"))
@@ -242,13 +221,72 @@ fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth, ex: &mut Exports) {
         .num_columns(2)
         .spacing([14.0, 4.0])
         .show(ui, |ui| {
+            // The count first: a long label wraps in the last column.
             for (label, count) in rows {
-                ui.label(label);
                 ui.label(RichText::new(count.to_string()).strong());
+                ui.add(egui::Label::new(label).wrap());
                 ui.end_row();
             }
         });
     ui.label(RichText::new(lang.t("sample.truth_cli")).weak());
+}
+
+/// The sites as a table, one column per fact.
+fn sites_grid(lang: Lang, ui: &mut Ui, t: &Truth) {
+    egui::Grid::new("sample_sites")
+        .striped(true)
+        .num_columns(6)
+        .spacing([14.0, 6.0])
+        .show(ui, |ui| {
+            for h in [
+                lang.t("sample.col_site"),
+                lang.t("sample.col_host"),
+                lang.t("sample.col_encoding"),
+                lang.t("sample.col_pages"),
+                lang.t("sample.col_types"),
+                lang.t("sample.col_note"),
+            ] {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            for (s, def) in t.sites.iter().zip(crate::engine::sample::web::SITES) {
+                ui.label(&s.name);
+                ui.label(RichText::new(&s.host).monospace());
+                ui.label(s.encoding.to_uppercase());
+                ui.label(s.pages.to_string());
+                ui.label(lang.tf("sample.types", &[&s.topic, &s.hub, &s.picture]));
+                ui.add(egui::Label::new(site_note(lang, def.key)).wrap());
+                ui.end_row();
+            }
+        });
+}
+
+/// The sites one below the other where the panel is narrow (200 % zoom: the table's six
+/// columns ran past the window's edge): name and host, the facts named, the note.
+fn sites_list(lang: Lang, ui: &mut Ui, t: &Truth) {
+    for (s, def) in t.sites.iter().zip(crate::engine::sample::web::SITES) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(&s.name).strong());
+            ui.label(RichText::new(&s.host).monospace());
+        });
+        ui.horizontal_wrapped(|ui| {
+            let facts = [
+                (lang.t("sample.col_encoding"), s.encoding.to_uppercase()),
+                (lang.t("sample.col_pages"), s.pages.to_string()),
+                (
+                    lang.t("sample.col_types"),
+                    lang.tf("sample.types", &[&s.topic, &s.hub, &s.picture]),
+                ),
+            ];
+            for (name, value) in facts {
+                ui.label(RichText::new(name).weak());
+                ui.label(value);
+                ui.add_space(8.0);
+            }
+        });
+        ui.add(egui::Label::new(site_note(lang, def.key)).wrap());
+        ui.separator();
+    }
 }
 
 impl LabPanel for SamplePanel {

@@ -3,7 +3,7 @@
 //! overlap, and a walk over every panel and tab at a zoom. Used by `gui_layout` (the checks)
 //! and `gui_sweep` (the review pictures).
 
-use egui::{Pos2, Rect};
+use egui::Rect;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use tianwang::ui::WorkbenchApp;
@@ -16,9 +16,19 @@ pub struct Boxed {
     pub rect: Rect,
 }
 
-/// The window in points at the harness's zoom (the harness is 1280×800 pixels).
+/// The window in points at the harness's zoom (1280×800 pixels unless [`tall_200`] made it
+/// taller).
 pub fn window(h: &Harness<'_, WorkbenchApp>) -> Rect {
-    Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 800.0) / h.ctx.zoom_factor())
+    h.ctx.content_rect()
+}
+
+/// At 200 %, a window four times as tall as the harness's 800 pixels and as wide: what lies
+/// below a view's fold is laid out too (a scroll area lays out only what it shows).
+pub fn tall_200(h: &mut Harness<'_, WorkbenchApp>) {
+    // In points at the zoom already set: egui scaled the 1280 × 800 pixels once, when the
+    // zoom changed.
+    h.set_size(egui::vec2(640.0, 1600.0));
+    frames::settle(h, 5);
 }
 
 /// Every widget with a label or a value and a box at least a point wide and high.
@@ -73,6 +83,12 @@ pub fn overlapping(boxes: &[Boxed]) -> Vec<(&Boxed, &Boxed)> {
         }
     }
     out
+}
+
+fn steps(h: &mut Harness<'_, WorkbenchApp>, n: usize) {
+    for _ in 0..n {
+        h.step();
+    }
 }
 
 /// Zooms the harness to 200 % (four steps of Ctrl+=).
@@ -130,9 +146,13 @@ pub fn every_view(
                 frames::settle(h, d.secs);
             }
             visit(h, &format!("{name}_zh"));
+            // A few frames after each switch: a table's auto-sized columns take a frame to
+            // fit the other language's words.
             frames::click(h, "English");
+            steps(h, 4);
             visit(h, &format!("{name}_en"));
             frames::click(h, "中文");
+            steps(h, 4);
         }
     }
 }

@@ -140,31 +140,49 @@ fn highlighted(ui: &Ui, text: &str, ranges: &[(usize, usize)]) -> LayoutJob {
 }
 
 pub(super) fn bits_row(ui: &mut Ui, label: &str, bits: u64, xor: u64) {
-    let mut job = LayoutJob::default();
     let mono = egui::FontId::monospace(13.0);
-    for i in 0..64 {
-        let bit = (bits >> (63 - i)) & 1;
-        let differs = (xor >> (63 - i)) & 1 == 1;
-        job.append(
-            &format!("{bit}{}", if i % 8 == 7 { " " } else { "" }),
-            0.0,
-            TextFormat {
-                font_id: mono.clone(),
-                color: if differs {
-                    Color32::from_rgb(210, 50, 50)
-                } else {
-                    ui.visuals().text_color()
+    let text = ui.visuals().text_color();
+    // The 64 bits in bytes; in two lines of four bytes where one line does not fit beside the
+    // label (200 % zoom).
+    let job = |split: bool| {
+        let mut job = LayoutJob::default();
+        for i in 0..64 {
+            let bit = (bits >> (63 - i)) & 1;
+            let differs = (xor >> (63 - i)) & 1 == 1;
+            let sep = match i {
+                31 if split => "\n",
+                _ if i % 8 == 7 => " ",
+                _ => "",
+            };
+            job.append(
+                &format!("{bit}{sep}"),
+                0.0,
+                TextFormat {
+                    font_id: mono.clone(),
+                    color: if differs {
+                        Color32::from_rgb(210, 50, 50)
+                    } else {
+                        text
+                    },
+                    ..Default::default()
                 },
-                ..Default::default()
-            },
-        );
-    }
+            );
+        }
+        job
+    };
+    let (label_w, gap) = (60.0, ui.spacing().item_spacing.x);
+    let one_line = ui.painter().layout_job(job(false));
+    let split = one_line.size().x > ui.available_width() - label_w - gap;
     ui.horizontal(|ui| {
         ui.add_sized(
-            [60.0, 18.0],
+            [label_w, 18.0],
             egui::Label::new(RichText::new(label).strong()),
         );
-        ui.label(job);
+        if split {
+            ui.label(job(true));
+        } else {
+            ui.label(one_line);
+        }
     });
 }
 

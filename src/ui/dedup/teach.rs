@@ -168,23 +168,33 @@ impl DedupPanel {
                 pl.hline(HLine::new("0", 0.0));
             });
         ui.label(RichText::new(lang.t("dedup.sim_sums_note")).weak());
-        // The heaviest features of each text.
-        ui.columns(2, |cols| {
-            for (i, col) in cols.iter_mut().enumerate() {
-                let f = if i == 0 { &s.features_a } else { &s.features_b };
-                col.label(RichText::new(lang.tf("dedup.sim_features", &[&f.len()])).strong());
-                egui::Grid::new(format!("dedup_sim_f{i}"))
-                    .striped(true)
-                    .show(col, |ui| {
-                        for (w, x, h) in f.iter().take(12) {
-                            ui.label(w);
-                            ui.label(format!("{x:.3}"));
-                            ui.label(RichText::new(format!("{:016x}", h)).monospace());
-                            ui.end_row();
-                        }
-                    });
-            }
-        });
+        // The heaviest features of each text, side by side or, where the panel is narrow,
+        // one above the other.
+        let features = |ui: &mut Ui, i: usize| {
+            let f = if i == 0 { &s.features_a } else { &s.features_b };
+            ui.label(RichText::new(lang.tf("dedup.sim_features", &[&f.len()])).strong());
+            egui::Grid::new(format!("dedup_sim_f{i}"))
+                .striped(true)
+                .show(ui, |ui| {
+                    for (w, x, h) in f.iter().take(12) {
+                        ui.label(w);
+                        ui.label(format!("{x:.3}"));
+                        ui.label(RichText::new(format!("{:016x}", h)).monospace());
+                        ui.end_row();
+                    }
+                });
+        };
+        if ui.available_width() >= crate::ui::wrap::NARROW {
+            ui.columns(2, |cols| {
+                for (i, col) in cols.iter_mut().enumerate() {
+                    features(col, i);
+                }
+            });
+        } else {
+            features(ui, 0);
+            ui.add_space(6.0);
+            features(ui, 1);
+        }
     }
 
     pub(super) fn hashes_ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {

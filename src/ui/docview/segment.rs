@@ -329,31 +329,45 @@ pub(super) fn show(
     stepper(lang, ui, s, &c);
 }
 
+/// The methods' results: method, words, speed and the first words in four columns; where the
+/// panel is narrow (200 % zoom) the first three stack in one cell, so the words keep a column
+/// wide enough to read.
 fn results_table(lang: Lang, ui: &mut Ui, c: &Cut) {
     let row_h = ui.text_style_height(&TextStyle::Body) + 8.0;
+    let narrow = ui.available_width() < crate::ui::wrap::NARROW;
     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-    TableBuilder::new(ui)
-        .id_salt("dv_seg_table")
+    let heads: &[&str] = if narrow {
+        &["docview.seg_method", "docview.seg_tokens"]
+    } else {
+        &[
+            "docview.seg_method",
+            "docview.seg_count",
+            "docview.seg_speed",
+            "docview.seg_tokens",
+        ]
+    };
+    let mut table = TableBuilder::new(ui)
+        .id_salt(("dv_seg_table", narrow))
         .striped(true)
         .vscroll(false)
-        .column(Column::auto().at_least(140.0))
-        .column(Column::auto().at_least(70.0))
-        .column(Column::auto().at_least(120.0))
-        .column(Column::remainder().at_least(200.0))
+        .column(Column::auto().at_least(140.0));
+    if !narrow {
+        table = table
+            .column(Column::auto().at_least(70.0))
+            .column(Column::auto().at_least(120.0));
+    }
+    table
+        .column(Column::remainder().at_least(if narrow { 160.0 } else { 200.0 }))
         .header(row_h, |mut h| {
-            for k in [
-                "docview.seg_method",
-                "docview.seg_count",
-                "docview.seg_speed",
-                "docview.seg_tokens",
-            ] {
+            for k in heads {
                 h.col(|ui| {
                     ui.label(RichText::new(lang.t(k)).strong());
                 });
             }
         })
         .body(|mut body| {
-            let width = body.widths().get(3).copied().unwrap_or(300.0) - 8.0;
+            let last = heads.len() - 1;
+            let width = body.widths().get(last).copied().unwrap_or(300.0) - 8.0;
             for r in &c.rows {
                 let job = tokens_job(
                     body.ui_mut(),
@@ -362,29 +376,42 @@ fn results_table(lang: Lang, ui: &mut Ui, c: &Cut) {
                     width.max(50.0),
                 );
                 let galley = body.ui_mut().painter().layout_job(job);
-                let h = (galley.size().y + 8.0).max(row_h);
+                let stacked = if narrow { 3.0 * row_h - 16.0 } else { row_h };
+                let h = (galley.size().y + 8.0).max(stacked);
                 body.row(h, |mut row| {
-                    row.col(|ui| {
+                    let count = if r.method == Method::Jieba {
+                        r.count.to_string()
+                    } else {
+                        lang.tf("docview.seg_count_diff", &[&r.count, &r.differing])
+                    };
+                    let rate = lang.tf(
+                        "docview.seg_rate",
+                        &[
+                            &format!("{:.0}", r.chars_per_ms),
+                            &format!("{:.1}", r.mb_per_s),
+                        ],
+                    );
+                    let method = |ui: &mut Ui| {
                         ui.label(RichText::new(super::method_label(lang, r.method)).strong())
                             .on_hover_text(r.method.name());
-                    });
-                    row.col(|ui| {
-                        let text = if r.method == Method::Jieba {
-                            r.count.to_string()
-                        } else {
-                            lang.tf("docview.seg_count_diff", &[&r.count, &r.differing])
-                        };
-                        ui.label(text);
-                    });
-                    row.col(|ui| {
-                        ui.label(lang.tf(
-                            "docview.seg_rate",
-                            &[
-                                &format!("{:.0}", r.chars_per_ms),
-                                &format!("{:.1}", r.mb_per_s),
-                            ],
-                        ));
-                    });
+                    };
+                    if narrow {
+                        row.col(|ui| {
+                            ui.vertical(|ui| {
+                                method(ui);
+                                ui.label(count);
+                                ui.label(RichText::new(rate).weak());
+                            });
+                        });
+                    } else {
+                        row.col(method);
+                        row.col(|ui| {
+                            ui.label(count);
+                        });
+                        row.col(|ui| {
+                            ui.label(rate);
+                        });
+                    }
                     row.col(|ui| {
                         ui.label(galley);
                     });
@@ -423,41 +450,46 @@ fn stepper(lang: Lang, ui: &mut Ui, s: &mut SegState, c: &Cut) {
     }
     let current = s.step.checked_sub(1).and_then(|i| trace.get(i));
     let job = sentence_job(ui, s, c, current);
-    // The sentence and what the step did on the left, the last steps on the right.
-    ui.horizontal_top(|ui| {
-        ui.vertical(|ui| {
-            egui::Frame::group(ui.style())
-                .inner_margin(10.0)
-                .show(ui, |ui| {
-                    ui.label(job);
-                });
-            match current {
-                Some(st) => {
-                    let args: [&dyn std::fmt::Display; 2] = [&st.pos, &st.candidate];
-                    let what = if st.in_dict && st.accepted {
-                        lang.tf("docview.step_in_dict", &args)
-                    } else if st.accepted {
-                        lang.tf("docview.step_single", &args)
-                    } else if s.reverse {
-                        lang.tf("docview.step_shrink_left", &args)
-                    } else {
-                        lang.tf("docview.step_shrink", &args)
-                    };
-                    ui.label(RichText::new(what).size(17.0));
-                }
-                None => {
-                    ui.label(RichText::new(lang.t("docview.step_start")).weak());
-                }
+    // The sentence and what the step did on the left, the last steps on the right; one
+    // above the other where the panel is narrow (200 % zoom).
+    let step_ui = |ui: &mut Ui| {
+        egui::Frame::group(ui.style())
+            .inner_margin(10.0)
+            .show(ui, |ui| {
+                ui.add(egui::Label::new(job).wrap());
+            });
+        match current {
+            Some(st) => {
+                let args: [&dyn std::fmt::Display; 2] = [&st.pos, &st.candidate];
+                let what = if st.in_dict && st.accepted {
+                    lang.tf("docview.step_in_dict", &args)
+                } else if st.accepted {
+                    lang.tf("docview.step_single", &args)
+                } else if s.reverse {
+                    lang.tf("docview.step_shrink_left", &args)
+                } else {
+                    lang.tf("docview.step_shrink", &args)
+                };
+                ui.label(RichText::new(what).size(17.0));
             }
-            // The words emitted so far, in reading order (RMM emits right to left).
-            let mut done_steps: Vec<&FmmStep> =
-                trace[..s.step].iter().filter(|t| t.accepted).collect();
-            done_steps.sort_by_key(|t| t.pos);
-            let words: Vec<&str> = done_steps.iter().map(|t| t.candidate.as_str()).collect();
-            ui.label(
-                RichText::new(lang.tf("docview.step_words", &[&words.join(" / ")])).size(17.0),
-            );
-        });
+            None => {
+                ui.label(RichText::new(lang.t("docview.step_start")).weak());
+            }
+        }
+        // The words emitted so far, in reading order (RMM emits right to left).
+        let mut done_steps: Vec<&FmmStep> = trace[..s.step].iter().filter(|t| t.accepted).collect();
+        done_steps.sort_by_key(|t| t.pos);
+        let words: Vec<&str> = done_steps.iter().map(|t| t.candidate.as_str()).collect();
+        ui.label(RichText::new(lang.tf("docview.step_words", &[&words.join(" / ")])).size(17.0));
+    };
+    if ui.available_width() < crate::ui::wrap::NARROW {
+        step_ui(ui);
+        ui.add_space(8.0);
+        step_history(lang, ui, trace, s.step);
+        return;
+    }
+    ui.horizontal_top(|ui| {
+        ui.vertical(step_ui);
         ui.add_space(24.0);
         ui.vertical(|ui| {
             step_history(lang, ui, trace, s.step);

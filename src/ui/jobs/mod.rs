@@ -491,10 +491,24 @@ fn log_table(lang: Lang, ui: &mut Ui, p: &mut JobsPanel, view: &LogView) {
         .y
         .max(ui.text_style_height(&egui::TextStyle::Body))
         + 4.0;
+    // Where the panel is narrow (200 % zoom) the parameters and the result stay in the
+    // selected run's details: eight columns ran past the window's edge.
+    let wide = ui.available_width() >= crate::ui::wrap::NARROW;
+    let heads = [
+        "jobs.col_compare",
+        "jobs.col_id",
+        "jobs.col_kind",
+        "jobs.col_status",
+        "jobs.col_started",
+        "jobs.col_duration",
+        "jobs.col_params",
+        "jobs.col_result",
+    ];
+    let heads = if wide { &heads[..] } else { &heads[..6] };
     ui.push_id("job_log", |ui| {
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-        TableBuilder::new(ui)
-            .id_salt("job_log")
+        let table = TableBuilder::new(ui)
+            .id_salt(("job_log", wide))
             .striped(true)
             .max_scroll_height(LOG_HEIGHT)
             .auto_shrink([false, true])
@@ -504,25 +518,22 @@ fn log_table(lang: Lang, ui: &mut Ui, p: &mut JobsPanel, view: &LogView) {
             .column(Column::auto().at_least(96.0))
             .column(Column::auto().at_least(56.0))
             .column(Column::auto().at_least(150.0))
-            .column(Column::auto().at_least(56.0))
-            .column(
-                Column::initial(260.0)
-                    .at_least(80.0)
-                    .resizable(true)
-                    .clip(true),
-            )
-            .column(Column::remainder().at_least(80.0).clip(true))
+            .column(Column::auto().at_least(56.0));
+        let table = if wide {
+            table
+                .column(
+                    Column::initial(260.0)
+                        .at_least(80.0)
+                        .resizable(true)
+                        .clip(true),
+                )
+                .column(Column::remainder().at_least(80.0).clip(true))
+        } else {
+            table
+        };
+        table
             .header(row_h, |mut h| {
-                for k in [
-                    "jobs.col_compare",
-                    "jobs.col_id",
-                    "jobs.col_kind",
-                    "jobs.col_status",
-                    "jobs.col_started",
-                    "jobs.col_duration",
-                    "jobs.col_params",
-                    "jobs.col_result",
-                ] {
+                for k in heads {
                     h.col(|ui| {
                         ui.label(RichText::new(lang.t(k)).strong());
                     });
@@ -562,12 +573,14 @@ fn log_table(lang: Lang, ui: &mut Ui, p: &mut JobsPanel, view: &LogView) {
                     row.col(|ui| {
                         ui.label(&r.duration);
                     });
-                    row.col(|ui| {
-                        ui.label(RichText::new(&r.params).monospace());
-                    });
-                    row.col(|ui| {
-                        ui.label(RichText::new(&r.result).monospace());
-                    });
+                    if wide {
+                        row.col(|ui| {
+                            ui.label(RichText::new(&r.params).monospace());
+                        });
+                        row.col(|ui| {
+                            ui.label(RichText::new(&r.result).monospace());
+                        });
+                    }
                 });
             });
     });

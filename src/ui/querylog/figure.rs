@@ -136,7 +136,9 @@ fn power_of_ten(mark: GridMark, _range: &std::ops::RangeInclusive<f64>) -> Strin
 }
 
 pub(super) fn figure(ui: &mut Ui, lang: Lang, ex: &mut Exports, f: Fig<'_>) {
-    ui.horizontal(|ui| {
+    // Wrapping: a long title with its buttons ran past a narrow panel's edge, and the plot
+    // below took the row's width.
+    ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(&f.title).strong());
         let xp = f.export();
         plot_buttons(ui, lang, ex, move || xp.clone());

@@ -128,20 +128,55 @@ pub(crate) fn sig(v: f64) -> String {
 }
 
 /// A drag value for a large positive quantity: speed relative to its size, `3e7` shown.
-fn big_drag(ui: &mut Ui, label: &str, v: &mut f64, lo: f64, hi: f64, unit: &str) -> bool {
+/// Below this width (points) a form's unit goes into its value's cell, after the value
+/// (wrapping under it), instead of a third column: the three columns of the model's inputs
+/// need about 440 points, the 200 % window leaves about 470 beside the navigation.
+const FORM_THREE_COLUMNS: f32 = 520.0;
+
+/// A form row's value and unit: two grid cells, or one (`narrow`) with the unit after the
+/// value.
+fn value_unit<R>(
+    ui: &mut Ui,
+    narrow: bool,
+    unit: impl Into<egui::WidgetText>,
+    value: impl FnOnce(&mut Ui) -> R,
+) -> R {
+    if narrow {
+        ui.horizontal_wrapped(|ui| {
+            let r = value(ui);
+            ui.add(egui::Label::new(unit).wrap());
+            r
+        })
+        .inner
+    } else {
+        let r = value(ui);
+        ui.label(unit);
+        r
+    }
+}
+
+/// A labelled number over several orders of magnitude, with its unit; a row of its own.
+fn big_drag(
+    ui: &mut Ui,
+    narrow: bool,
+    label: &str,
+    v: &mut f64,
+    range: [f64; 2],
+    unit: &str,
+) -> bool {
     let l = ui.label(label);
     let speed = (v.abs() * 0.004).max(0.01);
-    let changed = ui
-        .add(
+    let changed = value_unit(ui, narrow, RichText::new(unit).weak(), |ui| {
+        ui.add(
             DragValue::new(v)
-                .range(lo..=hi)
+                .range(range[0]..=range[1])
                 .speed(speed)
                 .custom_formatter(|x, _| num(x))
                 .custom_parser(parse_num),
         )
         .labelled_by(l.id)
-        .changed();
-    ui.label(RichText::new(unit).weak());
+        .changed()
+    });
     ui.end_row();
     changed
 }
@@ -267,71 +302,69 @@ impl PerfModelView {
             }
         });
         let i = &mut self.input;
+        let narrow = ui.available_width() < FORM_THREE_COLUMNS;
         egui::Grid::new("perf_inputs")
-            .num_columns(3)
+            .num_columns(if narrow { 2 } else { 3 })
             .spacing([8.0, 4.0])
             .show(ui, |ui| {
-                big_drag(
-                    ui,
-                    lang.t("perf.in_n"),
-                    &mut i.n_docs,
-                    1.0,
-                    1e13,
-                    lang.t("perf.unit_docs"),
-                );
-                big_drag(
-                    ui,
-                    lang.t("perf.in_m"),
-                    &mut i.m_terms,
-                    1.0,
-                    1e10,
-                    lang.t("perf.unit_terms"),
-                );
-                big_drag(
-                    ui,
-                    lang.t("perf.in_c"),
-                    &mut i.c_bytes,
-                    0.01,
-                    1e6,
-                    lang.t("perf.unit_bytes"),
-                );
-                big_drag(
-                    ui,
-                    lang.t("perf.in_alpha"),
-                    &mut i.alpha,
-                    0.0,
-                    1e13,
-                    lang.t("perf.unit_alpha"),
-                );
-                big_drag(
-                    ui,
-                    lang.t("perf.in_tn"),
-                    &mut i.t_n,
-                    0.0,
-                    1e16,
-                    lang.t("perf.unit_occ"),
-                );
+                for (label, v, range, unit) in [
+                    ("perf.in_n", &mut i.n_docs, [1.0, 1e13], "perf.unit_docs"),
+                    ("perf.in_m", &mut i.m_terms, [1.0, 1e10], "perf.unit_terms"),
+                    ("perf.in_c", &mut i.c_bytes, [0.01, 1e6], "perf.unit_bytes"),
+                    (
+                        "perf.in_alpha",
+                        &mut i.alpha,
+                        [0.0, 1e13],
+                        "perf.unit_alpha",
+                    ),
+                    ("perf.in_tn", &mut i.t_n, [0.0, 1e16], "perf.unit_occ"),
+                ] {
+                    big_drag(ui, narrow, lang.t(label), v, range, lang.t(unit));
+                }
                 ui.label(lang.t("perf.in_full"));
-                ui.checkbox(&mut i.full_text, lang.t("perf.full_text"));
-                ui.label(RichText::new(lang.t("perf.formula_8_2")).weak());
+                value_unit(
+                    ui,
+                    narrow,
+                    RichText::new(lang.t("perf.formula_8_2")).weak(),
+                    |ui| ui.checkbox(&mut i.full_text, lang.t("perf.full_text")),
+                );
                 ui.end_row();
                 let mut mb = i.bandwidth_bps / 1e6;
-                if big_drag(ui, lang.t("perf.in_b"), &mut mb, 1e-3, 1e7, "MB/s") {
+                if big_drag(
+                    ui,
+                    narrow,
+                    lang.t("perf.in_b"),
+                    &mut mb,
+                    [1e-3, 1e7],
+                    "MB/s",
+                ) {
                     i.bandwidth_bps = mb * 1e6;
                 }
                 let l = ui.label(lang.t("perf.in_r"));
-                ui.add(
-                    DragValue::new(&mut i.response_s)
-                        .range(0.001..=100.0)
-                        .speed(0.01),
-                )
-                .labelled_by(l.id);
-                ui.label(RichText::new(lang.t("perf.unit_s")).weak());
+                value_unit(
+                    ui,
+                    narrow,
+                    RichText::new(lang.t("perf.unit_s")).weak(),
+                    |ui| {
+                        ui.add(
+                            DragValue::new(&mut i.response_s)
+                                .range(0.001..=100.0)
+                                .speed(0.01),
+                        )
+                        .labelled_by(l.id)
+                    },
+                );
                 ui.end_row();
                 let l = ui.label(lang.t("perf.in_k"));
-                ui.add(DragValue::new(&mut i.k).range(0..=1_000_000_000).speed(0.2))
-                    .labelled_by(l.id);
-                ui.label(RichText::new(lang.t("perf.unit_queries")).weak());
+                value_unit(
+                    ui,
+                    narrow,
+                    RichText::new(lang.t("perf.unit_queries")).weak(),
+                    |ui| {
+                        ui.add(DragValue::new(&mut i.k).range(0..=1_000_000_000).speed(0.2))
+                            .labelled_by(l.id)
+                    },
+                );
                 ui.end_row();
             });
         let source = if is_corpus(&self.input, self.corpus.as_ref()) {
@@ -550,44 +583,64 @@ impl PerfModelView {
             }
         });
         let p = &mut self.planner;
+        let narrow = ui.available_width() < FORM_THREE_COLUMNS;
         egui::Grid::new("perf_planner")
-            .num_columns(3)
+            .num_columns(if narrow { 2 } else { 3 })
             .spacing([8.0, 4.0])
             .show(ui, |ui| {
                 let mut ms = p.latency_s * 1000.0;
                 let l = ui.label(lang.t("perf.tp_latency"));
-                if ui
-                    .add(DragValue::new(&mut ms).range(0.0..=1000.0).speed(0.1))
-                    .labelled_by(l.id)
-                    .changed()
-                {
+                let changed = value_unit(ui, narrow, RichText::new("ms").weak(), |ui| {
+                    ui.add(DragValue::new(&mut ms).range(0.0..=1000.0).speed(0.1))
+                        .labelled_by(l.id)
+                        .changed()
+                });
+                if changed {
                     p.latency_s = ms / 1000.0;
                 }
-                ui.label(RichText::new("ms").weak());
                 ui.end_row();
                 let l = ui.label("IOPS");
-                ui.add(DragValue::new(&mut p.iops).range(1.0..=1e7).speed(1.0))
-                    .labelled_by(l.id);
-                ui.label(RichText::new(lang.t("perf.unit_iops")).weak());
+                value_unit(
+                    ui,
+                    narrow,
+                    RichText::new(lang.t("perf.unit_iops")).weak(),
+                    |ui| {
+                        ui.add(DragValue::new(&mut p.iops).range(1.0..=1e7).speed(1.0))
+                            .labelled_by(l.id)
+                    },
+                );
                 ui.end_row();
                 let mut mb = p.bandwidth_bps / 1e6;
-                if big_drag(ui, lang.t("perf.tp_bandwidth"), &mut mb, 0.01, 1e6, "MB/s") {
+                let bw = lang.t("perf.tp_bandwidth");
+                if big_drag(ui, narrow, bw, &mut mb, [0.01, 1e6], "MB/s") {
                     p.bandwidth_bps = mb * 1e6;
                 }
                 let l = ui.label(lang.t("perf.tp_raid"));
-                ui.add(egui::Slider::new(&mut p.raid_n, 1..=16))
-                    .labelled_by(l.id);
-                ui.label(RichText::new(lang.t("perf.unit_disks")).weak());
+                value_unit(
+                    ui,
+                    narrow,
+                    RichText::new(lang.t("perf.unit_disks")).weak(),
+                    |ui| {
+                        ui.add(egui::Slider::new(&mut p.raid_n, 1..=16))
+                            .labelled_by(l.id)
+                    },
+                );
                 ui.end_row();
                 let l = ui.label(lang.t("perf.tp_lq"));
-                ui.add(egui::Slider::new(&mut p.l_q, 1.0..=20.0).step_by(1.0))
-                    .labelled_by(l.id);
-                ui.label(RichText::new(lang.t("perf.unit_terms_q")).weak());
+                value_unit(
+                    ui,
+                    narrow,
+                    RichText::new(lang.t("perf.unit_terms_q")).weak(),
+                    |ui| {
+                        ui.add(egui::Slider::new(&mut p.l_q, 1.0..=20.0).step_by(1.0))
+                            .labelled_by(l.id)
+                    },
+                );
                 ui.end_row();
                 let mut pct = p.tf * 100.0;
                 let l = ui.label(lang.t("perf.tp_tf"));
-                if ui
-                    .add(
+                let changed = value_unit(ui, narrow, "", |ui| {
+                    ui.add(
                         egui::Slider::new(&mut pct, 0.0001..=1.0)
                             .logarithmic(true)
                             .custom_formatter(|v, _| sig(v))
@@ -595,20 +648,14 @@ impl PerfModelView {
                     )
                     .labelled_by(l.id)
                     .changed()
-                {
+                });
+                if changed {
                     p.tf = pct / 100.0;
                 }
-                ui.label("");
                 ui.end_row();
                 let mut mb = p.t_n / 1e6;
-                if big_drag(
-                    ui,
-                    lang.t("perf.tp_tn"),
-                    &mut mb,
-                    0.0,
-                    1e10,
-                    lang.t("perf.unit_tn_mb"),
-                ) {
+                let unit = lang.t("perf.unit_tn_mb");
+                if big_drag(ui, narrow, lang.t("perf.tp_tn"), &mut mb, [0.0, 1e10], unit) {
                     p.t_n = mb * 1e6;
                 }
             });

@@ -278,15 +278,20 @@ fn params_grid(lang: Lang, p: &mut CrawlPanel, ui: &mut Ui) {
             ui.add(egui::DragValue::new(&mut p.max_depth).range(0..=1000));
             c.next(ui);
             ui.label(lang.t("crawl.scope"));
-            ui.horizontal_wrapped(|ui| {
+            ui.horizontal(|ui| {
                 ui.selectable_value(&mut p.scope_choice, 0, lang.t("crawl.scope_hosts"));
                 ui.selectable_value(&mut p.scope_choice, 1, lang.t("crawl.scope_any"));
                 ui.selectable_value(&mut p.scope_choice, 2, lang.t("crawl.scope_suffix"));
-                if p.scope_choice == 2 {
-                    ui.add_sized([110.0, 20.0], egui::TextEdit::singleline(&mut p.suffix));
-                }
             });
             c.next(ui);
+            // The suffix a pair of its own: wrapped under the choices inside a grid cell it
+            // overlapped the next row (a grid centres a cell's content in its row).
+            if p.scope_choice == 2 {
+                let l = ui.label(lang.t("crawl.scope_suffix"));
+                ui.add_sized([110.0, 20.0], egui::TextEdit::singleline(&mut p.suffix))
+                    .labelled_by(l.id);
+                c.next(ui);
+            }
             ui.label(lang.t("crawl.timeout"));
             ui.add(
                 egui::DragValue::new(&mut p.params.timeout_ms)

@@ -568,7 +568,12 @@ fn log_table(lang: Lang, ui: &mut Ui, p: &mut JobsPanel, view: &LogView) {
                         ui.colored_label(status_color(ui, &r.status), status_word(lang, &r.status));
                     });
                     row.col(|ui| {
-                        ui.label(&r.started);
+                        // Narrow: without the year, so the time is not cut off.
+                        let started = match r.started.get(5..) {
+                            Some(t) if !wide => t,
+                            _ => &r.started,
+                        };
+                        ui.label(started).on_hover_text(&r.started);
                     });
                     row.col(|ui| {
                         ui.label(&r.duration);

@@ -247,7 +247,7 @@ fn experiment_log_shows_runs_and_reopens_their_parameters() {
 
     h.get_by_label("#1").click();
     h.run_steps(2);
-    h.get_by_label("运行 #1 · calibrate");
+    h.get_by_label("运行 #1 · 机器标定");
     h.get_by_label_contains("\"seconds\": 0.75");
     h.get_by_label("重新打开参数").click();
     h.run_steps(2);
@@ -602,7 +602,7 @@ fn job_log_shows_the_newest_run_and_scrolls_to_the_oldest() {
     }
     h.get_by_label("#1").click();
     h.run_steps(2);
-    h.get_by_label("运行 #1 · calibrate");
+    h.get_by_label("运行 #1 · 机器标定");
 }
 
 /// The experiment log's filters are named by the labels before them (a screen reader says the
@@ -625,17 +625,19 @@ fn job_log_filters_by_kind_through_the_named_filter() {
         h.query_by_label("显示 3 / 共 3 条").is_some()
     });
     common::settle(&mut h, "the experiment log", 20);
-    assert_eq!(h.query_all_by_label("calibrate").count(), 2);
-    assert_eq!(h.query_all_by_label("sample-load").count(), 1);
+    // Kinds by their names in the language shown: two runs and the calibration card's title.
+    assert_eq!(h.query_all_by_label("机器标定").count(), 3);
+    assert_eq!(h.query_all_by_label("载入样例网站").count(), 1);
     h.get_by_role_and_label(Role::ComboBox, "状态");
     h.get_by_role_and_label(Role::TextInput, "筛选");
 
     h.get_by_role_and_label(Role::ComboBox, "类型").click();
     wait_for(&mut h, "the kind filter's choices", |h| {
-        h.query_by_role_and_label(Role::Button, "sample-load")
+        h.query_by_role_and_label(Role::Button, "载入样例网站")
             .is_some()
     });
-    h.get_by_role_and_label(Role::Button, "sample-load").click();
+    h.get_by_role_and_label(Role::Button, "载入样例网站")
+        .click();
     wait_for(&mut h, "the filtered list", |h| {
         h.query_by_label("显示 1 / 共 3 条").is_some()
     });
@@ -643,11 +645,11 @@ fn job_log_filters_by_kind_through_the_named_filter() {
     // only the sample-load run is listed.
     common::run_settled(&mut h, "the filtered log", 20);
     let kind = h.get_by_role_and_label(Role::ComboBox, "类型");
-    assert_eq!(kind.value().as_deref(), Some("sample-load"));
+    assert_eq!(kind.value().as_deref(), Some("载入样例网站"));
     h.get_by_label("#2");
     assert!(h.query_by_label("#1").is_none() && h.query_by_label("#3").is_none());
-    assert_eq!(h.query_all_by_label("calibrate").count(), 0);
-    assert_eq!(h.query_all_by_label("sample-load").count(), 1);
+    assert_eq!(h.query_all_by_label("机器标定").count(), 1);
+    assert_eq!(h.query_all_by_label("载入样例网站").count(), 1);
 
     // The same filters by their English names; the choice stays.
     h.get_by_label("English").click();
@@ -655,7 +657,10 @@ fn job_log_filters_by_kind_through_the_named_filter() {
     h.get_by_role_and_label(Role::ComboBox, "Status");
     h.get_by_role_and_label(Role::TextInput, "Filter");
     let kind = h.get_by_role_and_label(Role::ComboBox, "Kind");
-    assert_eq!(kind.value().as_deref(), Some("sample-load"));
+    assert_eq!(kind.value().as_deref(), Some("load the sample web"));
+    // Kinds by their names in the language shown, never the engine's identifiers.
+    assert_eq!(h.query_all_by_label("load the sample web").count(), 1);
+    assert_eq!(h.query_all_by_label("sample-load").count(), 0);
     h.get_by_label("showing 1 of 3");
 }
 

@@ -104,7 +104,7 @@ fn ticked_runs_compare_side_by_side_and_a_run_runs_again() {
         b.click();
     }
     h.run_steps(3);
-    h.get_by_label("对比 calibrate：#2 · #1");
+    h.get_by_label("对比 机器标定：#2 · #1");
     h.get_by_label("1 个参数不同，0 个相同");
     h.get_by_label("md5_pages_per_s").click();
     h.run_steps(3);

@@ -87,9 +87,12 @@ pub(super) fn section(cx: &mut Cx<'_>, st: &mut CompareState, ui: &mut Ui, sess:
             let ids: Vec<String> = c.runs.iter().map(|r| format!("#{}", r.id)).collect();
             ui.horizontal(|ui| {
                 ui.label(
-                    RichText::new(lang.tf("jobs.compare_title", &[&c.kind, &ids.join(" · ")]))
-                        .size(17.0)
-                        .strong(),
+                    RichText::new(lang.tf(
+                        "jobs.compare_title",
+                        &[&lang.job_kind(&c.kind), &ids.join(" · ")],
+                    ))
+                    .size(17.0)
+                    .strong(),
                 );
                 table_button(ui, lang, &mut cx.hub.exports, || c.to_table());
                 if ui.small_button(lang.t("jobs.compare_clear")).clicked() {

@@ -42,7 +42,9 @@ struct RowView {
     id: i64,
     /// "#id".
     label: String,
+    /// The job kind (`cache-sim`) and its name in the UI's language (缓存模拟).
     kind: String,
+    kind_name: String,
     status: String,
     started: String,
     duration: String,
@@ -56,7 +58,8 @@ struct RowView {
 struct LogView {
     key: (u64, String, Option<String>, Option<String>, Lang),
     rows: Vec<RowView>,
-    kinds: Vec<String>,
+    /// The kinds in the log: (name, kind), by name.
+    kinds: Vec<(String, String)>,
     /// Indices into `rows` that pass the filter.
     shown: Vec<usize>,
 }
@@ -80,6 +83,7 @@ impl LogView {
                     id: r.id,
                     label: format!("#{}", r.id),
                     kind: r.kind.clone(),
+                    kind_name: lang.job_kind(&r.kind),
                     status: r.status.clone(),
                     started: r
                         .started_at
@@ -92,11 +96,22 @@ impl LogView {
                         Some(v) => compact_json(v, 48),
                         None => compact_json(&serde_json::Value::String(result.clone()), 48),
                     },
-                    haystack: format!("{} {} {}", r.kind, params, result).to_lowercase(),
+                    haystack: format!(
+                        "{} {} {} {}",
+                        r.kind,
+                        lang.job_kind(&r.kind),
+                        params,
+                        result
+                    )
+                    .to_lowercase(),
                 }
             })
             .collect();
-        let mut kinds: Vec<String> = rows.iter().map(|r| r.kind.clone()).collect();
+        // Each kind once, with its name, in the order of the names.
+        let mut kinds: Vec<(String, String)> = rows
+            .iter()
+            .map(|r| (r.kind_name.clone(), r.kind.clone()))
+            .collect();
         kinds.sort();
         kinds.dedup();
         let q = key.1.trim().to_lowercase();
@@ -342,7 +357,7 @@ fn last_finished_text(lang: Lang, s: &JobSnapshot) -> Option<(String, String)> {
     let heading = lang.tf(
         "jobs.last_finished",
         &[
-            &s.kind,
+            &lang.job_kind(s.kind),
             &word,
             &format!("{:.1}", s.finished_after.unwrap_or(s.elapsed).as_secs_f64()),
         ],
@@ -426,13 +441,14 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
         egui::ComboBox::from_id_salt("kind_filter")
             .selected_text(
                 p.kind_filter
-                    .clone()
-                    .unwrap_or_else(|| lang.t("jobs.all_kinds").into()),
+                    .as_deref()
+                    .map_or_else(|| lang.t("jobs.all_kinds").into(), |k| lang.job_kind(k)),
             )
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut p.kind_filter, None, lang.t("jobs.all_kinds"));
-                for k in &view.kinds {
-                    ui.selectable_value(&mut p.kind_filter, Some(k.clone()), k);
+                for (name, k) in &view.kinds {
+                    ui.selectable_value(&mut p.kind_filter, Some(k.clone()), name)
+                        .on_hover_text(k);
                 }
             })
             .response
@@ -562,7 +578,7 @@ fn log_table(lang: Lang, ui: &mut Ui, p: &mut JobsPanel, view: &LogView) {
                         }
                     });
                     row.col(|ui| {
-                        ui.label(&r.kind);
+                        ui.label(&r.kind_name).on_hover_text(&r.kind);
                     });
                     row.col(|ui| {
                         ui.colored_label(status_color(ui, &r.status), status_word(lang, &r.status));
@@ -609,7 +625,7 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
         .inner_margin(10.0)
         .show(ui, |ui| {
             ui.label(
-                RichText::new(lang.tf("jobs.details", &[&r.id, &r.kind]))
+                RichText::new(lang.tf("jobs.details", &[&r.id, &lang.job_kind(&r.kind)]))
                     .size(17.0)
                     .strong(),
             );

@@ -85,10 +85,14 @@ impl LogView {
                     kind: r.kind.clone(),
                     kind_name: lang.job_kind(&r.kind),
                     status: r.status.clone(),
+                    // To the second: the fraction made the column cut the time off.
                     started: r
                         .started_at
                         .replace('T', " ")
                         .trim_end_matches('Z')
+                        .split('.')
+                        .next()
+                        .unwrap_or_default()
                         .to_string(),
                     duration: r.duration_s.map_or("—".into(), |d| format!("{d:.1} s")),
                     params: compact_json(&r.params, 48),

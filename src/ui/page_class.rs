@@ -73,13 +73,16 @@ impl ClassifyBox {
                         .find(|m| Some(m.id) == self.chosen)
                         .map(name)
                         .unwrap_or_default();
-                    egui::ComboBox::from_label(lang.t("pages.classify_model"))
+                    let l = ui.label(lang.t("pages.classify_model"));
+                    egui::ComboBox::from_id_salt("page_class_model")
                         .selected_text(current)
                         .show_ui(ui, |ui| {
                             for m in models {
                                 ui.selectable_value(&mut self.chosen, Some(m.id), name(m));
                             }
-                        });
+                        })
+                        .response
+                        .labelled_by(l.id);
                     run = ui
                         .add_enabled(
                             self.task.is_none() && self.chosen.is_some(),

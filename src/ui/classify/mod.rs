@@ -619,7 +619,9 @@ impl ClassifyPanel {
                 _ => {}
             }
             ui.separator();
-            egui::ComboBox::from_label(lang.t("classify.selection"))
+            // Each choice after its label, as the model's and the thresholding's are.
+            let l = ui.label(lang.t("classify.selection"));
+            egui::ComboBox::from_id_salt("classify_selection")
                 .selected_text(sel_name(lang, f.sel))
                 .show_ui(ui, |ui| {
                     for s in [
@@ -631,20 +633,23 @@ impl ClassifyPanel {
                     ] {
                         ui.selectable_value(&mut f.sel, s, sel_name(lang, s));
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
             if f.sel != Sel::None {
                 let l = ui.label(lang.t("classify.keep"));
                 ui.add(egui::TextEdit::singleline(&mut f.keep).desired_width(60.0))
                     .labelled_by(l.id);
             }
-            ui.separator();
+        });
+        ui.horizontal_wrapped(|ui| {
             ui.label(lang.t("classify.threshold"));
             ui.radio_value(&mut f.thr, Thr::None, lang.t("classify.thr_none"));
             ui.radio_value(&mut f.thr, Thr::RCut, "RCut");
             ui.radio_value(&mut f.thr, Thr::SCut, "SCut");
-        });
-        ui.horizontal_wrapped(|ui| {
-            egui::ComboBox::from_label(lang.t("classify.weighting"))
+            ui.separator();
+            let l = ui.label(lang.t("classify.weighting"));
+            egui::ComboBox::from_id_salt("classify_weighting")
                 .selected_text(weighting_name(lang, f.weighting))
                 .show_ui(ui, |ui| {
                     for w in [
@@ -657,7 +662,11 @@ impl ClassifyPanel {
                     ] {
                         ui.selectable_value(&mut f.weighting, w, weighting_name(lang, w));
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
+        });
+        ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut f.bigrams, lang.t("classify.bigrams"));
             ui.checkbox(&mut f.stop_words, lang.t("classify.stop_words"));
             let l = ui.label(lang.t("classify.save_as"));

@@ -199,13 +199,18 @@ impl DedupPanel {
         }
         let idx = self.cluster_method.min(c.pairs.len() - 1);
         let mut chosen = idx;
-        egui::ComboBox::from_label(lang.t("dedup.method"))
-            .selected_text(&c.pairs[idx].method)
-            .show_ui(ui, |ui| {
-                for (i, m) in c.pairs.iter().enumerate() {
-                    ui.selectable_value(&mut chosen, i, &m.method);
-                }
-            });
+        ui.horizontal(|ui| {
+            let l = ui.label(lang.t("dedup.method"));
+            egui::ComboBox::from_id_salt("dedup_cluster_method")
+                .selected_text(&c.pairs[idx].method)
+                .show_ui(ui, |ui| {
+                    for (i, m) in c.pairs.iter().enumerate() {
+                        ui.selectable_value(&mut chosen, i, &m.method);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+        });
         self.cluster_method = chosen;
         let mp = &c.pairs[chosen];
         let view = self

@@ -415,20 +415,25 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
         ui.colored_label(ui.visuals().error_fg_color, e);
     }
     let ctx = ui.ctx().clone();
-    ui.columns(2, |cols| {
+    // The list beside the page, or above it where the panel is narrow (200 % zoom).
+    let narrow = ui.available_width() < super::wrap::NARROW;
+    let list_ui = |ui: &mut Ui, p: &mut PagesPanel| {
         // Every matching page, virtualised: only the rows in view are laid out, so a
         // 100,000-page workspace scrolls as fast as a 10-page one.
         let n = p.list.value.as_ref().map_or(0, |l| l.items.len());
         if p.list.value.is_some() && n == 0 {
-            cols[0].label(RichText::new(lang.t("pages.empty")).italics());
+            ui.label(RichText::new(lang.t("pages.empty")).italics());
         }
-        let row_h = cols[0].text_style_height(&egui::TextStyle::Small) + 6.0;
+        let row_h = ui.text_style_height(&egui::TextStyle::Small) + 6.0;
         let mut clicked = None;
         egui::ScrollArea::vertical()
             .id_salt("page_list")
-            .max_height(640.0)
+            .max_height(if narrow { 240.0 } else { 640.0 })
             .auto_shrink([false, true])
-            .show_rows(&mut cols[0], row_h, n, |ui, rows| {
+            .show_rows(ui, row_h, n, |ui, rows| {
+                // One line a row, as the virtual list counts them: a long URL is cut, and
+                // shown whole on hover.
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
                 let Some(PageList { items, .. }) = &p.list.value else {
                     return;
                 };
@@ -442,6 +447,7 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
                     );
                     if ui
                         .selectable_label(sel, RichText::new(label).monospace().small())
+                        .on_hover_text(&it.url)
                         .clicked()
                     {
                         clicked = Some(it.url.clone());
@@ -470,6 +476,15 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
             p.a = Some(last.id);
             p.view_a = Some(open_snapshot(lang, &ctx, path.clone(), last.id));
         }
-        detail_ui(lang, &mut cols[1], p, &path, exports);
-    });
+    };
+    if narrow {
+        list_ui(ui, p);
+        ui.separator();
+        detail_ui(lang, ui, p, &path, exports);
+    } else {
+        ui.columns(2, |cols| {
+            list_ui(&mut cols[0], p);
+            detail_ui(lang, &mut cols[1], p, &path, exports);
+        });
+    }
 }

@@ -329,9 +329,9 @@ pub(super) fn show(
     stepper(lang, ui, s, &c);
 }
 
-/// The methods' results: method, words, speed and the first words in four columns; where the
-/// panel is narrow (200 % zoom) the first three stack in one cell, so the words keep a column
-/// wide enough to read.
+/// The methods' results: method, word count, speed and the words found in four columns;
+/// where the panel is narrow (200 % zoom) the first three stack in one cell, so the words
+/// keep a column wide enough to read.
 fn results_table(lang: Lang, ui: &mut Ui, c: &Cut) {
     let row_h = ui.text_style_height(&TextStyle::Body) + 8.0;
     let narrow = ui.available_width() < crate::ui::wrap::NARROW;

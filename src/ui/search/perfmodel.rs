@@ -127,7 +127,6 @@ pub(crate) fn sig(v: f64) -> String {
     }
 }
 
-/// A drag value for a large positive quantity: speed relative to its size, `3e7` shown.
 /// Below this width (points) a form's unit goes into its value's cell, after the value
 /// (wrapping under it), instead of a third column: the three columns of the model's inputs
 /// need about 440 points, the 200 % window leaves about 470 beside the navigation.
@@ -155,7 +154,8 @@ fn value_unit<R>(
     }
 }
 
-/// A labelled number over several orders of magnitude, with its unit; a row of its own.
+/// A drag value for a large positive quantity (speed relative to its size, `3e7` shown), with
+/// its label and unit: a row of its own.
 fn big_drag(
     ui: &mut Ui,
     narrow: bool,

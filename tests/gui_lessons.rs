@@ -113,6 +113,36 @@ fn play_the_segmentation_lesson_to_its_last_step_with_do_it() {
     assert_eq!(log.iter().filter(|r| r.kind == "experiment").count(), 3);
 }
 
+/// A presentation clicker (Page Down / Page Up) turns the steps; while an answer is being
+/// typed the keys stay with the text field.
+#[test]
+fn page_down_and_page_up_turn_the_steps_unless_an_answer_is_being_typed() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = opened(&d.path().join("w.tianwang"));
+    h.get_by_label("课程").click();
+    h.run_steps(2);
+    h.get_by_label("第 4 章 · 中文切词：正向与逆向最大匹配")
+        .click();
+    h.run_steps(2);
+    let key = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, k, want: usize| {
+        h.key_press(k);
+        h.run_steps(2);
+        h.get_by_label_contains(&format!("第 {want} 步，共 6 步"));
+    };
+    h.get_by_label_contains("第 1 步，共 6 步");
+    key(&mut h, egui::Key::PageUp, 1);
+    for want in 2..=5 {
+        key(&mut h, egui::Key::PageDown, want);
+    }
+    key(&mut h, egui::Key::PageUp, 4);
+    key(&mut h, egui::Key::PageDown, 5);
+    // Step 5 asks a question: with its answer box focused, Page Down is the text field's.
+    click(&mut h, "动手做");
+    h.get_by_role_and_label(Role::TextInput, "答案").focus();
+    h.run_steps(1);
+    key(&mut h, egui::Key::PageDown, 5);
+}
+
 /// A step that opens a panel with parameters goes through the experiment log's re-open path:
 /// the caching lesson's first step fills the cache panel with its trace, policies and sizes.
 #[test]

@@ -553,17 +553,29 @@ fn body(app: &mut WorkbenchApp, ui: &mut Ui, lang: Lang, size: f32) {
             egui::ProgressBar::new((p.step + 1) as f32 / n.max(1) as f32)
                 .text(lang.tf("lesson.progress", &[&(p.step + 1), &n, &done])),
         );
+        // A presentation clicker sends Page Down and Page Up: the next and the previous step,
+        // unless a text field has the keyboard (an answer being typed).
+        let (key_next, key_back) = if ui.ctx().egui_wants_keyboard_input() {
+            (false, false)
+        } else {
+            ui.input_mut(|i| {
+                (
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::PageDown),
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::PageUp),
+                )
+            })
+        };
         ui.horizontal(|ui| {
-            if ui
+            let back = ui
                 .add_enabled(p.step > 0, egui::Button::new(lang.t("lesson.back")))
-                .clicked()
-            {
+                .on_hover_text(lang.t("lesson.key_back"));
+            if (back.clicked() || key_back) && p.step > 0 {
                 go = Some(p.step - 1);
             }
-            if ui
+            let next = ui
                 .add_enabled(p.step + 1 < n, egui::Button::new(lang.t("lesson.next")))
-                .clicked()
-            {
+                .on_hover_text(lang.t("lesson.key_next"));
+            if (next.clicked() || key_next) && p.step + 1 < n {
                 go = Some(p.step + 1);
             }
             let step = &p.lesson.steps[p.step];

@@ -143,6 +143,33 @@ fn page_down_and_page_up_turn_the_steps_unless_an_answer_is_being_typed() {
     key(&mut h, egui::Key::PageDown, 5);
 }
 
+/// At 200 % without presenter mode the drawer keeps every control inside the window: its row
+/// of Back / Next / Do it was wider than the drawer's 220 points, which pushed the drawer past
+/// the window's edge, under the step's panel.
+#[test]
+fn the_lesson_drawer_fits_the_window_at_200_percent() {
+    let d = tempfile::tempdir().unwrap();
+    let mut h = opened(&d.path().join("w.tianwang"));
+    h.get_by_label("课程").click();
+    h.run_steps(2);
+    h.get_by_label("第 9 章 · 查询结果缓存：表 9-2 与 Belady 异常")
+        .click();
+    h.run_steps(2);
+    for _ in 0..4 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+        h.run_steps(1);
+    }
+    h.run_steps(6);
+    let window = h.ctx.content_rect();
+    for label in ["演示模式", "关闭", "◀ 上一步", "下一步 ▶", "动手做"] {
+        let r = h.get_by_label(label).rect();
+        assert!(
+            window.contains_rect(r),
+            "{label:?} at {r:?} is not inside the window {window:?}"
+        );
+    }
+}
+
 /// A step that opens a panel with parameters goes through the experiment log's re-open path:
 /// the caching lesson's first step fills the cache panel with its trace, policies and sizes.
 #[test]

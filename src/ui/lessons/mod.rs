@@ -442,7 +442,7 @@ fn question(app: &mut WorkbenchApp, ui: &mut Ui, step: usize, check: &Check, siz
     let Some(p) = &mut l.playing else { return };
     if let Check::Question { min, max, unit, .. } = check {
         ui.label(RichText::new(lang.t("lesson.question")).size(size).strong());
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let name = ui.label(lang.t("lesson.student"));
             ui.add(egui::TextEdit::singleline(&mut l.student).desired_width(120.0))
                 .labelled_by(name.id);
@@ -530,7 +530,9 @@ fn body(app: &mut WorkbenchApp, ui: &mut Ui, lang: Lang, size: f32) {
                 .collect();
             p.blocks_lang = Some(lang);
         }
-        ui.horizontal(|ui| {
+        // Every row wraps: at 200 % the drawer is about 220 points wide, and a row wider than
+        // the drawer pushed it past the window's edge, under the step's panel.
+        ui.horizontal_wrapped(|ui| {
             ui.toggle_value(&mut l.presenter, lang.t("lesson.presenter"));
             if ui.button(lang.t("lesson.close")).clicked() {
                 close = true;
@@ -565,7 +567,7 @@ fn body(app: &mut WorkbenchApp, ui: &mut Ui, lang: Lang, size: f32) {
                 )
             })
         };
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let back = ui
                 .add_enabled(p.step > 0, egui::Button::new(lang.t("lesson.back")))
                 .on_hover_text(lang.t("lesson.key_back"));

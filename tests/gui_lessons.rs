@@ -192,37 +192,78 @@ fn do_it_fills_a_panel_through_the_reopen_path() {
 
 /// Every step of every bundled lesson draws in both languages with the bundled font alone
 /// (kittest panics on a character no font has: a class without a system CJK font sees no
-/// boxes).
+/// boxes), at 100 % and at 200 %, where the drawer's controls stay inside the window on every
+/// step.
 #[test]
 fn every_bundled_step_draws_in_both_languages() {
     let d = tempfile::tempdir().unwrap();
     let mut h = opened(&d.path().join("w.tianwang"));
-    for (lang, menu, next) in [
-        ("中文", "课程", "下一步 ▶"),
-        ("English", "Lessons", "Next ▶"),
-    ] {
-        h.get_by_label(lang).click();
-        h.run_steps(2);
-        for l in tianwang::workbench::lessons::bundled().unwrap() {
-            h.get_by_label(menu).click();
-            h.run_steps(2);
-            let en = lang == "English";
-            let title = if en {
-                format!("Ch. {} · {}", l.chapter, l.title.en)
-            } else {
-                format!("第 {} 章 · {}", l.chapter, l.title.zh)
-            };
-            h.get_by_label(&title).click();
-            h.run_steps(2);
-            for _ in 1..l.steps.len() {
-                click(&mut h, next);
+    for zoom in [1, 2] {
+        if zoom == 2 {
+            for _ in 0..4 {
+                h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+                h.run_steps(1);
             }
-            let last = if en {
-                format!("Step {n} of {n}", n = l.steps.len())
-            } else {
-                format!("第 {n} 步，共 {n} 步", n = l.steps.len())
-            };
-            h.get_by_label_contains(&last);
+        }
+        for (lang, menu, controls) in [
+            ("中文", "课程", ["演示模式", "关闭", "◀ 上一步", "下一步 ▶"]),
+            (
+                "English",
+                "Lessons",
+                ["Presenter", "Close", "◀ Back", "Next ▶"],
+            ),
+        ] {
+            h.get_by_label(lang).click();
+            h.run_steps(2);
+            for l in tianwang::workbench::lessons::bundled().unwrap() {
+                h.get_by_label(menu).click();
+                h.run_steps(2);
+                let en = lang == "English";
+                let title = if en {
+                    format!("Ch. {} · {}", l.chapter, l.title.en)
+                } else {
+                    format!("第 {} 章 · {}", l.chapter, l.title.zh)
+                };
+                h.get_by_label(&title).click();
+                h.run_steps(2);
+                for step in 1..=l.steps.len() {
+                    if zoom == 2 {
+                        let window = h.ctx.content_rect();
+                        for c in controls {
+                            let r = h.get_by_label(c).rect();
+                            assert!(
+                                window.contains_rect(r),
+                                "{title}, step {step}: {c:?} at {r:?} is outside {window:?}"
+                            );
+                        }
+                    }
+                    if step < l.steps.len() {
+                        // Scrolled into view and settled first: at 200 % the drawer scrolls,
+                        // and a click during the scroll is not taken.
+                        h.get_by_label(controls[3]).scroll_to_me();
+                        h.run_steps(12);
+                        click(&mut h, controls[3]);
+                        let want = if en {
+                            format!("Step {} of {}", step + 1, l.steps.len())
+                        } else {
+                            format!("第 {} 步，共 {} 步", step + 1, l.steps.len())
+                        };
+                        assert!(
+                            h.query_by_label_contains(&want).is_some(),
+                            "{title} at {zoom}00 %: Next on step {step} did not turn the step"
+                        );
+                    }
+                }
+                let last = if en {
+                    format!("Step {n} of {n}", n = l.steps.len())
+                } else {
+                    format!("第 {n} 步，共 {n} 步", n = l.steps.len())
+                };
+                assert!(
+                    h.query_by_label_contains(&last).is_some(),
+                    "{title} at {zoom}00 %: not on its last step ({last:?})"
+                );
+            }
         }
     }
 }

@@ -18,16 +18,30 @@ fn click(h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, label: &
     h.run_steps(2);
 }
 
+type H = egui_kittest::Harness<'static, tianwang::ui::WorkbenchApp>;
+
+/// The bundled lesson titled `title` (as the Chinese Lessons menu lists it), opened.
+fn open_lesson(h: &mut H, title: &str) {
+    h.get_by_label("课程").click();
+    h.run_steps(2);
+    h.get_by_label(title).click();
+    h.run_steps(2);
+}
+
+/// Zoomed to 200 % (four steps of Ctrl+=).
+fn zoom_200(h: &mut H) {
+    for _ in 0..4 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
+        h.run_steps(1);
+    }
+}
+
 #[test]
 fn play_the_segmentation_lesson_to_its_last_step_with_do_it() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("w.tianwang");
     let mut h = opened(&ws);
-    h.get_by_label("课程").click();
-    h.run_steps(2);
-    h.get_by_label("第 4 章 · 中文切词：正向与逆向最大匹配")
-        .click();
-    h.run_steps(2);
+    open_lesson(&mut h, "第 4 章 · 中文切词：正向与逆向最大匹配");
     h.get_by_label_contains("第 1 步，共 6 步");
 
     // Step 1 opens DocView.
@@ -119,11 +133,7 @@ fn play_the_segmentation_lesson_to_its_last_step_with_do_it() {
 fn page_down_and_page_up_turn_the_steps_unless_an_answer_is_being_typed() {
     let d = tempfile::tempdir().unwrap();
     let mut h = opened(&d.path().join("w.tianwang"));
-    h.get_by_label("课程").click();
-    h.run_steps(2);
-    h.get_by_label("第 4 章 · 中文切词：正向与逆向最大匹配")
-        .click();
-    h.run_steps(2);
+    open_lesson(&mut h, "第 4 章 · 中文切词：正向与逆向最大匹配");
     let key = |h: &mut egui_kittest::Harness<'_, tianwang::ui::WorkbenchApp>, k, want: usize| {
         h.key_press(k);
         h.run_steps(2);
@@ -150,15 +160,8 @@ fn page_down_and_page_up_turn_the_steps_unless_an_answer_is_being_typed() {
 fn the_lesson_drawer_fits_the_window_at_200_percent() {
     let d = tempfile::tempdir().unwrap();
     let mut h = opened(&d.path().join("w.tianwang"));
-    h.get_by_label("课程").click();
-    h.run_steps(2);
-    h.get_by_label("第 9 章 · 查询结果缓存：表 9-2 与 Belady 异常")
-        .click();
-    h.run_steps(2);
-    for _ in 0..4 {
-        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
-        h.run_steps(1);
-    }
+    open_lesson(&mut h, "第 9 章 · 查询结果缓存：表 9-2 与 Belady 异常");
+    zoom_200(&mut h);
     h.run_steps(6);
     let window = h.ctx.content_rect();
     for label in ["演示模式", "关闭", "◀ 上一步", "下一步 ▶", "动手做"] {
@@ -176,11 +179,7 @@ fn the_lesson_drawer_fits_the_window_at_200_percent() {
 fn do_it_fills_a_panel_through_the_reopen_path() {
     let d = tempfile::tempdir().unwrap();
     let mut h = opened(&d.path().join("w.tianwang"));
-    h.get_by_label("课程").click();
-    h.run_steps(2);
-    h.get_by_label("第 9 章 · 查询结果缓存：表 9-2 与 Belady 异常")
-        .click();
-    h.run_steps(2);
+    open_lesson(&mut h, "第 9 章 · 查询结果缓存：表 9-2 与 Belady 异常");
     assert_eq!(h.state().prefs().panel, "Overview");
     click(&mut h, "动手做");
     assert_eq!(h.state().prefs().panel, "cache");
@@ -200,10 +199,7 @@ fn every_bundled_step_draws_in_both_languages() {
     let mut h = opened(&d.path().join("w.tianwang"));
     for zoom in [1, 2] {
         if zoom == 2 {
-            for _ in 0..4 {
-                h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
-                h.run_steps(1);
-            }
+            zoom_200(&mut h);
         }
         for (lang, menu, controls) in [
             ("中文", "课程", ["演示模式", "关闭", "◀ 上一步", "下一步 ▶"]),
@@ -279,11 +275,7 @@ fn screenshots_when_asked() {
     let out = std::path::PathBuf::from(out);
     let d = tempfile::tempdir().unwrap();
     let mut h = common::screenshot_harness(&d.path().join("w.tianwang"));
-    h.get_by_label("课程").click();
-    h.run_steps(2);
-    h.get_by_label("第 9 章 · 查询结果缓存：表 9-2 与 Belady 异常")
-        .click();
-    h.run_steps(2);
+    open_lesson(&mut h, "第 9 章 · 查询结果缓存：表 9-2 与 Belady 异常");
     click(&mut h, "下一步 ▶");
     click(&mut h, "动手做");
     wait_secs(&mut h, "Table 9-2", 300, |h| {
@@ -299,9 +291,6 @@ fn screenshots_when_asked() {
     h.get_by_label("中文").click();
     h.run_steps(3);
     h.get_by_label("演示模式").click();
-    for _ in 0..4 {
-        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Equals);
-        h.run_steps(1);
-    }
+    zoom_200(&mut h);
     shot(&mut h, "lessons_presenter_zh_200.png");
 }

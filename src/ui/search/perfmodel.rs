@@ -132,26 +132,32 @@ pub(crate) fn sig(v: f64) -> String {
 /// need about 440 points, the 200 % window leaves about 470 beside the navigation.
 const FORM_THREE_COLUMNS: f32 = 520.0;
 
-/// A form row's value and unit: two grid cells, or one (`narrow`) with the unit after the
-/// value.
-fn value_unit<R>(
+/// A form row of a grid: the label, the value `add` makes (given the label's id, to be
+/// named by it) and its unit, weak; the unit in a third column, or after the value in its
+/// cell (wrapping under it) when `narrow`.
+fn form_row<R>(
     ui: &mut Ui,
     narrow: bool,
-    unit: impl Into<egui::WidgetText>,
-    value: impl FnOnce(&mut Ui) -> R,
+    label: &str,
+    unit: &str,
+    add: impl FnOnce(&mut Ui, egui::Id) -> R,
 ) -> R {
-    if narrow {
+    let l = ui.label(label).id;
+    let unit = RichText::new(unit).weak();
+    let r = if narrow {
         ui.horizontal_wrapped(|ui| {
-            let r = value(ui);
+            let r = add(ui, l);
             ui.add(egui::Label::new(unit).wrap());
             r
         })
         .inner
     } else {
-        let r = value(ui);
+        let r = add(ui, l);
         ui.label(unit);
         r
-    }
+    };
+    ui.end_row();
+    r
 }
 
 /// A drag value for a large positive quantity (speed relative to its size, `3e7` shown), with
@@ -164,9 +170,8 @@ fn big_drag(
     range: [f64; 2],
     unit: &str,
 ) -> bool {
-    let l = ui.label(label);
     let speed = (v.abs() * 0.004).max(0.01);
-    let changed = value_unit(ui, narrow, RichText::new(unit).weak(), |ui| {
+    form_row(ui, narrow, label, unit, |ui, l| {
         ui.add(
             DragValue::new(v)
                 .range(range[0]..=range[1])
@@ -174,11 +179,9 @@ fn big_drag(
                 .custom_formatter(|x, _| num(x))
                 .custom_parser(parse_num),
         )
-        .labelled_by(l.id)
+        .labelled_by(l)
         .changed()
-    });
-    ui.end_row();
-    changed
+    })
 }
 
 /// The pass/fail badge.
@@ -321,14 +324,10 @@ impl PerfModelView {
                 ] {
                     big_drag(ui, narrow, lang.t(label), v, range, lang.t(unit));
                 }
-                ui.label(lang.t("perf.in_full"));
-                value_unit(
-                    ui,
-                    narrow,
-                    RichText::new(lang.t("perf.formula_8_2")).weak(),
-                    |ui| ui.checkbox(&mut i.full_text, lang.t("perf.full_text")),
-                );
-                ui.end_row();
+                let (label, unit) = (lang.t("perf.in_full"), lang.t("perf.formula_8_2"));
+                form_row(ui, narrow, label, unit, |ui, _| {
+                    ui.checkbox(&mut i.full_text, lang.t("perf.full_text"))
+                });
                 let mut mb = i.bandwidth_bps / 1e6;
                 if big_drag(
                     ui,
@@ -340,32 +339,20 @@ impl PerfModelView {
                 ) {
                     i.bandwidth_bps = mb * 1e6;
                 }
-                let l = ui.label(lang.t("perf.in_r"));
-                value_unit(
-                    ui,
-                    narrow,
-                    RichText::new(lang.t("perf.unit_s")).weak(),
-                    |ui| {
-                        ui.add(
-                            DragValue::new(&mut i.response_s)
-                                .range(0.001..=100.0)
-                                .speed(0.01),
-                        )
-                        .labelled_by(l.id)
-                    },
-                );
-                ui.end_row();
-                let l = ui.label(lang.t("perf.in_k"));
-                value_unit(
-                    ui,
-                    narrow,
-                    RichText::new(lang.t("perf.unit_queries")).weak(),
-                    |ui| {
-                        ui.add(DragValue::new(&mut i.k).range(0..=1_000_000_000).speed(0.2))
-                            .labelled_by(l.id)
-                    },
-                );
-                ui.end_row();
+                let (label, unit) = (lang.t("perf.in_r"), lang.t("perf.unit_s"));
+                form_row(ui, narrow, label, unit, |ui, l| {
+                    ui.add(
+                        DragValue::new(&mut i.response_s)
+                            .range(0.001..=100.0)
+                            .speed(0.01),
+                    )
+                    .labelled_by(l)
+                });
+                let (label, unit) = (lang.t("perf.in_k"), lang.t("perf.unit_queries"));
+                form_row(ui, narrow, label, unit, |ui, l| {
+                    ui.add(DragValue::new(&mut i.k).range(0..=1_000_000_000).speed(0.2))
+                        .labelled_by(l)
+                });
             });
         let source = if is_corpus(&self.input, self.corpus.as_ref()) {
             lang.t("perf.source_corpus")
@@ -589,70 +576,47 @@ impl PerfModelView {
             .spacing([8.0, 4.0])
             .show(ui, |ui| {
                 let mut ms = p.latency_s * 1000.0;
-                let l = ui.label(lang.t("perf.tp_latency"));
-                let changed = value_unit(ui, narrow, RichText::new("ms").weak(), |ui| {
+                let changed = form_row(ui, narrow, lang.t("perf.tp_latency"), "ms", |ui, l| {
                     ui.add(DragValue::new(&mut ms).range(0.0..=1000.0).speed(0.1))
-                        .labelled_by(l.id)
+                        .labelled_by(l)
                         .changed()
                 });
                 if changed {
                     p.latency_s = ms / 1000.0;
                 }
-                ui.end_row();
-                let l = ui.label("IOPS");
-                value_unit(
-                    ui,
-                    narrow,
-                    RichText::new(lang.t("perf.unit_iops")).weak(),
-                    |ui| {
-                        ui.add(DragValue::new(&mut p.iops).range(1.0..=1e7).speed(1.0))
-                            .labelled_by(l.id)
-                    },
-                );
-                ui.end_row();
+                form_row(ui, narrow, "IOPS", lang.t("perf.unit_iops"), |ui, l| {
+                    ui.add(DragValue::new(&mut p.iops).range(1.0..=1e7).speed(1.0))
+                        .labelled_by(l)
+                });
                 let mut mb = p.bandwidth_bps / 1e6;
                 let bw = lang.t("perf.tp_bandwidth");
                 if big_drag(ui, narrow, bw, &mut mb, [0.01, 1e6], "MB/s") {
                     p.bandwidth_bps = mb * 1e6;
                 }
-                let l = ui.label(lang.t("perf.tp_raid"));
-                value_unit(
-                    ui,
-                    narrow,
-                    RichText::new(lang.t("perf.unit_disks")).weak(),
-                    |ui| {
-                        ui.add(egui::Slider::new(&mut p.raid_n, 1..=16))
-                            .labelled_by(l.id)
-                    },
-                );
-                ui.end_row();
-                let l = ui.label(lang.t("perf.tp_lq"));
-                value_unit(
-                    ui,
-                    narrow,
-                    RichText::new(lang.t("perf.unit_terms_q")).weak(),
-                    |ui| {
-                        ui.add(egui::Slider::new(&mut p.l_q, 1.0..=20.0).step_by(1.0))
-                            .labelled_by(l.id)
-                    },
-                );
-                ui.end_row();
+                let (label, unit) = (lang.t("perf.tp_raid"), lang.t("perf.unit_disks"));
+                form_row(ui, narrow, label, unit, |ui, l| {
+                    ui.add(egui::Slider::new(&mut p.raid_n, 1..=16))
+                        .labelled_by(l)
+                });
+                let (label, unit) = (lang.t("perf.tp_lq"), lang.t("perf.unit_terms_q"));
+                form_row(ui, narrow, label, unit, |ui, l| {
+                    ui.add(egui::Slider::new(&mut p.l_q, 1.0..=20.0).step_by(1.0))
+                        .labelled_by(l)
+                });
                 let mut pct = p.tf * 100.0;
-                let l = ui.label(lang.t("perf.tp_tf"));
-                let changed = value_unit(ui, narrow, "", |ui| {
+                let changed = form_row(ui, narrow, lang.t("perf.tp_tf"), "", |ui, l| {
                     ui.add(
                         egui::Slider::new(&mut pct, 0.0001..=1.0)
                             .logarithmic(true)
                             .custom_formatter(|v, _| sig(v))
                             .suffix(" %"),
                     )
-                    .labelled_by(l.id)
+                    .labelled_by(l)
                     .changed()
                 });
                 if changed {
                     p.tf = pct / 100.0;
                 }
-                ui.end_row();
                 let mut mb = p.t_n / 1e6;
                 let unit = lang.t("perf.unit_tn_mb");
                 if big_drag(ui, narrow, lang.t("perf.tp_tn"), &mut mb, [0.0, 1e10], unit) {

@@ -223,11 +223,7 @@ fn controls(cx: &mut Cx<'_>, me: &mut CrawlPanel, ui: &mut Ui) {
 /// strategy, limits, scope), one a row where the panel is narrow (200 % zoom), so no value
 /// lies past the panel's edge.
 fn params_grid(lang: Lang, p: &mut CrawlPanel, ui: &mut Ui) {
-    let mut c = Cells::new(if ui.available_width() >= super::wrap::NARROW {
-        2
-    } else {
-        1
-    });
+    let mut c = Cells::new(if super::wrap::is_narrow(ui) { 1 } else { 2 });
     egui::Grid::new("crawl_params")
         .num_columns(2 * c.per_row)
         .spacing([12.0, 6.0])

@@ -71,7 +71,7 @@ pub(crate) fn section(ui: &mut Ui, lang: Lang, data: Option<&DataDir>) {
             );
             // A table where the panel is wide; a set a (wrapping) line where it is narrow
             // (200 % zoom), so the fetch command is not cut at the panel's edge.
-            let wide = ui.available_width() >= super::wrap::NARROW;
+            let wide = !super::wrap::is_narrow(ui);
             let set_ui = |ui: &mut Ui, s: &crate::engine::data::Listed| {
                 ui.label(RichText::new(&s.name).monospace());
                 let key = format!("data.set.{}", s.name);

@@ -416,7 +416,7 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
     }
     let ctx = ui.ctx().clone();
     // The list beside the page, or above it where the panel is narrow (200 % zoom).
-    let narrow = ui.available_width() < super::wrap::NARROW;
+    let narrow = super::wrap::is_narrow(ui);
     let list_ui = |ui: &mut Ui, p: &mut PagesPanel| {
         // Every matching page, virtualised: only the rows in view are laid out, so a
         // 100,000-page workspace scrolls as fast as a 10-page one.
@@ -476,15 +476,10 @@ fn show(cx: &mut Cx<'_>, me: &mut PagesPanel, ui: &mut Ui) {
             p.a = Some(last.id);
             p.view_a = Some(open_snapshot(lang, &ctx, path.clone(), last.id));
         }
+        if narrow {
+            ui.separator();
+        }
     };
-    if narrow {
-        list_ui(ui, p);
-        ui.separator();
-        detail_ui(lang, ui, p, &path, exports);
-    } else {
-        ui.columns(2, |cols| {
-            list_ui(&mut cols[0], p);
-            detail_ui(lang, &mut cols[1], p, &path, exports);
-        });
-    }
+    let detail = |ui: &mut Ui, p: &mut PagesPanel| detail_ui(lang, ui, p, &path, exports);
+    super::wrap::two_up(ui, p, list_ui, detail);
 }

@@ -185,7 +185,7 @@ fn truth_section(lang: Lang, ui: &mut Ui, t: &Truth, ex: &mut Exports) {
             }))
         });
     });
-    if ui.available_width() < super::wrap::NARROW {
+    if super::wrap::is_narrow(ui) {
         sites_list(lang, ui, t);
     } else {
         sites_grid(lang, ui, t);

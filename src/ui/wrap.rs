@@ -19,6 +19,30 @@ use egui::{Align, Layout, Ui, vec2};
 /// panel folds, a form puts one field a row.
 pub(crate) const NARROW: f32 = 760.0;
 
+/// Whether `ui` is narrower than [`NARROW`]: lay it out for a narrow window.
+pub(crate) fn is_narrow(ui: &Ui) -> bool {
+    ui.available_width() < NARROW
+}
+
+/// `left` and `right` in two columns, or one above the other where `ui` [`is_narrow`] (two
+/// columns of a form or a list ran past the window's edge at 200 %); both work on `state`.
+pub(crate) fn two_up<S>(
+    ui: &mut Ui,
+    state: &mut S,
+    left: impl FnOnce(&mut Ui, &mut S),
+    right: impl FnOnce(&mut Ui, &mut S),
+) {
+    if is_narrow(ui) {
+        left(ui, state);
+        right(ui, state);
+    } else {
+        ui.columns(2, |cols| {
+            left(&mut cols[0], state);
+            right(&mut cols[1], state);
+        });
+    }
+}
+
 /// A row that wraps, its items aligned at their tops (cards of different heights line up;
 /// `horizontal_wrapped` centres each on the row's first line).
 pub(crate) fn row<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {

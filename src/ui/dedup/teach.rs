@@ -170,6 +170,7 @@ impl DedupPanel {
         ui.label(RichText::new(lang.t("dedup.sim_sums_note")).weak());
         // The heaviest features of each text, side by side or, where the panel is narrow,
         // one above the other.
+        let narrow = crate::ui::wrap::is_narrow(ui);
         let features = |ui: &mut Ui, i: usize| {
             let f = if i == 0 { &s.features_a } else { &s.features_b };
             ui.label(RichText::new(lang.tf("dedup.sim_features", &[&f.len()])).strong());
@@ -184,17 +185,13 @@ impl DedupPanel {
                     }
                 });
         };
-        if ui.available_width() >= crate::ui::wrap::NARROW {
-            ui.columns(2, |cols| {
-                for (i, col) in cols.iter_mut().enumerate() {
-                    features(col, i);
-                }
-            });
-        } else {
+        let a = |ui: &mut Ui, _: &mut ()| {
             features(ui, 0);
-            ui.add_space(6.0);
-            features(ui, 1);
-        }
+            if narrow {
+                ui.add_space(6.0);
+            }
+        };
+        crate::ui::wrap::two_up(ui, &mut (), a, |ui, _| features(ui, 1));
     }
 
     pub(super) fn hashes_ui(&mut self, cx: &mut Cx<'_>, ui: &mut Ui) {

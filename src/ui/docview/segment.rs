@@ -334,7 +334,7 @@ pub(super) fn show(
 /// keep a column wide enough to read.
 fn results_table(lang: Lang, ui: &mut Ui, c: &Cut) {
     let row_h = ui.text_style_height(&TextStyle::Body) + 8.0;
-    let narrow = ui.available_width() < crate::ui::wrap::NARROW;
+    let narrow = crate::ui::wrap::is_narrow(ui);
     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
     let heads: &[&str] = if narrow {
         &["docview.seg_method", "docview.seg_tokens"]
@@ -482,7 +482,7 @@ fn stepper(lang: Lang, ui: &mut Ui, s: &mut SegState, c: &Cut) {
         let words: Vec<&str> = done_steps.iter().map(|t| t.candidate.as_str()).collect();
         ui.label(RichText::new(lang.tf("docview.step_words", &[&words.join(" / ")])).size(17.0));
     };
-    if ui.available_width() < crate::ui::wrap::NARROW {
+    if crate::ui::wrap::is_narrow(ui) {
         step_ui(ui);
         ui.add_space(8.0);
         step_history(lang, ui, trace, s.step);

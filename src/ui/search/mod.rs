@@ -550,7 +550,7 @@ impl LabPanel for SearchPanel {
         ui.separator();
         match self.tab {
             Tab::Search => {
-                if ui.available_width() >= super::wrap::NARROW {
+                if !super::wrap::is_narrow(ui) {
                     egui::Panel::right("search_tuning")
                         .resizable(false)
                         .default_size(320.0)

@@ -21,8 +21,8 @@ use super::perfmodel_stirling::{Stirling, stirling_ui};
 use crate::engine::index::perfmodel::{
     BOOK_L_Q, BOOK_TF_CHINESE, BOOK_TF_ENGLISH, CorpusStats, ModelInput, Planner, TABLE_8_2,
 };
-use crate::ui::Lang;
 use crate::ui::export::Exports;
+use crate::ui::{Lang, wrap};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tab {
@@ -200,8 +200,6 @@ pub(crate) fn badge(ui: &mut Ui, ok: bool, yes: &str, no: &str) {
 }
 
 /// One half of a two-column view: draws into `ui`.
-type Half = fn(&mut PerfModelView, &mut Ui, Lang);
-
 impl PerfModelView {
     /// The statistics of this workspace's index (`None`: no index yet): enables "this index's
     /// values" and the book-beside-ours comparison.
@@ -247,25 +245,16 @@ impl PerfModelView {
             });
     }
 
-    /// `left` and `right` side by side, or one above the other where the panel is narrow
-    /// (200 % zoom: two columns of a form there ran past the window's edge).
-    fn two_up(&mut self, ui: &mut Ui, lang: Lang, left: Half, right: Half) {
-        if ui.available_width() >= crate::ui::wrap::NARROW {
-            ui.columns(2, |cols| {
-                left(self, &mut cols[0], lang);
-                right(self, &mut cols[1], lang);
-            });
-        } else {
-            left(self, ui, lang);
-            right(self, ui, lang);
-        }
-    }
-
     // -- the model --------------------------------------------------------------------------
 
     fn model_ui(&mut self, ui: &mut Ui, lang: Lang) {
         ui.label(RichText::new(lang.t("perf.model_intro")).weak());
-        self.two_up(ui, lang, Self::inputs_ui, Self::outputs_ui);
+        wrap::two_up(
+            ui,
+            self,
+            |ui, me| me.inputs_ui(ui, lang),
+            |ui, me| me.outputs_ui(ui, lang),
+        );
         ui.add_space(6.0);
         match self.input.report() {
             Ok(_) => plots::d_of_k(ui, lang, &mut self.exports, &self.input),
@@ -516,7 +505,12 @@ impl PerfModelView {
 
     fn throughput_ui(&mut self, ui: &mut Ui, lang: Lang) {
         ui.label(RichText::new(lang.t("perf.tp_intro")).weak());
-        self.two_up(ui, lang, Self::planner_inputs, Self::planner_outputs);
+        wrap::two_up(
+            ui,
+            self,
+            |ui, me| me.planner_inputs(ui, lang),
+            |ui, me| me.planner_outputs(ui, lang),
+        );
         ui.add_space(6.0);
         if let Ok(r) = self.planner.report() {
             plots::t_n_of_m(ui, lang, &mut self.exports, &self.planner, &r);

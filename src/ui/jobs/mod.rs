@@ -79,11 +79,14 @@ impl LogView {
                     (None, Some(_)) => failure(lang, r),
                     _ => String::new(),
                 };
+                let kind_name = lang.job_kind(&r.kind);
+                let haystack =
+                    format!("{} {} {} {}", r.kind, kind_name, params, result).to_lowercase();
                 RowView {
                     id: r.id,
                     label: format!("#{}", r.id),
                     kind: r.kind.clone(),
-                    kind_name: lang.job_kind(&r.kind),
+                    kind_name,
                     status: r.status.clone(),
                     // To the second: the fraction made the column cut the time off.
                     started: r
@@ -100,14 +103,7 @@ impl LogView {
                         Some(v) => compact_json(v, 48),
                         None => compact_json(&serde_json::Value::String(result.clone()), 48),
                     },
-                    haystack: format!(
-                        "{} {} {} {}",
-                        r.kind,
-                        lang.job_kind(&r.kind),
-                        params,
-                        result
-                    )
-                    .to_lowercase(),
+                    haystack,
                 }
             })
             .collect();
@@ -513,7 +509,7 @@ fn log_table(lang: Lang, ui: &mut Ui, p: &mut JobsPanel, view: &LogView) {
         + 4.0;
     // Where the panel is narrow (200 % zoom) the parameters and the result stay in the
     // selected run's details: eight columns ran past the window's edge.
-    let wide = ui.available_width() >= crate::ui::wrap::NARROW;
+    let wide = !crate::ui::wrap::is_narrow(ui);
     let heads = [
         "jobs.col_compare",
         "jobs.col_id",

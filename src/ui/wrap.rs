@@ -2,7 +2,8 @@
 //! `horizontal_wrapped` when it does not fit, but a group or frame has no size until it has
 //! been drawn, so a card that did not fit ran past the panel's right edge instead (the
 //! Overview's cards at 200 % zoom). [`item`] gives the card its width up front, so it wraps
-//! like any widget.
+//! like any widget. Below [`NARROW`] ([`is_narrow`]) panels lay out for a narrow window;
+//! [`two_up`] stacks two columns there.
 //!
 //! ```ignore
 //! wrap::row(ui, |ui| {

@@ -45,7 +45,7 @@ fn every_view_fits_the_window_at_200_percent_in_chinese_and_english() {
         if name.ends_with("_missing") {
             found.push(format!("{name}: a tab is missing"));
         }
-        for o in layout::past_right_edge(h, false) {
+        for o in layout::past_right_edge(h) {
             found.push(format!("{name}: {o}"));
         }
     });

@@ -49,7 +49,7 @@ fn shot(h: &mut Harness<'_, WorkbenchApp>, dir: &Path, name: &str, report: &mut 
         .expect("render")
         .save(dir.join(format!("{name}.png")))
         .expect("save png");
-    for o in layout::past_right_edge(h, false) {
+    for o in layout::past_right_edge(h) {
         let _ = writeln!(report, "{name}: past the right edge: {o}");
     }
     let w = layout::window(h);

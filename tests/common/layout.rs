@@ -53,15 +53,13 @@ pub fn labelled(h: &Harness<'_, WorkbenchApp>) -> Vec<Boxed> {
     out
 }
 
-/// Labelled widgets that start inside the window and end past its right edge; with
-/// `first_screen`, only those whose top is inside the window (what the panel shows before
-/// it is scrolled).
-pub fn past_right_edge(h: &Harness<'_, WorkbenchApp>, first_screen: bool) -> Vec<String> {
+/// Labelled widgets that start inside the window and end past its right edge (below the
+/// window's bottom too: there the panel scrolls).
+pub fn past_right_edge(h: &Harness<'_, WorkbenchApp>) -> Vec<String> {
     let w = window(h);
     labelled(h)
         .into_iter()
         .filter(|b| b.rect.min.x < w.max.x && b.rect.max.x > w.max.x + 1.0)
-        .filter(|b| !first_screen || b.rect.min.y < w.max.y)
         .map(|b| format!("{:?} {:?}", b.label, b.rect))
         .collect()
 }
@@ -83,12 +81,6 @@ pub fn overlapping(boxes: &[Boxed]) -> Vec<(&Boxed, &Boxed)> {
         }
     }
     out
-}
-
-fn steps(h: &mut Harness<'_, WorkbenchApp>, n: usize) {
-    for _ in 0..n {
-        h.step();
-    }
 }
 
 /// Zooms the harness to 200 % (four steps of Ctrl+=).
@@ -149,10 +141,10 @@ pub fn every_view(
             // A few frames after each switch: a table's auto-sized columns take a frame to
             // fit the other language's words.
             frames::click(h, "English");
-            steps(h, 4);
+            h.run_steps(4);
             visit(h, &format!("{name}_en"));
             frames::click(h, "中文");
-            steps(h, 4);
+            h.run_steps(4);
         }
     }
 }

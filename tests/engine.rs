@@ -435,3 +435,24 @@ fn the_default_workspace_serves_links_dedup_and_search() {
     assert_eq!(r["hits"], 1, "{r}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A build after `sample load` has no crawling to do, and reports the pages the workspace
+/// holds (the pages every later stage read), not none: the summary line read "0 pages" before.
+#[test]
+fn a_build_after_sample_load_reports_the_loaded_pages() {
+    let dir = scratch("engine-loaded");
+    let loaded = ok_json(&run_in(&dir, &["sample", "load", "--json"]));
+    let ws = dir.join("workspace.tianwang");
+    let b = ok_json(&run_ws(&ws, &["build", "--sample", "--json"]));
+    let crawl = stage(&b, "crawl");
+    assert_eq!(crawl["status"], "up-to-date", "{b}");
+    let pages = b["pages"].as_u64().unwrap_or(0);
+    assert!(pages >= 300, "{b}");
+    assert_eq!(crawl["counts"]["stored_pages"].as_u64(), Some(pages), "{b}");
+    assert_eq!(b["cleaned"].as_u64(), Some(pages), "{b} after {loaded}");
+    assert!(
+        crawl["counts"].get("fetched").is_none(),
+        "nothing was fetched: {b}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -519,6 +519,18 @@ fn pages_inspector_and_capacity_calculator() {
     wait_for(&mut h, "the snapshot", |h| {
         code_view_contains(h, "HTTP/1.1 200")
     });
+    // The snapshot row: its time to the second and its MD5 shortened to 8 hex digits (the
+    // whole hash ran past the panel's edge).
+    use egui_kittest::kittest::NodeT;
+    let labels: Vec<String> = h
+        .query_all_by(|_| true)
+        .filter_map(|n| n.accesskit_node().label().or_else(|| n.value()))
+        .collect();
+    let hex = |l: &str, n: usize| l.len() == n && l.chars().all(|c| c.is_ascii_hexdigit());
+    assert!(labels.iter().any(|l| hex(l, 8)), "{labels:?}");
+    assert!(!labels.iter().any(|l| hex(l, 32)), "{labels:?}");
+    let stamp = |l: &str| l.len() == 19 && l.as_bytes()[10] == b' ' && l.starts_with("20");
+    assert!(labels.iter().any(|l| stamp(l)), "{labels:?}");
     h.get_by_label("正文").click();
     h.run_steps(3);
     // GBK pages decode with GB18030, their superset.

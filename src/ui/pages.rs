@@ -219,14 +219,18 @@ fn detail_ui(
                 p.view_b = Some(open_snapshot(lang, &ctx, path.to_path_buf(), s.id));
                 p.tab = Tab::Diff;
             }
-            ui.label(&s.fetched_at);
+            ui.label(super::shell::to_second(&s.fetched_at))
+                .on_hover_text(&s.fetched_at);
             ui.label(s.status.map_or("—".into(), |x| x.to_string()));
             ui.label(super::shell::human_bytes(s.bytes as u64));
+            // MD5 shortened as git shortens commits: the whole hash ran past the panel's edge.
+            let md5 = s.md5.as_deref().unwrap_or_default();
             ui.label(
-                RichText::new(s.md5.clone().unwrap_or_default())
+                RichText::new(super::shell::short_hash(md5))
                     .monospace()
                     .small(),
-            );
+            )
+            .on_hover_text(format!("MD5 {md5}"));
             if let Some(o) = &s.origin {
                 ui.label(RichText::new(lang.tf("pages.origin", &[o])).small());
             }

@@ -297,6 +297,23 @@ pub(crate) fn human_bytes(b: u64) -> String {
     }
 }
 
+/// A stored RFC 3339 time (`2026-11-29T14:37:05.294Z`) to the second, as a table shows it
+/// (`2026-11-29 14:37:05`): the fraction made columns cut the time off.
+pub(crate) fn to_second(stamp: &str) -> String {
+    stamp
+        .replace('T', " ")
+        .trim_end_matches('Z')
+        .split('.')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The first 8 hex digits of a content hash, as git shortens commits (the whole on hover).
+pub(crate) fn short_hash(hash: &str) -> &str {
+    hash.get(..8).unwrap_or(hash)
+}
+
 pub(crate) fn dialogs(app: &mut WorkbenchApp, ctx: &egui::Context) {
     if let Some(msg) = app.error_modal.clone() {
         let mut close = false;

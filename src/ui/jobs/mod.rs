@@ -89,14 +89,7 @@ impl LogView {
                     kind_name,
                     status: r.status.clone(),
                     // To the second: the fraction made the column cut the time off.
-                    started: r
-                        .started_at
-                        .replace('T', " ")
-                        .trim_end_matches('Z')
-                        .split('.')
-                        .next()
-                        .unwrap_or_default()
-                        .to_string(),
+                    started: crate::ui::shell::to_second(&r.started_at),
                     duration: r.duration_s.map_or("—".into(), |d| format!("{d:.1} s")),
                     params: compact_json(&r.params, 48),
                     result: match &r.result {

@@ -535,6 +535,8 @@ fn pages_inspector_and_capacity_calculator() {
     h.run_steps(3);
     // GBK pages decode with GB18030, their superset.
     h.get_by_label_contains("按 gb18030 解码");
+    // Why, in Chinese (it was the engine's English).
+    h.get_by_label_contains("用 gb18030 解码器读取，它是 GBK 和 GB2312 的超集");
     assert!(code_view_contains(&h, "健康版"));
     h.get_by_label("十六进制").click();
     h.run_steps(3);

@@ -111,6 +111,9 @@ fn a_typed_html_file_is_extracted_with_its_block_map() {
     open_page(&mut h, d.path());
     // The extracted view: encoding, type with its ratios, title and its source, body.
     assert!(has_part(&h, "编码 utf-8"));
+    // Why that encoding, in Chinese too (it was the engine's English).
+    assert!(has(&h, "<meta> 声明“utf-8”"));
+    assert!(!has_part(&h, " says "));
     h.get_by_label("主题型（topic）");
     assert!(has_part(&h, "正文字/链接字 = 4.6（阈值 3.0）"));
     h.get_by_label_contains("来源：正文中的标题");

@@ -238,7 +238,9 @@ pub fn clean(cli: &super::Cli, a: &CleanArgs) -> anyhow::Result<()> {
             } else {
                 println!(
                     "encoding  {} (decided by {:?}) {}",
-                    dv.encoding.name, dv.encoding.decided_by, dv.encoding.note
+                    dv.encoding.name,
+                    dv.encoding.decided_by,
+                    crate::engine::text::encoding::notes_english(&dv.encoding.notes)
                 );
                 println!(
                     "type      {} — {}",

@@ -74,17 +74,34 @@ impl Lang {
     /// A reason the engine gave ([`crate::engine::docview::Why`]) in this language: the table's
     /// `why.KEY` template with the arguments filled in, else the engine's English.
     pub fn why(self, why: &crate::engine::docview::Why) -> String {
-        let key = format!("why.{}", why.key);
-        match TABLES[self as usize].get(key.as_str()) {
-            Some(t) => {
-                let mut s = t.to_string();
-                for (i, a) in why.args.iter().enumerate() {
-                    s = s.replace(&format!("{{{i}}}"), a);
-                }
-                s
-            }
-            None => why.english(),
+        self.keyed("why.", why.key, &why.args)
+            .unwrap_or_else(|| why.english())
+    }
+
+    /// What an encoding decision saw ([`crate::engine::text::encoding::Note`]) in this
+    /// language: each note's `enc.KEY` template with its arguments (else its English), joined.
+    pub fn enc_notes(self, notes: &[crate::engine::text::encoding::Note]) -> String {
+        let said: Vec<String> = notes
+            .iter()
+            .map(|n| {
+                self.keyed("enc.", n.key, &n.args)
+                    .unwrap_or_else(|| n.english())
+            })
+            .collect();
+        said.join(match self {
+            Lang::Zh => "；",
+            Lang::En => "; ",
+        })
+    }
+
+    /// The table's `PREFIX KEY` template with `args` filled in, if the table has it.
+    fn keyed(self, prefix: &str, key: &str, args: &[String]) -> Option<String> {
+        let t = TABLES[self as usize].get(format!("{prefix}{key}").as_str())?;
+        let mut s = t.to_string();
+        for (i, a) in args.iter().enumerate() {
+            s = s.replace(&format!("{{{i}}}"), a);
         }
+        Some(s)
     }
 
     /// An engine error in this language: its code's sentence ([`EngineError::code`]) with the
@@ -187,6 +204,35 @@ mod tests {
             missing.is_empty(),
             "keys used but not in the tables: {missing:?}"
         );
+    }
+
+    #[test]
+    fn every_note_of_the_encoding_decision_is_translated() {
+        use crate::engine::text::encoding::Note;
+        for key in Note::KEYS {
+            let note = Note {
+                key,
+                args: vec!["A".into(), "B".into(), "C".into(), "D".into()],
+            };
+            for lang in [Lang::Zh, Lang::En] {
+                let k = format!("enc.{key}");
+                assert!(
+                    TABLES[lang as usize].contains_key(k.as_str()),
+                    "{k} missing"
+                );
+                let text = lang.enc_notes(std::slice::from_ref(&note));
+                for (i, a) in ["A", "B", "C", "D"].iter().enumerate() {
+                    if Note::template(key).contains(&format!("{{{i}}}")) {
+                        assert!(text.contains(a), "{k} in {lang:?} drops argument {i}");
+                    }
+                }
+            }
+            // The English table says what the engine's English says.
+            assert_eq!(
+                Lang::En.enc_notes(std::slice::from_ref(&note)),
+                note.english()
+            );
+        }
     }
 
     #[test]

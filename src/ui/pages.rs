@@ -283,9 +283,9 @@ fn detail_ui(
             if let Some(v) = &p.shown_a {
                 ui.label(
                     RichText::new(lang.tf("pages.decoded", &[&v.encoding, &v.body_bytes])).weak(),
-                )
-                .on_hover_text(&v.encoding_decision);
-                ui.label(RichText::new(&v.encoding_decision).small().weak());
+                );
+                let why = lang.enc_notes(&v.encoding_notes);
+                ui.label(RichText::new(why).small().weak());
                 mono(ui, &v.text);
             }
         }

@@ -241,7 +241,9 @@ pub struct EncodingInfo {
     pub name: String,
     pub decided_by: encoding::DecidedBy,
     pub declared: Option<String>,
-    pub note: String,
+    /// What the decision saw ([`encoding::Note`]); serialised as one English `note`.
+    #[serde(rename = "note", serialize_with = "encoding::note_english")]
+    pub notes: Vec<encoding::Note>,
 }
 
 /// The figures the page type was decided from.
@@ -476,7 +478,7 @@ pub(crate) fn extract_detail(
         name: decision.encoding.name().to_ascii_lowercase(),
         decided_by: decision.decided_by,
         declared: decision.declared_label.clone(),
-        note: decision.note.clone(),
+        notes: decision.notes.clone(),
     };
     Ok(extract_tree(
         path.build(&text),

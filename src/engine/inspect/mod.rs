@@ -125,6 +125,9 @@ pub struct SnapshotView {
     /// The charset used to decode, the step that decided it and why, and the text.
     pub encoding: String,
     pub encoding_decision: String,
+    /// The decision's notes, for a view that says them in its own language.
+    #[serde(skip)]
+    pub encoding_notes: Vec<crate::engine::text::encoding::Note>,
     pub text: String,
     /// The first bytes of the body as a hex dump (offset, hex, ASCII).
     pub hex: String,
@@ -163,8 +166,9 @@ pub fn snapshot(ws: &Workspace, id: i64, hex_bytes: usize) -> Result<SnapshotVie
         encoding_decision: format!(
             "{}: {}",
             format!("{:?}", decision.decided_by).to_lowercase(),
-            decision.note
+            decision.note()
         ),
+        encoding_notes: decision.notes.clone(),
         text,
         // The bytes as stored (compressed if they came compressed).
         hex: hex_dump(&stored_body[..stored_body.len().min(hex_bytes)]),

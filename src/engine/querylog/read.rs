@@ -239,7 +239,7 @@ pub(crate) fn detect(head: &[u8], label: Option<&str>) -> Result<(&'static Encod
             format!("not UTF-8; detector said {}: read as gb18030", e.name()),
         ));
     }
-    Ok((e, format!("detected: {}", d.note)))
+    Ok((e, format!("detected: {}", d.note())))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -37,6 +37,9 @@ use encoding_rs::{
 };
 use serde::{Serialize, Serializer};
 
+pub use self::note::Note;
+pub(crate) use self::note::english as notes_english;
+pub(crate) use self::note::serialize_english as note_english;
 use self::prescan::prescan;
 
 /// How many leading bytes the `<meta>` prescan looks at (WHATWG).
@@ -77,8 +80,10 @@ pub struct Decision {
     pub decided_by: DecidedBy,
     /// The label as written in the override, header or `<meta>`, whether used or overruled.
     pub declared_label: Option<String>,
-    /// A human-readable explanation of the decision.
-    pub note: String,
+    /// What the decision saw, in order: keys with arguments a view says in its own language;
+    /// serialised as one English `note` ([`note::english`]).
+    #[serde(rename = "note", serialize_with = "note_english")]
+    pub notes: Vec<Note>,
     /// Whether decoding produced replacement characters (U+FFFD).
     pub had_errors: bool,
 }
@@ -87,6 +92,11 @@ impl Decision {
     /// The lower-case WHATWG name of the chosen encoding, e.g. "gb18030", "big5", "utf-8".
     pub fn encoding_name(&self) -> String {
         name(self.encoding)
+    }
+
+    /// The notes in English, joined by "; " (for the command line).
+    pub fn note(&self) -> String {
+        notes_english(&self.notes)
     }
 }
 
@@ -166,21 +176,17 @@ pub(crate) fn decide_and_decode_cow<'b>(
         let label = raw.trim();
         let unknown = || UnknownLabel { label: raw.into() };
         let enc = Encoding::for_label_no_replacement(label.as_bytes()).ok_or_else(unknown)?;
-        let head = format!("override: the user chose {label:?}{}", superset(enc));
+        let mut head = vec![Note::of("override", [label])];
+        head.extend(superset(enc));
         verdict(enc, DecidedBy::Override, Some(label.into()), head, notes)
     } else if let Some((enc, len)) = Encoding::for_bom(bytes) {
-        let head = format!(
-            "a {} byte-order mark ({len} bytes) outranks any declaration",
-            name(enc)
-        );
+        let head = vec![Note::of("bom", [name(enc), len.to_string()])];
         verdict(enc, DecidedBy::Bom, None, head, notes)
     } else {
         let header = content_type.and_then(header_charset).and_then(|label| {
             let enc = Encoding::for_label_no_replacement(label.as_bytes());
             if enc.is_none() {
-                notes.push(format!(
-                    "the header's charset {label:?} is unknown and was ignored"
-                ));
+                notes.push(Note::of("header_unknown", [label]));
             }
             Some(claim(enc?, DecidedBy::Header, label, bytes, &mut notes))
         });
@@ -188,15 +194,12 @@ pub(crate) fn decide_and_decode_cow<'b>(
             .map(|(enc, label, _)| claim(enc, DecidedBy::Meta, &label, bytes, &mut notes));
         match (header, meta) {
             (Some(h), Some(m)) if h.encoding == WINDOWS_1252 && m.encoding != WINDOWS_1252 => {
-                notes.push(format!(
-                    "the header's {:?} (a server default) yields",
-                    h.label
-                ));
+                notes.push(Note::of("server_default", [&h.label]));
                 check(bytes, tld, m, None, notes)
             }
             (Some(h), m) => {
                 if let Some(m) = m.as_ref().filter(|m| m.encoding != h.encoding) {
-                    notes.push(format!("the <meta> says {:?}; the header wins", m.label));
+                    notes.push(Note::of("meta_overruled", [&m.label]));
                 }
                 check(bytes, tld, h, m, notes)
             }
@@ -209,9 +212,11 @@ pub(crate) fn decide_and_decode_cow<'b>(
         had_errors: decoded.errors > 0,
         ..decision
     };
-    if decoded.errors > 0 && !decision.note.contains("replacement") {
-        let count = format!("; {} replacement characters", decoded.errors);
-        decision.note.push_str(&count);
+    let counted = |n: &Note| Note::template(n.key).contains("replacement");
+    if decoded.errors > 0 && !decision.notes.iter().any(counted) {
+        decision
+            .notes
+            .push(Note::of("replacements", [decoded.errors]));
     }
     Ok((decision, decoded.text))
 }
@@ -220,17 +225,17 @@ fn verdict(
     encoding: &'static Encoding,
     decided_by: DecidedBy,
     declared_label: Option<String>,
-    head: String,
-    notes: Vec<String>,
+    mut head: Vec<Note>,
+    notes: Vec<Note>,
 ) -> Decision {
-    let note = [vec![head], notes].concat().join("; ");
+    head.extend(notes);
     let encoding = if encoding == GBK { GB18030 } else { encoding };
     let had_errors = false; // set once decoded
     Decision {
         encoding,
         decided_by,
         declared_label,
-        note,
+        notes: head,
         had_errors,
     }
 }
@@ -243,13 +248,25 @@ struct Claim {
 }
 
 impl Claim {
-    fn says(&self) -> String {
-        let who = if self.by == DecidedBy::Header {
-            "the HTTP header"
+    /// "The header (or the `<meta>`) says …": `key` is `KEY_header` or `KEY_meta` by who said.
+    fn says(&self) -> Note {
+        let key = if self.by == DecidedBy::Header {
+            "header_says"
         } else {
-            "the <meta>"
+            "meta_says"
         };
-        format!("{who} says {:?}", self.label)
+        Note::of(key, [&self.label])
+    }
+
+    /// The alternative "the header (or the `<meta>`) says …, which gives `errors` replacement
+    /// characters; decoded as it".
+    fn decoded_as(&self, errors: usize) -> Note {
+        let key = if self.by == DecidedBy::Header {
+            "alt_header"
+        } else {
+            "alt_meta"
+        };
+        Note::of(key, [self.label.clone(), errors.to_string()])
     }
 }
 
@@ -258,18 +275,16 @@ fn claim(
     by: DecidedBy,
     label: &str,
     bytes: &[u8],
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
 ) -> Claim {
     let mut encoding = raw;
     if (raw == UTF_16LE || raw == UTF_16BE)
         && (by == DecidedBy::Meta || !window(bytes, PRESCAN_BYTES).contains(&0))
     {
-        notes.push(format!(
-            "{label:?} read as UTF-8: these bytes cannot be UTF-16 markup"
-        ));
+        notes.push(Note::of("utf16_as_utf8", [label]));
         encoding = UTF_8;
     } else if raw == X_USER_DEFINED {
-        notes.push("x-user-defined is read as windows-1252 (WHATWG)".into());
+        notes.push(Note::new("user_defined"));
         encoding = WINDOWS_1252;
     }
     let label = label.trim().to_string();
@@ -286,96 +301,94 @@ fn check(
     tld: Option<&[u8]>,
     declared: Claim,
     other: Option<Claim>,
-    mut notes: Vec<String>,
+    mut notes: Vec<Note>,
 ) -> Decision {
     let (enc, label) = (
         for_decoding(declared.encoding),
         Some(declared.label.clone()),
     );
-    let mut head = declared.says();
+    let mut head = vec![declared.says()];
     if enc != UTF_8 && looks_like_utf8(bytes) {
         let by = other
             .filter(|o| o.encoding == UTF_8)
             .map_or(DecidedBy::Guess, |o| o.by);
-        head.push_str(" but the bytes are valid UTF-8 with non-ASCII text; decoded as UTF-8");
+        head.push(Note::new("valid_utf8"));
         return verdict(UTF_8, by, label, head, notes);
     }
     let first = decode_counted(bytes, enc);
-    let mut alternatives = Vec::new();
+    // Each alternative: its encoding, who said it, and its note given its replacement count.
+    type Alternative = (&'static Encoding, DecidedBy, Box<dyn Fn(usize) -> Note>);
+    let mut alternatives: Vec<Alternative> = Vec::new();
+    let guessed_note = |guessed: &'static Encoding| -> Box<dyn Fn(usize) -> Note> {
+        Box::new(move |n: usize| Note::of("alt_guess", [name(guessed), n.to_string()]))
+    };
     if first.too_many_errors() {
         let share = first.errors as f64 * 100.0 / first.non_ascii as f64;
-        let (n, name_) = (first.errors, name(enc));
-        head.push_str(&format!(
-            ", but as {name_} it gives {n} replacement characters ({share:.1}% of non-ASCII)"
+        head.push(Note::of(
+            "errors_as",
+            [name(enc), first.errors.to_string(), format!("{share:.1}")],
         ));
-        alternatives.extend(other.map(|o| (o.encoding, o.by, o.says())));
+        if let Some(o) = other {
+            let by = o.by;
+            alternatives.push((o.encoding, by, Box::new(move |n| o.decoded_as(n))));
+        }
         let (guessed, _) = guess(bytes, tld, &mut notes);
-        alternatives.push((
-            guessed,
-            DecidedBy::Guess,
-            format!("chardetng guesses {}", name(guessed)),
-        ));
+        alternatives.push((guessed, DecidedBy::Guess, guessed_note(guessed)));
     } else if enc == WINDOWS_1252 && !bytes.is_ascii() {
         let (guessed, _) = guess(bytes, tld, &mut notes);
         if !guessed.is_single_byte() {
-            head.push_str(", a label under which any byte decodes");
-            alternatives.push((
-                guessed,
-                DecidedBy::Guess,
-                format!("chardetng finds {}", name(guessed)),
-            ));
+            head.push(Note::new("any_byte"));
+            alternatives.push((guessed, DecidedBy::Guess, guessed_note(guessed)));
         }
     }
     for (alt, by, why) in alternatives {
         let decoded = decode_counted(bytes, for_decoding(alt));
         if for_decoding(alt) != enc && decoded.errors <= first.errors && !decoded.too_many_errors()
         {
-            let n = decoded.errors;
-            head.push_str(&format!(
-                "; {why}, which gives {n} replacement characters; decoded as it"
-            ));
+            head.push(why(decoded.errors));
             return verdict(alt, by, label, head, notes);
         }
     }
     if first.too_many_errors() {
-        head.push_str("; nothing decodes better, so the declaration stands");
+        head.push(Note::new("stands"));
     }
     remember(bytes, enc, first);
-    head.push_str(superset(declared.encoding));
+    head.extend(superset(declared.encoding));
     verdict(enc, declared.by, label, head, notes)
 }
 
-fn undeclared(bytes: &[u8], tld: Option<&[u8]>, mut notes: Vec<String>) -> Decision {
+fn undeclared(bytes: &[u8], tld: Option<&[u8]>, mut notes: Vec<Note>) -> Decision {
     // A <meta> past the prescan window: a browser's parser meets it in the head and changes to
     // its encoding (WHATWG "change the encoding"), so it is a declaration, checked against the
     // bytes like any other. A guess instead read a short Big5 page's 網頁 as ISO-8859-5.
     if let Some((late, said, at)) = prescan(window(bytes, GUESS_BYTES)) {
-        notes.push(format!(
-            "it stands at byte {at}, past the {PRESCAN_BYTES} bytes the prescan reads; a browser's parser meets it and follows it"
-        ));
+        notes.push(Note::of("late_meta", [at, PRESCAN_BYTES]));
         let late = claim(late, DecidedBy::Meta, &said, bytes, &mut notes);
         return check(bytes, tld, late, None, notes);
     }
     // Valid UTF-8 with non-ASCII text is UTF-8: chardetng (Utf8Detection::Allow) would answer
     // the same after a far longer look.
     if looks_like_utf8(bytes) {
-        let head = format!(
-            "no BOM, header charset or <meta> in the first {PRESCAN_BYTES} bytes; the bytes are valid UTF-8 with non-ASCII text"
-        );
+        let head = vec![Note::of("undeclared_utf8", [PRESCAN_BYTES])];
         return verdict(UTF_8, DecidedBy::Guess, None, head, notes);
     }
     let (guessed, seen) = guess(bytes, tld, &mut notes);
-    let hint = tld
-        .and_then(clean_tld)
-        .map(|t| format!(" (TLD .{})", String::from_utf8_lossy(&t)));
-    let hint = hint.unwrap_or_default();
-    let mut head = format!(
-        "no BOM, header charset or <meta> in the first {PRESCAN_BYTES} bytes; chardetng guessed {} from {seen} bytes of non-ASCII text and its neighbours{hint}{}",
-        name(guessed),
-        superset(guessed)
-    );
+    let (first, guessed_name, seen) = (PRESCAN_BYTES.to_string(), name(guessed), seen.to_string());
+    let mut head = vec![match tld.and_then(clean_tld) {
+        Some(t) => Note::of(
+            "guessed_tld",
+            [
+                first,
+                guessed_name,
+                seen,
+                String::from_utf8_lossy(&t).into_owned(),
+            ],
+        ),
+        None => Note::of("guessed", [first, guessed_name, seen]),
+    }];
+    head.extend(superset(guessed));
     if bytes.is_ascii() {
-        head.push_str("; the bytes are pure ASCII, read alike by every ASCII-based encoding");
+        head.push(Note::new("pure_ascii"));
     }
     verdict(guessed, DecidedBy::Guess, None, head, notes)
 }
@@ -506,11 +519,7 @@ fn evidence(bytes: &[u8]) -> Vec<u8> {
 /// sequence, and a kilobyte of CJK text already ranks the candidates that stay. Anything else
 /// (a single-byte guess, where the long tail of Latin text matters, or a malformed sequence
 /// further on) reads the whole evidence as before.
-fn guess(
-    bytes: &[u8],
-    tld: Option<&[u8]>,
-    remarks: &mut Vec<String>,
-) -> (&'static Encoding, usize) {
+fn guess(bytes: &[u8], tld: Option<&[u8]>, remarks: &mut Vec<Note>) -> (&'static Encoding, usize) {
     let condensed = evidence(bytes);
     let tld = tld.and_then(clean_tld);
     if let Some(head) = first_look(&condensed) {
@@ -550,7 +559,7 @@ fn guess_from(
     head: &[u8],
     bytes: &[u8],
     tld: Option<&[u8]>,
-    remarks: &mut Vec<String>,
+    remarks: &mut Vec<Note>,
 ) -> &'static Encoding {
     if head.is_empty() {
         // Pure ASCII: chardetng would say windows-1252; every ASCII-based encoding reads it alike.
@@ -566,9 +575,9 @@ fn guess_from(
         let (repaired, cut) = drop_malformed(head, cjk);
         let decoded = decode_counted(head, cjk);
         if cut > 0 && !decoded.too_many_errors() && detect(&repaired, false, tld) == cjk {
-            remarks.push(format!(
-                "chardetng first said {}, but only because of {cut} malformed {} sequences; without them it finds {}",
-                name(first), name(cjk), name(cjk)
+            remarks.push(Note::of(
+                "malformed_retry",
+                [name(first), cut.to_string(), name(cjk)],
             ));
             return cjk;
         }
@@ -618,12 +627,9 @@ fn for_decoding(encoding: &'static Encoding) -> &'static Encoding {
     if encoding == GBK { GB18030 } else { encoding }
 }
 
-fn superset(declared: &'static Encoding) -> &'static str {
-    if declared == GBK {
-        "; read with the gb18030 decoder, a superset of GBK and GB2312"
-    } else {
-        ""
-    }
+/// The note that GBK is read with its superset's decoder, if `declared` is GBK.
+fn superset(declared: &'static Encoding) -> Option<Note> {
+    (declared == GBK).then(|| Note::new("superset"))
 }
 
 fn name(encoding: &'static Encoding) -> String {
@@ -651,6 +657,7 @@ fn header_charset(content_type: &str) -> Option<&str> {
     })
 }
 
+mod note;
 mod prescan;
 #[cfg(test)]
 mod tests;

@@ -57,7 +57,7 @@ fn same_docview(html: &str) -> Result<(), String> {
         name: "utf-8".into(),
         decided_by: crate::engine::text::encoding::DecidedBy::Bom,
         declared: None,
-        note: String::new(),
+        notes: Vec::new(),
     };
     let dv =
         |path: TreePath| extract_tree(path.build(html), html, None, enc(), &p, seg, Detail::Full);

@@ -14,7 +14,7 @@ fn run(bytes: &[u8], content_type: Option<&str>) -> (String, String, String) {
     let (d, text) = decide_and_decode(bytes, content_type, None, None).expect("no override");
     let label = d.declared_label.as_deref().unwrap_or("-");
     let who = format!("{:?} {} {label}", d.decided_by, d.encoding_name());
-    (who, text, d.note)
+    (who, text, d.note())
 }
 
 #[test]
@@ -367,7 +367,7 @@ fn ccwe_pages_decode_cleanly() {
             "{stem} {:?} {} {errors} {share:.3} | {}",
             d.decided_by,
             d.encoding_name(),
-            d.note
+            d.note()
         );
         if errors * 200 > text.chars().count() || share < 0.95 {
             failures.push(format!(
@@ -400,7 +400,11 @@ fn the_borrowing_decode_gives_the_same_decision_and_text() {
     for (bytes, borrowed) in cases {
         let (d1, owned) = decide_and_decode(bytes, None, None, None).expect("no label given");
         let (d2, text) = decide_and_decode_cow(bytes, None, None, None).expect("no label given");
-        assert_eq!((d1.encoding, d1.note), (d2.encoding, d2.note), "{bytes:?}");
+        assert_eq!(
+            (d1.encoding, d1.note()),
+            (d2.encoding, d2.note()),
+            "{bytes:?}"
+        );
         assert_eq!(owned, text, "{bytes:?}");
         assert_eq!(matches!(text, Cow::Borrowed(_)), borrowed, "{bytes:?}");
         // Asked twice in a row (the memo of the last decode) the answer is the same.

@@ -76,8 +76,8 @@ pub(super) fn result_view(lang: Lang, ui: &mut Ui, ex: &mut ExtractState, export
             if let Some(d) = &e.declared {
                 ui.label(lang.tf("docview.enc_declared", &[d]));
             }
-            if !e.note.is_empty() {
-                ui.label(RichText::new(&e.note).weak());
+            if !e.notes.is_empty() {
+                ui.label(RichText::new(lang.enc_notes(&e.notes)).weak());
             }
 
             section(ui, lang.t("docview.page_type"));

@@ -3,7 +3,8 @@
 //! past the right edge was out of reach: the search tabs, the sample web's switches, the
 //! Overview's cards; a table or a row of SimHash bits made the panel scroll sideways); the
 //! cache lab's legends, with all 17 policies, stay clear of its form and of the next plot;
-//! and the status bar says a finished job in the language shown, not the one it finished in.
+//! and the status bar says a finished job in the language shown, not the one it finished in;
+//! no Chinese view shows an English phrase (engine English nobody translated).
 //! Positions come from the accessibility tree of the UI pass; nothing is rendered.
 
 #[path = "common/frames.rs"]
@@ -39,6 +40,7 @@ fn every_view_fits_the_window_at_200_percent_in_chinese_and_english() {
     // Four times as tall: a scroll area lays out only what it shows.
     layout::tall_200(&mut h);
     let mut found = Vec::new();
+    let mut english = Vec::new();
     let mut views = 0;
     layout::every_view(&mut h, DRIVE, false, |h, name| {
         views += 1;
@@ -48,7 +50,13 @@ fn every_view_fits_the_window_at_200_percent_in_chinese_and_english() {
         for o in layout::past_right_edge(h) {
             found.push(format!("{name}: {o}"));
         }
+        if name.ends_with("_zh") {
+            for t in layout::english_phrases(h) {
+                english.push(format!("{name}: {t:?}"));
+            }
+        }
     });
+
     assert!(views >= 60, "only {views} views were visited");
     assert!(
         found.is_empty(),
@@ -56,6 +64,26 @@ fn every_view_fits_the_window_at_200_percent_in_chinese_and_english() {
         found.len(),
         found.join("\n")
     );
+    english.dedup();
+    assert!(
+        english.is_empty(),
+        "English phrases in the Chinese UI:\n{}",
+        english.join("\n")
+    );
+}
+
+/// The phrase check sees engine English and lets names and Chinese with a Latin word pass.
+#[test]
+fn the_english_phrase_check_tells_sentences_from_names() {
+    assert!(layout::has_english_phrase("the HTTP header says \"utf-8\""));
+    assert!(layout::has_english_phrase(
+        "nothing decodes better, so the declaration stands"
+    ));
+    assert!(!layout::has_english_phrase(
+        "字体：内置 Noto Sans CJK SC 子集"
+    ));
+    assert!(!layout::has_english_phrase("jieba（HMM 关） · 分词方法"));
+    assert!(!layout::has_english_phrase("<meta> 声明“utf-8”"));
 }
 
 #[test]

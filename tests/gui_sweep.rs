@@ -3,7 +3,8 @@
 //! Chinese and English at 100 % and 200 % into one folder, to look at as a user would
 //! (Chinese renders, nothing overlaps, plots have axes). Beside the pictures, `report.txt`
 //! lists what the layout helpers find in each view: labelled widgets past the window's right
-//! edge (below the fold too: there the panel scrolls sideways) and overlapping widgets (a hint
+//! edge (below the fold too: there the panel scrolls sideways), English phrases in a Chinese
+//! view, and overlapping widgets (a hint
 //! where to look: a widget clipped by a scroll area is listed too). A last pass renders 200 %
 //! in a window four times as tall, to see below the fold. `gui_layout` is the check.
 //!
@@ -51,6 +52,11 @@ fn shot(h: &mut Harness<'_, WorkbenchApp>, dir: &Path, name: &str, report: &mut 
         .expect("save png");
     for o in layout::past_right_edge(h) {
         let _ = writeln!(report, "{name}: past the right edge: {o}");
+    }
+    if name.contains("_zh") {
+        for t in layout::english_phrases(h) {
+            let _ = writeln!(report, "{name}: English in the Chinese UI: {t:?}");
+        }
     }
     let w = layout::window(h);
     let boxes: Vec<layout::Boxed> = layout::labelled(h)

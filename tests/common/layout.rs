@@ -64,6 +64,46 @@ pub fn past_right_edge(h: &Harness<'_, WorkbenchApp>) -> Vec<String> {
         .collect()
 }
 
+/// Texts on screen that hold an English phrase ([`has_english_phrase`]): in the Chinese UI
+/// that is engine English nobody translated. Text fields
+/// (page source, headers, a query typed) hold the user's data and are left out.
+pub fn english_phrases(h: &Harness<'_, WorkbenchApp>) -> Vec<String> {
+    use egui::accesskit::Role;
+    let mut out = Vec::new();
+    for n in h.root().children_recursive() {
+        let a = n.accesskit_node();
+        if matches!(a.role(), Role::TextInput | Role::MultilineTextInput) {
+            continue;
+        }
+        let Some(text) = a.label().or_else(|| a.value()) else {
+            continue;
+        };
+        if has_english_phrase(&text) {
+            out.push(text.chars().take(120).collect());
+        }
+    }
+    out
+}
+
+/// Whether `text` has four words of two or more ASCII letters in a row, one space apart, two
+/// of them in lower case (a proper name such as "Noto Sans CJK SC" is capitalised).
+pub fn has_english_phrase(text: &str) -> bool {
+    let (mut run, mut lower) = (0, 0);
+    for token in text.split(' ') {
+        let word = token.trim_end_matches([',', '.', ';', ':']);
+        if word.len() >= 2 && word.bytes().all(|b| b.is_ascii_alphabetic()) {
+            run += 1;
+            lower += usize::from(word.bytes().all(|b| b.is_ascii_lowercase()));
+            if run >= 4 && lower >= 2 {
+                return true;
+            }
+        } else {
+            (run, lower) = (0, 0);
+        }
+    }
+    false
+}
+
 /// Pairs of boxes that overlap by more than 2 points each way, neither inside the other (a
 /// button's label lies inside the button).
 pub fn overlapping(boxes: &[Boxed]) -> Vec<(&Boxed, &Boxed)> {

@@ -54,14 +54,18 @@ fn show(cx: &mut Cx<'_>, ui: &mut Ui, pipeline: &mut PipelineView) {
     }
     if let Some(s) = sum {
         ui.label(
-            RichText::new(lang.tf(
-                "overview.meta",
-                &[
-                    &s.created_at.as_deref().unwrap_or("?"),
-                    &s.schema_version,
-                    &super::shell::human_bytes(s.file_bytes),
-                ],
-            ))
+            RichText::new(
+                lang.tf(
+                    "overview.meta",
+                    &[
+                        &s.created_at
+                            .as_deref()
+                            .map_or("?".into(), super::shell::to_second),
+                        &s.schema_version,
+                        &super::shell::human_bytes(s.file_bytes),
+                    ],
+                ),
+            )
             .weak(),
         );
     }

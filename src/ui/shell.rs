@@ -384,3 +384,20 @@ pub(crate) fn dialogs(app: &mut WorkbenchApp, ctx: &egui::Context) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_to_the_second_and_short_hashes() {
+        assert_eq!(to_second("2026-11-29T14:37:05.294Z"), "2026-11-29 14:37:05");
+        assert_eq!(
+            to_second("2026-11-29T14:37:19.587151343+00:00"),
+            "2026-11-29 14:37:19"
+        );
+        assert_eq!(to_second("2026-11-29T14:37:05Z"), "2026-11-29 14:37:05");
+        assert_eq!(short_hash("3d0fada65e877bf3fb7a058a68c30d5c"), "3d0fada6");
+        assert_eq!(short_hash("ab"), "ab");
+    }
+}

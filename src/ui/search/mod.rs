@@ -377,7 +377,12 @@ impl SearchPanel {
                     let m = &searcher.index.meta;
                     ui.label(lang.tf(
                         "search.index_line",
-                        &[&m.docs, &m.terms, &m.postings, &m.built_at],
+                        &[
+                            &m.docs,
+                            &m.terms,
+                            &m.postings,
+                            &crate::ui::shell::to_second(&m.built_at),
+                        ],
                     ));
                     if *stale {
                         ui.colored_label(warn, RichText::new(lang.t("search.stale")).strong());

@@ -177,7 +177,7 @@ fn detail_ui(
         &[
             &d.status.map_or("—".into(), |s| s.to_string()),
             &d.depth.map_or("—".into(), |s| s.to_string()),
-            &d.first_seen,
+            &super::shell::to_second(&d.first_seen),
         ],
     ));
     if let Some(r) = &d.replica_of {

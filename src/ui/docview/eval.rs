@@ -301,10 +301,21 @@ pub(super) fn show(
     table(lang, ui, st, &rep, &mut cx.hub.exports)
 }
 
+/// An evaluation's source as the UI says it: the sample web and the workspace by name, a
+/// folder or the benchmark by its path.
+fn source_name(lang: Lang, source: &str) -> String {
+    lang.t_dyn(&format!("docview.source_{source}"))
+        .map_or_else(|| source.to_string(), str::to_string)
+}
+
 fn totals(lang: Lang, ui: &mut Ui, r: &EvalReport) {
     let pct = |v: Option<f64>| v.map_or_else(|| "—".into(), |v| format!("{:.1}%", v * 100.0));
     ui.label(
-        RichText::new(lang.tf("docview.eval_source_was", &[&r.source, &r.pages.len()])).weak(),
+        RichText::new(lang.tf(
+            "docview.eval_source_was",
+            &[&source_name(lang, &r.source), &r.pages.len()],
+        ))
+        .weak(),
     );
     ui.horizontal_wrapped(|ui| {
         let body_colour = (r.body_pages > 0).then(|| score_color(ui, r.body.f1));
@@ -455,7 +466,9 @@ fn table(
                         };
                     });
                     row.col(|ui| {
-                        ui.label(format!("{} · {}", p.encoding, p.decided_by));
+                        // Who decided, in the UI's language ("header" is the engine's word).
+                        let by = lang.t_dyn(&format!("docview.by_{}", p.decided_by));
+                        ui.label(format!("{} · {}", p.encoding, by.unwrap_or(&p.decided_by)));
                     });
                     row.col(|ui| {
                         let mut text = RichText::new(&p.name).monospace().small();

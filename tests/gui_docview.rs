@@ -242,6 +242,7 @@ fn evaluation_on_the_sample_web_lists_pages_that_open_in_extract() {
     h.get_by_label_contains("数据：样例网站 · 434 个网页");
     assert!(has_part(&h, "utf-8 · HTTP 头"));
     assert!(!has_part(&h, "· header"));
+    assert!(has(&h, "图片型") && !has(&h, "picture"));
     h.get_by_label("逐页结果（最差的在前）");
     // The worst page first: whichever site it is on (the rows are the sample web's URLs).
     let first = h

@@ -301,6 +301,12 @@ pub(super) fn show(
     table(lang, ui, st, &rep, &mut cx.hub.exports)
 }
 
+/// A page type as the table says it (主题型; the engine's word `topic` when untranslated).
+fn type_word(lang: Lang, page_type: &str) -> String {
+    lang.t_dyn(&format!("docview.ptype_{page_type}"))
+        .map_or_else(|| page_type.to_string(), str::to_string)
+}
+
 /// An evaluation's source as the UI says it: the sample web and the workspace by name, a
 /// folder or the benchmark by its path.
 fn source_name(lang: Lang, source: &str) -> String {
@@ -449,9 +455,12 @@ fn table(
                         match &p.truth_type {
                             Some(t) if *t != p.page_type => ui.colored_label(
                                 ui.visuals().error_fg_color,
-                                lang.tf("docview.type_vs", &[&p.page_type, t]),
+                                lang.tf(
+                                    "docview.type_vs",
+                                    &[&type_word(lang, &p.page_type), &type_word(lang, t)],
+                                ),
                             ),
-                            _ => ui.label(&p.page_type),
+                            _ => ui.label(type_word(lang, &p.page_type)),
                         };
                     });
                     row.col(|ui| {

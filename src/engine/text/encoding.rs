@@ -248,7 +248,7 @@ struct Claim {
 }
 
 impl Claim {
-    /// "The header (or the `<meta>`) says …": `key` is `KEY_header` or `KEY_meta` by who said.
+    /// "The header (or the `<meta>`) says …": `header_says` or `meta_says` by who said it.
     fn says(&self) -> Note {
         let key = if self.by == DecidedBy::Header {
             "header_says"

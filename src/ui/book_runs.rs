@@ -49,8 +49,7 @@ pub(crate) struct BookRuns {
 
 /// An experiment's title in the UI's language (`exp.ID`), else the registry's.
 pub(crate) fn title(lang: Lang, e: &Experiment) -> String {
-    lang.t_dyn(&format!("exp.{}", e.id))
-        .map_or_else(|| e.title.to_string(), str::to_string)
+    lang.t_or(&format!("exp.{}", e.id), e.title)
 }
 
 /// A figure as the table shows it: 4 significant digits for a number.

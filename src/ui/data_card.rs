@@ -35,8 +35,7 @@ pub(crate) struct DataCard {
 /// A set's text in the UI's language: `data.KIND.NAME` from the string tables, else the
 /// manifest's (English) text.
 pub(crate) fn set_text(lang: Lang, kind: &str, name: &str, fallback: &str) -> String {
-    lang.t_dyn(&format!("data.{kind}.{name}"))
-        .map_or_else(|| fallback.to_string(), str::to_string)
+    lang.t_or(&format!("data.{kind}.{name}"), fallback)
 }
 
 impl DataCard {

@@ -67,8 +67,13 @@ impl Lang {
     /// A job kind in this language (`jobkind.KIND`: "建索引" for `index-build`), else the kind
     /// itself (test-only kinds have no entry).
     pub fn job_kind(self, kind: &str) -> String {
-        self.t_dyn(&format!("jobkind.{kind}"))
-            .map_or_else(|| kind.to_string(), str::to_string)
+        self.t_or(&format!("jobkind.{kind}"), kind)
+    }
+
+    /// The string for a key built at run time, else `fallback` (the engine's own word or
+    /// English, for a key the tables do not have).
+    pub fn t_or(self, key: &str, fallback: &str) -> String {
+        self.t_dyn(key).unwrap_or(fallback).to_string()
     }
 
     /// A reason the engine gave ([`crate::engine::docview::Why`]) in this language: the table's
@@ -96,12 +101,8 @@ impl Lang {
 
     /// The table's `PREFIX KEY` template with `args` filled in, if the table has it.
     fn keyed(self, prefix: &str, key: &str, args: &[String]) -> Option<String> {
-        let t = TABLES[self as usize].get(format!("{prefix}{key}").as_str())?;
-        let mut s = t.to_string();
-        for (i, a) in args.iter().enumerate() {
-            s = s.replace(&format!("{{{i}}}"), a);
-        }
-        Some(s)
+        let t = self.t_dyn(&format!("{prefix}{key}"))?;
+        Some(crate::engine::error::fill(t, args, 0))
     }
 
     /// An engine error in this language: its code's sentence ([`EngineError::code`]) with the

@@ -303,15 +303,13 @@ pub(super) fn show(
 
 /// A page type as the table says it (主题型; the engine's word `topic` when untranslated).
 fn type_word(lang: Lang, page_type: &str) -> String {
-    lang.t_dyn(&format!("docview.ptype_{page_type}"))
-        .map_or_else(|| page_type.to_string(), str::to_string)
+    lang.t_or(&format!("docview.ptype_{page_type}"), page_type)
 }
 
 /// An evaluation's source as the UI says it: the sample web and the workspace by name, a
 /// folder or the benchmark by its path.
 fn source_name(lang: Lang, source: &str) -> String {
-    lang.t_dyn(&format!("docview.source_{source}"))
-        .map_or_else(|| source.to_string(), str::to_string)
+    lang.t_or(&format!("docview.source_{source}"), source)
 }
 
 fn totals(lang: Lang, ui: &mut Ui, r: &EvalReport) {
@@ -476,8 +474,8 @@ fn table(
                     });
                     row.col(|ui| {
                         // Who decided, in the UI's language ("header" is the engine's word).
-                        let by = lang.t_dyn(&format!("docview.by_{}", p.decided_by));
-                        ui.label(format!("{} · {}", p.encoding, by.unwrap_or(&p.decided_by)));
+                        let by = lang.t_or(&format!("docview.by_{}", p.decided_by), &p.decided_by);
+                        ui.label(format!("{} · {by}", p.encoding));
                     });
                     row.col(|ui| {
                         let mut text = RichText::new(&p.name).monospace().small();

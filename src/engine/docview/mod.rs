@@ -477,8 +477,8 @@ pub(crate) fn extract_detail(
     let info = EncodingInfo {
         name: decision.encoding.name().to_ascii_lowercase(),
         decided_by: decision.decided_by,
-        declared: decision.declared_label.clone(),
-        notes: decision.notes.clone(),
+        declared: decision.declared_label,
+        notes: decision.notes,
     };
     Ok(extract_tree(
         path.build(&text),

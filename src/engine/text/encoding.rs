@@ -257,17 +257,6 @@ impl Claim {
         };
         Note::of(key, [&self.label])
     }
-
-    /// The alternative "the header (or the `<meta>`) says …, which gives `errors` replacement
-    /// characters; decoded as it".
-    fn decoded_as(&self, errors: usize) -> Note {
-        let key = if self.by == DecidedBy::Header {
-            "alt_header"
-        } else {
-            "alt_meta"
-        };
-        Note::of(key, [self.label.clone(), errors.to_string()])
-    }
 }
 
 fn claim(
@@ -316,12 +305,9 @@ fn check(
         return verdict(UTF_8, by, label, head, notes);
     }
     let first = decode_counted(bytes, enc);
-    // Each alternative: its encoding, who said it, and its note given its replacement count.
-    type Alternative = (&'static Encoding, DecidedBy, Box<dyn Fn(usize) -> Note>);
-    let mut alternatives: Vec<Alternative> = Vec::new();
-    let guessed_note = |guessed: &'static Encoding| -> Box<dyn Fn(usize) -> Note> {
-        Box::new(move |n: usize| Note::of("alt_guess", [name(guessed), n.to_string()]))
-    };
+    // Each alternative: its encoding, who said it, and its note's key and first argument (the
+    // label said, or the encoding guessed); the note's second is its replacement count.
+    let mut alternatives: Vec<(&'static Encoding, DecidedBy, &'static str, String)> = Vec::new();
     if first.too_many_errors() {
         let share = first.errors as f64 * 100.0 / first.non_ascii as f64;
         head.push(Note::of(
@@ -329,23 +315,27 @@ fn check(
             [name(enc), first.errors.to_string(), format!("{share:.1}")],
         ));
         if let Some(o) = other {
-            let by = o.by;
-            alternatives.push((o.encoding, by, Box::new(move |n| o.decoded_as(n))));
+            let key = if o.by == DecidedBy::Header {
+                "alt_header"
+            } else {
+                "alt_meta"
+            };
+            alternatives.push((o.encoding, o.by, key, o.label));
         }
         let (guessed, _) = guess(bytes, tld, &mut notes);
-        alternatives.push((guessed, DecidedBy::Guess, guessed_note(guessed)));
+        alternatives.push((guessed, DecidedBy::Guess, "alt_guess", name(guessed)));
     } else if enc == WINDOWS_1252 && !bytes.is_ascii() {
         let (guessed, _) = guess(bytes, tld, &mut notes);
         if !guessed.is_single_byte() {
             head.push(Note::new("any_byte"));
-            alternatives.push((guessed, DecidedBy::Guess, guessed_note(guessed)));
+            alternatives.push((guessed, DecidedBy::Guess, "alt_guess", name(guessed)));
         }
     }
-    for (alt, by, why) in alternatives {
+    for (alt, by, key, what) in alternatives {
         let decoded = decode_counted(bytes, for_decoding(alt));
         if for_decoding(alt) != enc && decoded.errors <= first.errors && !decoded.too_many_errors()
         {
-            head.push(why(decoded.errors));
+            head.push(Note::of(key, [what, decoded.errors.to_string()]));
             return verdict(alt, by, label, head, notes);
         }
     }

@@ -389,6 +389,8 @@ fn a_workspace_logs_the_run_as_a_job() {
     let jobs = run(&["--workspace", ws.to_str().unwrap(), "jobs", "--json"]);
     let text = String::from_utf8_lossy(&jobs.stdout);
     assert!(text.contains("cache-sim"), "{text}");
+    // A cache run's summary in the Jobs panel names every field in both languages.
+    assert_eq!(common::result_fields_are_named(&ws), 1);
 }
 
 #[test]

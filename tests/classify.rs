@@ -199,6 +199,7 @@ fn save_then_predict_by_id() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    assert!(common::result_fields_are_named(&ws) >= 1);
 }
 
 #[test]

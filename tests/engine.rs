@@ -338,6 +338,9 @@ fn the_whole_engine_in_one_build_then_only_what_changed() {
     let hits = sport["hits"].as_array().unwrap();
     assert!(!hits.is_empty(), "{sport}");
     assert!(hits.iter().all(|h| h["category"] == "体育"), "{sport}");
+    // Every run of the builds (crawl, clean, dedup, index, PageRank, classify) reads in the
+    // Jobs panel with named fields.
+    assert!(common::result_fields_are_named(&ws) >= 10);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -249,9 +249,16 @@ fn experiment_log_shows_runs_and_reopens_their_parameters() {
     h.run_steps(2);
     h.get_by_label("运行 #1 · 机器标定");
     h.get_by_label_contains("\"seconds\": 0.75");
+    // The result reads as named fields in the UI's language; its raw JSON is folded away.
+    h.get_by_label("MD5 网页/秒");
+    h.get_by_label("SQLite 网页/秒");
+    assert!(h.query_by_label_contains("\"md5_pages_per_s\"").is_none());
     h.get_by_label("重新打开参数").click();
     h.run_steps(2);
     h.get_by_label("已载入运行 #1 的参数，可修改后再次运行");
+    h.get_by_label("原始 JSON").click();
+    h.run_steps(2);
+    h.get_by_label_contains("\"md5_pages_per_s\"");
 }
 
 #[test]

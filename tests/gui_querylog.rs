@@ -128,7 +128,7 @@ fn statistics_of_a_generated_log_run_as_logged_jobs() {
         h.query_by_label("覆盖率").is_some()
     });
     // Every generated line was read and is a request.
-    h.get_by_label_contains("3000 行，3000 条记录，0 个坏行");
+    h.get_by_label_contains("3,000 行，3,000 条记录，0 个坏行");
     wait_secs(&mut h, "the log row", 10, |h| {
         logged(h, "querylog-stats")
             .first()

@@ -34,6 +34,7 @@ fn compare_two_runs_then_rerun_one() {
     let r = ok_json(&run_ws(&ws, &["jobs", "--rerun", "1", "--json"]));
     assert_eq!(r["rerun_of"], 1);
     assert_eq!(r["id"], 3);
+    assert_eq!(common::result_fields_are_named(&ws), 3);
     let log = ok_json(&run_ws(&ws, &["jobs", "--json"]));
     let third = log["jobs"]
         .as_array()

@@ -207,6 +207,7 @@ fn import_is_a_logged_job_and_strict_writes_nothing() {
     assert_eq!(v["bad_lines"]["first"][0]["line"], 9);
     assert_eq!(v["distinct_queries"], 4);
     assert_eq!(v["top_queries"][1]["query"], "qq");
+    assert!(common::result_fields_are_named(std::path::Path::new(&ws)) >= 1);
 }
 
 #[test]

@@ -40,6 +40,9 @@ mod wrap;
 pub(crate) use app::Session;
 pub use app::{AppOptions, Prefs, WorkbenchApp, ZOOM_MAX, ZOOM_MIN, ZOOM_STEP, run_gui};
 pub use i18n::Lang;
+/// The fields of a logged run's result that the Jobs panel names (`field.KEY` in the tables):
+/// tests check every one has a name in both languages.
+pub use jobs::outcome::summary_keys as result_field_keys;
 
 /// A panel's drawing code, made when the app starts.
 type MakePanel = fn() -> Box<dyn panel::LabPanel>;

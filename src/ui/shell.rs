@@ -284,6 +284,19 @@ pub(crate) fn status_bar(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
     });
 }
 
+/// 349045 → "349,045".
+pub(crate) fn grouped(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 pub(crate) fn human_bytes(b: u64) -> String {
     let b = b as f64;
     if b >= 1e9 {
@@ -399,5 +412,14 @@ mod tests {
         assert_eq!(to_second("2026-11-29T14:37:05Z"), "2026-11-29 14:37:05");
         assert_eq!(short_hash("3d0fada65e877bf3fb7a058a68c30d5c"), "3d0fada6");
         assert_eq!(short_hash("ab"), "ab");
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(349_045), "349,045");
+        assert_eq!(grouped(10_000_000), "10,000,000");
     }
 }

@@ -205,3 +205,27 @@ pub fn skip(reason: &str) {
     use std::io::Write as _;
     let _ = writeln!(std::io::stderr(), "SKIPPED: {reason}");
 }
+
+/// Checks that every field the Jobs panel shows of every logged run in `ws` (its result's
+/// summary) has a name in the Chinese and the English table, so a zh user reads no English
+/// key: `field.KEY` in `assets/i18n`. Returns how many runs were checked.
+pub fn result_fields_are_named(ws: &Path) -> usize {
+    use tianwang::ui::{Lang, result_field_keys};
+    let log = ok_json(&run_ws(ws, &["jobs", "--json"]));
+    let jobs = log["jobs"].as_array().expect("the log's runs").clone();
+    let mut missing = std::collections::BTreeSet::new();
+    for j in &jobs {
+        for k in result_field_keys(&j["result"]) {
+            for lang in [Lang::Zh, Lang::En] {
+                if lang.t_dyn(&format!("field.{k}")).is_none() {
+                    missing.insert(format!("{} field.{k} ({lang:?})", j["kind"]));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "result fields without a name: {missing:?}"
+    );
+    jobs.len()
+}

@@ -95,19 +95,6 @@ pub(super) fn fmt3(v: Option<f64>) -> String {
     v.map_or_else(|| "—".to_string(), |v| format!("{v:.3}"))
 }
 
-/// 349045 → "349,045".
-pub(super) fn grouped(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The first `n` characters of `s` on one line, with "…" when cut.
 pub(super) fn preview(s: &str, n: usize) -> String {
     let mut out: String = s

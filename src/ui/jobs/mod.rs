@@ -3,6 +3,7 @@
 //! run's parameters and result — from which a past run's parameters can be re-opened.
 
 mod compare;
+pub(super) mod outcome;
 
 use egui::{RichText, Ui};
 
@@ -12,6 +13,7 @@ use super::job_watch::{Finished, JobWatch};
 use super::panel::{Cx, LabPanel, Request};
 use crate::engine::calibrate::{Calibrate, CalibrateParams, MAX_SECONDS, MIN_SECONDS};
 use crate::engine::jobs::{JobRecord, JobSnapshot, JobState, STATUSES};
+use outcome::{Line, capped_json, compact_json};
 
 /// The height of the log's scrolled table, points.
 const LOG_HEIGHT: f32 = 420.0;
@@ -33,8 +35,34 @@ pub(crate) struct JobsPanel {
     view: Option<LogView>,
     /// Runs ticked for side-by-side comparison, and the comparison drawn.
     compare: compare::CompareState,
-    /// The last finished job's line, made once per job.
-    last: Option<(LastKey, Option<(String, String)>)>,
+    /// The last finished job's heading and summary, made once per job.
+    last: Option<(LastKey, Option<Outcome>)>,
+    /// The selected run's details, made once per run and language.
+    detail: Option<(i64, Lang, Detail)>,
+}
+
+/// The last finished job's heading ("最近结束：…") and its result's summary.
+type Outcome = (String, Vec<Line>);
+
+/// A run's details as drawn: its result's summary and the raw JSON, indented and capped.
+struct Detail {
+    params: String,
+    summary: Vec<Line>,
+    result: Option<String>,
+}
+
+impl Detail {
+    fn new(lang: Lang, r: &JobRecord) -> Detail {
+        Detail {
+            params: outcome::raw(&r.params),
+            summary: r
+                .result
+                .as_ref()
+                .map(|v| outcome::summary(lang, v))
+                .unwrap_or_default(),
+            result: r.result.as_ref().map(outcome::raw),
+        }
+    }
 }
 
 /// One log row's display strings, computed once per log load.
@@ -144,86 +172,6 @@ fn status_color(ui: &Ui, s: &str) -> egui::Color32 {
         "failed" | "interrupted" => ui.visuals().error_fg_color,
         "running" => ui.visuals().hyperlink_color,
         _ => ui.visuals().weak_text_color(),
-    }
-}
-
-/// A JSON value with its floats rounded for display (the log keeps full precision),
-/// serialised as it is walked: nothing is copied.
-struct Rounded<'a>(&'a serde_json::Value);
-
-impl serde::Serialize for Rounded<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeMap, SerializeSeq};
-        use serde_json::Value;
-        match self.0 {
-            Value::Number(n) if n.is_f64() => match n.as_f64() {
-                Some(f) if f.is_finite() => s.serialize_f64((f * 100.0).round() / 100.0),
-                _ => n.serialize(s),
-            },
-            Value::Array(a) => {
-                let mut q = s.serialize_seq(Some(a.len()))?;
-                for x in a {
-                    q.serialize_element(&Rounded(x))?;
-                }
-                q.end()
-            }
-            Value::Object(o) => {
-                let mut m = s.serialize_map(Some(o.len()))?;
-                for (k, x) in o {
-                    m.serialize_entry(k, &Rounded(x))?;
-                }
-                m.end()
-            }
-            v => v.serialize(s),
-        }
-    }
-}
-
-/// A writer that takes `cap` bytes and then refuses (which stops the serialiser).
-struct Capped {
-    buf: Vec<u8>,
-    cap: usize,
-}
-
-impl std::io::Write for Capped {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        let room = self.cap - self.buf.len();
-        if room == 0 {
-            return Err(std::io::ErrorKind::WriteZero.into());
-        }
-        let n = b.len().min(room);
-        self.buf.extend_from_slice(&b[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// `v` as compact JSON with rounded floats, cut to `max` characters (then "…").
-fn compact_json(v: &serde_json::Value, max: usize) -> String {
-    capped_json(&Rounded(v), max)
-}
-
-/// `v` as compact JSON cut to `max` characters (then "…"). Only the first `max` characters
-/// are ever serialised, so a result of megabytes costs no more than a small one.
-fn capped_json(v: &impl serde::Serialize, max: usize) -> String {
-    // A character takes at most 4 bytes; one more byte tells "longer than max".
-    let mut w = Capped {
-        buf: Vec::new(),
-        cap: 4 * max + 1,
-    };
-    // An error means the cap was reached: the text so far is what we show.
-    let cut = serde_json::to_writer(&mut w, v).is_err();
-    let text = match std::str::from_utf8(&w.buf) {
-        Ok(t) => t,
-        Err(e) => std::str::from_utf8(&w.buf[..e.valid_up_to()]).unwrap_or_default(),
-    };
-    match text.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None if cut => format!("{text}…"),
-        None => text.to_string(),
     }
 }
 
@@ -340,11 +288,17 @@ type LastKey = (Option<i64>, &'static str, Option<std::time::Duration>, Lang);
 
 /// The last finished job's heading and outcome, made once per job (a cache run's result is
 /// megabytes of JSON: formatting it every frame cost 10 ms).
-fn last_finished_text(lang: Lang, s: &JobSnapshot) -> Option<(String, String)> {
-    let (word, detail) = match &s.state {
-        JobState::Done(v) => (lang.t("jobstatus.done"), compact_json(v, 400)),
-        JobState::Cancelled => (lang.t("jobstatus.cancelled"), String::new()),
-        JobState::Failed { code, .. } => (lang.t("jobstatus.failed"), lang.error_code(code)),
+fn last_finished_text(lang: Lang, s: &JobSnapshot) -> Option<Outcome> {
+    let (word, lines) = match &s.state {
+        JobState::Done(v) => (lang.t("jobstatus.done"), outcome::summary(lang, v)),
+        JobState::Cancelled => (lang.t("jobstatus.cancelled"), Vec::new()),
+        JobState::Failed { code, .. } => (
+            lang.t("jobstatus.failed"),
+            vec![Line {
+                label: String::new(),
+                value: lang.error_code(code),
+            }],
+        ),
         _ => return None,
     };
     let heading = lang.tf(
@@ -355,7 +309,7 @@ fn last_finished_text(lang: Lang, s: &JobSnapshot) -> Option<(String, String)> {
             &format!("{:.1}", s.finished_after.unwrap_or(s.elapsed).as_secs_f64()),
         ],
     );
-    Some((heading, detail))
+    Some((heading, lines))
 }
 
 fn last_finished_section(cx: &Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
@@ -367,14 +321,29 @@ fn last_finished_section(cx: &Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
     if me.last.as_ref().is_none_or(|(k, _)| *k != key) {
         me.last = Some((key, last_finished_text(lang, s)));
     }
-    let Some((_, Some((heading, detail)))) = &me.last else {
+    let Some((_, Some((heading, lines)))) = &me.last else {
         return;
     };
     ui.add_space(10.0);
     ui.label(RichText::new(heading).strong());
-    if !detail.is_empty() {
-        ui.label(RichText::new(detail).monospace());
+    summary_grid(ui, "jobs_last_summary", lines);
+}
+
+/// A result's summary as a two-column grid: what, and its value.
+fn summary_grid(ui: &mut Ui, id: &str, lines: &[Line]) {
+    if lines.is_empty() {
+        return;
     }
+    egui::Grid::new(id)
+        .num_columns(2)
+        .spacing([16.0, 2.0])
+        .show(ui, |ui| {
+            for l in lines {
+                ui.label(RichText::new(&l.label).weak());
+                ui.label(RichText::new(&l.value).monospace());
+                ui.end_row();
+            }
+        });
 }
 
 fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
@@ -486,7 +455,16 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
         .selected
         .and_then(|id| sess.log.value.as_ref()?.iter().find(|r| r.id == id));
     if let Some(r) = selected {
-        details(cx, ui, r);
+        if me
+            .detail
+            .as_ref()
+            .is_none_or(|(id, l, _)| (*id, *l) != (r.id, lang))
+        {
+            me.detail = Some((r.id, lang, Detail::new(lang, r)));
+        }
+        if let Some((_, _, d)) = &me.detail {
+            details(cx, ui, r, d);
+        }
     }
 }
 
@@ -609,7 +587,7 @@ fn failure(lang: Lang, r: &JobRecord) -> String {
     }
 }
 
-fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
+fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord, d: &Detail) {
     let lang = cx.lang;
     let mut reopen = false;
     let mut rerun = false;
@@ -631,15 +609,15 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord) {
                 ],
             ));
             ui.label(RichText::new(lang.t("jobs.params")).strong());
-            ui.label(
-                RichText::new(serde_json::to_string_pretty(&r.params).unwrap_or_default())
-                    .monospace(),
-            );
-            if let Some(v) = &r.result {
+            ui.label(RichText::new(&d.params).monospace());
+            if let Some(raw) = &d.result {
                 ui.label(RichText::new(lang.t("jobs.result")).strong());
-                ui.label(
-                    RichText::new(serde_json::to_string_pretty(v).unwrap_or_default()).monospace(),
-                );
+                summary_grid(ui, "jobs_detail_summary", &d.summary);
+                egui::CollapsingHeader::new(lang.t("jobs.raw_json"))
+                    .id_salt(("jobs_raw", r.id))
+                    .show(ui, |ui| {
+                        ui.label(RichText::new(raw).monospace());
+                    });
             }
             if r.error.is_some() {
                 ui.label(RichText::new(lang.t("jobs.error")).strong());

@@ -619,7 +619,12 @@ impl LabPanel for QuerylogPanel {
                 if let Some(r) = &c.out.read {
                     ui.label(lang.tf(
                         "ql.read_summary",
-                        &[&r.lines, &r.records, &r.bad.count, &r.encoding],
+                        &[
+                            &crate::ui::shell::grouped(r.lines),
+                            &crate::ui::shell::grouped(r.records),
+                            &crate::ui::shell::grouped(r.bad.count),
+                            &r.encoding,
+                        ],
                     ));
                     // Each in the UI's language, at its line (`第 9 行`).
                     for b in r.bad.first.iter().take(3) {

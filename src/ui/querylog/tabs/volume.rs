@@ -63,10 +63,12 @@ pub(super) fn volume(ui: &mut Ui, lang: Lang, ex: &mut Exports, st: &Stats) {
         ui.label(RichText::new(lang.t("ql.ours")).strong());
         ui.label(RichText::new(lang.t("ql.book")).strong());
         ui.end_row();
+        // Whole numbers grouped by thousands on screen (the exported table keeps them plain).
+        let shown = |s: String| s.parse::<u64>().map_or(s, crate::ui::shell::grouped);
         for (a, b, c) in rows {
             ui.label(a);
-            ui.label(b);
-            ui.label(c);
+            ui.label(shown(b));
+            ui.label(shown(c));
             ui.end_row();
         }
     });

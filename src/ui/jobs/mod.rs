@@ -120,8 +120,9 @@ impl LogView {
                     started: crate::ui::shell::to_second(&r.started_at),
                     duration: r.duration_s.map_or("—".into(), |d| format!("{d:.1} s")),
                     params: compact_json(&r.params, 48),
+                    // The first fields of the result's summary, named in the UI's language.
                     result: match &r.result {
-                        Some(v) => compact_json(v, 48),
+                        Some(v) => outcome::headline(lang, v, 64),
                         None => compact_json(&serde_json::Value::String(result.clone()), 48),
                     },
                     haystack,
@@ -600,14 +601,18 @@ fn details(cx: &mut Cx<'_>, ui: &mut Ui, r: &JobRecord, d: &Detail) {
                     .size(17.0)
                     .strong(),
             );
-            ui.label(lang.tf(
-                "jobs.details_times",
-                &[
-                    &status_word(lang, &r.status),
-                    &r.started_at,
-                    &r.ended_at.as_deref().unwrap_or("—"),
-                ],
-            ));
+            ui.label(
+                lang.tf(
+                    "jobs.details_times",
+                    &[
+                        &status_word(lang, &r.status),
+                        &crate::ui::shell::to_second(&r.started_at),
+                        &r.ended_at
+                            .as_deref()
+                            .map_or("—".into(), crate::ui::shell::to_second),
+                    ],
+                ),
+            );
             ui.label(RichText::new(lang.t("jobs.params")).strong());
             ui.label(RichText::new(&d.params).monospace());
             if let Some(raw) = &d.result {

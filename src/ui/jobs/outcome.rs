@@ -88,6 +88,29 @@ pub(super) fn summary(lang: Lang, v: &Value) -> Vec<Line> {
     out
 }
 
+/// The summary of `v` on one line ("MD5 MB/秒 450.65 · MD5 网页数 12,752 · …"), cut to
+/// `max` characters: a log row's result column.
+pub(super) fn headline(lang: Lang, v: &Value, max: usize) -> String {
+    let mut out = String::new();
+    for l in summary(lang, v) {
+        if !out.is_empty() {
+            out.push_str(" · ");
+        }
+        if !l.label.is_empty() {
+            out.push_str(&l.label);
+            out.push(' ');
+        }
+        out.push_str(&l.value);
+        if out.chars().count() > max {
+            break;
+        }
+    }
+    match out.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &out[..i]),
+        None => out,
+    }
+}
+
 /// The keys a summary of `v` labels by name, for the test that every one has a name in both
 /// tables. A key that is not an identifier (`体育` in a count per category, a URL) is data and
 /// shows as it is.
@@ -317,6 +340,22 @@ mod tests {
         assert_eq!(lines[0].label, "by category · http://a/b_c");
         assert_eq!(lines[1].label, "by category · 体育");
         assert_eq!(summary_keys(&data), ["by_category", "pages"]);
+    }
+
+    #[test]
+    fn a_log_row_shows_the_first_fields_on_one_line() {
+        let v = json!({"md5_mb_per_s": 450.65, "md5_pages": 12752, "seconds": 0.8248});
+        assert_eq!(
+            headline(Lang::Zh, &v, 64),
+            "MD5 MB/秒 450.65 · MD5 网页数 12,752 · 秒数 0.8248"
+        );
+        let cut = headline(Lang::En, &v, 20);
+        assert_eq!(cut.chars().count(), 21);
+        assert!(
+            cut.starts_with("MD5 MB/s 450.65 · ") && cut.ends_with('…'),
+            "{cut}"
+        );
+        assert_eq!(headline(Lang::En, &json!(3), 10), "3");
     }
 
     #[test]

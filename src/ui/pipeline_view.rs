@@ -14,6 +14,7 @@ use egui::{Color32, RichText, Ui};
 use super::Lang;
 use super::job_watch::{Finished, JobWatch};
 use super::panel::{Cx, Request};
+use super::shell::grouped;
 use super::task::Loaded;
 use crate::engine::classify::persist::ModelRow;
 use crate::engine::jobs::TypedJob;
@@ -232,13 +233,13 @@ impl PipelineView {
                     RichText::new(lang.tf(
                         "pipe.summary",
                         &[
-                            &out.pages,
-                            &out.cleaned,
-                            &out.clusters,
-                            &out.unique,
-                            &out.indexed_docs,
-                            &out.terms,
-                            &out.ranked,
+                            &grouped(out.pages),
+                            &grouped(out.cleaned),
+                            &grouped(out.clusters),
+                            &grouped(out.unique),
+                            &grouped(out.indexed_docs),
+                            &grouped(out.terms),
+                            &grouped(out.ranked),
                             &format!("{:.1}", out.seconds),
                         ],
                     ))
@@ -436,7 +437,7 @@ impl StageView<'_> {
                         ui.label(format!(
                             "{} {}",
                             lang.t(label),
-                            v.map_or_else(|| "—".to_string(), |v| v.to_string())
+                            v.map_or_else(|| "—".to_string(), grouped)
                         ));
                     }
                     if let Some(c) = self.card

@@ -284,12 +284,18 @@ pub(crate) fn status_bar(app: &mut WorkbenchApp, ui: &mut egui::Ui) {
     });
 }
 
-/// 349045 → "349,045".
-pub(crate) fn grouped(n: u64) -> String {
+/// A whole number with its thousands grouped: 349045 → "349,045", -1234 → "-1,234"; what
+/// is not a whole number is shown as it is.
+pub(crate) fn grouped(n: impl std::fmt::Display) -> String {
     let s = n.to_string();
+    let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |d| ("-", d));
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return s;
+    }
     let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
+    out.push_str(sign);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -421,5 +427,9 @@ mod tests {
         assert_eq!(grouped(1000), "1,000");
         assert_eq!(grouped(349_045), "349,045");
         assert_eq!(grouped(10_000_000), "10,000,000");
+        assert_eq!(grouped(-1234i64), "-1,234");
+        assert_eq!(grouped(65064usize), "65,064");
+        assert_eq!(grouped("0.5"), "0.5");
+        assert_eq!(grouped("—"), "—");
     }
 }

@@ -407,9 +407,9 @@ impl CachePanel {
                 ui.label(lang.tf(
                     "cache.stats_line",
                     &[
-                        &s.requests,
-                        &s.distinct,
-                        &s.one_hit_wonders,
+                        &crate::ui::shell::grouped(s.requests),
+                        &crate::ui::shell::grouped(s.distinct),
+                        &crate::ui::shell::grouped(s.one_hit_wonders),
                         &format!("{:.4}", s.compulsory_miss_ratio),
                         &format!("{:.4}", 1.0 - s.compulsory_miss_ratio),
                     ],

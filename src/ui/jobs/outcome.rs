@@ -73,8 +73,8 @@ pub(super) fn summary(lang: Lang, v: &Value) -> Vec<Line> {
         .into_iter()
         .map(|(k, k2, x)| Line {
             label: match k2 {
-                Some(k2) => format!("{} · {}", label(lang, k), label(lang, k2)),
-                None => label(lang, k),
+                Some(k2) => format!("{} · {}", label(lang, k, None), label(lang, k2, Some(x))),
+                None => label(lang, k, Some(x)),
             },
             value: value_text(lang, x),
         })
@@ -133,12 +133,18 @@ fn is_field_name(key: &str) -> bool {
 }
 
 /// A field's name in this language (`field.KEY`), else the key with spaces for underscores;
-/// a key that is data as it is.
-fn label(lang: Lang, key: &str) -> String {
+/// a key that is data as it is. A yes / no field whose key also names a count elsewhere
+/// (`bytes`: a cache run's byte-based capacity, a crawl's bytes fetched) has its own name,
+/// `flag.KEY`.
+fn label(lang: Lang, key: &str, value: Option<&Value>) -> String {
     if !is_field_name(key) {
         return key.to_string();
     }
-    lang.t_dyn(&format!("field.{key}"))
+    let flag = match value {
+        Some(Value::Bool(_)) => lang.t_dyn(&format!("flag.{key}")),
+        _ => None,
+    };
+    flag.or_else(|| lang.t_dyn(&format!("field.{key}")))
         .map_or_else(|| key.replace('_', " "), str::to_string)
 }
 
@@ -340,6 +346,17 @@ mod tests {
         assert_eq!(lines[0].label, "by category · http://a/b_c");
         assert_eq!(lines[1].label, "by category · 体育");
         assert_eq!(summary_keys(&data), ["by_category", "pages"]);
+        // A yes / no field is named as one where its key also names a count.
+        let flag = summary(Lang::Zh, &json!({"bytes": false}));
+        assert_eq!(
+            (flag[0].label.as_str(), flag[0].value.as_str()),
+            ("按字节计容量", "否")
+        );
+        let count = summary(Lang::Zh, &json!({"bytes": 1024}));
+        assert_eq!(
+            (count[0].label.as_str(), count[0].value.as_str()),
+            ("字节数", "1,024")
+        );
     }
 
     #[test]

@@ -378,9 +378,9 @@ impl SearchPanel {
                     ui.label(lang.tf(
                         "search.index_line",
                         &[
-                            &m.docs,
-                            &m.terms,
-                            &m.postings,
+                            &crate::ui::shell::grouped(m.docs),
+                            &crate::ui::shell::grouped(m.terms),
+                            &crate::ui::shell::grouped(m.postings),
                             &crate::ui::shell::to_second(&m.built_at),
                         ],
                     ));

@@ -83,7 +83,7 @@ pub(super) fn volume(ui: &mut Ui, lang: Lang, ex: &mut Exports, st: &Stats) {
     });
     egui::Grid::new("ql_top").striped(true).show(ui, |ui| {
         for q in st.top_queries.iter().take(20) {
-            ui.label(q.count.to_string());
+            ui.label(crate::ui::shell::grouped(q.count));
             ui.label(&q.query);
             ui.end_row();
         }

@@ -394,6 +394,11 @@ fn a_run_in_a_workspace_is_logged_with_its_pairs() {
             .collect()
     };
     assert_eq!(found(&again["result"]["rows"]), found(&v["rows"]));
+    // Both runs read with named fields in the Jobs panel.
+    assert_eq!(
+        common::result_fields_are_named(std::path::Path::new(&ws)),
+        2
+    );
 }
 
 #[test]

@@ -152,6 +152,9 @@ fn statistics_of_a_generated_log_run_as_logged_jobs() {
         .to_string();
     assert!(std::path::Path::new(&file).is_file(), "{file}");
     assert!(h.state().running_jobs().is_empty());
+    // Both runs read with named fields in the Jobs panel.
+    let ws = h.state().workspace_path().unwrap().to_path_buf();
+    assert_eq!(common::result_fields_are_named(&ws), 2);
     std::fs::remove_file(file).unwrap();
 }
 

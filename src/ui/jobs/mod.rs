@@ -58,7 +58,7 @@ impl Detail {
             summary: r
                 .result
                 .as_ref()
-                .map(|v| outcome::summary(lang, v))
+                .map(|v| outcome::summary(lang, v, outcome::DETAIL_LINES))
                 .unwrap_or_default(),
             result: r.result.as_ref().map(outcome::raw),
         }
@@ -291,7 +291,10 @@ type LastKey = (Option<i64>, &'static str, Option<std::time::Duration>, Lang);
 /// megabytes of JSON: formatting it every frame cost 10 ms).
 fn last_finished_text(lang: Lang, s: &JobSnapshot) -> Option<Outcome> {
     let (word, lines) = match &s.state {
-        JobState::Done(v) => (lang.t("jobstatus.done"), outcome::summary(lang, v)),
+        JobState::Done(v) => (
+            lang.t("jobstatus.done"),
+            outcome::summary(lang, v, outcome::SUMMARY_LINES),
+        ),
         JobState::Cancelled => (lang.t("jobstatus.cancelled"), Vec::new()),
         JobState::Failed { code, .. } => (
             lang.t("jobstatus.failed"),

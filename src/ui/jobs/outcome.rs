@@ -6,7 +6,8 @@
 //! per frame.
 //!
 //! ```ignore
-//! let lines = summary(Lang::Zh, &serde_json::json!({"pages": 434, "body": {"f1": 0.9998}}));
+//! let v = serde_json::json!({"pages": 434, "body": {"f1": 0.9998}});
+//! let lines = summary(Lang::Zh, &v, SUMMARY_LINES);
 //! assert_eq!(lines[0].value, "0.9998"); // 正文 · F1
 //! assert_eq!(lines[1].value, "434"); // 网页数
 //! ```
@@ -15,8 +16,12 @@ use serde_json::Value;
 
 use super::Lang;
 
-/// Lines a summary shows at most (a result with more fields ends in "… N more").
+/// Lines the last finished job's summary shows at most (a result with more fields ends in
+/// "… N more").
 pub(super) const SUMMARY_LINES: usize = 14;
+
+/// Lines a run's details show at most.
+pub(super) const DETAIL_LINES: usize = 80;
 
 /// Characters of indented JSON a run's details show.
 const RAW_CHARS: usize = 20_000;
@@ -36,9 +41,8 @@ const PROSE: &[&str] = &["encoding_note", "note"];
 type Field<'v> = (&'v str, Option<&'v str>, &'v Value);
 
 /// The fields a summary shows, in order, as (key, the key of the field inside it, value):
-/// an object's own fields one level down, at most [`SUMMARY_LINES`]; and how many were left
-/// off.
-fn fields(v: &Value) -> (Vec<Field<'_>>, usize) {
+/// an object's own fields one level down, at most `max`; and how many were left off.
+fn fields(v: &Value, max: usize) -> (Vec<Field<'_>>, usize) {
     let mut out = Vec::new();
     let Value::Object(map) = v else {
         return (out, 0);
@@ -53,22 +57,22 @@ fn fields(v: &Value) -> (Vec<Field<'_>>, usize) {
             _ => out.push((k.as_str(), None, x)),
         }
     }
-    let left = out.len().saturating_sub(SUMMARY_LINES);
-    out.truncate(SUMMARY_LINES);
+    let left = out.len().saturating_sub(max);
+    out.truncate(max);
     (out, left)
 }
 
 /// The result `v` as label / value lines: its fields in order, an object's own fields one
-/// level down ("正文 · F1"), a list as its length; at most [`SUMMARY_LINES`], then a line
-/// saying how many were left off. A value that is not an object is one line without a label.
-pub(super) fn summary(lang: Lang, v: &Value) -> Vec<Line> {
+/// level down ("正文 · F1"), a list as its length; at most `max`, then a line saying how many
+/// were left off. A value that is not an object is one line without a label.
+pub(super) fn summary(lang: Lang, v: &Value, max: usize) -> Vec<Line> {
     if !v.is_object() {
         return vec![Line {
             label: String::new(),
             value: value_text(lang, v),
         }];
     }
-    let (shown, left) = fields(v);
+    let (shown, left) = fields(v, max);
     let mut out: Vec<Line> = shown
         .into_iter()
         .map(|(k, k2, x)| Line {
@@ -92,7 +96,7 @@ pub(super) fn summary(lang: Lang, v: &Value) -> Vec<Line> {
 /// `max` characters: a log row's result column.
 pub(super) fn headline(lang: Lang, v: &Value, max: usize) -> String {
     let mut out = String::new();
-    for l in summary(lang, v) {
+    for l in summary(lang, v, SUMMARY_LINES) {
         if !out.is_empty() {
             out.push_str(" · ");
         }
@@ -116,7 +120,7 @@ pub(super) fn headline(lang: Lang, v: &Value, max: usize) -> String {
 /// shows as it is.
 pub fn summary_keys(v: &Value) -> Vec<&str> {
     let mut keys = Vec::new();
-    for (k, k2, _) in fields(v).0 {
+    for (k, k2, _) in fields(v, DETAIL_LINES).0 {
         keys.push(k);
         keys.extend(k2);
     }
@@ -149,7 +153,7 @@ fn label(lang: Lang, key: &str, value: Option<&Value>) -> String {
 }
 
 /// A value as a summary shows it: whole numbers grouped by thousands, fractions to four
-/// significant places (two decimals from 100 on), yes / no, a list as its length, text cut
+/// significant places (at most two decimals from 100 on), yes / no, a list as its length, text cut
 /// to 60 characters.
 fn value_text(lang: Lang, v: &Value) -> String {
     match v {
@@ -161,6 +165,7 @@ fn value_text(lang: Lang, v: &Value) -> String {
             (None, None, Some(f)) => float_text(f),
             _ => n.to_string(),
         },
+        Value::String(s) if is_stamp(s) => crate::ui::shell::to_second(&s[..19]),
         Value::String(s) => match s.char_indices().nth(60) {
             Some((i, _)) => format!("{}…", &s[..i]),
             None => s.clone(),
@@ -170,7 +175,20 @@ fn value_text(lang: Lang, v: &Value) -> String {
     }
 }
 
-/// 0.99984337 → "0.9998", 4328.3562 → "4,328.36", 3.0 → "3".
+/// Whether `s` starts as an RFC 3339 time does (`2026-11-29T17:58:36…`), as an index's
+/// `built_at` is written: shown to the second, as every table shows times.
+fn is_stamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 19
+        && (b[..19].iter().enumerate()).all(|(i, &c)| match i {
+            4 | 7 => c == b'-',
+            10 => c == b'T',
+            13 | 16 => c == b':',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+/// 0.99984337 → "0.9998", 4328.3562 → "4,328.36", 270.5 → "270.5", 3.0 → "3".
 fn float_text(f: f64) -> String {
     if !f.is_finite() {
         return f.to_string();
@@ -187,10 +205,11 @@ fn float_text(f: f64) -> String {
             (whole, cents)
         };
         let grouped = crate::ui::shell::grouped(whole as u64);
-        return if cents == 0.0 {
-            format!("{sign}{grouped}")
-        } else {
-            format!("{sign}{grouped}.{:02}", cents as u64)
+        let cents = cents as u64;
+        return match (cents, cents % 10) {
+            (0, _) => format!("{sign}{grouped}"),
+            (_, 0) => format!("{sign}{grouped}.{}", cents / 10),
+            _ => format!("{sign}{grouped}.{cents:02}"),
         };
     }
     // Four significant digits, trailing zeros dropped.
@@ -310,7 +329,9 @@ mod tests {
         assert_eq!(float_text(3.0), "3");
         assert_eq!(float_text(0.100269011), "0.1003");
         assert_eq!(float_text(12.5), "12.5");
-        assert_eq!(float_text(-1234.5), "-1,234.50");
+        assert_eq!(float_text(-1234.5), "-1,234.5");
+        assert_eq!(float_text(270.5), "270.5");
+        assert_eq!(float_text(100.05), "100.05");
         assert_eq!(float_text(199.999), "200");
         assert_eq!(float_text(0.0), "0");
         assert_eq!(float_text(0.000012345), "0.00001234");
@@ -320,8 +341,8 @@ mod tests {
     fn a_result_reads_in_the_ui_language_with_nested_fields_and_lists() {
         let v = json!({"pages": 434, "body": {"f1": 0.99984, "p": 1.0}, "rows": [1, 2, 3],
                        "ok": true, "source": "sample", "none": null});
-        let zh = summary(Lang::Zh, &v);
-        let en = summary(Lang::En, &v);
+        let zh = summary(Lang::Zh, &v, SUMMARY_LINES);
+        let en = summary(Lang::En, &v, SUMMARY_LINES);
         let find = |lines: &[Line], value: &str| {
             lines
                 .iter()
@@ -334,25 +355,35 @@ mod tests {
         assert_eq!(find(&zh, "434").as_deref(), Some("网页数"));
         assert_eq!(find(&zh, "0.9998").as_deref(), Some("正文 · F1"));
         assert_eq!(zh[3].value, "是");
+        let t = summary(
+            Lang::En,
+            &json!({"built_at": "2026-11-29T17:58:36.144733074+00:00"}),
+            SUMMARY_LINES,
+        );
+        assert_eq!(t[0].value, "2026-11-29 17:58:36");
+        assert_eq!(
+            summary(Lang::En, &json!({"a": "2026-11-29"}), SUMMARY_LINES)[0].value,
+            "2026-11-29"
+        );
         assert_eq!(en[3].value, "yes");
         assert_eq!(zh[2].value, "—");
         assert!(zh[5].value.contains('3'), "{:?}", zh[5]);
         // An unknown key falls back to itself, underscores as spaces.
-        let odd = summary(Lang::Zh, &json!({"no_such_key": 1}));
+        let odd = summary(Lang::Zh, &json!({"no_such_key": 1}), SUMMARY_LINES);
         assert_eq!(odd[0].label, "no such key");
         // Keys that are data show as they are and need no name.
         let data = json!({"by_category": {"体育": 3, "http://a/b_c": 1}, "pages": 4});
-        let lines = summary(Lang::En, &data);
+        let lines = summary(Lang::En, &data, SUMMARY_LINES);
         assert_eq!(lines[0].label, "by category · http://a/b_c");
         assert_eq!(lines[1].label, "by category · 体育");
         assert_eq!(summary_keys(&data), ["by_category", "pages"]);
         // A yes / no field is named as one where its key also names a count.
-        let flag = summary(Lang::Zh, &json!({"bytes": false}));
+        let flag = summary(Lang::Zh, &json!({"bytes": false}), SUMMARY_LINES);
         assert_eq!(
             (flag[0].label.as_str(), flag[0].value.as_str()),
             ("按字节计容量", "否")
         );
-        let count = summary(Lang::Zh, &json!({"bytes": 1024}));
+        let count = summary(Lang::Zh, &json!({"bytes": 1024}), SUMMARY_LINES);
         assert_eq!(
             (count[0].label.as_str(), count[0].value.as_str()),
             ("字节数", "1,024")
@@ -379,7 +410,7 @@ mod tests {
     fn a_long_result_is_cut_and_says_how_much_was_left_off() {
         let v: serde_json::Map<String, Value> =
             (0..40).map(|i| (format!("k{i:02}"), json!(i))).collect();
-        let lines = summary(Lang::En, &Value::Object(v));
+        let lines = summary(Lang::En, &Value::Object(v), SUMMARY_LINES);
         assert_eq!(lines.len(), SUMMARY_LINES + 1);
         assert!(
             lines[SUMMARY_LINES].value.contains("26"),

@@ -358,7 +358,7 @@ fn totals(lang: Lang, ui: &mut Ui, r: &EvalReport) {
         card(
             ui,
             lang.t("docview.eval_speed"),
-            format!("{:.0}", r.pages_per_s),
+            crate::ui::shell::grouped(r.pages_per_s.round() as u64),
             lang.tf(
                 "docview.eval_speed_note",
                 &[&r.threads, &format!("{:.2}", r.seconds)],

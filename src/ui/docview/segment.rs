@@ -387,7 +387,7 @@ fn results_table(lang: Lang, ui: &mut Ui, c: &Cut) {
                     let rate = lang.tf(
                         "docview.seg_rate",
                         &[
-                            &format!("{:.0}", r.chars_per_ms),
+                            &crate::ui::shell::grouped(r.chars_per_ms.round() as u64),
                             &format!("{:.1}", r.mb_per_s),
                         ],
                     );

@@ -283,7 +283,7 @@ pub(super) fn show(
             ui.label(
                 RichText::new(lang.tf(
                     "docview.seg_stats",
-                    &[&c.chars, &crate::ui::shell::grouped(c.dict_len as u64)],
+                    &[&c.chars, &crate::ui::shell::grouped(c.dict_len)],
                 ))
                 .weak(),
             );
@@ -437,7 +437,7 @@ fn stepper(lang: Lang, ui: &mut Ui, s: &mut SegState, c: &Cut) {
     ui.label(
         RichText::new(lang.tf(
             "docview.stepper_note",
-            &[&s.max_len, &crate::ui::shell::grouped(c.dict_len as u64)],
+            &[&s.max_len, &crate::ui::shell::grouped(c.dict_len)],
         ))
         .weak(),
     );

@@ -1,7 +1,7 @@
-//! How a logged run's parameters and result read: one line of compact JSON for the log's
-//! table, and a summary of label / value lines in the UI's language (`field.KEY` in the
-//! tables: "网页数 434" for `{"pages":434}`) for the last finished job and a run's details,
-//! the raw JSON kept beside it, indented and capped. A cache run's result is megabytes of
+//! How a logged run's parameters and result read: a summary of label / value lines in the
+//! UI's language (`field.KEY` in the tables: "网页数 434" for `{"pages":434}`) for the last
+//! finished job and a run's details, its first fields on one line for the log's table
+//! ([`headline`]), compact JSON for the parameters, and the raw JSON indented and capped. A cache run's result is megabytes of
 //! JSON: everything here reads only what it shows, and the panel makes it once per run, not
 //! per frame.
 //!
@@ -161,7 +161,7 @@ fn value_text(lang: Lang, v: &Value) -> String {
         Value::Bool(b) => lang.t(if *b { "jobs.yes" } else { "jobs.no" }).into(),
         Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
             (Some(u), _, _) => crate::ui::shell::grouped(u),
-            (None, Some(i), _) => format!("-{}", crate::ui::shell::grouped(i.unsigned_abs())),
+            (None, Some(i), _) => crate::ui::shell::grouped(i),
             (None, None, Some(f)) => float_text(f),
             _ => n.to_string(),
         },
@@ -170,7 +170,7 @@ fn value_text(lang: Lang, v: &Value) -> String {
             Some((i, _)) => format!("{}…", &s[..i]),
             None => s.clone(),
         },
-        Value::Array(a) => lang.tf("jobs.items", &[&crate::ui::shell::grouped(a.len() as u64)]),
+        Value::Array(a) => lang.tf("jobs.items", &[&crate::ui::shell::grouped(a.len())]),
         Value::Object(o) => lang.tf("jobs.fields", &[&o.len()]),
     }
 }
@@ -204,7 +204,7 @@ fn float_text(f: f64) -> String {
         } else {
             (whole, cents)
         };
-        let grouped = crate::ui::shell::grouped(whole as u64);
+        let grouped = crate::ui::shell::grouped(format!("{whole:.0}"));
         let cents = cents as u64;
         return match (cents, cents % 10) {
             (0, _) => format!("{sign}{grouped}"),
@@ -335,6 +335,8 @@ mod tests {
         assert_eq!(float_text(199.999), "200");
         assert_eq!(float_text(0.0), "0");
         assert_eq!(float_text(0.000012345), "0.00001234");
+        assert_eq!(float_text(1e20), "100,000,000,000,000,000,000");
+        assert_eq!(value_text(Lang::En, &json!(-1234567)), "-1,234,567");
     }
 
     #[test]

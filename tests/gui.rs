@@ -261,6 +261,34 @@ fn experiment_log_shows_runs_and_reopens_their_parameters() {
     h.get_by_label_contains("\"md5_pages_per_s\"");
 }
 
+/// A run selected while it runs shows its result once it has finished: the details follow the
+/// log as it reloads.
+#[test]
+fn a_run_selected_while_running_shows_its_result_when_done() {
+    use egui::accesskit::Role;
+    let d = tempfile::tempdir().unwrap();
+    let mut h = harness(&d.path().join("w.tianwang"));
+    opened(&mut h);
+    h.get_by_label("任务").click();
+    h.run_steps(2);
+    h.get_by_label("开始标定").click();
+    // The log lists the run while it runs (its row is a button; the running section's "#1"
+    // is a label).
+    wait_for(&mut h, "the running run's row in the log", |h| {
+        h.query_by_role_and_label(Role::Button, "#1").is_some()
+    });
+    assert_eq!(h.state().running_jobs().len(), 1, "selected while it runs");
+    h.get_by_role_and_label(Role::Button, "#1").click();
+    h.run_steps(2);
+    h.get_by_label("运行 #1 · 机器标定");
+    assert!(h.query_by_label("原始 JSON").is_none(), "no result yet");
+    wait_for(&mut h, "the result in the details", |h| {
+        h.state().running_jobs().is_empty() && h.query_by_label("原始 JSON").is_some()
+    });
+    // Named in the details, and in the last finished job's summary above the log.
+    assert_eq!(h.query_all_by_label("SQLite 网页/秒").count(), 2);
+}
+
 #[test]
 fn a_file_that_is_not_a_workspace_gets_an_error_not_a_crash() {
     let d = tempfile::tempdir().unwrap();

@@ -37,9 +37,13 @@ pub(crate) struct JobsPanel {
     compare: compare::CompareState,
     /// The last finished job's heading and summary, made once per job.
     last: Option<(LastKey, Option<Outcome>)>,
-    /// The selected run's details, made once per run and language.
-    detail: Option<(i64, Lang, Detail)>,
+    /// The selected run's details, made once per run, log load and language (a run selected
+    /// while it ran gets its result when the log reloads).
+    detail: Option<(DetailKey, Detail)>,
 }
+
+/// Which run a [`Detail`] was made for: the log's generation, the run's id, the language.
+type DetailKey = (u64, i64, Lang);
 
 /// The last finished job's heading ("最近结束：…") and its result's summary.
 type Outcome = (String, Vec<Line>);
@@ -459,14 +463,11 @@ fn log_section(cx: &mut Cx<'_>, me: &mut JobsPanel, ui: &mut Ui) {
         .selected
         .and_then(|id| sess.log.value.as_ref()?.iter().find(|r| r.id == id));
     if let Some(r) = selected {
-        if me
-            .detail
-            .as_ref()
-            .is_none_or(|(id, l, _)| (*id, *l) != (r.id, lang))
-        {
-            me.detail = Some((r.id, lang, Detail::new(lang, r)));
+        let key = (sess.log.generation(), r.id, lang);
+        if me.detail.as_ref().is_none_or(|(k, _)| *k != key) {
+            me.detail = Some((key, Detail::new(lang, r)));
         }
-        if let Some((_, _, d)) = &me.detail {
+        if let Some((_, d)) = &me.detail {
             details(cx, ui, r, d);
         }
     }

@@ -148,8 +148,10 @@ fn label(lang: Lang, key: &str, value: Option<&Value>) -> String {
         Some(Value::Bool(_)) => lang.t_dyn(&format!("flag.{key}")),
         _ => None,
     };
-    flag.or_else(|| lang.t_dyn(&format!("field.{key}")))
-        .map_or_else(|| key.replace('_', " "), str::to_string)
+    match flag {
+        Some(f) => f.to_string(),
+        None => lang.t_or(&format!("field.{key}"), &key.replace('_', " ")),
+    }
 }
 
 /// A value as a summary shows it: whole numbers grouped by thousands, fractions to four
